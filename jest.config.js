@@ -1,0 +1,40 @@
+// One Jest config, three projects: unit (*.spec.ts, mocks allowed), integration (*.int.ts,
+// real servers started by infra/), e2e (*.e2e.ts, real services over HTTP).
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [
+    `^${alias.replace('/', '\\/')}$`,
+    `<rootDir>/${target}`,
+  ]),
+);
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+const base = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform,
+  moduleNameMapper,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/run/', '/tools/'],
+};
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'] },
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/**/*.int.ts'] },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/**/*.e2e.ts'] },
+  ],
+};
