@@ -35,3 +35,48 @@ export interface ArchiveStore {
   delete(productionId: number): Promise<void>;
 }
 export const ARCHIVE_STORE = Symbol('ArchiveStore');
+
+import type {
+  Exercise,
+  ExerciseProduction,
+  ProductionStatus,
+  StudentStatement,
+} from './entities';
+
+export interface NewProduction {
+  userId: number;
+  exerciseId: number;
+  statementId: number;
+  /** Idempotency key: a second create with the same key returns the first production. */
+  submissionKey: string;
+  archiveSize: number;
+  archiveSha256: string;
+  status: ProductionStatus;
+}
+
+export type ProductionOutcome =
+  | { grade: number; comment: ExerciseProduction['comment'] }
+  | { failureReason: string };
+
+/** Exercise productions (student submissions). Implemented in libs/persistence. */
+export interface ProductionRepository {
+  create(p: NewProduction): Promise<{ production: ExerciseProduction; created: boolean }>;
+  findById(id: number): Promise<ExerciseProduction | null>;
+  setStatus(id: number, status: 'queued' | 'grading'): Promise<void>;
+  /** Stores the final outcome once; false when the production was already final (redelivery). */
+  complete(id: number, outcome: ProductionOutcome): Promise<boolean>;
+  delete(id: number): Promise<void>;
+  /** Deletes every production (the paper resets them after each run); returns how many. */
+  deleteAll(): Promise<number>;
+}
+export const PRODUCTION_REPOSITORY = Symbol('ProductionRepository');
+
+/** What a submission needs to be checked and graded. Implemented in libs/persistence. */
+export interface SubmissionContextReader {
+  /**
+   * The student statement `statementId` of `userId` for `exerciseId`, with its exercise.
+   * Rejects with DomainError not-found (unknown statement/exercise, or not the user's).
+   */
+  load(userId: number, statementId: number, exerciseId: number): Promise<{ statement: StudentStatement; exercise: Exercise }>;
+}
+export const SUBMISSION_CONTEXT = Symbol('SubmissionContextReader');
