@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './entities';
 export * from './ports';
+export * from './submission';

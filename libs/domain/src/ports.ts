@@ -80,3 +80,26 @@ export interface SubmissionContextReader {
   load(userId: number, statementId: number, exerciseId: number): Promise<{ statement: StudentStatement; exercise: Exercise }>;
 }
 export const SUBMISSION_CONTEXT = Symbol('SubmissionContextReader');
+
+/** Rejects hostile or oversized archives before anything is stored (DomainError 422/413). */
+export interface ArchiveValidator {
+  validate(bytes: Buffer): Promise<void>;
+}
+export const ARCHIVE_VALIDATOR = Symbol('ArchiveValidator');
+
+/** A stored production handed to whatever grades it. */
+export interface GradingRequest {
+  productionId: number;
+  /** The archive when the dispatcher already holds it (inline); adapters that cross a process send only the id/key. */
+  archive?: Buffer;
+}
+
+/**
+ * How a submission reaches a grader: inline (same process), a broker (rabbitmq, bullmq).
+ * Resolves with the production as it stands when the reply is due: final for `sync`
+ * replies, `queued` for `async` ones.
+ */
+export interface GradingDispatch {
+  dispatch(req: GradingRequest): Promise<ExerciseProduction>;
+}
+export const GRADING_DISPATCH = Symbol('GradingDispatch');

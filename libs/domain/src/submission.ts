@@ -1,0 +1,110 @@
+/**
+ * The student production submission (SPS) use case, written once for every variant:
+ * check the statement, validate the archive, persist the production and its archive,
+ * hand it to the configured dispatch. Grading itself is GradingWorker's job.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { ExerciseProduction } from './entities';
+import { DomainError, forbidden } from './errors';
+import type {
+  ArchiveStore,
+  ArchiveValidator,
+  Grader,
+  GradingDispatch,
+  ProductionRepository,
+  SubmissionContextReader,
+} from './ports';
+
+export interface SubmitCommand {
+  userId: number;
+  exerciseId: number;
+  statementId: number;
+  archive: Buffer;
+  /** Client idempotency key; a retried submission with the same key returns the first production. */
+  submissionKey?: string;
+}
+
+export class SubmissionService {
+  constructor(
+    private readonly context: SubmissionContextReader,
+    private readonly validator: ArchiveValidator,
+    private readonly productions: ProductionRepository,
+    private readonly archives: ArchiveStore,
+    private readonly dispatch: GradingDispatch,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async submit(cmd: SubmitCommand): Promise<ExerciseProduction> {
+    const { statement } = await this.context.load(cmd.userId, cmd.statementId, cmd.exerciseId);
+    if (statement.deadline && statement.deadline.getTime() < this.now().getTime()) {
+      throw forbidden(`the deadline of statement ${statement.id} passed at ${statement.deadline.toISOString()}`);
+    }
+    await this.validator.validate(cmd.archive);
+
+    const { production, created } = await this.productions.create({
+      userId: cmd.userId,
+      exerciseId: cmd.exerciseId,
+      statementId: cmd.statementId,
+      submissionKey: cmd.submissionKey ?? randomUUID(),
+      archiveSize: cmd.archive.length,
+      archiveSha256: createHash('sha256').update(cmd.archive).digest('hex'),
+      status: 'received',
+    });
+    if (!created) return production;
+
+    try {
+      await this.archives.put(production.id, cmd.archive);
+    } catch (error) {
+      // Never leave a row pointing at an archive that was not stored.
+      await this.productions.delete(production.id).catch(() => undefined);
+      throw error instanceof DomainError
+        ? error
+        : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
+    }
+    return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive });
+  }
+}
+
+/**
+ * Grades one stored production, idempotently: a production that is already final is
+ * returned as is (broker redelivery), and the outcome is stored exactly once.
+ */
+export class GradingWorker {
+  constructor(
+    private readonly context: SubmissionContextReader,
+    private readonly productions: ProductionRepository,
+    private readonly archives: ArchiveStore,
+    private readonly grader: Grader,
+  ) {}
+
+  async grade(productionId: number, archive?: Buffer): Promise<ExerciseProduction> {
+    const production = await this.productions.findById(productionId);
+    if (!production) throw new DomainError('not-found', `production ${productionId} does not exist`);
+    if (production.status === 'graded' || production.status === 'failed') return production;
+
+    const { statement, exercise } = await this.context.load(
+      production.userId,
+      production.statementId,
+      production.exerciseId,
+    );
+    const submission = archive ?? (await this.archives.get(productionId));
+    await this.productions.setStatus(productionId, 'grading');
+    try {
+      const result = await this.grader.grade({
+        exerciseId: exercise.id,
+        graderScript: exercise.graderScript,
+        statementHtml: statement.statementHtml,
+        questionArchive: statement.questionArchive,
+        submission,
+        locale: exercise.locale,
+      });
+      await this.productions.complete(productionId, result);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` });
+    }
+    const final = await this.productions.findById(productionId);
+    if (!final) throw new DomainError('not-found', `production ${productionId} vanished while grading`);
+    return final;
+  }
+}
