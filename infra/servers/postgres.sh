@@ -1,0 +1,78 @@
+# shellcheck shell=bash
+# PostgreSQL 15 from Debian, run as user postgres under pm2 on 127.0.0.1:55432.
+
+PG_BIN=/usr/lib/postgresql/15/bin
+PG_PORT=55432
+PG_DIR="$SG_RUN_DIR/postgres"
+PG_DATA="$PG_DIR/data"
+PG_SOCKET="$PG_DIR/socket"
+PG_DB=shellgrade PG_USER=shellgrade PG_PASSWORD=shellgrade
+
+# Benchmark sanity: enough connections for many replicas' pools, modest memory,
+# durability left on (fsync, synchronous_commit) so numbers stay honest.
+PG_SETTINGS=(
+  listen_addresses=127.0.0.1
+  "port=$PG_PORT"
+  "unix_socket_directories=$PG_SOCKET"
+  max_connections=300
+  shared_buffers=256MB
+  effective_cache_size=2GB
+  work_mem=4MB
+  fsync=on
+  synchronous_commit=on
+  logging_collector=off
+  log_line_prefix='%m [%p] %u@%d '
+)
+
+postgres_port() { echo "$PG_PORT"; }
+postgres_logs() { echo "$PG_DIR/log"; }
+
+postgres_install() { apt_ensure postgresql; }
+
+postgres_start() {
+  own_dir postgres "$PG_DIR" 0755
+  own_dir postgres "$PG_SOCKET" 0755
+  if [[ ! -f $PG_DATA/PG_VERSION ]]; then
+    own_dir postgres "$PG_DATA" 0700
+    log "initdb $PG_DATA"
+    as_user postgres "$PG_BIN/initdb" -D "$PG_DATA" -U postgres -E UTF8 --locale=C.UTF-8 \
+      --auth-local=peer --auth-host=scram-sha-256 >"$PG_DIR/initdb.log" 2>&1 \
+      || { cat "$PG_DIR/initdb.log" >&2; die "initdb failed"; }
+  fi
+  local args=(-D "$PG_DATA") setting
+  for setting in "${PG_SETTINGS[@]}"; do args+=(-c "$setting"); done
+  APP_ENV=("HOME=$PG_DIR" "LANG=C.UTF-8")
+  # SIGINT = fast shutdown: pooled clients of other processes must not block a stop.
+  pm2_start_app sg-postgres "$PG_DIR" SIGINT 60000 "$PG_DIR/log" -- \
+    /usr/bin/setpriv --reuid=postgres --regid="$(id -g postgres)" --init-groups -- \
+    "$PG_BIN/postgres" "${args[@]}"
+}
+
+postgres_ready() { pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
+
+# Superuser statements over the unix socket (peer auth as postgres).
+pg_admin() { as_user postgres psql -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKET" -p "$PG_PORT" -U postgres -d postgres "$@"; }
+
+postgres_provision() {
+  pg_admin <<SQL >/dev/null
+DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER') THEN
+    CREATE ROLE $PG_USER LOGIN CREATEDB PASSWORD '$PG_PASSWORD';
+  END IF;
+END \$\$;
+SELECT 'CREATE DATABASE $PG_DB OWNER $PG_USER'
+  WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$PG_DB') \gexec
+SQL
+}
+
+postgres_healthy() {
+  postgres_ready &&
+    [[ $(PGPASSWORD=$PG_PASSWORD PGCONNECT_TIMEOUT=3 psql -X -tAq -h 127.0.0.1 -p "$PG_PORT" \
+      -U "$PG_USER" -d "$PG_DB" -c 'select 1' 2>/dev/null) == 1 ]]
+}
+
+postgres_wipe() { rm -rf "$PG_DIR"; }
+
+postgres_env() {
+  echo "export DATABASE_URL=postgres://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB"
+}
