@@ -4,7 +4,7 @@
  * request metrics, OpenAPI docs at /docs, graceful shutdown.
  */
 import 'reflect-metadata';
-import { Logger, type INestApplication, type Type } from '@nestjs/common';
+import { Logger, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -22,7 +22,7 @@ export interface HttpAppOptions {
   parseBodies?: boolean;
 }
 
-export async function createHttpApp(module: Type<unknown>, opts: HttpAppOptions): Promise<NestExpressApplication> {
+export async function createHttpApp(module: Type<unknown> | DynamicModule, opts: HttpAppOptions): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
     logger: ['error', 'warn', 'log'],

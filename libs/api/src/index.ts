@@ -1,0 +1,2 @@
+export * from './production';
+export * from './wiring';

@@ -1,0 +1,5 @@
+export * from './production-api.module';
+export * from './production.controller';
+export * from './submission-body';
+export * from './production.view';
+export * from './tokens';

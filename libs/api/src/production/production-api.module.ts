@@ -1,0 +1,44 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import {
+  ARCHIVE_STORE,
+  ARCHIVE_VALIDATOR,
+  GRADING_DISPATCH,
+  PRODUCTION_REPOSITORY,
+  SUBMISSION_CONTEXT,
+  SubmissionService,
+  type ArchiveStore,
+  type ArchiveValidator,
+  type GradingDispatch,
+  type ProductionRepository,
+  type SubmissionContextReader,
+} from '@shellgrade/domain';
+import { ProductionController } from './production.controller';
+import { PRODUCTION_LIMITS, type ProductionLimits } from './tokens';
+
+/**
+ * SPS endpoints. Needs the ports (context, validator, productions, archives, dispatch)
+ * from global modules chosen by the composition root.
+ */
+@Module({})
+export class ProductionApiModule {
+  static forRoot(limits: ProductionLimits): DynamicModule {
+    return {
+      module: ProductionApiModule,
+      controllers: [ProductionController],
+      providers: [
+        { provide: PRODUCTION_LIMITS, useValue: limits },
+        {
+          provide: SubmissionService,
+          inject: [SUBMISSION_CONTEXT, ARCHIVE_VALIDATOR, PRODUCTION_REPOSITORY, ARCHIVE_STORE, GRADING_DISPATCH],
+          useFactory: (
+            context: SubmissionContextReader,
+            validator: ArchiveValidator,
+            productions: ProductionRepository,
+            archives: ArchiveStore,
+            dispatch: GradingDispatch,
+          ) => new SubmissionService(context, validator, productions, archives, dispatch),
+        },
+      ],
+    };
+  }
+}

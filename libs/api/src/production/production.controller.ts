@@ -1,0 +1,95 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  ParseIntPipe,
+  Post,
+  Req,
+  Res,
+  UploadedFile,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
+import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthGuard, CurrentUser, type AuthenticatedUser } from '@shellgrade/auth';
+import {
+  DomainError,
+  PRODUCTION_REPOSITORY,
+  forbidden,
+  notFound,
+  type ProductionRepository,
+  SubmissionService,
+} from '@shellgrade/domain';
+import { productionView } from './production.view';
+import { decodeMultipart, decodeSpaBody } from './submission-body';
+import { PRODUCTION_LIMITS, type ProductionLimits } from './tokens';
+
+@ApiTags('exercise-production')
+@Controller('api/exercise-production')
+@UseGuards(AuthGuard)
+export class ProductionController {
+  constructor(
+    private readonly submissions: SubmissionService,
+    @Inject(PRODUCTION_REPOSITORY) private readonly productions: ProductionRepository,
+    @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Student production submission (SPS): store, grade, answer with the feedback' })
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: 8 * 1024 * 1024, files: 1, fields: 20 } }))
+  async submit(
+    @CurrentUser() user: AuthenticatedUser,
+    @Req() req: Request,
+    @Res() res: Response,
+    @Body() body: unknown,
+    @UploadedFile() file: { buffer: Buffer } | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+  ): Promise<void> {
+    const decoded = req.is('multipart/form-data')
+      ? decodeMultipart(body, file)
+      : decodeSpaBody(this.requireJson(req, body), this.limits.maxArchiveBytes);
+    if (decoded.archive.length > this.limits.maxArchiveBytes) {
+      throw new DomainError('too-large', `archive of ${decoded.archive.length} bytes exceeds the limit of ${this.limits.maxArchiveBytes} bytes`);
+    }
+    const production = await this.submissions.submit({
+      userId: user.id,
+      exerciseId: decoded.exerciseId,
+      statementId: decoded.statementId,
+      archive: decoded.archive,
+      submissionKey: idempotencyKey ? `${user.id}:${idempotencyKey.slice(0, 200)}` : undefined,
+    });
+    if (production.status === 'graded') {
+      res.status(201).json({ ep_id: production.id, ex_id: production.exerciseId, grade: production.grade, comment: production.comment });
+    } else if (production.status === 'failed') {
+      throw new DomainError('grading-failed', `grading of production ${production.id} failed`, {
+        ep_id: production.id,
+        reason: production.failureReason,
+      });
+    } else {
+      res.status(202).location(`/api/exercise-production/${production.id}`).json({ ep_id: production.id, status: production.status });
+    }
+  }
+
+  @Get(':ep_id')
+  @HttpCode(200)
+  async findOne(@CurrentUser() user: AuthenticatedUser, @Param('ep_id', ParseIntPipe) id: number) {
+    const production = await this.productions.findById(id);
+    if (!production) throw notFound('exercise production', id);
+    if (user.role === 'student' && production.userId !== user.id) throw forbidden('this production belongs to another student');
+    return productionView(production);
+  }
+
+  private requireJson(req: Request, body: unknown): unknown {
+    if (!req.is('application/json')) {
+      throw new DomainError('validation', 'submission body must be application/json (SPA format) or multipart/form-data');
+    }
+    return body;
+  }
+}

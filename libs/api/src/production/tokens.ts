@@ -1,0 +1,4 @@
+export interface ProductionLimits {
+  maxArchiveBytes: number;
+}
+export const PRODUCTION_LIMITS = Symbol('ProductionLimits');

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs everything shellgrade needs on a fresh machine of this kind, idempotently:
+# npm packages, native servers and tools (Debian packages, Go-built MinIO/Jaeger/k6),
+# the compiled TypeScript and the exercise catalog's generated archives.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "npm packages"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+step "native servers and tools"
+bash infra/bin/servers install
+
+step "TypeScript build"
+npm run build
+
+step "exercise catalog archives"
+bash libs/grading/catalog/build.sh

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: install, build, static checks, unit tests,
+# then integration and end-to-end tests against real servers started here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+
+step() { printf '\n== %s\n' "$*"; }
+cleanup() { npm run --silent variant -- down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+step "typecheck and lint"
+npx tsc -p tsconfig.json --noEmit
+npx eslint .
+
+step "unit tests"
+npx jest --selectProjects unit
+
+step "native servers"
+bash infra/bin/servers up postgres redis rabbitmq minio jaeger
+
+step "integration tests"
+npx jest --selectProjects integration --runInBand
+
+step "end-to-end tests"
+npx jest --selectProjects e2e --runInBand
