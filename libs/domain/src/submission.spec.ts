@@ -1,0 +1,101 @@
+import type { Exercise, ExerciseProduction, StudentStatement } from './entities';
+import { DomainError } from './errors';
+import type { ArchiveStore, Grader, GradingDispatch, NewProduction, ProductionOutcome, ProductionRepository, SubmissionContextReader } from './ports';
+import { GradingWorker, SubmissionService } from './submission';
+
+/** In-memory fakes of the ports: unit tests only. */
+function fakes(deadline: Date | null = null) {
+  const rows = new Map<number, ExerciseProduction>();
+  const keys = new Map<string, number>();
+  const stored = new Map<number, Buffer>();
+  let nextId = 1;
+  const statement = { id: 7, userId: 1, sessionId: 1, exerciseId: 2, statementHtml: '<p/>', questionArchive: Buffer.from('q'), deadline } as StudentStatement;
+  const exercise = { id: 2, graderScript: 'print()', locale: 'en' } as Exercise;
+  const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise })) };
+  const productions: ProductionRepository = {
+    create: jest.fn(async (p: NewProduction) => {
+      const existing = keys.get(p.submissionKey);
+      if (existing) return { production: rows.get(existing)!, created: false };
+      const row = { ...p, id: nextId++, grade: null, comment: [], failureReason: null, createdAt: new Date(), gradedAt: null } as ExerciseProduction;
+      rows.set(row.id, row);
+      keys.set(p.submissionKey, row.id);
+      return { production: row, created: true };
+    }),
+    findById: jest.fn(async (id: number) => rows.get(id) ?? null),
+    setStatus: jest.fn(async (id: number, status: 'queued' | 'grading') => void (rows.get(id)!.status = status)),
+    complete: jest.fn(async (id: number, outcome: ProductionOutcome) => {
+      const row = rows.get(id)!;
+      if (row.status === 'graded' || row.status === 'failed') return false;
+      Object.assign(row, 'grade' in outcome ? { status: 'graded', ...outcome } : { status: 'failed', failureReason: outcome.failureReason });
+      return true;
+    }),
+    delete: jest.fn(async (id: number) => void rows.delete(id)),
+    deleteAll: jest.fn(async () => rows.size),
+  };
+  const archives: ArchiveStore = {
+    put: jest.fn(async (id: number, bytes: Buffer) => {
+      stored.set(id, bytes);
+      return { key: String(id), sha256: '' };
+    }),
+    get: jest.fn(async (id: number) => stored.get(id)!),
+    delete: jest.fn(async () => undefined),
+  };
+  const grader: Grader = { grade: jest.fn(async () => ({ grade: 50, comment: [] })) };
+  return { rows, context, productions, archives, grader };
+}
+
+const validator = { validate: jest.fn(async () => undefined) };
+
+describe('SubmissionService + GradingWorker', () => {
+  function service(f: ReturnType<typeof fakes>) {
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, r.archive) };
+    return { worker, submit: new SubmissionService(f.context, validator, f.productions, f.archives, dispatch) };
+  }
+  const cmd = { userId: 1, exerciseId: 2, statementId: 7, archive: Buffer.from('tgz') };
+
+  it('stores, grades once and returns the graded production', async () => {
+    const f = fakes();
+    const p = await service(f).submit.submit(cmd);
+    expect(p).toMatchObject({ status: 'graded', grade: 50, archiveSize: 3 });
+    expect(f.archives.put).toHaveBeenCalledWith(p.id, cmd.archive);
+    expect(f.grader.grade).toHaveBeenCalledTimes(1);
+  });
+
+  it('returns the first production for a repeated submission key without regrading', async () => {
+    const f = fakes();
+    const s = service(f).submit;
+    const a = await s.submit({ ...cmd, submissionKey: 'k' });
+    const b = await s.submit({ ...cmd, submissionKey: 'k' });
+    expect(b.id).toBe(a.id);
+    expect(f.grader.grade).toHaveBeenCalledTimes(1);
+  });
+
+  it('a redelivered grading of a final production does not regrade', async () => {
+    const f = fakes();
+    const { submit, worker } = service(f);
+    const p = await submit.submit(cmd);
+    await worker.grade(p.id);
+    expect(f.grader.grade).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses after the deadline, before storing anything', async () => {
+    const f = fakes(new Date(Date.now() - 1000));
+    await expect(service(f).submit.submit(cmd)).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(f.rows.size).toBe(0);
+  });
+
+  it('removes the row when the archive store fails, and answers unavailable', async () => {
+    const f = fakes();
+    (f.archives.put as jest.Mock).mockRejectedValueOnce(new Error('ECONNREFUSED'));
+    await expect(service(f).submit.submit(cmd)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(f.rows.size).toBe(0);
+  });
+
+  it('records a grader failure as a failed production with its reason', async () => {
+    const f = fakes();
+    (f.grader.grade as jest.Mock).mockRejectedValueOnce(new DomainError('grading-failed', 'timed out'));
+    const p = await service(f).submit.submit(cmd);
+    expect(p).toMatchObject({ status: 'failed', failureReason: 'grading-failed: timed out' });
+  });
+});
