@@ -1,0 +1,41 @@
+/**
+ * Brings a variant up through the project's own launcher and seeds it, for e2e tests.
+ * Everything goes through the same CLIs a user runs (npm run variant / db).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readUsersCsv, type SeededUser } from './scenario-r';
+
+export const REPO = join(__dirname, '..', '..');
+
+function npmRun(args: string[], timeoutMs = 240_000): string {
+  return execFileSync('npm', ['run', '--silent', ...args], { cwd: REPO, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+export interface VariantStatus {
+  variant: string;
+  entry: string;
+  processes: { name: string; role: string; pid: number; port: number; status: string; restarts: number }[];
+}
+
+export function variantUp(name: string): VariantStatus {
+  npmRun(['variant', '--', 'up', name]);
+  return variantStatus();
+}
+
+export function variantStatus(): VariantStatus {
+  return JSON.parse(npmRun(['variant', '--', 'status', '--json'], 60_000)) as VariantStatus;
+}
+
+export function seed(students: number): SeededUser[] {
+  const dir = join(REPO, 'run', 'seed');
+  mkdirSync(dir, { recursive: true });
+  const csv = join(dir, `e2e-users-${students}.csv`);
+  npmRun(['db', '--', 'seed', '--students', String(students), '--csv', csv]);
+  return readUsersCsv(readFileSync(csv, 'utf8'));
+}
+
+export function resetProductions(): void {
+  npmRun(['db', '--', 'reset']);
+}
