@@ -1,0 +1,101 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listVariants, loadVariant, VariantSpecError } from './loader';
+
+const PRESETS = [
+  'dev', 'naked-mon', 'naked-mon-async', 'mon-x1', 'mon-x2', 'mon-x4', 'mon-x8', 'mon-x12',
+  'msa-1-1', 'msa-1-2', 'msa-2-2', 'msa-1-4', 'msa-4-4', 'msa-1-8', 'msa-8-8', 'msa-1-12', 'msa-12-12',
+  'msa-2-4-4', 'msa-2-2-2',
+  ...['rabbitmq', 'bullmq'].flatMap((b) => ['1-1', '1-2', '1-4', '2-2', '2-4', '4-4', '1-1-async', '1-4-async'].map((xy) => `msa-${b}-${xy}`)),
+  'msa-rabbitmq-2-4-4', 'mon-minio', 'msa-minio-1-2', 'msa-minio-1-4',
+  'msa-rabbitmq-minio-1-4', 'msa-bullmq-minio-1-4', 'msa-rabbitmq-minio-2-4-4',
+];
+
+describe('presets', () => {
+  it('ships every named preset and nothing unlisted', () => {
+    expect(listVariants()).toEqual([...PRESETS].sort());
+  });
+
+  it.each(PRESETS)('%s loads, keeps its own name and says which grader exec it uses', (name) => {
+    const spec = loadVariant(name);
+    expect(spec.name).toBe(name);
+    expect(spec.description).toMatch(new RegExp(`grader exec ${spec.grader.exec}`, 'i'));
+  });
+
+  it('paper-faithful presets grade with a blocking call', () => {
+    for (const name of PRESETS) {
+      const spec = loadVariant(name);
+      if (spec.paper?.source.includes('§IV')) expect([name, spec.grader.exec]).toEqual([name, 'blocking']);
+    }
+    expect(loadVariant('naked-mon-async').grader.exec).toBe('async');
+  });
+
+  it('derives topology fields through extends', () => {
+    const mon8 = loadVariant('mon-x8');
+    expect(mon8).toMatchObject({ topology: 'monolith', entry: 'haproxy', dispatch: 'inline', replicas: { monolith: 8 } });
+    expect(mon8.paper?.configuration).toBe('MON×8');
+    const naked = loadVariant('naked-mon');
+    expect(naked).toMatchObject({ entry: 'direct', replicas: { monolith: 1 } });
+    expect(loadVariant('mon-x1')).toMatchObject({ entry: 'haproxy', replicas: { monolith: 1 } });
+    expect(loadVariant('msa-1-12')).toMatchObject({ entry: 'direct', replicas: { gateway: 1, leftover: 1, exercise: 12 } });
+    expect(loadVariant('msa-2-4-4')).toMatchObject({ entry: 'haproxy', replicas: { gateway: 2, leftover: 4, exercise: 4 } });
+    const rabbitAsync = loadVariant('msa-rabbitmq-1-4-async');
+    expect(rabbitAsync).toMatchObject({ dispatch: 'rabbitmq', reply: 'async', replicas: { exercise: 4 } });
+    expect(loadVariant('msa-bullmq-minio-1-4')).toMatchObject({ dispatch: 'bullmq', storage: 'minio', reply: 'sync' });
+    const dev = loadVariant('dev');
+    expect({ ...dev, name: naked.name, description: naked.description, paper: naked.paper }).toEqual(naked);
+    expect(dev.paper).toBeUndefined();
+  });
+});
+
+describe('bad specs fail naming the field', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sg-variants-'));
+  writeFileSync(join(dir, 'base.yaml'), 'description: base\ntopology: msa\ndispatch: http\nreplicas: { gateway: 1, leftover: 1, exercise: 1 }\n');
+  const load = (yaml: string) => {
+    const file = join(dir, 'case.yaml');
+    writeFileSync(file, yaml);
+    return () => loadVariant(file, dir);
+  };
+
+  it.each([
+    ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1, exercise: 0 }', 'replicas.exercise: expected a positive integer'],
+    ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1, exercise: two }', 'replicas.exercise: expected a positive integer'],
+    ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1 }', 'replicas.exercise: expected a positive integer'],
+    ['extends: base\ndescription: x\ndispatch: inline', 'dispatch: topology msa needs http, rabbitmq or bullmq'],
+    ['description: x\ntopology: monolith\ndispatch: http\nreplicas: { monolith: 2 }', 'dispatch: topology monolith grades in-process: expected inline'],
+    ['description: x\ntopology: monolith\ndispatch: inline\nreplicas: { monolith: 2, exercise: 1 }', 'replicas.exercise: not allowed with topology monolith'],
+    ['extends: base\ndescription: x\nreply: async', 'reply: async replies need a broker'],
+    ['extends: base\ndescription: x\nreplicas: { gateway: 2, leftover: 1, exercise: 1 }\nentry: direct', 'entry: direct needs exactly one gateway'],
+    ['extends: base\ndescription: x\ngrader: { exec: fork }', 'grader.exec: Invalid option'],
+    ['extends: base\ndescription: x\nhaproxy: { timeouts: { serverMs: -5 } }', 'haproxy.timeouts.serverMs: expected a positive number of milliseconds'],
+    ['extends: base\ndescription: x\ntracing: { enabled: yes please }', 'tracing.enabled: expected true or false'],
+    ['extends: base\ndescription: x\nreplica: { gateway: 1 }', 'replica: unknown field'],
+    ['extends: base\ndescription: x\nbroker: { prefetch: 1, queuebound: 5 }', 'broker.queuebound: unknown field'],
+    ['extends: base\ndescription: x\nenv: { "bad-name": 1 }', 'env.bad-name: expected an environment variable name'],
+    ['extends: base', 'description: expected a sentence'],
+    ['extends: nowhere\ndescription: x', "extends: no preset 'nowhere'"],
+    ['extends: base\n  - broken: [', 'not valid YAML'],
+  ])('case %#', (yaml, message) => {
+    expect(load(yaml)).toThrow(VariantSpecError);
+    expect(load(yaml)).toThrow(message);
+  });
+
+  it('rejects an extends cycle', () => {
+    writeFileSync(join(dir, 'a.yaml'), 'extends: b\ndescription: a\n');
+    writeFileSync(join(dir, 'b.yaml'), 'extends: a\ndescription: b\n');
+    expect(() => loadVariant('a', dir)).toThrow('extends: cycle a -> b -> a');
+  });
+
+  it('names the known presets for an unknown name', () => {
+    expect(() => loadVariant('nope', dir)).toThrow(/unknown variant 'nope'.*known: .*base/);
+  });
+
+  it('merges env and replaces replicas whole', () => {
+    writeFileSync(join(dir, 'env1.yaml'), 'extends: base\ndescription: e\nenv: { SG_KDF_COST: 4, A: "x" }\n');
+    writeFileSync(join(dir, 'env2.yaml'), 'extends: env1\ndescription: e2\nenv: { A: y }\nreplicas: { gateway: 1, leftover: 2, exercise: 3 }\n');
+    const spec = loadVariant('env2', dir);
+    expect(spec.env).toEqual({ SG_KDF_COST: '4', A: 'y' });
+    expect(spec.replicas).toEqual({ gateway: 1, leftover: 2, exercise: 3 });
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * What a spec means on one machine: which processes run on which loopback ports with which
+ * environment, where HAProxy sits, and which native servers must be up. Pure functions of the
+ * spec, shared by the launcher (pm2), the benchmark runner and the deployment generators.
+ */
+import type { Role, VariantSpec } from './spec';
+
+export const LOOPBACK = '127.0.0.1';
+/** Replica i of a role listens on base + i (the brief's port plan). */
+export const ROLE_BASE_PORT: Record<Role, number> = { monolith: 3000, gateway: 3100, leftover: 3200, exercise: 3300 };
+export const HAPROXY_PORTS = { entry: 8080, leftover: 8081, exercise: 8082, stats: 8404 } as const;
+
+export type NativeServer = 'postgres' | 'redis' | 'rabbitmq' | 'minio' | 'jaeger' | 'haproxy';
+export type ProcessRole = Role | 'haproxy';
+
+export interface VariantProcess {
+  /** pm2 app name, e.g. sg-exercise-1. */
+  name: string;
+  role: ProcessRole;
+  replica: number;
+  /** The port it listens on (HAProxy: its first frontend). */
+  port: number;
+  /** URL that answers 200 once the process is ready. */
+  healthUrl: string;
+  env: Record<string, string>;
+}
+
+/** Where a role's callers should send requests: a single replica or an HAProxy frontend. */
+export interface Upstreams {
+  leftoverUrl: string;
+  exerciseUrl: string;
+}
+
+export interface BalancedFrontend {
+  /** entry | leftover | exercise */
+  name: 'entry' | 'leftover' | 'exercise';
+  port: number;
+  role: Role;
+  servers: { name: string; port: number }[];
+}
+
+/** The roles a topology runs, in start order (callees before their callers). */
+export function variantRoles(spec: VariantSpec): Role[] {
+  return spec.topology === 'monolith' ? ['monolith'] : ['leftover', 'exercise', 'gateway'];
+}
+
+export function replicaCount(spec: VariantSpec, role: Role): number {
+  return spec.replicas[role] ?? 0;
+}
+
+export function processName(role: ProcessRole, replica = 0): string {
+  return role === 'haproxy' ? 'sg-haproxy' : `sg-${role}-${replica}`;
+}
+
+export function replicaPort(role: Role, replica: number): number {
+  return ROLE_BASE_PORT[role] + replica;
+}
+
+/** HAProxy frontends the spec needs: the entry when `entry: haproxy`, plus an internal one per replicated callee. */
+export function balancedFrontends(spec: VariantSpec): BalancedFrontend[] {
+  const servers = (role: Role) =>
+    Array.from({ length: replicaCount(spec, role) }, (_, i) => ({ name: processName(role, i), port: replicaPort(role, i) }));
+  const frontends: BalancedFrontend[] = [];
+  const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
+  if (spec.entry === 'haproxy') frontends.push({ name: 'entry', port: HAPROXY_PORTS.entry, role: entryRole, servers: servers(entryRole) });
+  if (spec.topology === 'msa') {
+    for (const role of ['leftover', 'exercise'] as const) {
+      if (replicaCount(spec, role) > 1) frontends.push({ name: role, port: HAPROXY_PORTS[role], role, servers: servers(role) });
+    }
+  }
+  return frontends;
+}
+
+export function needsHaproxy(spec: VariantSpec): boolean {
+  return balancedFrontends(spec).length > 0;
+}
+
+/** The URL clients (k6, the SPA) use. */
+export function entryUrl(spec: VariantSpec, host = LOOPBACK): string {
+  if (spec.entry === 'haproxy') return `http://${host}:${HAPROXY_PORTS.entry}`;
+  const role: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
+  return `http://${host}:${replicaPort(role, 0)}`;
+}
+
+/** On loopback: the internal HAProxy frontend when a callee is replicated, else its single replica. */
+export function loopbackUpstreams(spec: VariantSpec): Upstreams {
+  const url = (role: 'leftover' | 'exercise') =>
+    replicaCount(spec, role) > 1 ? `http://${LOOPBACK}:${HAPROXY_PORTS[role]}` : `http://${LOOPBACK}:${replicaPort(role, 0)}`;
+  return { leftoverUrl: url('leftover'), exerciseUrl: url('exercise') };
+}
+
+/**
+ * The SG_* environment of one replica (see runtime-config.ts). Host, port and upstream URLs are
+ * parameters so the compose/Kubernetes generators can reuse it with their own addresses.
+ */
+export function serviceEnv(
+  spec: VariantSpec,
+  role: Role,
+  replica: number,
+  where: { host: string; port: number; upstreams: Upstreams },
+): Record<string, string> {
+  const env: Record<string, string> = {
+    SG_ROLE: role,
+    SG_REPLICA: String(replica),
+    SG_VARIANT: spec.name,
+    SG_HOST: where.host,
+    SG_PORT: String(where.port),
+    SG_DISPATCH: spec.dispatch,
+    SG_REPLY: spec.reply,
+    SG_STORAGE: spec.storage,
+    SG_CACHE: spec.cache,
+    SG_GRADER_EXEC: spec.grader.exec,
+    SG_ISOLATION: spec.grader.isolation,
+    SG_GRADER_TIMEOUT_MS: String(spec.grader.timeoutMs),
+    SG_DB_POOL: String(spec.database.pool),
+    SG_TRACING: String(spec.tracing.enabled),
+    SG_TRACE_SAMPLE: String(spec.tracing.sampleRatio),
+    OTEL_SERVICE_NAME: `shellgrade-${role}`,
+    OTEL_RESOURCE_ATTRIBUTES: `service.instance.id=${processName(role, replica)},deployment.environment=${spec.name}`,
+  };
+  if (spec.topology === 'msa') {
+    env.SG_LEFTOVER_URL = where.upstreams.leftoverUrl;
+    env.SG_EXERCISE_URL = where.upstreams.exerciseUrl;
+  }
+  if (spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq') {
+    env.SG_BROKER_PREFETCH = String(spec.broker.prefetch);
+    env.SG_BROKER_QUEUE_BOUND = String(spec.broker.queueBound);
+    env.SG_BROKER_RETRIES = String(spec.broker.retries);
+    env.SG_BROKER_REPLY_TIMEOUT_MS = String(spec.broker.replyTimeoutMs);
+  }
+  return { ...env, ...spec.env };
+}
+
+/** Every process of the variant on this machine: service replicas (callees first), then HAProxy. */
+export function variantProcesses(spec: VariantSpec): VariantProcess[] {
+  const upstreams = loopbackUpstreams(spec);
+  const processes: VariantProcess[] = [];
+  for (const role of variantRoles(spec)) {
+    for (let i = 0; i < replicaCount(spec, role); i++) {
+      const port = replicaPort(role, i);
+      processes.push({
+        name: processName(role, i),
+        role,
+        replica: i,
+        port,
+        healthUrl: `http://${LOOPBACK}:${port}/health`,
+        env: serviceEnv(spec, role, i, { host: LOOPBACK, port, upstreams }),
+      });
+    }
+  }
+  const frontends = balancedFrontends(spec);
+  if (frontends.length > 0) {
+    // Healthy once its first frontend routes /health to a live backend.
+    processes.push({
+      name: processName('haproxy'),
+      role: 'haproxy',
+      replica: 0,
+      port: frontends[0].port,
+      healthUrl: `http://${LOOPBACK}:${frontends[0].port}/health`,
+      env: {},
+    });
+  }
+  return processes;
+}
+
+/** Native servers the variant needs, in start order. PostgreSQL always (the one shared database). */
+export function variantServers(spec: VariantSpec): NativeServer[] {
+  const servers: NativeServer[] = ['postgres'];
+  if (spec.cache === 'redis' || spec.dispatch === 'bullmq') servers.push('redis');
+  if (spec.dispatch === 'rabbitmq') servers.push('rabbitmq');
+  if (spec.storage === 'minio') servers.push('minio');
+  if (spec.tracing.enabled) servers.push('jaeger');
+  if (needsHaproxy(spec)) servers.push('haproxy');
+  return servers;
+}
