@@ -1,0 +1,29 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { GradingCoreModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
+import { AuthModule } from '@shellgrade/auth';
+import { ObservabilityModule } from '@shellgrade/http';
+import { HEALTH_CHECKS_TOKEN, PersistenceModule } from '@shellgrade/persistence';
+import { StorageModule } from '@shellgrade/storage';
+import type { RuntimeConfig } from '@shellgrade/variant';
+
+/**
+ * The "Exercise" grading service of paper 000 §III: receives SPS (and student statements)
+ * through the gateway and grades them with the same GradingWorker the monolith uses.
+ */
+@Module({})
+export class ExerciseModule {
+  static forRoot(cfg: RuntimeConfig): DynamicModule {
+    return {
+      module: ExerciseModule,
+      imports: [
+        PersistenceModule.forRoot(cfg),
+        StorageModule.forRoot(cfg),
+        GradingCoreModule.forRoot(cfg),
+        AuthModule.forRoot(cfg),
+        StatementApiModule,
+        ProductionApiModule.forRoot({ maxArchiveBytes: cfg.SG_MAX_ARCHIVE_BYTES }),
+        ObservabilityModule.forRoot({ role: cfg.SG_ROLE, replica: cfg.SG_REPLICA, variant: cfg.SG_VARIANT }, HEALTH_CHECKS_TOKEN),
+      ],
+    };
+  }
+}
