@@ -1,0 +1,64 @@
+// The paper's load test (000 ShellOnYou §IV) for any variant:
+//   k6 run -e PROFILE=smoke -e BASE_URL=http://127.0.0.1:3000 -e USERS_CSV=/abs/users.csv benchmarks/sps.js
+// Environment: PROFILE (paper|small|smoke), BASE_URL, USERS_CSV, ARCHIVE, PEAK, RAMP_S, HOLD_S,
+// PAUSE_S, TIMEOUT_S, APDEX_T_MS, APDEX_F_MS, THRESHOLDS (on|off), LOG_SPS (on|off),
+// SUMMARY_JSON / SUMMARY_TXT (output paths). See benchmarks/README.md.
+import { SharedArray } from 'k6/data';
+import { loadConfig, scenarioOptions, thresholdOptions } from '../k6/lib/config.js';
+import { REQUEST_TYPES } from '../k6/lib/metrics.js';
+import { paperMetrics } from '../k6/lib/paper-metrics.js';
+import { scenarioR } from '../k6/lib/scenario-r.js';
+import { productionDataJson } from '../k6/lib/sps-body.js';
+import { summaryText } from '../k6/lib/summary-text.js';
+import { parseUsersCsv } from '../k6/lib/users.js';
+
+const profiles = JSON.parse(open(import.meta.resolve('../k6/profiles.json')));
+const cfg = loadConfig(__ENV, profiles);
+
+const DEFAULT_ARCHIVE = import.meta.resolve('../libs/grading/catalog/build/paper-scripts/good.tgz');
+const DEFAULT_USERS = import.meta.resolve('../results/users.csv');
+
+const users = new SharedArray('users', () => parseUsersCsv(open(__ENV.USERS_CSV || DEFAULT_USERS)));
+// Serialised once for the whole test (SharedArray runs its callback once).
+const productionData = new SharedArray('production_data', () => [
+  productionDataJson('answer.tgz', open(__ENV.ARCHIVE || DEFAULT_ARCHIVE, 'b')),
+])[0];
+
+export const options = {
+  scenarios: { r: scenarioOptions(cfg) },
+  thresholds: thresholdOptions(cfg),
+  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(50)', 'p(90)', 'p(95)', 'p(99)', 'count'],
+  discardResponseBodies: true,
+  // Checks and the many counters are enough; one sample per request is kept in the trends only.
+  systemTags: ['status', 'method', 'name', 'scenario', 'expected_response', 'error_code'],
+};
+
+export function setup() {
+  const startMs = Date.now();
+  // SPS is the third request, after two pauses: it lands in the sustained stage roughly when
+  // the iteration started there.
+  const offsetMs = 2 * cfg.pauseS * 1000;
+  return { holdWindow: { startMs: startMs + cfg.rampS * 1000 + offsetMs, endMs: startMs + (cfg.rampS + cfg.holdS) * 1000 + offsetMs } };
+}
+
+export default function (data) {
+  scenarioR({ cfg, users, productionData, holdWindow: data.holdWindow });
+}
+
+export function handleSummary(data) {
+  const durationS = data.state.testRunDurationMs / 1000;
+  const paper = paperMetrics(data.metrics, durationS, cfg.holdS, REQUEST_TYPES);
+  const text = summaryText(paper, cfg);
+  const out = {
+    stdout: '\n' + text,
+  };
+  out[__ENV.SUMMARY_JSON || 'results/k6-summary.json'] = JSON.stringify({
+    schema: 'shellgrade.k6-summary/1',
+    config: cfg,
+    users: users.length,
+    paper,
+    k6: data,
+  }, null, 2);
+  out[__ENV.SUMMARY_TXT || 'results/k6-summary.txt'] = text;
+  return out;
+}

@@ -1,0 +1,79 @@
+// Run configuration from the environment (k6 `-e NAME=value` or exported variables) on top of
+// a named profile from k6/profiles.json.
+
+export function numberEnv(env, name, fallback) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+/**
+ * @param env      __ENV
+ * @param profiles parsed k6/profiles.json
+ */
+export function loadConfig(env, profiles) {
+  const profile = env.PROFILE || 'smoke';
+  const base = profiles[profile];
+  if (!base || profile.charAt(0) === '_') {
+    throw new Error(`unknown PROFILE "${profile}" (known: ${Object.keys(profiles).filter((k) => k.charAt(0) !== '_').join(', ')})`);
+  }
+  const apdexTMs = numberEnv(env, 'APDEX_T_MS', 800);
+  const cfg = {
+    profile,
+    baseUrl: (env.BASE_URL || 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+    origin: env.ORIGIN || 'http://localhost:4200',
+    peak: numberEnv(env, 'PEAK', base.peak),
+    rampS: numberEnv(env, 'RAMP_S', base.rampS),
+    holdS: numberEnv(env, 'HOLD_S', base.holdS),
+    pauseS: numberEnv(env, 'PAUSE_S', base.pauseS),
+    timeoutS: numberEnv(env, 'TIMEOUT_S', 60),
+    apdexTMs,
+    apdexFMs: numberEnv(env, 'APDEX_F_MS', 4 * apdexTMs),
+    thresholds: env.THRESHOLDS ? env.THRESHOLDS === 'on' : Boolean(base.thresholds),
+    logSps: env.LOG_SPS === 'on',
+  };
+  if (cfg.peak < 1) throw new Error('PEAK must be >= 1 iteration/s');
+  return cfg;
+}
+
+/** Seconds one R iteration lasts at least: five pauses (requests take extra). */
+export function minIterationS(cfg) {
+  return 5 * cfg.pauseS;
+}
+
+/**
+ * Open-model injection (paper §IV-B): arrivals ramp 1 -> peak per second, then hold peak.
+ * VUs are sized from peak x iteration duration; maxVUs leaves room for one full request
+ * timeout per iteration before k6 has to drop arrivals (dropped_iterations makes a run INVALID).
+ */
+export function scenarioOptions(cfg) {
+  const busyS = minIterationS(cfg) + 2;
+  const preAllocatedVUs = Math.max(2, Math.ceil(cfg.peak * busyS));
+  const maxVUs = Math.max(preAllocatedVUs, Math.ceil(cfg.peak * (busyS + cfg.timeoutS)));
+  return {
+    executor: 'ramping-arrival-rate',
+    startRate: 1,
+    timeUnit: '1s',
+    preAllocatedVUs,
+    maxVUs,
+    stages: [
+      { target: cfg.peak, duration: `${cfg.rampS}s` },
+      { target: cfg.peak, duration: `${cfg.holdS}s` },
+    ],
+    // Let started users finish R (the paper lets every VU complete its scenario).
+    gracefulStop: `${Math.ceil(minIterationS(cfg) + 2 * cfg.timeoutS)}s`,
+  };
+}
+
+export function thresholdOptions(cfg) {
+  if (!cfg.thresholds) return {};
+  return {
+    checks: ['rate==1'],
+    sg_ko: ['count==0'],
+    sg_unexpected: ['count==0'],
+    sg_ok_sps: ['count>0'],
+    dropped_iterations: ['count==0'],
+  };
+}

@@ -1,0 +1,38 @@
+// Text table of one k6 run's paper metrics, printed at the end of `k6 run benchmarks/sps.js`.
+
+function pct(v) {
+  return v === null || v === undefined ? 'n/a' : (100 * v).toFixed(2) + '%';
+}
+function num(v, digits) {
+  return v === null || v === undefined ? 'n/a' : Number(v).toFixed(digits);
+}
+
+export function summaryText(p, cfg) {
+  const rows = [
+    ['VUs started (iterations)', String(p.vus)],
+    ['N (10 x VUs)', String(p.N)],
+    ['OK', String(p.OK)],
+    ['KO', String(p.KO)],
+    ['Unexpected status (neither OK nor KO)', String(p.unexpected)],
+    ['Request Acceptance Capability (RAC)', pct(p.RAC)],
+    ['Failure Rate (FR)', pct(p.FR)],
+    ['Effective Failure Rate (EFR)', pct(p.EFR)],
+    ['FR (Req-SPS)', pct(p.sps.FR)],
+    ['EFR (Req-SPS)', pct(p.sps.EFR)],
+    ['Response time < 800 ms', pct(p.buckets.lt800)],
+    ['800 ms <= response time < 1200 ms', pct(p.buckets.b800_1200)],
+    ['1200 ms <= response time', pct(p.buckets.ge1200)],
+    [`Apdex (T=${cfg.apdexTMs} ms, F=${cfg.apdexFMs} ms)`, num(p.apdex, 2)],
+    ['System Throughput (OK/s)', num(p.throughput, 2)],
+    ['SPS throughput (OK/s, whole run)', num(p.sps.throughput, 2)],
+    ['SPS throughput (OK/s, sustained stage)', num(p.sps.throughputHold, 2)],
+    ['p50 / p95 / p99 OK (ms)', `${num(p.p50, 0)} / ${num(p.p95, 0)} / ${num(p.p99, 0)}`],
+    ['p50 / p95 / p99 SPS OK (ms)', `${num(p.sps.p50, 0)} / ${num(p.sps.p95, 0)} / ${num(p.sps.p99, 0)}`],
+    ['dropped iterations', String(p.droppedIterations)],
+  ];
+  const width = rows.reduce((w, r) => Math.max(w, r[0].length), 0);
+  const title = `shellgrade scenario R — profile ${cfg.profile}, peak ${cfg.peak}/s, ${cfg.rampS}s ramp + ${cfg.holdS}s hold, pauses ${cfg.pauseS}s, ${cfg.baseUrl}`;
+  return [title, '-'.repeat(title.length)]
+    .concat(rows.map((r) => r[0].padEnd(width + 2, ' ') + r[1]))
+    .join('\n') + '\n';
+}
