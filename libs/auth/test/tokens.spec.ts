@@ -1,0 +1,61 @@
+import jwt from 'jsonwebtoken';
+import { DomainError } from '@shellgrade/domain';
+import { TokenService } from '../src/tokens';
+
+const cfg = { secret: 'unit-test-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600 };
+const tokens = new TokenService(cfg);
+const user = { id: 7, email: 'a@b.test', role: 'teacher' as const };
+
+function expectUnauthenticated(fn: () => unknown): void {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).kind).toBe('unauthenticated');
+    return;
+  }
+  throw new Error('expected DomainError(unauthenticated)');
+}
+
+describe('TokenService', () => {
+  it('round-trips an access token', () => {
+    expect(tokens.verifyAccess(tokens.signAccess(user))).toEqual(user);
+  });
+
+  it('round-trips a refresh token with a unique jti and an expiry', () => {
+    const a = tokens.signRefresh(7);
+    const b = tokens.signRefresh(7);
+    expect(tokens.verifyRefresh(a.token)).toEqual({ userId: 7, jti: a.jti });
+    expect(a.jti).not.toEqual(b.jti);
+    expect(a.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3500 * 1000);
+  });
+
+  it('does not accept a refresh token as an access token, nor the reverse', () => {
+    expectUnauthenticated(() => tokens.verifyAccess(tokens.signRefresh(7).token));
+    expectUnauthenticated(() => tokens.verifyRefresh(tokens.signAccess(user)));
+  });
+
+  it('rejects another secret, a tampered token, "none" algorithm and garbage', () => {
+    const other = new TokenService({ ...cfg, secret: 'another-secret-0123456789' });
+    expectUnauthenticated(() => tokens.verifyAccess(other.signAccess(user)));
+    const [h, , s] = tokens.signAccess(user).split('.');
+    const forged = Buffer.from(JSON.stringify({ typ: 'access', email: 'x', role: 'admin', sub: '1', iss: 'shellgrade' })).toString('base64url');
+    expectUnauthenticated(() => tokens.verifyAccess(`${h}.${forged}.${s}`));
+    const unsigned = jwt.sign({ typ: 'access', email: 'x', role: 'admin' }, '', { algorithm: 'none', subject: '1', issuer: 'shellgrade' });
+    expectUnauthenticated(() => tokens.verifyAccess(unsigned));
+    expectUnauthenticated(() => tokens.verifyAccess('not.a.jwt'));
+  });
+
+  it('rejects an expired token', () => {
+    const expired = jwt.sign({ typ: 'access', email: 'a@b.test', role: 'student', exp: Math.floor(Date.now() / 1000) - 10 }, cfg.secret, {
+      subject: '7',
+      issuer: 'shellgrade',
+    });
+    expectUnauthenticated(() => tokens.verifyAccess(expired));
+  });
+
+  it('rejects an unknown role', () => {
+    const bad = jwt.sign({ typ: 'access', email: 'a@b.test', role: 'root' }, cfg.secret, { subject: '7', issuer: 'shellgrade' });
+    expectUnauthenticated(() => tokens.verifyAccess(bad));
+  });
+});

@@ -1,0 +1,46 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { DomainError } from '@shellgrade/domain';
+
+/** A pool or a client inside a transaction: repositories accept either. */
+export type Queryable = Pool | PoolClient;
+
+export async function one<T extends QueryResultRow>(db: Queryable, sql: string, params: unknown[] = []): Promise<T | null> {
+  const { rows } = await db.query<T>(sql, params);
+  return rows[0] ?? null;
+}
+
+/** Runs fn in a transaction on a dedicated client of the pool. */
+export async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Maps PostgreSQL constraint violations to DomainError kinds the HTTP layer understands. */
+export function pgErrorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+/**
+ * Rewrites constraint violations as DomainErrors (409 duplicate or still-referenced row,
+ * 400 check failure); anything else is rethrown untouched.
+ */
+export function translatePgError(err: unknown, what: string): never {
+  const code = pgErrorCode(err);
+  const detail = typeof err === 'object' && err !== null && 'detail' in err ? String((err as { detail: unknown }).detail) : undefined;
+  if (code === '23505') throw new DomainError('conflict', `${what} already exists`, { detail });
+  if (code === '23503') throw new DomainError('conflict', `${what} references a missing row or is still referenced`, { detail });
+  if (code === '23514' || code === '22P02' || code === '22007' || code === '22008') {
+    throw new DomainError('validation', `${what} has an invalid value`, { detail });
+  }
+  throw err;
+}

@@ -1,0 +1,96 @@
+import type {
+  ExerciseProduction,
+  NewProduction,
+  ProductionOutcome,
+  ProductionRepository,
+} from '@shellgrade/domain';
+import type { Pool } from 'pg';
+import { one } from '../queryable';
+import { PRODUCTION_COLUMNS, type ProductionRow, toProduction } from '../rows';
+
+export interface ProductionFilter {
+  userId?: number;
+  exerciseId?: number;
+  statementId?: number;
+  limit: number;
+  offset: number;
+}
+
+export class PgProductionRepository implements ProductionRepository {
+  constructor(private readonly pool: Pool) {}
+
+  /** Idempotent on submissionKey: a redelivered create returns the first production. */
+  async create(p: NewProduction): Promise<{ production: ExerciseProduction; created: boolean }> {
+    const inserted = await one<ProductionRow>(
+      this.pool,
+      `INSERT INTO exercise_productions
+         (user_id, exercise_id, statement_id, status, submission_key, archive_size, archive_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (submission_key) DO NOTHING
+       RETURNING ${PRODUCTION_COLUMNS}`,
+      [p.userId, p.exerciseId, p.statementId, p.status, p.submissionKey, p.archiveSize, p.archiveSha256],
+    );
+    if (inserted) return { production: toProduction(inserted), created: true };
+    const existing = await one<ProductionRow>(
+      this.pool,
+      `SELECT ${PRODUCTION_COLUMNS} FROM exercise_productions WHERE submission_key = $1`,
+      [p.submissionKey],
+    );
+    // Only possible if the conflicting row was deleted between the two statements (reset).
+    if (!existing) return this.create(p);
+    return { production: toProduction(existing), created: false };
+  }
+
+  async findById(id: number): Promise<ExerciseProduction | null> {
+    const row = await one<ProductionRow>(this.pool, `SELECT ${PRODUCTION_COLUMNS} FROM exercise_productions WHERE id = $1`, [id]);
+    return row && toProduction(row);
+  }
+
+  async setStatus(id: number, status: 'queued' | 'grading'): Promise<void> {
+    await this.pool.query(
+      `UPDATE exercise_productions SET status = $2 WHERE id = $1 AND status NOT IN ('graded', 'failed')`,
+      [id, status],
+    );
+  }
+
+  /** Moves a non-final production to graded/failed exactly once; false if it was already final. */
+  async complete(id: number, outcome: ProductionOutcome): Promise<boolean> {
+    const graded = 'grade' in outcome;
+    const { rowCount } = await this.pool.query(
+      `UPDATE exercise_productions
+          SET status = $2, grade = $3, comment = $4::jsonb, failure_reason = $5, graded_at = now()
+        WHERE id = $1 AND status NOT IN ('graded', 'failed')`,
+      [
+        id,
+        graded ? 'graded' : 'failed',
+        graded ? outcome.grade : null,
+        JSON.stringify(graded ? outcome.comment : []),
+        graded ? null : outcome.failureReason,
+      ],
+    );
+    return rowCount === 1;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.pool.query('DELETE FROM exercise_productions WHERE id = $1', [id]);
+  }
+
+  async deleteAll(): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM exercise_productions');
+    return rowCount ?? 0;
+  }
+
+  /** Newest first; used by the list endpoint (students are filtered to their own userId). */
+  async list(filter: ProductionFilter): Promise<ExerciseProduction[]> {
+    const { rows } = await this.pool.query<ProductionRow>(
+      `SELECT ${PRODUCTION_COLUMNS} FROM exercise_productions
+        WHERE ($1::int IS NULL OR user_id = $1)
+          AND ($2::int IS NULL OR exercise_id = $2)
+          AND ($3::int IS NULL OR statement_id = $3)
+        ORDER BY created_at DESC, id DESC
+        LIMIT $4 OFFSET $5`,
+      [filter.userId ?? null, filter.exerciseId ?? null, filter.statementId ?? null, filter.limit, filter.offset],
+    );
+    return rows.map(toProduction);
+  }
+}

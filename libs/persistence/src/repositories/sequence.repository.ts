@@ -1,0 +1,85 @@
+import type { Sequence } from '@shellgrade/domain';
+import type { Pool, PoolClient } from 'pg';
+import { inTransaction, one, translatePgError } from '../queryable';
+import { type SequenceRow, toSequence } from '../rows';
+
+export type NewSequence = Omit<Sequence, 'id'>;
+
+const SELECT_SEQUENCE = `
+  SELECT s.id, s.name, s.description,
+         COALESCE(array_agg(se.exercise_id ORDER BY se.position) FILTER (WHERE se.exercise_id IS NOT NULL), '{}') AS exercise_ids
+    FROM sequences s LEFT JOIN sequence_exercises se ON se.sequence_id = s.id`;
+
+export class PgSequenceRepository {
+  constructor(private readonly pool: Pool) {}
+
+  async findById(id: number): Promise<Sequence | null> {
+    const row = await one<SequenceRow>(this.pool, `${SELECT_SEQUENCE} WHERE s.id = $1 GROUP BY s.id`, [id]);
+    return row && toSequence(row);
+  }
+
+  async findByName(name: string): Promise<Sequence | null> {
+    const row = await one<SequenceRow>(this.pool, `${SELECT_SEQUENCE} WHERE s.name = $1 GROUP BY s.id`, [name]);
+    return row && toSequence(row);
+  }
+
+  async list(opts: { limit: number; offset: number }): Promise<Sequence[]> {
+    const { rows } = await this.pool.query<SequenceRow>(`${SELECT_SEQUENCE} GROUP BY s.id ORDER BY s.id LIMIT $1 OFFSET $2`, [
+      opts.limit,
+      opts.offset,
+    ]);
+    return rows.map(toSequence);
+  }
+
+  async create(s: NewSequence): Promise<Sequence> {
+    try {
+      const id = await inTransaction(this.pool, async (c) => {
+        const row = await one<{ id: number }>(c, 'INSERT INTO sequences (name, description) VALUES ($1, $2) RETURNING id', [
+          s.name,
+          s.description,
+        ]);
+        await replaceExercises(c, row!.id, s.exerciseIds);
+        return row!.id;
+      });
+      return (await this.findById(id))!;
+    } catch (err) {
+      translatePgError(err, `sequence ${s.name}`);
+    }
+  }
+
+  /** Updates fields; when exerciseIds is given it replaces the ordered list. */
+  async update(id: number, p: Partial<NewSequence>): Promise<Sequence | null> {
+    try {
+      const found = await inTransaction(this.pool, async (c) => {
+        const row = await one<{ id: number }>(
+          c,
+          'UPDATE sequences SET name = COALESCE($2, name), description = COALESCE($3, description) WHERE id = $1 RETURNING id',
+          [id, p.name ?? null, p.description ?? null],
+        );
+        if (row && p.exerciseIds) await replaceExercises(c, id, p.exerciseIds);
+        return row !== null;
+      });
+      return found ? this.findById(id) : null;
+    } catch (err) {
+      translatePgError(err, `sequence ${id}`);
+    }
+  }
+
+  async delete(id: number): Promise<boolean> {
+    try {
+      const { rowCount } = await this.pool.query('DELETE FROM sequences WHERE id = $1', [id]);
+      return rowCount === 1;
+    } catch (err) {
+      translatePgError(err, `sequence ${id}`);
+    }
+  }
+}
+
+async function replaceExercises(c: PoolClient, sequenceId: number, exerciseIds: number[]): Promise<void> {
+  await c.query('DELETE FROM sequence_exercises WHERE sequence_id = $1', [sequenceId]);
+  await c.query(
+    `INSERT INTO sequence_exercises (sequence_id, exercise_id, position)
+     SELECT $1, ex_id, ord - 1 FROM unnest($2::int[]) WITH ORDINALITY AS t(ex_id, ord)`,
+    [sequenceId, exerciseIds],
+  );
+}

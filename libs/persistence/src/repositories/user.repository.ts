@@ -1,0 +1,76 @@
+import type { CredentialStore } from '@shellgrade/auth';
+import type { Role, User } from '@shellgrade/domain';
+import type { Pool } from 'pg';
+import { one, translatePgError } from '../queryable';
+import { USER_COLUMNS, type UserRow, toUser } from '../rows';
+
+export interface NewUser {
+  email: string;
+  passwordHash: string;
+  firstname: string;
+  lastname: string;
+  role: Role;
+}
+
+export type UserPatch = Partial<NewUser>;
+
+export class PgUserRepository implements CredentialStore {
+  constructor(private readonly pool: Pool) {}
+
+  /** The user and its password hash, for login only. Emails are stored lower-case. */
+  async findCredentials(email: string): Promise<{ user: User; passwordHash: string } | null> {
+    const row = await one<UserRow & { password_hash: string }>(
+      this.pool,
+      `SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = $1`,
+      [email.trim().toLowerCase()],
+    );
+    return row && { user: toUser(row), passwordHash: row.password_hash };
+  }
+
+  async findById(id: number): Promise<User | null> {
+    const row = await one<UserRow>(this.pool, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+    return row && toUser(row);
+  }
+
+  async list(opts: { role?: Role; limit: number; offset: number }): Promise<User[]> {
+    const { rows } = await this.pool.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE ($1::text IS NULL OR role = $1) ORDER BY id LIMIT $2 OFFSET $3`,
+      [opts.role ?? null, opts.limit, opts.offset],
+    );
+    return rows.map(toUser);
+  }
+
+  async create(u: NewUser): Promise<User> {
+    try {
+      const row = await one<UserRow>(
+        this.pool,
+        `INSERT INTO users (email, password_hash, firstname, lastname, role) VALUES ($1, $2, $3, $4, $5)
+         RETURNING ${USER_COLUMNS}`,
+        [u.email.trim().toLowerCase(), u.passwordHash, u.firstname, u.lastname, u.role],
+      );
+      return toUser(row!);
+    } catch (err) {
+      translatePgError(err, `user ${u.email}`);
+    }
+  }
+
+  async update(id: number, patch: UserPatch): Promise<User | null> {
+    try {
+      const row = await one<UserRow>(
+        this.pool,
+        `UPDATE users SET email = COALESCE($2, email), password_hash = COALESCE($3, password_hash),
+                firstname = COALESCE($4, firstname), lastname = COALESCE($5, lastname), role = COALESCE($6, role)
+          WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+        [id, patch.email?.trim().toLowerCase() ?? null, patch.passwordHash ?? null, patch.firstname ?? null, patch.lastname ?? null, patch.role ?? null],
+      );
+      return row && toUser(row);
+    } catch (err) {
+      translatePgError(err, `user ${id}`);
+    }
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM users WHERE id = $1', [id]);
+    return rowCount === 1;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './postgres-archive-store';
+export * from './storage.module';
