@@ -1,0 +1,51 @@
+/**
+ * Builds the gateway NestJS application (not yet listening). Middleware order matters:
+ * metrics → CORS (answers every OPTIONS preflight itself) → proxy for /api → Nest routes
+ * (/health, /metrics, /docs) → problem+json 404 for anything else.
+ */
+import 'reflect-metadata';
+import type { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { corsOptions, ProblemFilter } from '@shellgrade/http';
+import type { GatewayConfig } from './gateway-config';
+import { GatewayMetrics } from './gateway-metrics';
+import { gatewayOpenApi } from './gateway-openapi';
+import { createGatewayProxy } from './gateway-proxy';
+import { GatewayModule, type GatewayState } from './gateway.module';
+import { UpstreamPool } from './upstream-pool';
+
+export interface GatewayAppOptions {
+  logger?: LogLevel[] | false;
+}
+
+export async function createGatewayApp(config: GatewayConfig, options: GatewayAppOptions = {}): Promise<NestExpressApplication> {
+  const poolOptions = { downCooldownMs: config.downCooldownMs };
+  const state: GatewayState = {
+    config,
+    metrics: new GatewayMetrics(),
+    upstreams: {
+      exercise: new UpstreamPool('exercise', config.exerciseUrls, poolOptions),
+      leftover: new UpstreamPool('leftover', config.leftoverUrls, poolOptions),
+    },
+  };
+  // No body parser anywhere: proxied bodies must reach the upstream byte for byte.
+  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(state), new ExpressAdapter(), {
+    bodyParser: false,
+    logger: options.logger ?? ['error', 'warn', 'log'],
+  });
+  app.disable('x-powered-by');
+  app.use(state.metrics.middleware());
+  app.enableCors(corsOptions(config.corsOrigins));
+  app.use(createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics: state.metrics }));
+  app.useGlobalFilters(new ProblemFilter());
+  SwaggerModule.setup('docs', app, () => gatewayOpenApi(app, config));
+
+  const server = app.getHttpServer();
+  // Longer than the idle timeout of whatever sits in front (HAProxy, k6), so a reused
+  // client connection is never closed under an in-flight request.
+  server.keepAliveTimeout = config.clientKeepAliveMs;
+  server.headersTimeout = config.clientKeepAliveMs + 1000;
+  return app;
+}

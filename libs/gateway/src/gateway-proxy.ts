@@ -1,0 +1,117 @@
+/**
+ * The routing middleware: classify the path, pick an upstream replica and hand the
+ * untouched request stream to http-proxy-middleware. Everything the gateway adds to a
+ * proxied exchange (response timeout, error mapping, header hygiene) lives here.
+ * CORS headers and OPTIONS preflights are handled earlier by the app's CORS middleware.
+ */
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { createProxyMiddleware, debugProxyErrorsPlugin, type Plugin, type RequestHandler } from 'http-proxy-middleware';
+import { problem, sendProblem, type Problem } from '@shellgrade/http';
+import type { GatewayMetrics } from './gateway-metrics';
+import { classifyPath, pathOf, type UpstreamName } from './route-table';
+import { classifyUpstreamError, upstreamTimeoutError } from './upstream-errors';
+import { hopByHopHeaders, mergeVary, stripUpstreamCors } from './upstream-headers';
+import type { Replica, UpstreamPool } from './upstream-pool';
+
+export interface GatewayProxyOptions {
+  upstreams: Record<UpstreamName, UpstreamPool>;
+  /** Time allowed from forwarding the request to receiving the upstream's response head. */
+  timeoutMs: number;
+  metrics: GatewayMetrics;
+}
+
+export type NextFunction = (err?: unknown) => void;
+export type GatewayMiddleware = (req: IncomingMessage, res: ServerResponse, next: NextFunction) => void;
+
+/** Per-request state shared between the dispatcher and the proxy event handlers. */
+interface Exchange {
+  replica: Replica;
+  timer?: NodeJS.Timeout;
+}
+const exchanges = new WeakMap<IncomingMessage, Exchange>();
+
+export function createGatewayProxy(options: GatewayProxyOptions): GatewayMiddleware {
+  const { upstreams, metrics } = options;
+  const proxies: Record<UpstreamName, RequestHandler> = {
+    exercise: proxyFor(upstreams.exercise, options),
+    leftover: proxyFor(upstreams.leftover, options),
+  };
+
+  return (req, res, next) => {
+    const route = classifyPath(req.url ?? '/');
+    if (route.kind === 'local') {
+      next();
+      return;
+    }
+    const pool = upstreams[route.upstream];
+    const pick = pool.pick();
+    if (!pick.ok) {
+      metrics.upstreamError(pool.name, 'down');
+      const detail = `upstream ${pool.describe()} is down (it refused connections moments ago); retry shortly`;
+      sendProblem(res, withInstance(problem(503, detail), req), Math.ceil(pick.retryAfterMs / 1000));
+      return;
+    }
+    exchanges.set(req, { replica: pick.replica });
+    void proxies[route.upstream](req, res, next);
+  };
+}
+
+function proxyFor(pool: UpstreamPool, options: GatewayProxyOptions): RequestHandler {
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
+    target: pool.replicas[0].url,
+    router: (req) => exchanges.get(req)?.replica.url ?? pool.replicas[0].url,
+    changeOrigin: false,
+    xfwd: true,
+    agent: pool.agent,
+    // The default plugins would write their own plain-text 502/504; ours writes problem+json.
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, gatewayPlugin(pool, options)],
+  });
+}
+
+function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyOptions): Plugin<IncomingMessage, ServerResponse> {
+  return (proxyServer) => {
+    proxyServer.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
+      for (const name of hopByHopHeaders(req.headers.connection)) {
+        if (proxyReq.hasHeader(name)) proxyReq.removeHeader(name);
+      }
+      const exchange = exchanges.get(req);
+      if (!exchange) return;
+      exchange.timer = setTimeout(() => proxyReq.destroy(upstreamTimeoutError(timeoutMs)), timeoutMs);
+      const clear = () => clearTimeout(exchange.timer);
+      proxyReq.once('response', clear);
+      proxyReq.once('close', clear);
+    });
+
+    proxyServer.on('proxyRes', (proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) => {
+      stripUpstreamCors(proxyRes.headers);
+      delete proxyRes.headers['keep-alive'];
+      const vary = mergeVary(res.getHeader('vary'), proxyRes.headers.vary);
+      if (vary) proxyRes.headers.vary = vary;
+      // An upstream that dies mid-body: cut the client too instead of leaving it waiting.
+      proxyRes.once('close', () => {
+        if (!proxyRes.complete) res.destroy();
+      });
+    });
+
+    proxyServer.on('error', (err: Error, req: IncomingMessage, res: ServerResponse | Socket) => {
+      const exchange = exchanges.get(req);
+      if (exchange) clearTimeout(exchange.timer);
+      const replicaUrl = exchange?.replica.url ?? pool.replicas[0].url;
+      const failure = classifyUpstreamError(err as NodeJS.ErrnoException, `${pool.name} (${replicaUrl})`, timeoutMs);
+      if (failure.markDown && exchange) pool.markDown(exchange.replica);
+      metrics.upstreamError(pool.name, failure.kind);
+      if (!('writeHead' in res) || res.headersSent || res.destroyed) {
+        // Too late for a status code: a truncated response is the only honest signal left.
+        res.destroy();
+        return;
+      }
+      sendProblem(res, withInstance(problem(failure.status, failure.detail), req));
+    });
+  };
+}
+
+function withInstance(body: Problem, req: IncomingMessage): Problem {
+  return { ...body, instance: pathOf(req.url ?? '/') };
+}
