@@ -1,0 +1,107 @@
+/**
+ * Builds and starts the tracer provider of one service process: resource per role and
+ * replica, ParentBased(TraceIdRatio) sampling, W3C propagation, OTLP/protobuf export in
+ * large batches, and explicit auto-instrumentations (no meta package).
+ */
+import { register } from 'node:module';
+import { hostname } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
+import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ParentBasedSampler, TraceIdRatioBasedSampler, type BufferConfig } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { NestInstrumentation12 } from './nest-instrumentation';
+import { CountingBatchSpanProcessor, CountingExporter, newSpanCounts, type SpanCounts } from './span-accounting';
+
+export interface TelemetrySettings {
+  role: string;
+  replica: number;
+  variant: string;
+  /** Fraction of new traces sampled (0..1); children follow their parent's decision. */
+  sampleRatio: number;
+  /** OTLP/HTTP base URL, e.g. http://127.0.0.1:4318 (/v1/traces is appended). */
+  otlpEndpoint: string;
+}
+
+/**
+ * Sized for the `small` profile: a few hundred requests/s × ~10-20 spans each. A large
+ * queue absorbs bursts and Jaeger pauses; frequent 1k-span batches keep it draining.
+ */
+export const BATCH_CONFIG: Required<BufferConfig> = {
+  maxQueueSize: 65_536,
+  maxExportBatchSize: 2_048,
+  scheduledDelayMillis: 500,
+  exportTimeoutMillis: 15_000,
+};
+
+/** Requests that are not application work (scrapes, health checks) start no trace. */
+const UNTRACED_PATHS = ['/metrics', '/health', '/docs'];
+
+export interface RunningTelemetry {
+  provider: NodeTracerProvider;
+  counts: SpanCounts;
+  shutdown(): Promise<void>;
+}
+
+export function serviceName(role: string): string {
+  return `shellgrade-${role}`;
+}
+
+export function instrumentations(): Instrumentation[] {
+  return [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.some((p) => (req.url ?? '').startsWith(p)),
+    }),
+    new UndiciInstrumentation(),
+    // Middleware spans (cors, cookies, body parsers) would triple the span count for no insight.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    new NestInstrumentation12(),
+    new PgInstrumentation({ requireParentSpan: true }),
+    new AmqplibInstrumentation(),
+    new IORedisInstrumentation({ requireParentSpan: true }),
+  ];
+}
+
+/**
+ * Nest 12 is ESM and imports express as ESM, which bypasses require hooks: the
+ * import-in-the-middle loader hook sees those imports. The message channel limits it
+ * to the modules an instrumentation asked for, so other imports are not wrapped.
+ */
+function registerEsmLoaderHook(): void {
+  const { registerOptions } = createAddHookMessageChannel();
+  register('import-in-the-middle/hook.mjs', pathToFileURL(__filename), registerOptions);
+}
+
+export function startTelemetry(s: TelemetrySettings): RunningTelemetry {
+  registerEsmLoaderHook();
+  const counts = newSpanCounts();
+  const exporter = new CountingExporter(
+    new OTLPTraceExporter({ url: `${s.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: BATCH_CONFIG.exportTimeoutMillis }),
+    counts,
+  );
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': serviceName(s.role),
+      'service.instance.id': `${s.role}-${s.replica}`,
+      'service.namespace': 'shellgrade',
+      'deployment.environment.name': s.variant,
+      variant: s.variant,
+      'host.name': hostname(),
+      'process.pid': process.pid,
+    }),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(s.sampleRatio) }),
+    spanProcessors: [new CountingBatchSpanProcessor(exporter, BATCH_CONFIG, counts)],
+  });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+  registerInstrumentations({ tracerProvider: provider, instrumentations: instrumentations() });
+  return { provider, counts, shutdown: () => provider.shutdown() };
+}
