@@ -1,0 +1,21 @@
+"""Helper library for shellgrade grading scripts (DESIGN §3, grading contract).
+
+A grader is run as ``python3 -u grader.py statement.html question.tar.gz submitted.tar.gz <locale>``
+in a fresh sandbox directory and must print ONE JSON line ``{"grade": int, "comment": [...]}``.
+
+    from shellgrade_grader import Grading, checks as c
+    g = Grading.from_argv()
+    root = g.submission_root("SCRIPTS")
+    g.check(1, "hello.sh is user-executable", lambda: c.user_executable(root / "hello.sh"))
+    g.finish()
+"""
+from .feedback import Feedback, Verdict
+from .extract import ExtractionError, safe_extract, read_members
+from .grading import Grading
+from .run import RunResult, run_script
+from . import checks
+
+__all__ = [
+    "Feedback", "Verdict", "ExtractionError", "safe_extract", "read_members",
+    "Grading", "RunResult", "run_script", "checks",
+]

@@ -1,0 +1,48 @@
+/** Tunables of the sandboxed grader (DESIGN §3: exec mode and isolation are measured knobs). */
+import type { ArchiveLimits } from './archive-limits';
+
+export type ExecMode = 'async' | 'blocking' | 'pool';
+export type Isolation = 'bwrap' | 'none';
+
+/** Per-grading resource limits, applied with prlimit just before the interpreter starts. */
+export interface SandboxLimits {
+  cpuSeconds: number;
+  fileSizeBytes: number;
+  /** RLIMIT_NPROC of the sandbox uid (65534); only enforced under bwrap (root ignores it). */
+  processes: number;
+  /** Address-space limit (RLIMIT_AS). */
+  memoryBytes: number;
+  openFiles: number;
+  /** Size of the private /tmp tmpfs under bwrap. */
+  tmpBytes: number;
+}
+
+export interface GraderOptions {
+  /** Python interpreter with tarfile extraction filters (>= 3.11.4 / 3.12). */
+  python: string;
+  /** Parent of the per-job directories; created if missing. */
+  sandboxRoot: string;
+  timeoutMs: number;
+  exec: ExecMode;
+  isolation: Isolation;
+  limits?: Partial<SandboxLimits>;
+  archiveLimits?: Partial<ArchiveLimits>;
+  /** Folder holding the shellgrade_grader package (default: libs/grading/python). */
+  helperLibDir?: string;
+  bwrapPath?: string;
+  /** Captured stdout above this fails the grading (a grader prints one short line). */
+  maxOutputBytes?: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
+  cpuSeconds: 10,
+  fileSizeBytes: 16 * 1024 * 1024,
+  processes: 64,
+  memoryBytes: 512 * 1024 * 1024,
+  openFiles: 256,
+  tmpBytes: 16 * 1024 * 1024,
+};
+
+/** The unprivileged identity graders run as under bwrap ("nobody"). */
+export const SANDBOX_UID = 65534;
+export const SANDBOX_GID = 65534;

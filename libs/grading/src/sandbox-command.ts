@@ -1,0 +1,141 @@
+/**
+ * Builds the command line that runs one grader: prlimit for resource limits, and under
+ * `bwrap` a fresh mount/pid/net/ipc/uts namespace where only the job directory is writable,
+ * system folders and the interpreter are read-only, and setpriv drops to uid 65534 (a real
+ * unprivileged uid, so RLIMIT_NPROC applies — a mapped uid 0 would bypass it).
+ */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, posix } from 'node:path';
+import { SANDBOX_GID, SANDBOX_UID, type Isolation, type SandboxLimits } from './grader-options';
+
+export interface CommandSpec {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export interface SandboxCommandInput {
+  isolation: Isolation;
+  bwrapPath: string;
+  python: string;
+  helperLibDir: string;
+  jobDir: string;
+  locale: string;
+  limits: SandboxLimits;
+  /** Prefix with coreutils `timeout`, which kills its own process group (blocking mode). */
+  wallClockSeconds?: number;
+}
+
+/** Where things appear inside the bwrap sandbox. */
+const JOB_MOUNT = '/job';
+const HELPER_MOUNT = '/opt/shellgrade/python';
+const SYSTEM_TOP_DIRS = ['/bin', '/lib', '/lib64', '/sbin'];
+const ETC_FILES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime'];
+
+export const GRADER_FILES = {
+  script: 'grader.py',
+  statement: 'statement.html',
+  question: 'question.tar.gz',
+  submission: 'submitted.tar.gz',
+} as const;
+
+export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
+  const sandboxed = input.isolation === 'bwrap';
+  const jobPath = sandboxed ? JOB_MOUNT : input.jobDir;
+  const graderArgs = [
+    '-u',
+    GRADER_FILES.script,
+    GRADER_FILES.statement,
+    GRADER_FILES.question,
+    GRADER_FILES.submission,
+    input.locale,
+  ];
+  const inner = [...prlimitArgs(input.limits), '--', input.python, ...graderArgs];
+  const env = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: jobPath,
+    TMPDIR: sandboxed ? '/tmp' : input.jobDir,
+    LANG: 'C.UTF-8',
+    PYTHONPATH: sandboxed ? HELPER_MOUNT : input.helperLibDir,
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONIOENCODING: 'utf-8',
+    SG_ISOLATION: input.isolation,
+  };
+  let argv = sandboxed ? [input.bwrapPath, ...bwrapArgs(input, env), '--', ...dropPrivileges(), ...inner] : inner;
+  if (input.wallClockSeconds !== undefined) {
+    argv = ['/usr/bin/timeout', '--signal=KILL', String(input.wallClockSeconds), ...argv];
+  }
+  return { file: argv[0], args: argv.slice(1), env: sandboxed ? {} : env, cwd: input.jobDir };
+}
+
+function prlimitArgs(l: SandboxLimits): string[] {
+  return [
+    '/usr/bin/prlimit',
+    `--cpu=${l.cpuSeconds}`,
+    `--fsize=${l.fileSizeBytes}`,
+    `--nproc=${l.processes}`,
+    `--as=${l.memoryBytes}`,
+    `--nofile=${l.openFiles}`,
+    '--core=0',
+  ];
+}
+
+function dropPrivileges(): string[] {
+  return [
+    '/usr/bin/setpriv',
+    `--reuid=${SANDBOX_UID}`,
+    `--regid=${SANDBOX_GID}`,
+    '--clear-groups',
+    '--no-new-privs',
+    '--inh-caps=-all',
+    '--bounding-set=-all',
+    '--',
+  ];
+}
+
+function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>): string[] {
+  const a = [
+    '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try',
+    '--die-with-parent', '--new-session',
+    '--ro-bind', '/usr', '/usr',
+  ];
+  for (const dir of SYSTEM_TOP_DIRS) a.push(...mirror(dir));
+  for (const f of ETC_FILES) a.push('--ro-bind-try', f, f);
+  a.push(...readOnlyInstall(pythonPrefix(input.python)));
+  a.push('--ro-bind', input.helperLibDir, HELPER_MOUNT);
+  a.push('--proc', '/proc', '--dev', '/dev');
+  a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
+  a.push('--bind', input.jobDir, JOB_MOUNT, '--chdir', JOB_MOUNT, '--clearenv');
+  for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
+  return a;
+}
+
+/** /bin, /lib... are symlinks into /usr on merged-usr systems: recreate the link, else bind. */
+function mirror(dir: string): string[] {
+  try {
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink()) return ['--symlink', readlinkSync(dir), dir];
+    return ['--ro-bind', dir, dir];
+  } catch {
+    return [];
+  }
+}
+
+/** The install folder of the interpreter (…/versions/3.11.7 for …/versions/3.11.7/bin/python3). */
+export function pythonPrefix(python: string): string {
+  return dirname(dirname(realpathSync(python)));
+}
+
+/**
+ * Binds an install folder at its own path, creating world-traversable parents: on the host
+ * /root is 0700, and the sandbox uid must still reach /root/.pyenv/versions/3.11.7.
+ */
+function readOnlyInstall(prefix: string): string[] {
+  if (prefix === '/usr' || prefix.startsWith('/usr/')) return [];
+  const a: string[] = [];
+  const parts = prefix.split('/').filter(Boolean);
+  for (let i = 1; i < parts.length; i++) a.push('--perms', '0755', '--dir', posix.join('/', ...parts.slice(0, i)));
+  a.push('--ro-bind', prefix, prefix);
+  return a;
+}

@@ -1,0 +1,117 @@
+/**
+ * The Grader port implemented with a sandboxed Python process per job (DESIGN §3, §8):
+ * validate the archive in memory, write the four inputs to a fresh job directory, run the
+ * grader under limits and isolation, parse its JSON line, and always remove the directory.
+ */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Grader, GradingJob, GradingResult } from '@shellgrade/domain';
+import { validateArchive } from './validate-archive';
+import { helperLibDir } from './assets';
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  SANDBOX_GID,
+  SANDBOX_UID,
+  type GraderOptions,
+  type SandboxLimits,
+} from './grader-options';
+import { buildSandboxCommand, GRADER_FILES } from './sandbox-command';
+import { AsyncRunner, BlockingRunner, type ProcessRunner, type RunOutcome } from './process-runner';
+import { failed, parseGradingOutput } from './grading-output';
+
+const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
+
+export class SandboxGrader implements Grader {
+  private readonly limits: SandboxLimits;
+  private readonly runner: ProcessRunner;
+  private readonly helperLib: string;
+  private readonly bwrapPath: string;
+
+  constructor(private readonly opts: GraderOptions) {
+    this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
+    this.helperLib = opts.helperLibDir ?? helperLibDir();
+    this.bwrapPath = opts.bwrapPath ?? '/usr/bin/bwrap';
+    this.runner = makeRunner(opts.exec);
+    requireExecutable(opts.python, 'the grader Python interpreter (SG_PYTHON)');
+    requireExecutable('/usr/bin/prlimit', 'prlimit (apt-get install util-linux)');
+    if (opts.isolation === 'bwrap') {
+      requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set SG_ISOLATION=none)');
+      requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
+    }
+    mkdirSync(opts.sandboxRoot, { recursive: true, mode: 0o700 });
+  }
+
+  async grade(job: GradingJob): Promise<GradingResult> {
+    // Hostile archives are rejected before anything is written.
+    await validateArchive(job.submission, this.opts.archiveLimits);
+    const jobDir = await mkdtemp(join(this.opts.sandboxRoot, `job-${job.exerciseId}-`));
+    try {
+      await this.prepare(jobDir, job);
+      const outcome = await this.runner.run(this.command(jobDir, job.locale), this.opts.timeoutMs, this.opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+      return interpret(outcome, this.opts.timeoutMs);
+    } finally {
+      await rm(jobDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+  }
+
+  private async prepare(jobDir: string, job: GradingJob): Promise<void> {
+    await Promise.all([
+      writeFile(join(jobDir, GRADER_FILES.script), job.graderScript, { mode: 0o644 }),
+      writeFile(join(jobDir, GRADER_FILES.statement), job.statementHtml, { mode: 0o644 }),
+      writeFile(join(jobDir, GRADER_FILES.question), job.questionArchive, { mode: 0o644 }),
+      writeFile(join(jobDir, GRADER_FILES.submission), job.submission, { mode: 0o644 }),
+    ]);
+    // Under bwrap the grader runs as nobody: it owns its job directory and nothing else.
+    if (this.opts.isolation === 'bwrap') await chown(jobDir, SANDBOX_UID, SANDBOX_GID);
+  }
+
+  private command(jobDir: string, locale: string) {
+    return buildSandboxCommand({
+      isolation: this.opts.isolation,
+      bwrapPath: this.bwrapPath,
+      python: this.opts.python,
+      helperLibDir: this.helperLib,
+      jobDir,
+      locale: safeLocale(locale),
+      limits: this.limits,
+      wallClockSeconds: this.opts.exec === 'blocking' ? Math.max(0.1, this.opts.timeoutMs / 1000) : undefined,
+    });
+  }
+}
+
+function makeRunner(exec: GraderOptions['exec']): ProcessRunner {
+  switch (exec) {
+    case 'async':
+      return new AsyncRunner();
+    case 'blocking':
+      return new BlockingRunner();
+    case 'pool':
+      throw new Error('SG_GRADER_EXEC=pool (warm Python workers) is not implemented yet: use async or blocking');
+  }
+}
+
+function interpret(o: RunOutcome, timeoutMs: number): GradingResult {
+  const facts = { exitCode: o.exitCode, signal: o.signal, timedOut: o.timedOut, stderrTail: o.stderrTail, durationMs: o.durationMs };
+  if (o.spawnError) throw failed(`the grader could not be started: ${o.spawnError}`, facts);
+  if (o.timedOut) throw failed(`the grader was killed after the ${timeoutMs} ms timeout`, facts);
+  if (o.outputOverflow) throw failed('the grader printed too much output', facts);
+  if (o.exitCode !== 0) {
+    const how = o.signal ? `was killed by ${o.signal}` : `exited with code ${o.exitCode}`;
+    throw failed(`the grader ${how}`, facts);
+  }
+  return parseGradingOutput(o.stdout, facts);
+}
+
+/** The locale is a command-line argument: keep it to a plain tag like "fr" or "en_US". */
+function safeLocale(locale: string): string {
+  return /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$/.test(locale) ? locale : 'en';
+}
+
+function requireExecutable(path: string, what: string): void {
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    throw new Error(`${what} not found or not executable at ${path}`);
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Validates a student .tar.gz in memory before anything touches disk (DESIGN §8).
+ * gunzip and tar parsing are streamed and stop as soon as a limit is crossed, so a gzip
+ * bomb is never inflated further than the limit.
+ */
+import { Transform } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import * as tar from 'tar-stream';
+import { DomainError } from '@shellgrade/domain';
+import { type ArchiveLimits, resolveArchiveLimits } from './archive-limits';
+import { checkEntryName, resolveInTree } from './archive-paths';
+
+export type ArchiveEntryType = 'file' | 'directory' | 'symlink' | 'link';
+
+export interface ArchiveEntry {
+  /** Normalised path (no leading './', no trailing '/'). */
+  path: string;
+  type: ArchiveEntryType;
+  size: number;
+  mode: number;
+  linkname?: string;
+}
+
+export interface ArchiveInfo {
+  compressedBytes: number;
+  uncompressedBytes: number;
+  entries: ArchiveEntry[];
+  /** Distinct first path components (normally one: the exercise's top folder). */
+  topLevel: string[];
+}
+
+const ACCEPTED_TYPES: Record<string, ArchiveEntryType> = {
+  file: 'file',
+  'contiguous-file': 'file',
+  directory: 'directory',
+  symlink: 'symlink',
+  link: 'link',
+};
+
+const invalid = (reason: string, message: string, entry?: string) =>
+  new DomainError('invalid-archive', message, entry === undefined ? { reason } : { reason, entry });
+
+const tooLarge = (reason: string, message: string, limit: number) =>
+  new DomainError('too-large', message, { reason, limit });
+
+export function validateArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ArchiveInfo> {
+  const lim = resolveArchiveLimits(limits);
+  if (bytes.length > lim.maxCompressedBytes) {
+    return Promise.reject(
+      tooLarge('compressed-too-large', `archive is ${bytes.length} bytes, the limit is ${lim.maxCompressedBytes}`, lim.maxCompressedBytes),
+    );
+  }
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+    return Promise.reject(invalid('not-gzip', 'the submission is not a gzip-compressed file (.tar.gz expected)'));
+  }
+  return parse(bytes, lim);
+}
+
+function parse(bytes: Buffer, lim: ArchiveLimits): Promise<ArchiveInfo> {
+  return new Promise((resolve, reject) => {
+    let inflated = 0;
+    const entries: ArchiveEntry[] = [];
+    // Our own verdict wins over the generic stream error that aborting the pipeline causes.
+    let verdict: DomainError | undefined;
+    const stop = (e: DomainError) => (verdict ??= e);
+
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        inflated += chunk.length;
+        if (inflated > lim.maxUncompressedBytes) {
+          return done(stop(tooLarge('uncompressed-too-large', `archive inflates beyond ${lim.maxUncompressedBytes} bytes`, lim.maxUncompressedBytes)));
+        }
+        if (inflated > lim.ratioCheckFloorBytes && inflated / bytes.length > lim.maxCompressionRatio) {
+          return done(stop(invalid('gzip-bomb', `compression ratio above ${lim.maxCompressionRatio}:1, refusing a likely gzip bomb`)));
+        }
+        done(null, chunk);
+      },
+    });
+
+    const extract = tar.extract();
+    extract.on('entry', (header, body, next) => {
+      const problem = checkHeader(header, entries.length, lim);
+      body.on('error', () => undefined); // destroying the extractor errors the open entry
+      if (problem instanceof DomainError) return settle(stop(problem));
+      entries.push(problem);
+      body.on('end', () => next());
+      body.resume();
+    });
+
+    // tar-stream is a streamx Writable: node's pipeline() mis-ends it, .pipe() is what it supports.
+    const gunzip = createGunzip();
+    let settled = false;
+    const settle = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      gunzip.destroy();
+      meter.destroy();
+      extract.destroy();
+      if (verdict ?? err) return reject(verdict ?? classify(err));
+      try {
+        resolve(finish(entries, bytes.length, inflated));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    gunzip.on('error', settle);
+    meter.on('error', settle);
+    extract.on('error', settle);
+    extract.on('finish', () => settle(undefined));
+    gunzip.pipe(meter).pipe(extract);
+    gunzip.end(bytes);
+  });
+}
+
+function checkHeader(header: tar.Header, seen: number, lim: ArchiveLimits): ArchiveEntry | DomainError {
+  if (seen + 1 > lim.maxEntries) return invalid('too-many-entries', `archive has more than ${lim.maxEntries} entries`);
+  const type = ACCEPTED_TYPES[header.type ?? 'file'];
+  if (type === undefined) {
+    return invalid('special-file', `entry "${header.name}" is a ${header.type}: only files, folders and links are allowed`, header.name);
+  }
+  const name = checkEntryName(header.name);
+  if (!name.ok) {
+    const why = { 'absolute-path': 'is an absolute path', 'dot-dot': 'contains a ".." component', 'empty-name': 'has an empty name' }[name.reason];
+    return invalid(name.reason, `entry "${header.name}" ${why}`, header.name);
+  }
+  const entry: ArchiveEntry = { path: name.parts.join('/'), type, size: header.size ?? 0, mode: header.mode ?? 0 };
+  if (type === 'symlink' || type === 'link') {
+    if (!header.linkname) return invalid('empty-link', `link "${header.name}" has no target`, header.name);
+    entry.linkname = header.linkname;
+  }
+  if (lim.expectedTopFolder !== undefined && name.parts[0] !== lim.expectedTopFolder) {
+    return invalid('bad-top-folder', `entry "${header.name}" is outside the expected top folder "${lim.expectedTopFolder}/"`, header.name);
+  }
+  return entry;
+}
+
+/** Link checks need the whole tree: a link may point at an entry that comes later. */
+function finish(entries: ArchiveEntry[], compressed: number, inflated: number): ArchiveInfo {
+  if (entries.length === 0) throw invalid('empty', 'the archive contains no entries');
+  const links = new Map(entries.filter((e) => e.type === 'symlink').map((e) => [e.path, e.linkname as string]));
+  for (const e of entries) {
+    const parts = e.path.split('/');
+    const parent = resolveInTree(parts.slice(0, -1), links);
+    if (!parent.ok) return fail(`entry "${e.path}" is reached through a link that leaves the archive`, e.path, parent.reason);
+    if (e.type === 'symlink') {
+      if ((e.linkname as string).startsWith('/')) return fail(`symlink "${e.path}" has an absolute target`, e.path, 'escape');
+      const target = resolveInTree([...parent.parts, ...(e.linkname as string).split('/')], links);
+      if (!target.ok) return fail(`symlink "${e.path}" -> "${e.linkname}" leaves the archive`, e.path, target.reason);
+    }
+    if (e.type === 'link') {
+      const target = checkEntryName(e.linkname as string);
+      const resolved = target.ok ? resolveInTree(target.parts, links) : { ok: false as const, reason: 'escape' as const };
+      if (!resolved.ok) return fail(`hard link "${e.path}" -> "${e.linkname}" leaves the archive`, e.path, resolved.reason);
+    }
+  }
+  const topLevel = [...new Set(entries.map((e) => e.path.split('/')[0]))];
+  return { compressedBytes: compressed, uncompressedBytes: inflated, entries, topLevel };
+
+  function fail(message: string, entry: string, reason: 'escape' | 'loop'): never {
+    throw invalid(reason === 'loop' ? 'link-loop' : 'link-escape', message, entry);
+  }
+}
+
+/** Maps zlib / tar-stream failures to a typed, user-readable error. */
+function classify(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  const e = err as NodeJS.ErrnoException;
+  const msg = String(e?.message ?? err);
+  if (e?.code === 'Z_BUF_ERROR' || /unexpected end/i.test(msg)) {
+    return invalid('truncated', 'the archive is truncated (unexpected end of data)');
+  }
+  if (typeof e?.code === 'string' && e.code.startsWith('Z_')) {
+    return invalid('corrupt-gzip', `the gzip data is corrupt: ${msg}`);
+  }
+  return invalid('not-tar', `the gzip content is not a valid tar archive: ${msg}`);
+}
