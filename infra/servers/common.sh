@@ -152,14 +152,16 @@ pm2_live_pid() {
 }
 
 # Writes a pm2 ecosystem file for one server and starts it from that file (call pm2_stop_app first).
-# Usage: pm2_start_app <app> <cwd> <kill_signal> <kill_timeout_ms> <log_dir> -- <cmd> [args...]
+# Usage: pm2_start_app <app> <cwd> <kill_timeout_ms> <log_dir> -- <cmd> [args...]
+# pm2 stops apps with SIGINT (daemon-wide PM2_KILL_SIGNAL; it has no per-app signal); every
+# server here treats SIGINT as a clean shutdown. SIGKILL follows after <kill_timeout_ms>.
 # Environment for the app: entries "KEY=value" of the global array APP_ENV.
 pm2_start_app() {
-  local app=$1 cwd=$2 signal=$3 timeout=$4 log_dir=$5; shift 6
+  local app=$1 cwd=$2 timeout=$3 log_dir=$4; shift 5
   local file="$SG_RUN_DIR/ecosystem/$app.json"
   mkdir -p "$(dirname "$file")" "$log_dir"
   node -e '
-    const [file, name, cwd, signal, timeout, logDir, envLines, script, ...args] = process.argv.slice(1);
+    const [file, name, cwd, timeout, logDir, envLines, script, ...args] = process.argv.slice(1);
     const env = Object.fromEntries(envLines.split("\n").filter(Boolean).map((l) => {
       const i = l.indexOf("=");
       return [l.slice(0, i), l.slice(i + 1)];
@@ -167,14 +169,14 @@ pm2_start_app() {
     const app = {
       name, cwd, script, args, env, interpreter: "none",
       autorestart: true, max_restarts: 10, min_uptime: 5000, restart_delay: 2000,
-      kill_signal: signal, kill_timeout: Number(timeout),
+      kill_timeout: Number(timeout),
       // Servers manage their own children; signal only the main process.
       treekill: false,
       out_file: `${logDir}/out.log`, error_file: `${logDir}/err.log`,
       time: true, merge_logs: true,
     };
     require("fs").writeFileSync(file, JSON.stringify({ apps: [app] }, null, 2) + "\n");
-  ' "$file" "$app" "$cwd" "$signal" "$timeout" "$log_dir" "$(printf '%s\n' "${APP_ENV[@]}")" "$@"
+  ' "$file" "$app" "$cwd" "$timeout" "$log_dir" "$(printf '%s\n' "${APP_ENV[@]}")" "$@"
   pm2_cli start "$file" >/dev/null || die "pm2 could not start $app"
 }
 

@@ -42,8 +42,8 @@ postgres_start() {
   local args=(-D "$PG_DATA") setting
   for setting in "${PG_SETTINGS[@]}"; do args+=(-c "$setting"); done
   APP_ENV=("HOME=$PG_DIR" "LANG=C.UTF-8")
-  # SIGINT = fast shutdown: pooled clients of other processes must not block a stop.
-  pm2_start_app sg-postgres "$PG_DIR" SIGINT 60000 "$PG_DIR/log" -- \
+  # pm2's SIGINT is postgres' fast shutdown: pooled clients of other processes cannot block a stop.
+  pm2_start_app sg-postgres "$PG_DIR" 60000 "$PG_DIR/log" -- \
     /usr/bin/setpriv --reuid=postgres --regid="$(id -g postgres)" --init-groups -- \
     "$PG_BIN/postgres" "${args[@]}"
 }

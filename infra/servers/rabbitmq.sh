@@ -70,8 +70,8 @@ EOF
   fi
   chown rabbitmq: "$RABBITMQ_DIR/rabbitmq.conf" "$RABBITMQ_DIR/rabbitmq-env.conf" "$RABBITMQ_DIR/enabled_plugins"
   mapfile -t APP_ENV < <(rabbitmq_env_lines)
-  # The foreground script turns SIGTERM into a clean `stop` of the Erlang node.
-  pm2_start_app sg-rabbitmq "$RABBITMQ_DIR" SIGTERM 60000 "$RABBITMQ_DIR/log" -- \
+  # The foreground script turns pm2's SIGINT into a clean stop of the Erlang node.
+  pm2_start_app sg-rabbitmq "$RABBITMQ_DIR" 60000 "$RABBITMQ_DIR/log" -- \
     /usr/bin/setpriv --reuid=rabbitmq --regid="$(id -g rabbitmq)" --init-groups -- \
     /usr/lib/rabbitmq/bin/rabbitmq-server
 }

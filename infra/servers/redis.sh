@@ -29,7 +29,7 @@ maxclients 10000
 EOF
   chmod 644 "$REDIS_DIR/redis.conf"
   APP_ENV=("HOME=$REDIS_DIR")
-  pm2_start_app sg-redis "$REDIS_DIR" SIGTERM 30000 "$REDIS_DIR/log" -- \
+  pm2_start_app sg-redis "$REDIS_DIR" 30000 "$REDIS_DIR/log" -- \
     /usr/bin/setpriv --reuid=redis --regid="$(id -g redis)" --init-groups -- \
     /usr/bin/redis-server "$REDIS_DIR/redis.conf"
 }
