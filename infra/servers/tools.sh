@@ -3,7 +3,8 @@
 # Versions are pinned so every machine benchmarks the same binaries.
 
 K6_MODULE=go.k6.io/k6@v1.8.1
-MINIO_MODULE=github.com/minio/minio@latest
+# MinIO tags releases outside Go semver; this pseudo-version is what @latest resolved to (2026-02).
+MINIO_MODULE=github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 # Jaeger v2 is released from the v1 module path; `go install` refuses it (replace directives),
 # so build ./cmd/jaeger inside the downloaded module.
 JAEGER_MODULE=github.com/jaegertracing/jaeger@v1.76.0
