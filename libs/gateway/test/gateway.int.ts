@@ -1,0 +1,343 @@
+/**
+ * The gateway against real upstream HTTP servers on loopback: routing, byte-exact
+ * streaming, header passthrough, CORS, timeouts, dead and dying upstreams, keep-alive.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
+import { closedPort, json, send, startGateway, startKillableUpstream, startUpstream, type RunningGateway, type Upstream } from './fixtures';
+
+const TIMEOUT_MS = 400;
+const ORIGIN = 'http://spa.example';
+
+describe('gateway routing and passthrough (live upstreams)', () => {
+  let exercise: Upstream;
+  let leftover: Upstream;
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    exercise = await startUpstream((req, res) => {
+      if (req.url.startsWith('/api/exercise-production/slow')) {
+        setTimeout(() => res.end('too late'), 5000).unref();
+        return;
+      }
+      res.setHeader('Content-Type', req.headers['content-type'] ?? 'application/octet-stream');
+      res.setHeader('X-Upstream', 'exercise');
+      res.setHeader('X-Body-Sha256', createHash('sha256').update(req.body).digest('hex'));
+      res.end(req.body);
+    });
+    leftover = await startUpstream((req, res) => {
+      res.setHeader('X-Upstream', 'leftover');
+      // Upstream CORS headers must not leak through next to the gateway's own.
+      res.setHeader('Access-Control-Allow-Origin', 'http://upstream-says-so');
+      res.setHeader('Vary', 'Accept-Encoding');
+      if (req.url === '/api/user/login') {
+        res.setHeader('Set-Cookie', [
+          'access_token=aaa.bbb.ccc; Path=/; HttpOnly; SameSite=Lax',
+          'refresh_token=r-123; Path=/api/auth; HttpOnly; Max-Age=604800',
+        ]);
+      }
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ url: req.url, method: req.method }));
+    });
+    gateway = await startGateway({
+      exerciseUrls: [exercise.url],
+      leftoverUrls: [leftover.url],
+      upstreamTimeoutMs: TIMEOUT_MS,
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await exercise?.close();
+    await leftover?.close();
+  });
+
+  it.each([
+    ['POST', '/api/exercise-production', 'exercise'],
+    ['GET', '/api/exercise-production/12?full=1', 'exercise'],
+    ['GET', '/api/student-statement/3', 'exercise'],
+    ['POST', '/api/user/login', 'leftover'],
+    ['GET', '/api/exercises', 'leftover'],
+    ['DELETE', '/api/user/logout', 'leftover'],
+  ])('%s %s goes to %s with path and query intact', async (method, path, upstream) => {
+    const target = upstream === 'exercise' ? exercise : leftover;
+    const before = target.requests.length;
+    const res = await send(gateway.url + path, { method });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-upstream']).toBe(upstream);
+    expect(target.requests.length).toBe(before + 1);
+    expect(target.requests.at(-1)?.url).toBe(path);
+    expect(target.requests.at(-1)?.method).toBe(method);
+  });
+
+  it('streams a 2 MB body byte for byte, both ways, without parsing it', async () => {
+    const body = randomBytes(2 * 1024 * 1024);
+    const sha = createHash('sha256').update(body).digest('hex');
+    // Labelled JSON but not JSON: a body parser in the gateway would reject or alter it.
+    const res = await send(`${gateway.url}/api/exercise-production`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length) },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-body-sha256']).toBe(sha);
+    expect(res.body.length).toBe(body.length);
+    expect(res.body.equals(body)).toBe(true);
+    const seen = exercise.requests.at(-1);
+    expect(seen?.headers['content-type']).toBe('application/json');
+    expect(seen?.headers['content-length']).toBe(String(body.length));
+  });
+
+  it('streams a chunked request body unchanged', async () => {
+    const body = randomBytes(300_000);
+    const res = await send(`${gateway.url}/api/exercise-production`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x', 'Transfer-Encoding': 'chunked' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.equals(body)).toBe(true);
+  });
+
+  it('passes Set-Cookie out and Cookie in untouched', async () => {
+    const res = await send(`${gateway.url}/api/user/login`, {
+      method: 'POST',
+      headers: { Cookie: 'refresh_token=r-0; theme=dark' },
+    });
+    expect(res.headers['set-cookie']).toEqual([
+      'access_token=aaa.bbb.ccc; Path=/; HttpOnly; SameSite=Lax',
+      'refresh_token=r-123; Path=/api/auth; HttpOnly; Max-Age=604800',
+    ]);
+    expect(leftover.requests.at(-1)?.headers.cookie).toBe('refresh_token=r-0; theme=dark');
+  });
+
+  it('forwards traceparent/tracestate and adds X-Forwarded-*', async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await send(`${gateway.url}/api/exercise-production/1`, {
+      headers: { traceparent, tracestate: 'sg=1', Authorization: 'Bearer t0k3n', Host: 'shellgrade.test:8080' },
+    });
+    const seen = exercise.requests.at(-1)?.headers ?? {};
+    expect(seen.traceparent).toBe(traceparent);
+    expect(seen.tracestate).toBe('sg=1');
+    expect(seen.authorization).toBe('Bearer t0k3n');
+    expect(seen.host).toBe('shellgrade.test:8080');
+    expect(seen['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
+    expect(seen['x-forwarded-proto']).toBe('http');
+    expect(seen['x-forwarded-host']).toBe('shellgrade.test:8080');
+  });
+
+  it('does not forward hop-by-hop headers', async () => {
+    await send(`${gateway.url}/api/exercises`, { headers: { Connection: 'close, X-Hop', 'X-Hop': 'secret' } });
+    const seen = leftover.requests.at(-1)?.headers ?? {};
+    expect(seen['x-hop']).toBeUndefined();
+    // HTTP/1.1 is persistent by default; the client's "close" must not reach the upstream.
+    expect(seen.connection ?? 'keep-alive').toBe('keep-alive');
+  });
+
+  it('answers every /api preflight itself, without touching an upstream', async () => {
+    const before = exercise.requests.length + leftover.requests.length;
+    for (const path of ['/api/exercise-production', '/api/user/login', '/api/anything/deep/1']) {
+      const res = await send(gateway.url + path, {
+        method: 'OPTIONS',
+        headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+      expect(res.headers['access-control-allow-methods']).toContain('POST');
+      expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('content-type');
+      expect(res.headers['access-control-max-age']).toBe('600');
+    }
+    expect(exercise.requests.length + leftover.requests.length).toBe(before);
+  });
+
+  it('sends exactly one, gateway-chosen Access-Control-Allow-Origin on proxied responses', async () => {
+    const res = await send(`${gateway.url}/api/exercises`, { headers: { Origin: ORIGIN } });
+    const acao = res.rawHeaders.filter((_, i) => i % 2 === 0 && res.rawHeaders[i].toLowerCase() === 'access-control-allow-origin');
+    expect(acao).toHaveLength(1);
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(String(res.headers.vary)).toMatch(/Origin/);
+    expect(String(res.headers.vary)).toMatch(/Accept-Encoding/);
+  });
+
+  it('times a silent upstream out into a 504 problem within the configured limit', async () => {
+    const res = await send(`${gateway.url}/api/exercise-production/slow`);
+    expect(res.status).toBe(504);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const body = json(res);
+    expect(body).toMatchObject({ status: 504, title: 'Gateway Timeout', instance: '/api/exercise-production/slow' });
+    expect(String(body.detail)).toContain(`exercise (${exercise.url})`);
+    expect(String(body.detail)).toContain(`${TIMEOUT_MS} ms`);
+    expect(typeof body.type).toBe('string');
+    expect(res.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(res.ms).toBeLessThan(TIMEOUT_MS + 1000);
+  });
+
+  it('survives clients that hang up mid-request', async () => {
+    await new Promise<void>((resolve) => {
+      const req = request(`${gateway.url}/api/exercise-production/slow`);
+      req.on('error', () => resolve());
+      req.end();
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 50);
+    });
+    const res = await send(`${gateway.url}/health`);
+    expect(res.status).toBe(200);
+  });
+
+  it('reuses upstream connections across 50 sequential requests', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const before = leftover.connections();
+    try {
+      for (let i = 0; i < 50; i++) {
+        const res = await send(`${gateway.url}/api/exercises/${i}`, { agent });
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
+    // One socket normally; a second only if the first aged out between requests.
+    expect(leftover.connections() - before).toBeLessThanOrEqual(2);
+  });
+
+  it('serves /health, /metrics and /docs itself, and 404 problem+json elsewhere', async () => {
+    const health = await send(`${gateway.url}/health`);
+    expect(health.status).toBe(200);
+    expect(json(health)).toEqual({ status: 'ok', role: 'gateway', replica: 7 });
+
+    const metrics = await send(`${gateway.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    const text = metrics.body.toString();
+    expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="POST",status="200"\} \d+/);
+    expect(text).toMatch(/sg_gateway_requests_total\{route_class="preflight",method="OPTIONS",status="204"\} 3/);
+    expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="timeout"\} 1/);
+    expect(text).toMatch(/sg_gateway_request_duration_seconds_bucket\{le="0.8",route_class="leftover",status="200"\}/);
+    expect(text).toContain('process_cpu_user_seconds_total');
+
+    const docs = await send(`${gateway.url}/docs-json`);
+    expect(docs.status).toBe(200);
+    const paths = Object.keys(json<{ paths: Record<string, unknown> }>(docs).paths);
+    expect(paths).toEqual(expect.arrayContaining(['/health', '/metrics', '/api/exercise-production', '/api/student-statement/{id}', '/api/{path}']));
+    const ui = await send(`${gateway.url}/docs`);
+    expect(ui.status).toBe(200);
+
+    const missing = await send(`${gateway.url}/nowhere?x=1`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(json(missing)).toMatchObject({ status: 404, title: 'Not Found', instance: '/nowhere?x=1' });
+  });
+});
+
+describe('gateway with dead and dying upstreams', () => {
+  let leftover: Upstream;
+
+  beforeAll(async () => {
+    leftover = await startUpstream((_req, res) => res.end('leftover ok'));
+  });
+  afterAll(async () => {
+    await leftover?.close();
+  });
+
+  it('maps a closed port to a fast 502, then 503 + Retry-After while known down', async () => {
+    const port = await closedPort();
+    const gateway = await startGateway({
+      exerciseUrls: [`http://127.0.0.1:${port}`],
+      leftoverUrls: [leftover.url],
+      downCooldownMs: 1000,
+    });
+    try {
+      const first = await send(`${gateway.url}/api/exercise-production`, { method: 'POST', body: 'x' });
+      expect(first.status).toBe(502);
+      expect(first.ms).toBeLessThan(1000);
+      expect(first.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(json(first)).toMatchObject({ status: 502, title: 'Bad Gateway', instance: '/api/exercise-production' });
+      expect(String(json(first).detail)).toContain(`exercise (http://127.0.0.1:${port}) refused the connection`);
+
+      const second = await send(`${gateway.url}/api/exercise-production`, { method: 'POST', body: 'x' });
+      expect(second.status).toBe(503);
+      expect(second.headers['retry-after']).toBe('1');
+      expect(String(json(second).detail)).toContain('is down');
+
+      // The other upstream is unaffected.
+      const other = await send(`${gateway.url}/api/exercises`);
+      expect(other.status).toBe(200);
+      expect(other.body.toString()).toBe('leftover ok');
+
+      // After the cooldown the replica is tried again (and still refuses: 502, not 503).
+      await new Promise((r) => setTimeout(r, 1050));
+      const third = await send(`${gateway.url}/api/exercise-production`);
+      expect(third.status).toBe(502);
+
+      const text = (await send(`${gateway.url}/metrics`)).body.toString();
+      expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="refused"\} 2/);
+      expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="down"\} 1/);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('skips a dead replica and keeps routing to the live one', async () => {
+    const live = await startUpstream((_req, res) => res.end('live'));
+    const port = await closedPort();
+    const gateway = await startGateway({
+      exerciseUrls: [`http://127.0.0.1:${port}`, live.url],
+      leftoverUrls: [leftover.url],
+      downCooldownMs: 10_000,
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await send(`${gateway.url}/api/student-statement`)).status);
+      // At most the first attempt on the dead replica fails; then only the live one is used.
+      expect(statuses.filter((s) => s === 502).length).toBeLessThanOrEqual(1);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await gateway.close();
+      await live.close();
+    }
+  });
+
+  it('answers 502 when the upstream process is killed mid-request, and keeps serving', async () => {
+    const dying = await startKillableUpstream();
+    const gateway = await startGateway({ exerciseUrls: [dying.url], leftoverUrls: [leftover.url], upstreamTimeoutMs: 10_000 });
+    try {
+      const pending = send(`${gateway.url}/api/exercise-production`, { method: 'POST', body: 'answer.tgz bytes' });
+      expect(await dying.nextRequest()).toBe('request /api/exercise-production');
+      const killedAt = performance.now();
+      dying.child.kill('SIGKILL');
+      const res = await pending;
+      expect(res.status).toBe(502);
+      expect(performance.now() - killedAt).toBeLessThan(1000);
+      expect(String(json(res).detail)).toContain(`exercise (${dying.url}) closed the connection`);
+
+      expect((await send(`${gateway.url}/health`)).status).toBe(200);
+      expect((await send(`${gateway.url}/api/exercises`)).body.toString()).toBe('leftover ok');
+      // Nothing listens there any more: refused → 502, then known down → 503.
+      expect((await send(`${gateway.url}/api/exercise-production`)).status).toBe(502);
+      expect((await send(`${gateway.url}/api/exercise-production`)).status).toBe(503);
+    } finally {
+      dying.child.kill('SIGKILL');
+      await gateway.close();
+    }
+  });
+
+  it('cuts the client connection when the upstream dies after sending headers', async () => {
+    const half = await startUpstream((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': '1000' });
+      res.write(Buffer.alloc(100));
+      setTimeout(() => res.socket?.destroy(), 30);
+    });
+    const gateway = await startGateway({ exerciseUrls: [half.url], leftoverUrls: [leftover.url] });
+    try {
+      await expect(send(`${gateway.url}/api/exercise-production/1`)).rejects.toThrow();
+      expect((await send(`${gateway.url}/health`)).status).toBe(200);
+      const text = (await send(`${gateway.url}/metrics`)).body.toString();
+      expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="GET",status="499"\} 1/);
+    } finally {
+      await gateway.close();
+      await half.close();
+    }
+  });
+});
