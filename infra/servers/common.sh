@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2016,SC2034  # node -e scripts are single-quoted on purpose
 # Shared helpers for the native servers: paths, apt/Go installs, pm2 apps, health waits.
 # Sourced by infra/bin/servers after it has set SG_REPO_ROOT.
 
@@ -25,7 +25,10 @@ own_dir() {
   local parent
   parent=$(dirname "$dir")
   while [[ "$parent" != "/" ]]; do
-    chmod o+x "$parent" 2>/dev/null || true
+    if [[ $(stat -c %A "$parent") != *[xt] ]]; then
+      log "making $parent traversable (o+x) so $user can reach $dir"
+      chmod o+x "$parent"
+    fi
     parent=$(dirname "$parent")
   done
 }

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # APP_ENV, *_TIMEOUT are read by common.sh / bin/servers
 # MinIO built from its Go module, run under pm2: S3 API on 127.0.0.1:59000, console on 59001,
 # data under run/minio, credentials from the environment, archive bucket created on start.
 

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # APP_ENV, *_TIMEOUT are read by common.sh / bin/servers
 # PostgreSQL 15 from Debian, run as user postgres under pm2 on 127.0.0.1:55432.
 
 PG_BIN=/usr/lib/postgresql/15/bin
@@ -7,6 +7,7 @@ PG_DIR="$SG_RUN_DIR/postgres"
 PG_DATA="$PG_DIR/data"
 PG_SOCKET="$PG_DIR/socket"
 PG_DB=shellgrade PG_USER=shellgrade PG_PASSWORD=shellgrade
+POSTGRES_TIMEOUT=60
 
 # Benchmark sanity: enough connections for many replicas' pools, modest memory,
 # durability left on (fsync, synchronous_commit) so numbers stay honest.
@@ -51,6 +52,7 @@ postgres_start() {
 postgres_ready() { pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
 
 # Superuser statements over the unix socket (peer auth as postgres).
+# shellcheck disable=SC2120
 pg_admin() { as_user postgres psql -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKET" -p "$PG_PORT" -U postgres -d postgres "$@"; }
 
 postgres_provision() {

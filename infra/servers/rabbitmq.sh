@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # APP_ENV, *_TIMEOUT are read by common.sh / bin/servers
 # RabbitMQ 3.10 from Debian, run as user rabbitmq under pm2: AMQP on 127.0.0.1:55672,
 # Erlang distribution on 55680, node sg@localhost, state and logs under run/rabbitmq.
 

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # APP_ENV, *_TIMEOUT are read by common.sh / bin/servers
 # Redis 7 from Debian, run as user redis under pm2 on 127.0.0.1:56379, AOF on (broker durability).
 
 REDIS_PORT=56379
