@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// npm run bench -- <run|matrix|report|main> ...   (see benchmarks/README.md)
+import { Command, InvalidArgumentError } from 'commander';
+import { phase } from './log';
+import { buildReport } from './report/report';
+import { runTest, type RunOptions } from './run-test';
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function nonNegative(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number');
+  return n;
+}
+
+function onOff(v: string): 'on' | 'off' {
+  if (v !== 'on' && v !== 'off') throw new InvalidArgumentError('must be on or off');
+  return v;
+}
+
+interface CommonFlags {
+  profile: string;
+  runs?: number;
+  pauseS?: number;
+  tracing?: 'on' | 'off';
+  raw?: boolean;
+  apdexTMs?: number;
+}
+
+function common(cmd: Command): Command {
+  return cmd
+    .option('--profile <name>', 'load profile from k6/profiles.json (paper|small|short|smoke)', 'small')
+    .option('--runs <n>', 'runs per test (default: the profile\'s)', positiveInt)
+    .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
+    .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
+    .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
+    .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T)', nonNegative);
+}
+
+function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
+  return { variant, profile: f.profile, runs: f.runs, pauseS: f.pauseS, tracing: f.tracing, raw: f.raw, apdexTMs: f.apdexTMs, keepUp: f.keepUp, runId: f.runId };
+}
+
+const program = new Command('bench').description('Paper 000 load-test harness: k6 scenario R, runner, matrix and Tables I–III');
+
+common(program.command('run').description('one test (R runs) of one variant -> results/<run-id>/'))
+  .requiredOption('--variant <name>', 'variant preset (infra/variants/<name>.yaml)')
+  .option('--keep-up', 'leave the variant running afterwards')
+  .option('--run-id <id>', 'results folder name (default: <utc stamp>-<variant>-<profile>)')
+  .action(async (f: CommonFlags & { variant: string; keepUp?: boolean; runId?: string }) => {
+    const a = await runTest(runOptions(f.variant, f));
+    const report = buildReport([a.meta.runId], `${process.env.SG_RESULTS_DIR ?? 'results'}/${a.meta.runId}/report`);
+    process.stdout.write(report.markdown + '\n');
+    if (!a.valid) process.exitCode = 2;
+  });
+
+common(program.command('matrix').description('run several variants one after the other, then report them together'))
+  .argument('<variants...>')
+  .action(async (variants: string[], f: CommonFlags) => {
+    const ids: string[] = [];
+    let allValid = true;
+    for (const v of variants) {
+      phase(`matrix: ${v} (${ids.length + 1}/${variants.length})`);
+      const a = await runTest(runOptions(v, f));
+      ids.push(a.meta.runId);
+      allValid &&= a.valid;
+    }
+    const report = buildReport(ids);
+    process.stdout.write(report.markdown + '\n');
+    phase(`report: ${report.markdownFile} and ${report.htmlFile}`);
+    if (!allValid) process.exitCode = 2;
+  });
+
+program
+  .command('report')
+  .description('Tables I–III (Markdown + HTML) from finished runs (default: the latest run of each variant)')
+  .argument('[run-ids...]')
+  .option('--out <dir>', 'output folder (default: results/reports/<stamp>)')
+  .action((ids: string[], f: { out?: string }) => {
+    const report = buildReport(ids, f.out);
+    process.stdout.write(report.markdown + '\n');
+    phase(`report: ${report.markdownFile} and ${report.htmlFile}`);
+  });
+
+program
+  .command('main')
+  .description("README's main job: the default variant, a short profile once, the table printed")
+  .option('--variant <name>', 'variant', 'naked-mon')
+  .option('--profile <name>', 'profile', 'short')
+  .action(async (f: { variant: string; profile: string }) => {
+    const a = await runTest({ variant: f.variant, profile: f.profile, runs: 1 });
+    const report = buildReport([a.meta.runId], `${process.env.SG_RESULTS_DIR ?? 'results'}/${a.meta.runId}/report`);
+    process.stdout.write(report.markdown + '\n');
+    if (!a.valid) process.exitCode = 2;
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** Repository root: the first folder above this file holding k6/profiles.json (works from src and dist). */
+export function repoRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    if (existsSync(join(dir, 'k6', 'profiles.json')) && existsSync(join(dir, 'benchmarks'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no repository root (k6/profiles.json) above ${__dirname}`);
+    dir = parent;
+  }
+}
+
+export function resultsDir(): string {
+  return resolve(process.env.SG_RESULTS_DIR ?? join(repoRoot(), 'results'));
+}
+
+export function runDir(runId: string): string {
+  return join(resultsDir(), runId);
+}
+
+export function spsScript(): string {
+  return join(repoRoot(), 'benchmarks', 'sps.js');
+}
+
+/** The paper-equivalent good answer built by the grading catalog (libs/grading/catalog/build.py). */
+export function defaultArchive(): string {
+  return process.env.SG_SPS_ARCHIVE ?? join(repoRoot(), 'libs', 'grading', 'catalog', 'build', 'paper-scripts', 'good.tgz');
+}

@@ -1,0 +1,109 @@
+// Self-contained HTML report: tables plus Chart.js charts, with Chart.js's UMD build read from
+// node_modules and inlined (the machine is offline; no CDN).
+import { readFileSync } from 'node:fs';
+import type { ResourceSample } from '../resource-sampler';
+import { K6_GROUP } from '../resource-summary';
+import type { Table } from './tables';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function tableHtml(t: Table): string {
+  const head = `<tr><th>Metrics</th>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`;
+  const body = t.rows.map((r) => `<tr><th>${escapeHtml(r.label)}</th>${r.cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const notes = t.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
+  return `<h2 id="${t.id}">${escapeHtml(t.title)}</h2>\n<table>\n${head}\n${body}\n</table>\n<ul class="notes">${notes}</ul>`;
+}
+
+export interface BucketSeries {
+  label: string;
+  lt800: number;
+  b800_1200: number;
+  ge1200: number;
+}
+
+export interface CpuSeries {
+  label: string;
+  /** seconds since the first sample -> CPU% per group (stacked like the paper's Fig. 3) */
+  t: number[];
+  groups: { name: string; cpu: number[] }[];
+}
+
+/** Per configuration: CPU% of each process group per second over the whole test (k6 excluded). */
+export function cpuSeries(label: string, samples: ResourceSample[]): CpuSeries {
+  const own = samples.filter((s) => s.group !== K6_GROUP);
+  if (own.length === 0) return { label, t: [], groups: [] };
+  const t0 = Math.min(...own.map((s) => s.epochMs));
+  const ticks = [...new Set(own.map((s) => s.epochMs))].sort((a, b) => a - b);
+  const index = new Map(ticks.map((t, i) => [t, i]));
+  const names = [...new Set(own.map((s) => s.group))].sort();
+  const groups = names.map((name) => ({ name, cpu: new Array<number>(ticks.length).fill(0) }));
+  const byName = new Map(groups.map((g) => [g.name, g]));
+  for (const s of own) byName.get(s.group)!.cpu[index.get(s.epochMs)!] = s.cpuPct;
+  return { label, t: ticks.map((t) => Math.round((t - t0) / 1000)), groups };
+}
+
+function chartJs(): string {
+  return readFileSync(require.resolve('chart.js/dist/chart.umd.min.js'), 'utf8');
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0;font-size:13px}
+td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}tr th:first-child{text-align:left}th{background:#f4f4f4}
+.notes{font-size:12px;color:#555}.chart{max-width:1100px;margin:1em 0}pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:12px}`;
+
+export function reportHtml(input: {
+  title: string;
+  intro: string[];
+  tables: Table[];
+  buckets: BucketSeries[];
+  cpu: CpuSeries[];
+  breakdowns: { label: string; markdown: string | null; json: unknown | null }[];
+}): string {
+  const data = JSON.stringify({ buckets: input.buckets, cpu: input.cpu }).replace(/</g, '\\u003c');
+  const cpuCanvases = input.cpu
+    .map((c, i) => `<h3>${escapeHtml(c.label)}</h3><div class="chart"><canvas id="cpu-${i}" height="110"></canvas></div>`)
+    .join('\n');
+  const breakdown = input.breakdowns.length
+    ? input.breakdowns
+        .map((b) => `<h3>${escapeHtml(b.label)}</h3>${b.markdown ? `<pre>${escapeHtml(b.markdown)}</pre>` : ''}${b.json && !b.markdown ? `<pre>${escapeHtml(JSON.stringify(b.json, null, 2))}</pre>` : ''}`)
+        .join('\n')
+    : '<p>No trace breakdown yet: run <code>npm run traces -- &lt;run-id&gt;</code> (it writes results/&lt;run-id&gt;/breakdown.json).</p>';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head>
+<body>
+<h1>${escapeHtml(input.title)}</h1>
+${input.intro.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${input.tables.map(tableHtml).join('\n')}
+<h2>Response-time buckets of successful requests per configuration</h2>
+<div class="chart"><canvas id="buckets" height="90"></canvas></div>
+<h2>CPU usage over time per configuration (stacked per process group, 100% = one core; like the paper's Fig. 3)</h2>
+${cpuCanvases}
+<h2 id="breakdown">Where latency lives (trace breakdown)</h2>
+${breakdown}
+<script>${chartJs()}</script>
+<script>
+const DATA = ${data};
+new Chart(document.getElementById('buckets'), {
+  type: 'bar',
+  data: {
+    labels: DATA.buckets.map((b) => b.label),
+    datasets: [
+      { label: '< 800 ms', data: DATA.buckets.map((b) => 100 * b.lt800), backgroundColor: '#2e7d32' },
+      { label: '800–1200 ms', data: DATA.buckets.map((b) => 100 * b.b800_1200), backgroundColor: '#f9a825' },
+      { label: '≥ 1200 ms', data: DATA.buckets.map((b) => 100 * b.ge1200), backgroundColor: '#c62828' },
+    ],
+  },
+  options: { animation: false, scales: { x: { stacked: true }, y: { stacked: true, max: 100, title: { display: true, text: '% of successful requests' } } } },
+});
+DATA.cpu.forEach((c, i) => {
+  new Chart(document.getElementById('cpu-' + i), {
+    type: 'line',
+    data: { labels: c.t, datasets: c.groups.map((g) => ({ label: g.name, data: g.cpu, fill: true, pointRadius: 0, borderWidth: 1 })) },
+    options: { animation: false, scales: { x: { title: { display: true, text: 's' } }, y: { stacked: true, title: { display: true, text: 'CPU %' } } } },
+  });
+});
+</script>
+</body></html>
+`;
+}

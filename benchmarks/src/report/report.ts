@@ -1,0 +1,68 @@
+// `bench report [run-ids...]`: Tables I–III as Markdown and as an HTML page with charts.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBaseline } from '../baseline';
+import { resultsDir } from '../paths';
+import { cpuSeries, reportHtml } from './html';
+import { latestRunIds, loadResult, type LoadedResult } from './load-results';
+import { tableMarkdown } from './markdown';
+import { allTables } from './tables';
+
+export interface ReportOutput {
+  dir: string;
+  markdown: string;
+  htmlFile: string;
+  markdownFile: string;
+}
+
+function intro(results: LoadedResult[]): string[] {
+  const m = results[0].aggregated.meta;
+  const profiles = [...new Set(results.map((r) => `${r.aggregated.meta.profileName} (peak ${r.aggregated.meta.profile.peak}/s, ${r.aggregated.meta.profile.rampS}s ramp + ${r.aggregated.meta.profile.holdS}s hold, ${r.aggregated.meta.profile.runs} runs)`))];
+  return [
+    `Scenario R of paper 000 (§IV) driven by k6 ${m.machine.k6.split(' ')[1] ?? m.machine.k6}; profile ${profiles.join(', ')}.`,
+    `Machine: ${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel}, node ${m.machine.node}. Load generator on the same machine (its CPU is recorded; runs where it saturated are INVALID).`,
+    `Runs: ${results.map((r) => r.runId).join(', ')}.`,
+  ];
+}
+
+export function buildReport(runIds: string[], outDir?: string): ReportOutput {
+  const ids = runIds.length ? runIds : latestRunIds();
+  if (ids.length === 0) throw new Error(`no finished bench runs under ${resultsDir()}`);
+  const results = ids.map((id) => loadResult(id));
+  const aggregated = results.map((r) => r.aggregated);
+  const baseline = loadBaseline();
+  const tables = allTables(aggregated, baseline);
+  const title = 'shellgrade — paper 000 load test (Tables I–III)';
+  const breakdowns = results.filter((r) => r.breakdown !== null || r.breakdownMd !== null).map((r) => ({ label: r.runId, markdown: r.breakdownMd, json: r.breakdown }));
+  const markdown = [
+    `# ${title}`,
+    '',
+    ...intro(results).map((p) => p + '\n'),
+    ...tables.map(tableMarkdown),
+    '## Where latency lives (trace breakdown)',
+    '',
+    ...(breakdowns.length ? breakdowns.map((b) => `### ${b.label}\n\n${b.markdown ?? '```json\n' + JSON.stringify(b.json, null, 2) + '\n```'}\n`) : ['No trace breakdown yet (results/<run-id>/breakdown.json).', '']),
+  ].join('\n');
+  const labels = (r: LoadedResult): string => `${r.aggregated.meta.variant}${r.aggregated.meta.tracing ? ' (tracing)' : ''}`;
+  const html = reportHtml({
+    title,
+    intro: intro(results),
+    tables,
+    buckets: results.map((r) => ({
+      label: labels(r),
+      lt800: r.aggregated.paper['buckets.lt800']?.mean ?? 0,
+      b800_1200: r.aggregated.paper['buckets.b800_1200']?.mean ?? 0,
+      ge1200: r.aggregated.paper['buckets.ge1200']?.mean ?? 0,
+    })),
+    cpu: results.map((r) => cpuSeries(labels(r), r.samples)),
+    breakdowns,
+  });
+  const dir = outDir ?? join(resultsDir(), 'reports', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
+  mkdirSync(dir, { recursive: true });
+  const markdownFile = join(dir, 'report.md');
+  const htmlFile = join(dir, 'report.html');
+  writeFileSync(markdownFile, markdown);
+  writeFileSync(htmlFile, html);
+  writeFileSync(join(dir, 'runs.json'), JSON.stringify(ids, null, 2));
+  return { dir, markdown, htmlFile, markdownFile };
+}

@@ -1,0 +1,55 @@
+// The system under test, driven through the project's own CLIs: the launcher
+// (`npm run variant`) and the database tool (`npm run db`).
+import { z } from 'zod';
+import { run } from './shell';
+
+const processSchema = z.looseObject({
+  name: z.string(),
+  role: z.string().optional(),
+  pid: z.number().nullable().optional(),
+  port: z.number().nullable().optional(),
+  status: z.string().optional(),
+  restarts: z.number().optional(),
+});
+const serverSchema = z.looseObject({ name: z.string(), pid: z.number().nullable().optional() });
+
+export const variantStatusSchema = z.looseObject({
+  variant: z.string().nullable().optional(),
+  entry: z.string().nullable().optional(),
+  processes: z.array(processSchema).default([]),
+  servers: z.array(serverSchema).default([]),
+});
+export type VariantStatus = z.infer<typeof variantStatusSchema>;
+
+/** Parses `variant status --json` output; npm may print banner lines before the JSON. */
+export function parseStatus(stdout: string): VariantStatus {
+  const start = stdout.indexOf('{');
+  if (start < 0) throw new Error(`variant status printed no JSON: ${stdout.slice(0, 300)}`);
+  return variantStatusSchema.parse(JSON.parse(stdout.slice(start)));
+}
+
+export async function variantUp(variantOrPath: string): Promise<void> {
+  await run('npm', ['run', '--silent', 'variant', '--', 'up', variantOrPath], { echo: true });
+}
+
+export async function variantDown(): Promise<void> {
+  await run('npm', ['run', '--silent', 'variant', '--', 'down'], { echo: true, allowFail: true });
+}
+
+export async function variantStatus(): Promise<VariantStatus> {
+  const r = await run('npm', ['run', '--silent', 'variant', '--', 'status', '--json']);
+  return parseStatus(r.stdout);
+}
+
+export async function seedStudents(students: number, csvPath: string): Promise<void> {
+  await run('npm', ['run', '--silent', 'db', '--', 'seed', '--students', String(students), '--csv', csvPath], { echo: true });
+}
+
+export async function resetProductions(): Promise<void> {
+  await run('npm', ['run', '--silent', 'db', '--', 'reset'], { echo: true });
+}
+
+/** The URL k6 targets: the launcher's entry, else the default naked-mon entry. */
+export function entryUrl(status: VariantStatus): string {
+  return status.entry ?? 'http://127.0.0.1:3000';
+}
