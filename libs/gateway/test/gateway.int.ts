@@ -231,6 +231,34 @@ describe('gateway routing and passthrough (live upstreams)', () => {
   });
 });
 
+describe('gateway CORS with an origin list', () => {
+  let leftover: Upstream;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    leftover = await startUpstream((_req, res) => res.end('ok'));
+    gateway = await startGateway({ leftoverUrls: [leftover.url], corsOrigins: `${ORIGIN}, http://admin.example` });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await leftover?.close();
+  });
+
+  it('reflects a listed origin and withholds CORS from any other', async () => {
+    const listed = await send(`${gateway.url}/api/sequences`, { headers: { Origin: ORIGIN } });
+    expect(listed.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const other = await send(`${gateway.url}/api/sequences`, { headers: { Origin: 'http://elsewhere.example' } });
+    expect(other.status).toBe(200);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await send(`${gateway.url}/api/sequences`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://elsewhere.example', 'Access-Control-Request-Method': 'DELETE' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(leftover.requests).toHaveLength(2);
+  });
+});
+
 describe('gateway with dead and dying upstreams', () => {
   let leftover: Upstream;
 
