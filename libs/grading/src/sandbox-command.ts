@@ -103,6 +103,7 @@ function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>): str
   for (const dir of SYSTEM_TOP_DIRS) a.push(...mirror(dir));
   for (const f of ETC_FILES) a.push('--ro-bind-try', f, f);
   a.push(...readOnlyInstall(pythonPrefix(input.python)));
+  a.push('--perms', '0755', '--dir', '/opt', '--perms', '0755', '--dir', '/opt/shellgrade');
   a.push('--ro-bind', input.helperLibDir, HELPER_MOUNT);
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');

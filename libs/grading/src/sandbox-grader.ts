@@ -98,7 +98,8 @@ function interpret(o: RunOutcome, timeoutMs: number): GradingResult {
   if (o.outputOverflow) throw failed('the grader printed too much output', facts);
   if (o.exitCode !== 0) {
     const how = o.signal ? `was killed by ${o.signal}` : `exited with code ${o.exitCode}`;
-    throw failed(`the grader ${how}`, facts);
+    const lastLine = o.stderrTail.trim().split('\n').at(-1);
+    throw failed(`the grader ${how}${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`, facts);
   }
   return parseGradingOutput(o.stdout, facts);
 }

@@ -1,0 +1,35 @@
+import { buildSandboxCommand, pythonPrefix } from '../src/sandbox-command';
+import { DEFAULT_SANDBOX_LIMITS } from '../src/grader-options';
+
+const python = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
+const base = { bwrapPath: '/usr/bin/bwrap', python, helperLibDir: '/repo/libs/grading/python', jobDir: '/sb/job-1', locale: 'fr', limits: DEFAULT_SANDBOX_LIMITS };
+
+describe('buildSandboxCommand', () => {
+  it('runs the grading contract command line under prlimit', () => {
+    const cmd = buildSandboxCommand({ ...base, isolation: 'none' });
+    expect(cmd.file).toBe('/usr/bin/prlimit');
+    expect(cmd.args.slice(-6)).toEqual(['-u', 'grader.py', 'statement.html', 'question.tar.gz', 'submitted.tar.gz', 'fr']);
+    expect(cmd.args).toEqual(expect.arrayContaining([`--cpu=${DEFAULT_SANDBOX_LIMITS.cpuSeconds}`, `--nproc=${DEFAULT_SANDBOX_LIMITS.processes}`]));
+    expect(cmd.cwd).toBe('/sb/job-1');
+    expect(cmd.env.PYTHONPATH).toBe('/repo/libs/grading/python');
+  });
+
+  it('under bwrap unshares everything but the user namespace and drops to uid 65534 with setpriv', () => {
+    const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap' });
+    expect(cmd.file).toBe('/usr/bin/bwrap');
+    const a = cmd.args;
+    for (const flag of ['--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', '--clearenv']) expect(a).toContain(flag);
+    expect(a).not.toContain('--unshare-user');
+    const sep = a.indexOf('--');
+    expect(a.slice(sep + 1, sep + 4)).toEqual(['/usr/bin/setpriv', '--reuid=65534', '--regid=65534']);
+    // only the job dir is bound writable
+    const writable = a.flatMap((x, i) => (x === '--bind' ? [a[i + 1]] : []));
+    expect(writable).toEqual(['/sb/job-1']);
+    expect(a.join(' ')).toContain(`--ro-bind ${pythonPrefix(python)} ${pythonPrefix(python)}`);
+  });
+
+  it('wraps blocking runs in coreutils timeout', () => {
+    const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', wallClockSeconds: 2.5 });
+    expect([cmd.file, ...cmd.args.slice(0, 2)]).toEqual(['/usr/bin/timeout', '--signal=KILL', '2.5']);
+  });
+});

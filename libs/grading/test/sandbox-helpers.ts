@@ -1,0 +1,37 @@
+/** Shared setup for the real-sandbox tests: a private sandbox root and job builders. */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GradingJob } from '@shellgrade/domain';
+import { SandboxGrader } from '../src/sandbox-grader';
+import type { GraderOptions } from '../src/grader-options';
+import { getCatalogExercise } from '../src/catalog';
+
+export const PYTHON = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
+
+export function makeSandboxRoot(tag: string): { root: string; leftovers: () => string[]; cleanup: () => void } {
+  const root = mkdtempSync(join(tmpdir(), `sg-${tag}-`));
+  return {
+    root,
+    leftovers: () => readdirSync(root),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export function grader(root: string, overrides: Partial<GraderOptions> = {}): SandboxGrader {
+  return new SandboxGrader({ python: PYTHON, sandboxRoot: root, timeoutMs: 10_000, exec: 'async', isolation: 'bwrap', ...overrides });
+}
+
+export function catalogJob(slug: string, submission: Buffer): GradingJob {
+  const ex = getCatalogExercise(slug);
+  return { exerciseId: 1, graderScript: ex.graderScript, statementHtml: ex.statementHtml, questionArchive: ex.questionArchive, submission, locale: ex.locale };
+}
+
+/** A job running an arbitrary grader script against the paper's good answer. */
+export function scriptJob(graderScript: string, submission?: Buffer, locale = 'en'): GradingJob {
+  const base = getCatalogExercise('paper-scripts');
+  return { ...catalogJob('paper-scripts', submission ?? base.questionArchive), graderScript, locale };
+}
+
+export const notOk = (comment: { numQ: number; status: string }[]) =>
+  comment.filter((c) => c.status !== 'OK').map((c) => c.numQ).sort((a, b) => a - b);

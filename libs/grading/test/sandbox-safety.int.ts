@@ -1,0 +1,217 @@
+/**
+ * The sandbox under hostile graders and students (DESIGN §3, §8): timeouts, fork bombs, huge
+ * files, garbage output, escapes and network attempts — each ends in a typed result, with no
+ * job directory, process or file left behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DomainError } from '@shellgrade/domain';
+import { SandboxGrader } from '../src/sandbox-grader';
+import { getCatalogExercise, loadSamples } from '../src/catalog';
+import { tgz } from './hostile-archives';
+import { catalogJob, grader, makeSandboxRoot, PYTHON, scriptJob } from './sandbox-helpers';
+
+const sandbox = makeSandboxRoot('safety');
+afterAll(() => sandbox.cleanup());
+afterEach(() => expect(sandbox.leftovers()).toEqual([]));
+
+/** Processes of the sandbox uid whose command line holds `marker` (passed as the locale argument). */
+const sandboxProcesses = (marker?: string) =>
+  execFileSync('ps', ['-e', '-o', 'uid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.trim().startsWith('65534 ') && (marker === undefined || l.includes(marker)));
+
+async function failure(p: Promise<unknown>): Promise<DomainError> {
+  const err = await p.then(() => new Error('resolved but should have failed'), (e: unknown) => e);
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
+}
+
+describe.each([['async'], ['blocking']] as const)('a hostile grader (bwrap, %s)', (exec) => {
+  it('that loops forever is killed at the wall-clock timeout', async () => {
+    const g = grader(sandbox.root, { exec, timeoutMs: 1500 });
+    const started = Date.now();
+    const marker = `en_LOOP${exec.slice(0, 2)}`;
+    const grading = failure(g.grade(scriptJob('while True:\n    pass\n', undefined, marker)));
+    if (exec === 'async') {
+      // (blocking mode holds the event loop: nothing can be observed until it returns)
+      await new Promise((r) => setTimeout(r, 700));
+      expect(sandboxProcesses(marker).length).toBeGreaterThan(0);
+    }
+    const err = await grading;
+    const elapsed = Date.now() - started;
+    expect(err.kind).toBe('grading-failed');
+    expect(err.details.timedOut).toBe(true);
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(5000);
+    expect(sandboxProcesses(marker)).toEqual([]);
+  });
+
+  it('that forks many processes hits the process limit, and no child survives', async () => {
+    const g = grader(sandbox.root, { exec, limits: { processes: 16 } });
+    const script = [
+      'import json, os, time',
+      'forked = 0',
+      'try:',
+      '    for _ in range(200):',
+      '        if os.fork() == 0:',
+      '            time.sleep(60)',
+      '            os._exit(0)',
+      '        forked += 1',
+      'except OSError as e:',
+      '    err = str(e)',
+      'print(json.dumps({"grade": 0, "comment": [{"numQ": 1, "verif": "forks", "status": "NOT OK", "expl": str(forked)}]}))',
+    ].join('\n');
+    const marker = `en_FORK${exec.slice(0, 2)}`;
+    const r = await g.grade(scriptJob(script, undefined, marker));
+    const forked = Number(r.comment[0].expl);
+    expect(forked).toBeLessThan(16);
+    // The children slept 60 s: the pid namespace dies with the grader.
+    expect(forked).toBeGreaterThan(0);
+    expect(sandboxProcesses(marker)).toEqual([]);
+  });
+
+  it('that writes a huge file is stopped by the file-size limit', async () => {
+    const g = grader(sandbox.root, { exec, limits: { fileSizeBytes: 1024 * 1024 } });
+    const script = 'with open("big.bin", "wb") as f:\n    for _ in range(100):\n        f.write(b"x" * 1024 * 1024)\n';
+    const err = await failure(g.grade(scriptJob(script)));
+    expect(err.kind).toBe('grading-failed');
+    expect(String(err.details.stderrTail)).toMatch(/File too large/);
+  });
+
+  it('that prints invalid JSON yields a typed failure with the output quoted', async () => {
+    const err = await failure(grader(sandbox.root, { exec }).grade(scriptJob('print("this is not json")')));
+    expect(err.kind).toBe('grading-failed');
+    expect(err.message).toMatch(/invalid JSON: this is not json/);
+  });
+
+  it('that prints JSON breaking the contract (grade 150, bad status) fails', async () => {
+    const script = 'print(\'{"grade": 150, "comment": [{"numQ": 1, "verif": "v", "status": "maybe", "expl": ""}]}\')';
+    const err = await failure(grader(sandbox.root, { exec }).grade(scriptJob(script)));
+    expect(err.message).toMatch(/grade/);
+    expect(err.message).toMatch(/status/);
+  });
+
+  it('that exits non-zero reports the exit code and stderr tail', async () => {
+    const err = await failure(grader(sandbox.root, { exec }).grade(scriptJob('import sys\nsys.stderr.write("boom\\n")\nsys.exit(3)')));
+    expect(err.details).toMatchObject({ exitCode: 3, timedOut: false });
+    expect(err.details.stderrTail).toContain('boom');
+  });
+});
+
+describe('isolation (bwrap)', () => {
+  it('runs the grader as uid 65534 with no network, a read-only system and only its job dir writable', async () => {
+    const script = [
+      'import json, os, socket',
+      'probe = {"uid": os.getuid(), "cwd": os.getcwd()}',
+      'def attempt(name, fn):',
+      '    try:',
+      '        fn(); probe[name] = "allowed"',
+      '    except Exception as e:',
+      '        probe[name] = "denied" if isinstance(e, OSError) else type(e).__name__',
+      'attempt("write_usr", lambda: open("/usr/sg-owned", "w"))',
+      'attempt("write_etc", lambda: open("/etc/sg-owned", "w"))',
+      'attempt("read_repo", lambda: os.listdir("/work"))',
+      'attempt("read_root_home", lambda: os.listdir("/root/.ssh"))',
+      'attempt("write_python", lambda: open(os.path.dirname(os.__file__) + "/sg-owned.py", "w"))',
+      'attempt("network", lambda: socket.create_connection(("1.1.1.1", 53), timeout=2))',
+      'attempt("write_job", lambda: open("mine.txt", "w").write("ok"))',
+      'print(json.dumps({"grade": 100, "comment": [{"numQ": 1, "verif": "probe", "status": "OK", "expl": json.dumps(probe)}]}))',
+    ].join('\n');
+    const r = await grader(sandbox.root).grade(scriptJob(script));
+    const probe = JSON.parse(r.comment[0].expl);
+    expect(probe).toEqual({
+      uid: 65534,
+      cwd: '/job',
+      write_usr: 'denied',
+      write_etc: 'denied',
+      read_repo: 'denied',
+      read_root_home: 'denied',
+      write_python: 'denied',
+      network: 'denied',
+      write_job: 'allowed',
+    });
+  });
+
+  describe('a student script that attacks the host', () => {
+    let server: Server;
+    let connections = 0;
+    let port = 0;
+    const hostDir = mkdtempSync(join(tmpdir(), 'sg-host-'));
+    const canary = join(hostDir, 'PWNED');
+
+    beforeAll(async () => {
+      server = createServer((s) => {
+        connections++;
+        s.destroy();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as { port: number }).port;
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(hostDir, { recursive: true, force: true });
+    });
+
+    it.each([['bwrap'], ['none']] as const)('%s: is graded safely; under bwrap it can neither write outside the sandbox nor connect out', async (isolation) => {
+      const attack = [
+        '#!/bin/bash',
+        `{ echo pwned > ${canary}; } 2>/dev/null`,
+        `{ echo pwned > /tmp/../${canary.slice(1)}; } 2>/dev/null`,
+        `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null`,
+        'if [ $# -lt 1 ]; then echo "usage: greet.sh NAME" >&2; exit 1; fi',
+        'printf "Hello, %s!\\n" "$1"',
+        '',
+      ].join('\n');
+      const submission = await tgz([
+        { name: 'SCRIPT/', type: 'directory', mode: 0o755 },
+        { name: 'SCRIPT/README.txt', body: 'Write greet.sh in this folder.\n' },
+        { name: 'SCRIPT/greet.sh', body: attack, mode: 0o755 },
+      ]);
+      const r = await grader(sandbox.root, { isolation }).grade(catalogJob('greet-script', submission));
+      expect(r.comment.filter((c) => c.status !== 'OK')).toEqual([]); // still does its job: graded normally
+      expect(r.grade).toBe(100);
+      if (isolation === 'bwrap') {
+        expect(existsSync(canary)).toBe(false);
+        expect(connections).toBe(0);
+      } else {
+        // isolation none is the measured baseline without protection: the same attack succeeds.
+        expect(existsSync(canary)).toBe(true);
+        rmSync(canary, { force: true });
+      }
+    });
+  });
+});
+
+describe('hostile archives through the grader', () => {
+  it('are rejected before anything is written (no job directory, nothing outside)', async () => {
+    const { hostileCases } = await import('./hostile-archives');
+    for (const c of await hostileCases()) {
+      const err = await failure(new SandboxGrader({ python: PYTHON, sandboxRoot: sandbox.root, timeoutMs: 5000, exec: 'async', isolation: 'bwrap', archiveLimits: c.limits }).grade(scriptJob('print(1)', c.bytes)));
+      expect({ name: c.name, kind: err.kind }).toEqual({ name: c.name, kind: c.kind });
+      expect(sandbox.leftovers()).toEqual([]);
+    }
+    expect(existsSync('/tmp/sg-owned.txt')).toBe(false);
+  });
+});
+
+describe('configuration', () => {
+  it('fails clearly when bubblewrap is missing', () => {
+    expect(() => grader(sandbox.root, { bwrapPath: '/nonexistent/bwrap' })).toThrow(/bubblewrap.*apt-get install bubblewrap/);
+  });
+
+  it('refuses the pool mode with a clear message until it exists', () => {
+    expect(() => grader(sandbox.root, { exec: 'pool' })).toThrow(/pool.*not implemented/);
+  });
+
+  it('grades the same in none isolation and blocking mode', async () => {
+    const good = loadSamples('paper-scripts').good;
+    const job = catalogJob('paper-scripts', good);
+    expect((await grader(sandbox.root, { isolation: 'none' }).grade(job)).grade).toBe(100);
+    expect((await grader(sandbox.root, { exec: 'blocking' }).grade(job)).grade).toBe(100);
+    expect(getCatalogExercise('paper-scripts').topFolder).toBe('SCRIPTS');
+  });
+});
