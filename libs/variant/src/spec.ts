@@ -66,6 +66,8 @@ export const brokerSchema = z.strictObject({
 
 export const haproxySchema = z.strictObject({
   maxconn: positiveInt().default(4096),
+  /** Concurrent requests HAProxy sends one replica before queueing (none = unlimited, the paper's setup). */
+  serverMaxconn: positiveInt().optional(),
   balance: z.enum(balanceAlgorithms).default('roundrobin'),
   /** Extra attempts on another server when a connection fails. */
   retries: z.number({ error: 'expected a non-negative integer' }).int().min(0).max(10).default(3),

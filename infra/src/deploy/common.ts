@@ -1,0 +1,90 @@
+/**
+ * What the docker-compose and Kubernetes generators share: images, in-cluster addresses of
+ * the servers, and each role's environment derived from the same spec as the native launcher.
+ */
+import {
+  replicaCount,
+  ROLE_BASE_PORT,
+  serviceEnv,
+  variantRoles,
+  variantServers,
+  type NativeServer,
+  type Role,
+  type Upstreams,
+  type VariantSpec,
+} from '@shellgrade/variant';
+
+/** One image for every service (built from the repo by the generated Dockerfile). */
+export const APP_IMAGE = 'shellgrade/app';
+
+/** Official images of the servers; haproxy matches the native 2.6 so one template serves both. */
+export const SERVER_IMAGES: Record<NativeServer, string> = {
+  postgres: 'postgres:15-bookworm',
+  redis: 'redis:7-bookworm',
+  rabbitmq: 'rabbitmq:3.13-management',
+  minio: 'minio/minio:latest',
+  jaeger: 'jaegertracing/jaeger:2.13.0',
+  haproxy: 'haproxy:2.6',
+};
+
+/** Ports inside the container network (the images' defaults, not the native loopback plan). */
+export const SERVER_CONTAINER_PORTS: Record<NativeServer, number[]> = {
+  postgres: [5432],
+  redis: [6379],
+  rabbitmq: [5672, 15672],
+  minio: [9000, 9001],
+  jaeger: [16686, 4317, 4318],
+  haproxy: [8080, 8081, 8082, 8404],
+};
+
+export const DEV_CREDENTIALS = {
+  db: { name: 'shellgrade', user: 'shellgrade', password: 'shellgrade' },
+  amqp: { user: 'shellgrade', password: 'shellgrade' },
+  minio: { user: 'shellgrade', password: 'shellgrade-secret' },
+  jwtSecret: 'shellgrade-dev-secret-change-me',
+};
+
+/** Client URLs of the servers by their service names (compose and Kubernetes DNS alike). */
+export function serverEnv(spec: VariantSpec): Record<string, string> {
+  const servers = variantServers(spec);
+  const { db, amqp, minio } = DEV_CREDENTIALS;
+  const env: Record<string, string> = { DATABASE_URL: `postgres://${db.user}:${db.password}@postgres:5432/${db.name}` };
+  if (servers.includes('redis')) env.REDIS_URL = 'redis://redis:6379';
+  if (servers.includes('rabbitmq')) env.AMQP_URL = `amqp://${amqp.user}:${amqp.password}@rabbitmq:5672`;
+  if (servers.includes('minio')) Object.assign(env, { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: minio.user, MINIO_SECRET_KEY: minio.password });
+  if (servers.includes('jaeger')) env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://jaeger:4318';
+  return env;
+}
+
+export interface RoleDeployment {
+  role: Role;
+  replicas: number;
+  port: number;
+  /** Runs graders (needs the sandbox's namespaces when isolation is bwrap). */
+  grades: boolean;
+  command: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * Every role's container: listens on its role's base port on all interfaces; replicas share
+ * one definition (their instance id comes from the hostname, not SG_REPLICA).
+ */
+export function roleDeployments(spec: VariantSpec, upstreams: Upstreams): RoleDeployment[] {
+  return variantRoles(spec).map((role) => {
+    const port = ROLE_BASE_PORT[role];
+    const env = { ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams }), ...serverEnv(spec) };
+    delete env.SG_REPLICA;
+    env.OTEL_RESOURCE_ATTRIBUTES = `deployment.environment=${spec.name}`;
+    return {
+      role,
+      replicas: replicaCount(spec, role),
+      port,
+      grades: role === 'monolith' || role === 'exercise',
+      command: ['node', '--max-old-space-size=512', `dist/services/${role}/src/main.js`],
+      env: { ...env, ...spec.env },
+    };
+  });
+}
+
+export const MIGRATE_COMMAND = ['node', 'dist/libs/persistence/src/cli.js', 'migrate'];

@@ -1,0 +1,165 @@
+/**
+ * docker-compose.yml from a variant spec: the official server images, one application image,
+ * one compose service per role with `deploy.replicas`, HAProxy (same template, replicas found
+ * through Docker's DNS) wherever the native variant has one, and `restart: always` as in the
+ * paper's setup.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { stringify } from 'yaml';
+import { HAPROXY_PORTS, entryUrl, needsHaproxy, replicaCount, ROLE_BASE_PORT, variantServers, type VariantSpec } from '@shellgrade/variant';
+import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
+import { REPO_ROOT, RUN_DIR } from '../paths';
+import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_IMAGES } from './common';
+import { DOCKERFILE, DOCKERIGNORE } from './dockerfile';
+
+type ComposeService = Record<string, unknown>;
+
+const healthcheck = (test: string[]) => ({ test, interval: '5s', timeout: '3s', retries: 20, start_period: '5s' });
+
+function serverServices(spec: VariantSpec): Record<string, ComposeService> {
+  const { db, amqp, minio } = DEV_CREDENTIALS;
+  const services: Record<string, ComposeService> = {};
+  for (const server of variantServers(spec)) {
+    switch (server) {
+      case 'postgres':
+        services.postgres = {
+          image: SERVER_IMAGES.postgres,
+          environment: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, POSTGRES_PASSWORD: db.password },
+          volumes: ['pgdata:/var/lib/postgresql/data'],
+          healthcheck: healthcheck(['CMD-SHELL', `pg_isready -U ${db.user} -d ${db.name}`]),
+          restart: 'always',
+        };
+        break;
+      case 'redis':
+        services.redis = {
+          image: SERVER_IMAGES.redis,
+          // BullMQ needs its keys kept: no eviction, append-only persistence.
+          command: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'],
+          volumes: ['redisdata:/data'],
+          healthcheck: healthcheck(['CMD', 'redis-cli', 'ping']),
+          restart: 'always',
+        };
+        break;
+      case 'rabbitmq':
+        services.rabbitmq = {
+          image: SERVER_IMAGES.rabbitmq,
+          environment: { RABBITMQ_DEFAULT_USER: amqp.user, RABBITMQ_DEFAULT_PASS: amqp.password },
+          volumes: ['rabbitmqdata:/var/lib/rabbitmq'],
+          healthcheck: healthcheck(['CMD', 'rabbitmq-diagnostics', '-q', 'ping']),
+          restart: 'always',
+        };
+        break;
+      case 'minio':
+        services.minio = {
+          image: SERVER_IMAGES.minio,
+          command: ['server', '/data', '--console-address', ':9001'],
+          environment: { MINIO_ROOT_USER: minio.user, MINIO_ROOT_PASSWORD: minio.password },
+          volumes: ['miniodata:/data'],
+          healthcheck: healthcheck(['CMD', 'mc', 'ready', 'local']),
+          restart: 'always',
+        };
+        break;
+      case 'jaeger':
+        services.jaeger = { image: SERVER_IMAGES.jaeger, ports: ['16686:16686'], restart: 'always' };
+        break;
+      case 'haproxy':
+        break; // after the roles, it depends on them
+    }
+  }
+  return services;
+}
+
+export interface ComposeFiles {
+  'docker-compose.yml': string;
+  Dockerfile: string;
+  'Dockerfile.dockerignore': string;
+  'haproxy.cfg'?: string;
+}
+
+/**
+ * The files as strings. `build.context` is the repo root relative to the output folder and
+ * `build.dockerfile` the generated Dockerfile relative to that context.
+ */
+export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfile: 'Dockerfile' }): ComposeFiles {
+  const balanced = (role: 'leftover' | 'exercise') => replicaCount(spec, role) > 1;
+  const upstreams = {
+    leftoverUrl: balanced('leftover') ? `http://haproxy:${HAPROXY_PORTS.leftover}` : `http://leftover:${ROLE_BASE_PORT.leftover}`,
+    exerciseUrl: balanced('exercise') ? `http://haproxy:${HAPROXY_PORTS.exercise}` : `http://exercise:${ROLE_BASE_PORT.exercise}`,
+  };
+  const image = `${APP_IMAGE}:latest`;
+  const servers = serverServices(spec);
+  const healthyServers = Object.fromEntries(Object.keys(servers).filter((s) => s !== 'jaeger').map((s) => [s, { condition: 'service_healthy' }]));
+
+  const services: Record<string, ComposeService> = {
+    ...servers,
+    migrate: {
+      image,
+      build,
+      command: MIGRATE_COMMAND,
+      environment: { DATABASE_URL: `postgres://${DEV_CREDENTIALS.db.user}:${DEV_CREDENTIALS.db.password}@postgres:5432/${DEV_CREDENTIALS.db.name}` },
+      depends_on: { postgres: { condition: 'service_healthy' } },
+      restart: 'no',
+    },
+  };
+  const roles = roleDeployments(spec, upstreams);
+  for (const r of roles) {
+    const direct = spec.entry === 'direct' && (r.role === 'monolith' || r.role === 'gateway');
+    services[r.role] = {
+      image,
+      build,
+      command: r.command,
+      environment: { ...r.env, SG_JWT_SECRET: `\${SG_JWT_SECRET:-${DEV_CREDENTIALS.jwtSecret}}` },
+      expose: [String(r.port)],
+      ...(direct ? { ports: [`${r.port}:${r.port}`] } : {}),
+      deploy: { replicas: r.replicas },
+      // The paper's containers were "always automatically restarted after a failure".
+      restart: 'always',
+      ...(r.grades && spec.grader.isolation === 'bwrap'
+        ? { security_opt: ['seccomp=unconfined', 'apparmor=unconfined'] } // bubblewrap creates namespaces
+        : {}),
+      healthcheck: healthcheck(['CMD', 'node', '-e', `fetch('http://127.0.0.1:${r.port}/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`]),
+      depends_on: { ...healthyServers, migrate: { condition: 'service_completed_successfully' } },
+    };
+  }
+  const files: ComposeFiles = { 'docker-compose.yml': '', Dockerfile: DOCKERFILE, 'Dockerfile.dockerignore': DOCKERIGNORE };
+  if (needsHaproxy(spec)) {
+    files['haproxy.cfg'] = renderHaproxyConfig(
+      haproxyModel(spec, { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:${ROLE_BASE_PORT[f.role]}` }),
+    );
+    const published = [...(spec.entry === 'haproxy' ? [HAPROXY_PORTS.entry] : []), HAPROXY_PORTS.stats];
+    services.haproxy = {
+      image: SERVER_IMAGES.haproxy,
+      volumes: ['./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'],
+      ports: published.map((p) => `${p}:${p}`),
+      depends_on: Object.fromEntries(roles.map((r) => [r.role, { condition: 'service_started' }])),
+      restart: 'always',
+    };
+  }
+  const volumes = Object.fromEntries(
+    Object.values(servers)
+      .flatMap((s) => (s.volumes as string[] | undefined) ?? [])
+      .map((v) => [v.split(':')[0], {}]),
+  );
+  const doc = { name: `shellgrade-${spec.name}`, services, ...(Object.keys(volumes).length ? { volumes } : {}) };
+  const header = [
+    `# Generated by \`npm run variant -- compose ${spec.name}\` from infra/variants/${spec.name}.yaml; do not edit.`,
+    `# ${spec.description.replace(/\s+/g, ' ')}`,
+    `# Entry: ${entryUrl(spec, 'localhost')}. Start: docker compose up -d --build`,
+    '',
+  ].join('\n');
+  files['docker-compose.yml'] = header + stringify(doc, { lineWidth: 0 });
+  return files;
+}
+
+/** Writes the files; default folder run/deploy/<variant>/compose. */
+export function writeCompose(spec: VariantSpec, outDir?: string): string[] {
+  const dir = outDir ?? join(RUN_DIR, 'deploy', spec.name, 'compose');
+  mkdirSync(dir, { recursive: true });
+  const files = composeFiles(spec, { context: relative(dir, REPO_ROOT) || '.', dockerfile: join(relative(REPO_ROOT, dir), 'Dockerfile') });
+  return Object.entries(files).map(([name, content]) => {
+    const file = join(dir, name);
+    writeFileSync(file, content as string);
+    return file;
+  });
+}

@@ -1,0 +1,250 @@
+/**
+ * Kubernetes manifests from a variant spec: a Deployment per role with the spec's replica
+ * count, a ClusterIP Service per role (kube-proxy balances the callees, so no internal
+ * HAProxy), an HAProxy Deployment in front of the entry role when the spec says
+ * `entry: haproxy`, an Ingress to the entry, ConfigMaps for each role's environment, a Secret
+ * for credentials, a migration Job and the servers as StatefulSets with volumes.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
+import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
+import { RUN_DIR } from '../paths';
+import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './common';
+
+export interface KubernetesOptions {
+  namespace?: string;
+  /** Application image reference (build it with the compose generator's Dockerfile and push it). */
+  image?: string;
+  /** ingressClassName; the cluster default when omitted. */
+  ingressClass?: string;
+  outDir?: string;
+}
+
+type Manifest = Record<string, unknown>;
+
+const SECRET = 'shellgrade-credentials';
+/** Keys of the env that are credentials: they go to the Secret, not a ConfigMap. */
+const SECRET_KEYS = ['DATABASE_URL', 'AMQP_URL', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'SG_JWT_SECRET'];
+
+function labels(spec: VariantSpec, component: string) {
+  return { 'app.kubernetes.io/name': 'shellgrade', 'app.kubernetes.io/component': component, 'shellgrade/variant': spec.name };
+}
+
+function meta(spec: VariantSpec, ns: string, name: string, component: string) {
+  return { name, namespace: ns, labels: labels(spec, component) };
+}
+
+function service(spec: VariantSpec, ns: string, name: string, component: string, ports: number[], headless = false): Manifest {
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: meta(spec, ns, name, component),
+    spec: {
+      ...(headless ? { clusterIP: 'None' } : {}),
+      selector: labels(spec, component),
+      ports: ports.map((p) => ({ name: `p${p}`, port: p, targetPort: p })),
+    },
+  };
+}
+
+const httpProbe = (port: number, path = '/health') => ({ httpGet: { path, port }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 3 });
+
+function serverManifests(spec: VariantSpec, ns: string): Manifest[] {
+  const { db, amqp, minio } = DEV_CREDENTIALS;
+  const specs: Partial<Record<NativeServer, { env?: Record<string, string>; args?: string[]; dataPath?: string }>> = {
+    postgres: { env: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, POSTGRES_PASSWORD: db.password, PGDATA: '/data/pgdata' }, dataPath: '/data' },
+    redis: { args: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], dataPath: '/data' },
+    rabbitmq: { env: { RABBITMQ_DEFAULT_USER: amqp.user, RABBITMQ_DEFAULT_PASS: amqp.password }, dataPath: '/var/lib/rabbitmq' },
+    minio: { env: { MINIO_ROOT_USER: minio.user, MINIO_ROOT_PASSWORD: minio.password }, args: ['server', '/data', '--console-address', ':9001'], dataPath: '/data' },
+    jaeger: {},
+  };
+  return variantServers(spec)
+    .filter((s): s is Exclude<NativeServer, 'haproxy'> => s !== 'haproxy')
+    .flatMap((server) => {
+      const s = specs[server] ?? {};
+      const ports = SERVER_CONTAINER_PORTS[server];
+      const container = {
+        name: server,
+        image: SERVER_IMAGES[server],
+        ...(s.args ? { args: s.args } : {}),
+        ...(s.env ? { env: Object.entries(s.env).map(([name, value]) => ({ name, value })) } : {}),
+        ports: ports.map((p) => ({ containerPort: p })),
+        ...(s.dataPath ? { volumeMounts: [{ name: 'data', mountPath: s.dataPath }] } : {}),
+      };
+      const workload: Manifest = s.dataPath
+        ? {
+            apiVersion: 'apps/v1',
+            kind: 'StatefulSet',
+            metadata: meta(spec, ns, server, server),
+            spec: {
+              serviceName: server,
+              replicas: 1,
+              selector: { matchLabels: labels(spec, server) },
+              template: { metadata: { labels: labels(spec, server) }, spec: { containers: [container] } },
+              volumeClaimTemplates: [
+                { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } } } },
+              ],
+            },
+          }
+        : {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            metadata: meta(spec, ns, server, server),
+            spec: {
+              replicas: 1,
+              selector: { matchLabels: labels(spec, server) },
+              template: { metadata: { labels: labels(spec, server) }, spec: { containers: [container] } },
+            },
+          };
+      return [workload, service(spec, ns, server, server, ports)];
+    });
+}
+
+export function kubernetesManifests(spec: VariantSpec, options: KubernetesOptions = {}): Manifest[] {
+  const ns = options.namespace ?? 'shellgrade';
+  const image = options.image ?? `${APP_IMAGE}:latest`;
+  const upstreams = { leftoverUrl: `http://leftover:${ROLE_BASE_PORT.leftover}`, exerciseUrl: `http://exercise:${ROLE_BASE_PORT.exercise}` };
+  const roles = roleDeployments(spec, upstreams);
+  const secretEnv: Record<string, string> = { ...serverEnv(spec), SG_JWT_SECRET: DEV_CREDENTIALS.jwtSecret };
+  const manifests: Manifest[] = [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'app.kubernetes.io/name': 'shellgrade' } } },
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: meta(spec, ns, SECRET, 'credentials'),
+      type: 'Opaque',
+      // Development credentials: replace them (e.g. with a sealed or external secret) before real use.
+      stringData: Object.fromEntries(Object.entries(secretEnv).filter(([k]) => SECRET_KEYS.includes(k))),
+    },
+    ...serverManifests(spec, ns),
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: meta(spec, ns, 'shellgrade-migrate', 'migrate'),
+      spec: {
+        backoffLimit: 10,
+        template: {
+          metadata: { labels: labels(spec, 'migrate') },
+          spec: {
+            restartPolicy: 'OnFailure',
+            containers: [{ name: 'migrate', image, command: MIGRATE_COMMAND, envFrom: [{ secretRef: { name: SECRET } }] }],
+          },
+        },
+      },
+    },
+  ];
+  for (const r of roles) {
+    const configMap = `shellgrade-${r.role}-env`;
+    const plainEnv = Object.fromEntries(Object.entries(r.env).filter(([k]) => !SECRET_KEYS.includes(k)));
+    manifests.push(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(spec, ns, configMap, r.role), data: plainEnv },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: meta(spec, ns, r.role, r.role),
+        spec: {
+          replicas: r.replicas,
+          selector: { matchLabels: labels(spec, r.role) },
+          template: {
+            metadata: { labels: labels(spec, r.role) },
+            spec: {
+              containers: [
+                {
+                  name: r.role,
+                  image,
+                  command: r.command,
+                  ports: [{ containerPort: r.port, name: 'http' }],
+                  envFrom: [{ configMapRef: { name: configMap } }, { secretRef: { name: SECRET } }],
+                  readinessProbe: httpProbe(r.port),
+                  livenessProbe: { ...httpProbe(r.port), initialDelaySeconds: 20, failureThreshold: 6 },
+                  resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '768Mi' } },
+                  // bubblewrap creates user/mount/net namespaces for each grading.
+                  ...(r.grades && spec.grader.isolation === 'bwrap'
+                    ? { securityContext: { seccompProfile: { type: 'Unconfined' }, appArmorProfile: { type: 'Unconfined' } } }
+                    : {}),
+                },
+              ],
+            },
+          },
+        },
+      },
+      service(spec, ns, r.role, r.role, [r.port]),
+    );
+  }
+
+  const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
+  let entryService = { name: entryRole as string, port: ROLE_BASE_PORT[entryRole] };
+  if (spec.entry === 'haproxy') {
+    const headless = `${entryRole}-pods`;
+    const cfg = renderHaproxyConfig(
+      haproxyModel(spec, {
+        kind: 'dns',
+        label: 'Kubernetes',
+        only: ['entry'],
+        address: (f) => `${headless}.${ns}.svc.cluster.local:${ROLE_BASE_PORT[f.role]}`,
+      }),
+    );
+    manifests.push(
+      service(spec, ns, headless, entryRole, [ROLE_BASE_PORT[entryRole]], true),
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(spec, ns, 'haproxy-config', 'haproxy'), data: { 'haproxy.cfg': cfg } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: meta(spec, ns, 'haproxy', 'haproxy'),
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: labels(spec, 'haproxy') },
+          template: {
+            metadata: { labels: labels(spec, 'haproxy') },
+            spec: {
+              containers: [
+                {
+                  name: 'haproxy',
+                  image: SERVER_IMAGES.haproxy,
+                  ports: [{ containerPort: HAPROXY_PORTS.entry }, { containerPort: HAPROXY_PORTS.stats }],
+                  volumeMounts: [{ name: 'config', mountPath: '/usr/local/etc/haproxy', readOnly: true }],
+                  readinessProbe: httpProbe(HAPROXY_PORTS.stats, '/healthz'),
+                },
+              ],
+              volumes: [{ name: 'config', configMap: { name: 'haproxy-config' } }],
+            },
+          },
+        },
+      },
+      service(spec, ns, 'haproxy', 'haproxy', [HAPROXY_PORTS.entry, HAPROXY_PORTS.stats]),
+    );
+    entryService = { name: 'haproxy', port: HAPROXY_PORTS.entry };
+  }
+  manifests.push({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: meta(spec, ns, 'shellgrade', 'entry'),
+    spec: {
+      ...(options.ingressClass ? { ingressClassName: options.ingressClass } : {}),
+      rules: [
+        {
+          http: {
+            paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: entryService.name, port: { number: entryService.port } } } }],
+          },
+        },
+      ],
+    },
+  });
+  return manifests;
+}
+
+export function kubernetesYaml(spec: VariantSpec, options: KubernetesOptions = {}): string {
+  const header = `# Generated by \`npm run variant -- k8s ${spec.name}\` from infra/variants/${spec.name}.yaml; do not edit.\n# kubectl apply -f this file (namespace ${options.namespace ?? 'shellgrade'}).\n`;
+  return header + kubernetesManifests(spec, options).map((m) => stringify(m, { lineWidth: 0 })).join('---\n');
+}
+
+/** Writes run/deploy/<variant>/k8s/shellgrade.yaml (or into outDir). */
+export function writeKubernetes(spec: VariantSpec, options: KubernetesOptions = {}): string[] {
+  const dir = options.outDir ?? join(RUN_DIR, 'deploy', spec.name, 'k8s');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'shellgrade.yaml');
+  writeFileSync(file, kubernetesYaml(spec, options));
+  return [file];
+}

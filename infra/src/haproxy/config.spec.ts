@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadVariant } from '@shellgrade/variant';
+import { haproxyModel, renderHaproxyConfig } from './config';
+
+const HAPROXY = '/usr/sbin/haproxy';
+
+/** `haproxy -c` is a pure syntax check (binds nothing); used when the binary is installed. */
+function haproxyAccepts(cfg: string): void {
+  if (!existsSync(HAPROXY)) return;
+  const file = join(mkdtempSync(join(tmpdir(), 'sg-haproxy-')), 'haproxy.cfg');
+  writeFileSync(file, cfg);
+  execFileSync(HAPROXY, ['-c', '-q', '-f', file], { stdio: 'pipe' });
+}
+
+const lines = (cfg: string, re: RegExp) => cfg.split('\n').map((l) => l.trim()).filter((l) => re.test(l));
+
+describe('haproxy.cfg for native variants', () => {
+  it('mon-x2: entry :8080 round-robins over two health-checked monoliths', () => {
+    const cfg = renderHaproxyConfig(haproxyModel(loadVariant('mon-x2')));
+    expect(lines(cfg, /^bind /)).toEqual(['bind 127.0.0.1:8404', 'bind 127.0.0.1:8080']);
+    expect(lines(cfg, /^server /)).toEqual(['server sg-monolith-0 127.0.0.1:3000 check', 'server sg-monolith-1 127.0.0.1:3001 check']);
+    expect(cfg).toContain('balance roundrobin');
+    expect(cfg).toContain('http-check send meth GET uri /health');
+    expect(cfg).toContain('option redispatch');
+    expect(cfg).toContain('retry-on conn-failure empty-response 503');
+    // Submissions (POST) are never replayed once they reached a server.
+    expect(cfg).toContain('http-request disable-l7-retry if !replayable');
+    expect(cfg).toMatch(/acl replayable method GET HEAD OPTIONS\n/);
+    expect(cfg).toContain('timeout server 60000ms');
+    expect(cfg).not.toContain('resolvers');
+    haproxyAccepts(cfg);
+  });
+
+  it('msa-2-4-4: entry over 2 gateways, internal leftover :8081 and exercise :8082 over 4 each', () => {
+    const cfg = renderHaproxyConfig(haproxyModel(loadVariant('msa-2-4-4')));
+    expect(lines(cfg, /^frontend /)).toEqual(['frontend stats', 'frontend fe_entry', 'frontend fe_leftover', 'frontend fe_exercise']);
+    expect(lines(cfg, /^bind /)).toEqual(['bind 127.0.0.1:8404', 'bind 127.0.0.1:8080', 'bind 127.0.0.1:8081', 'bind 127.0.0.1:8082']);
+    expect(lines(cfg, /^server sg-gateway/)).toEqual(['server sg-gateway-0 127.0.0.1:3100 check', 'server sg-gateway-1 127.0.0.1:3101 check']);
+    expect(lines(cfg, /^server sg-leftover/)).toHaveLength(4);
+    expect(lines(cfg, /^server sg-exercise/).at(-1)).toBe('server sg-exercise-3 127.0.0.1:3303 check');
+    haproxyAccepts(cfg);
+  });
+
+  it('applies the spec tunables', () => {
+    const spec = loadVariant('mon-x2');
+    const tuned = { ...spec, haproxy: { ...spec.haproxy, balance: 'leastconn' as const, serverMaxconn: 2, maxconn: 100, timeouts: { ...spec.haproxy.timeouts, queueMs: 1234 } } };
+    const cfg = renderHaproxyConfig(haproxyModel(tuned));
+    expect(cfg).toContain('balance leastconn');
+    expect(cfg).toContain('maxconn 100');
+    expect(cfg).toContain('timeout queue 1234ms');
+    expect(lines(cfg, /^server /)[0]).toBe('server sg-monolith-0 127.0.0.1:3000 check maxconn 2');
+    haproxyAccepts(cfg);
+  });
+
+  it('finds replicas by DNS in containers', () => {
+    const cfg = renderHaproxyConfig(
+      haproxyModel(loadVariant('msa-2-4-4'), { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:${f.servers[0].port}` }),
+    );
+    expect(cfg).toContain('parse-resolv-conf');
+    expect(lines(cfg, /^server-template /)).toEqual([
+      'server-template gateway 2 gateway:3100 check resolvers dns resolve-prefer ipv4 init-addr none',
+      'server-template leftover 4 leftover:3200 check resolvers dns resolve-prefer ipv4 init-addr none',
+      'server-template exercise 4 exercise:3300 check resolvers dns resolve-prefer ipv4 init-addr none',
+    ]);
+    expect(lines(cfg, /^bind /)).toContain('bind *:8080');
+    haproxyAccepts(cfg);
+  });
+});

@@ -1,0 +1,264 @@
+/**
+ * Brings a variant up on this machine and down again: native servers, migrations, one pm2
+ * app per replica (+ HAProxy from the template), readiness of every process, and the record
+ * of the active variant in run/variant.json.
+ */
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  entryUrl,
+  loadVariant,
+  needsHaproxy,
+  variantProcesses,
+  variantRoles,
+  type VariantProcess,
+  type VariantSpec,
+} from '@shellgrade/variant';
+import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
+import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
+import { ecosystemSource, HAPROXY_BIN } from './ecosystem';
+import { httpOk, portInUse, sleep } from './health';
+import { withVariantLock } from './lock';
+import { ensureServers, managedServers, migrate, SERVER_PORTS } from './native-servers';
+import * as pm2 from './pm2';
+import { clearState, readState, writeState, type ActiveVariant } from './state';
+
+/** pm2 names of variant processes (never the sg-<server> apps of infra/bin/servers). */
+export const VARIANT_APP = /^sg-(?:(?:monolith|gateway|leftover|exercise)-\d+|haproxy)$/;
+
+export interface UpOptions {
+  /** Seconds to wait for every process to answer /health. */
+  timeoutS?: number;
+  /** Skip `servers up` and migrations (they are already running). */
+  skipServers?: boolean;
+}
+
+export interface ProcessStatus {
+  name: string;
+  role: string;
+  pid: number;
+  port: number;
+  status: string;
+  restarts: number;
+  cpu: number;
+  memory: number;
+  healthy?: boolean;
+}
+
+export interface VariantStatus {
+  variant: string | null;
+  entry: string | null;
+  processes: ProcessStatus[];
+  servers: { name: string; pm2: string; pid: number; port: number; status: string }[];
+}
+
+const log = (msg: string) => process.stderr.write(`[variant] ${msg}\n`);
+
+function specHash(spec: VariantSpec): string {
+  return createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16);
+}
+
+function stateOf(spec: VariantSpec, source: string): ActiveVariant {
+  return {
+    variant: spec.name,
+    source,
+    specHash: specHash(spec),
+    entry: entryUrl(spec),
+    processes: variantProcesses(spec).map(({ name, role, port, healthUrl }) => ({ name, role, port, healthUrl })),
+    servers: managedServers(spec),
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/** Already running this exact spec, every process online and healthy? */
+async function alreadyUp(spec: VariantSpec): Promise<boolean> {
+  const state = readState();
+  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec)) return false;
+  const apps = new Map((await pm2.list()).map((p) => [p.name, p]));
+  const procs = variantProcesses(spec);
+  if (!procs.every((p) => apps.get(p.name)?.status === 'online')) return false;
+  const health = await Promise.all(procs.map((p) => httpOk(p.healthUrl)));
+  return health.every(Boolean);
+}
+
+/** Stops every variant process pm2 knows (whatever variant started it) and waits for their ports. */
+export async function stopVariantProcesses(): Promise<string[]> {
+  const state = readState();
+  const names = (await pm2.list()).map((p) => p.name).filter((n) => VARIANT_APP.test(n));
+  for (const name of names) await pm2.remove(name);
+  const ports = state?.processes.map((p) => p.port) ?? [];
+  const deadline = Date.now() + 15_000;
+  for (const port of ports) {
+    while ((await portInUse(port)) && Date.now() < deadline) await sleep(100);
+  }
+  return names;
+}
+
+function checkBuilt(spec: VariantSpec): void {
+  for (const role of variantRoles(spec)) {
+    const main = serviceMain(role);
+    if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  }
+  if (needsHaproxy(spec) && !existsSync(HAPROXY_BIN)) throw new Error(`${HAPROXY_BIN} is missing: run \`npm run servers -- install haproxy\``);
+}
+
+async function checkPortsFree(procs: VariantProcess[]): Promise<void> {
+  for (const p of procs) {
+    if (await portInUse(p.port)) {
+      let owner = '';
+      try {
+        owner = execFileSync('ss', ['-ltnpH', `sport = :${p.port}`], { encoding: 'utf8' }).trim();
+      } catch {
+        /* ss is a nicety for the message */
+      }
+      throw new Error(`port ${p.port} (for ${p.name}) is taken by a process pm2 does not manage${owner ? `: ${owner}` : ''}`);
+    }
+  }
+}
+
+/** Writes run/variant/{haproxy.cfg,ecosystem.config.js}; HAProxy's config is checked before use. */
+function writeRunFiles(spec: VariantSpec): string {
+  mkdirSync(VARIANT_RUN_DIR, { recursive: true });
+  mkdirSync(LOG_DIR, { recursive: true });
+  const haproxyConfig = join(VARIANT_RUN_DIR, 'haproxy.cfg');
+  if (needsHaproxy(spec)) {
+    writeFileSync(haproxyConfig, renderHaproxyConfig(haproxyModel(spec)));
+    try {
+      execFileSync(HAPROXY_BIN, ['-c', '-q', '-f', haproxyConfig], { stdio: 'pipe' });
+    } catch (err) {
+      const out = err as { stdout?: Buffer; stderr?: Buffer };
+      throw new Error(`generated ${haproxyConfig} is invalid:\n${out.stderr?.toString() ?? ''}${out.stdout?.toString() ?? ''}`);
+    }
+  }
+  const file = join(VARIANT_RUN_DIR, 'ecosystem.config.js');
+  writeFileSync(file, ecosystemSource(spec, { haproxyConfig }));
+  return file;
+}
+
+export function logTail(name: string, lines = 30): string {
+  const parts: string[] = [];
+  for (const kind of ['err', 'out']) {
+    const file = join(LOG_DIR, `${name}.${kind}.log`);
+    if (!existsSync(file)) continue;
+    const tail = readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    if (tail) parts.push(`--- ${file} (last ${lines} lines)\n${tail}`);
+  }
+  return parts.join('\n') || `(no logs for ${name} in ${LOG_DIR})`;
+}
+
+/** Polls /health of every process; fails early on a crash loop, with the culprits' log tails. */
+async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<void> {
+  const started = Date.now();
+  const pending = new Set(procs.map((p) => p.name));
+  let lastCrashCheck = 0;
+  while (pending.size > 0) {
+    await Promise.all(
+      procs
+        .filter((p) => pending.has(p.name))
+        .map(async (p) => {
+          if (await httpOk(p.healthUrl)) pending.delete(p.name);
+        }),
+    );
+    if (pending.size === 0) break;
+    const elapsed = Date.now() - started;
+    if (elapsed - lastCrashCheck > 2_000) {
+      lastCrashCheck = elapsed;
+      const crashing = (await pm2.list()).filter((a) => pending.has(a.name) && (a.restarts >= 3 || a.status === 'errored'));
+      if (crashing.length > 0) {
+        const names = crashing.map((a) => `${a.name} (${a.status}, ${a.restarts} restarts)`).join(', ');
+        throw new Error(`crash loop: ${names}\n${crashing.map((a) => logTail(a.name)).join('\n')}`);
+      }
+    }
+    if (elapsed > timeoutS * 1000) {
+      const names = [...pending];
+      throw new Error(`not healthy after ${timeoutS} s: ${names.join(', ')}\n${names.map((n) => logTail(n)).join('\n')}`);
+    }
+    await sleep(250);
+  }
+}
+
+export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
+  const spec = loadVariant(nameOrPath);
+  return withVariantLock(async () => {
+    const source = nameOrPath;
+    if (await alreadyUp(spec)) {
+      log(`${spec.name} is already up and healthy`);
+      if (!options.skipServers) ensureServers(spec);
+      return status({ probe: true });
+    }
+    checkBuilt(spec);
+    const stopped = await stopVariantProcesses();
+    clearState();
+    if (stopped.length > 0) log(`stopped the previous variant (${stopped.length} processes)`);
+    if (!options.skipServers) {
+      ensureServers(spec);
+      migrate();
+    }
+    const procs = variantProcesses(spec);
+    await checkPortsFree(procs);
+    const ecosystemFile = writeRunFiles(spec);
+    const begun = Date.now();
+    log(`starting ${spec.name}: ${procs.map((p) => p.name).join(' ')}`);
+    await pm2.startEcosystem(ecosystemFile);
+    writeState(stateOf(spec, source));
+    try {
+      await waitHealthy(procs, options.timeoutS ?? 180);
+    } catch (err) {
+      // Nothing half-up keeps burning CPU in a restart loop; the logs stay in run/logs.
+      await stopVariantProcesses();
+      clearState();
+      throw err;
+    }
+    log(`${spec.name} healthy in ${((Date.now() - begun) / 1000).toFixed(1)} s; entry ${entryUrl(spec)}`);
+    return status({ probe: true });
+  });
+}
+
+export async function down(options: { all?: boolean } = {}): Promise<string[]> {
+  return withVariantLock(async () => {
+    const state = readState();
+    const stopped = await stopVariantProcesses();
+    clearState();
+    if (options.all) {
+      // Stopping servers is the job of infra/bin/servers; `servers down` stops all it knows.
+      execFileSync('bash', [SERVERS_SCRIPT, 'down'], { stdio: ['ignore', 2, 2] });
+    }
+    log(stopped.length > 0 ? `stopped ${state?.variant ?? 'variant'}: ${stopped.join(' ')}` : 'no variant process was running');
+    return stopped;
+  });
+}
+
+export async function status(options: { probe?: boolean } = {}): Promise<VariantStatus> {
+  const state = readState();
+  const apps = new Map((await pm2.list()).map((p) => [p.name, p]));
+  const processes: ProcessStatus[] = await Promise.all(
+    (state?.processes ?? []).map(async (p) => {
+      const app = apps.get(p.name);
+      const row: ProcessStatus = {
+        name: p.name,
+        role: p.role,
+        pid: app?.pid ?? 0,
+        port: p.port,
+        status: app?.status ?? 'absent',
+        restarts: app?.restarts ?? 0,
+        cpu: app?.cpu ?? 0,
+        memory: app?.memory ?? 0,
+      };
+      if (options.probe) row.healthy = await httpOk(p.healthUrl);
+      return row;
+    }),
+  );
+  const servers = (state?.servers ?? ['postgres']).map((name) => {
+    const app = apps.get(`sg-${name}`);
+    return {
+      name,
+      pm2: `sg-${name}`,
+      pid: app?.pid ?? 0,
+      port: SERVER_PORTS[name as keyof typeof SERVER_PORTS] ?? 0,
+      status: app?.status ?? 'absent',
+    };
+  });
+  return { variant: state?.variant ?? null, entry: state?.entry ?? null, processes, servers };
+}
