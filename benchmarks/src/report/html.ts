@@ -1,6 +1,7 @@
 // Self-contained HTML report: tables plus Chart.js charts, with Chart.js's UMD build read from
 // node_modules and inlined (the machine is offline; no CDN).
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ResourceSample } from '../resource-sampler';
 import { K6_GROUP } from '../resource-summary';
 import type { Table } from './tables';
@@ -44,8 +45,9 @@ export function cpuSeries(label: string, samples: ResourceSample[]): CpuSeries {
   return { label, t: ticks.map((t) => Math.round((t - t0) / 1000)), groups };
 }
 
+/** The UMD build sits beside the package's CommonJS entry (it is not in its exports map). */
 function chartJs(): string {
-  return readFileSync(require.resolve('chart.js/dist/chart.umd.min.js'), 'utf8');
+  return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;margin:1em 0;font-size:13px}

@@ -1,0 +1,51 @@
+import { baselinePoints } from '../src/baseline';
+import { energyWh, raplDomains } from '../src/energy';
+import { parseProcStat } from '../src/proc-times';
+import { makeRunId } from '../src/run-test';
+import { parseStatus } from '../src/stack';
+
+describe('parseProcStat', () => {
+  it('reads utime+stime and reaped children times, even with spaces and parentheses in comm', () => {
+    const line = '4242 (node (sg) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 400 100 20 0 11 0 1000 100000 5000';
+    expect(parseProcStat(line)).toEqual({ ownTicks: 300, reapedChildrenTicks: 500 });
+  });
+});
+
+describe('parseStatus', () => {
+  it('skips npm banner lines before the JSON and fills defaults', () => {
+    const out = '\n> shellgrade@0.1.0 variant\n> node x status --json\n\n{"variant":"naked-mon","entry":"http://127.0.0.1:3000","processes":[{"name":"sg-monolith-0","role":"monolith","pid":12,"port":3000,"status":"online","restarts":0}]}';
+    const s = parseStatus(out);
+    expect(s.entry).toBe('http://127.0.0.1:3000');
+    expect(s.processes[0].pid).toBe(12);
+    expect(s.servers).toEqual([]);
+  });
+
+  it('fails clearly without JSON', () => {
+    expect(() => parseStatus('no variant is up')).toThrow(/printed no JSON/);
+  });
+});
+
+describe('baselinePoints', () => {
+  it('finds the gradings/s of each concurrency whatever the nesting', () => {
+    const pts = baselinePoints({ machine: {}, results: [{ mode: 'async', concurrency: 1, gradingsPerSecond: 18.5 }, { mode: 'async', concurrency: 2, gradingsPerSecond: 33.1 }] });
+    expect(pts).toEqual([
+      { label: 'mode async, concurrency 1', gradingsPerS: 18.5 },
+      { label: 'mode async, concurrency 2', gradingsPerS: 33.1 },
+    ]);
+  });
+});
+
+describe('energy', () => {
+  it('is absent without powercap and converts µJ to Wh', () => {
+    expect(raplDomains('/nonexistent/powercap')).toEqual([]);
+    expect(energyWh(null, 5)).toBeNull();
+    expect(energyWh(0, 3.6e9)).toBe(1);
+  });
+});
+
+describe('makeRunId', () => {
+  it('is sortable by time and names the variant, profile and tracing', () => {
+    expect(makeRunId('mon-x2', 'small', 'on', new Date('2026-11-22T03:04:05.678Z'))).toBe('20261122T030405Z-mon-x2-small-tracing');
+    expect(makeRunId('naked-mon', 'smoke', undefined, new Date('2026-11-22T03:04:05Z'))).toBe('20261122T030405Z-naked-mon-smoke');
+  });
+});

@@ -1,0 +1,61 @@
+// End-to-end: the smoke profile of scenario R against the variant that is up (CI brings
+// naked-mon up first). Entry URL from `npm run variant -- status --json`.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { k6Path } from '../src/k6-tool';
+import { defaultArchive, spsScript } from '../src/paths';
+import { runTest } from '../src/run-test';
+import { run } from '../src/shell';
+import { entryUrl, seedStudents, variantStatus, type VariantStatus } from '../src/stack';
+import type { PaperMetrics } from '../src/types';
+
+jest.setTimeout(600_000);
+
+let status: VariantStatus;
+const work = mkdtempSync(join(tmpdir(), 'sg-bench-e2e-'));
+
+beforeAll(async () => {
+  status = await variantStatus();
+  if (!status.variant || status.processes.length === 0) throw new Error('no variant is up: start one with `npm run variant -- up naked-mon`');
+});
+
+it('k6 smoke: every request OK, none KO, RAC = 1, SPS samples carry trace ids', async () => {
+  const csv = join(work, 'users.csv');
+  await seedStudents(20, csv);
+  const summary = join(work, 'summary.json');
+  const log = join(work, 'k6.log');
+  const k6 = await k6Path();
+  const r = await run(
+    k6,
+    ['run', '--no-color', '--log-output', `file=${log}`, '--log-format', 'json',
+      '-e', 'PROFILE=smoke', '-e', `BASE_URL=${entryUrl(status)}`, '-e', `USERS_CSV=${csv}`, '-e', `ARCHIVE=${defaultArchive()}`,
+      '-e', `SUMMARY_JSON=${summary}`, '-e', `SUMMARY_TXT=${join(work, 'summary.txt')}`, '-e', 'LOG_SPS=on', spsScript()],
+    { allowFail: true },
+  );
+  const paper = (JSON.parse(readFileSync(summary, 'utf8')) as { paper: PaperMetrics }).paper;
+  expect(paper.OK).toBeGreaterThan(0);
+  expect(paper.KO).toBe(0);
+  expect(paper.unexpected).toBe(0);
+  expect(paper.RAC).toBe(1);
+  expect(paper.sps.OK).toBe(paper.vus);
+  expect(r.code).toBe(0); // smoke thresholds: checks rate 1, no KO
+  const spsLines = readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('\\"sg\\":\\"sps\\"'));
+  expect(spsLines.length).toBe(paper.vus);
+  for (const l of spsLines) expect(JSON.parse((JSON.parse(l) as { msg: string }).msg).trace_id).toMatch(/^[0-9a-f]{32}$/);
+});
+
+it('bench run (smoke, 1 run) writes a VALID result folder without stopping the variant', async () => {
+  process.env.SG_RESULTS_DIR = join(work, 'results');
+  const a = await runTest({ variant: status.variant!, profile: 'smoke', runs: 1, pauseS: 0, runId: 'e2e-smoke' });
+  const dir = join(work, 'results', 'e2e-smoke');
+  for (const f of ['spec.yaml', 'machine.json', 'meta.json', 'k6-run-1.json', 'run-1.json', 'resources.csv', 'resources.json', 'aggregated.json', 'sps-samples-run-1.jsonl']) {
+    expect(existsSync(join(dir, f))).toBe(true);
+  }
+  expect(a.valid).toBe(true);
+  expect(a.paper.RAC.mean).toBe(1);
+  expect(a.paper.KO.mean).toBe(0);
+  expect(a.resources.variantCpuS.mean).toBeGreaterThan(0);
+  const after = await variantStatus();
+  expect(after.processes.every((p) => p.status === 'online')).toBe(true);
+});

@@ -1,0 +1,112 @@
+// Tests of the pure k6 modules, run by k6 itself (they are k6-runtime ES modules):
+//   k6 run --quiet k6/test/modules.test.js     (exit 0 = every check passed)
+// benchmarks/test/k6-modules.int.ts runs this file.
+import { check } from 'k6';
+import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
+import { apdexZone, bucketOf, classify, responseTimeMs } from '../lib/outcome.js';
+import { paperMetrics } from '../lib/paper-metrics.js';
+import { productionDataJson, spsBody } from '../lib/sps-body.js';
+import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
+import { parseUsersCsv, userFor } from '../lib/users.js';
+
+const profiles = JSON.parse(open(import.meta.resolve('../profiles.json')));
+
+export const options = { iterations: 1, vus: 1, thresholds: { checks: ['rate==1'] } };
+
+function throws(fn) {
+  try {
+    fn();
+    return false;
+  } catch (_) {
+    return true;
+  }
+}
+
+function counter(count) {
+  return { type: 'counter', values: { count } };
+}
+
+export default function () {
+  check(null, {
+    'classify: expected status is OK': () => classify(201, [200, 201, 304]) === 'ok',
+    'classify: 401 is OK only where expected': () => classify(401, [401]) === 'ok' && classify(401, [200]) === 'unexpected',
+    'classify: 502/503/504 and transport errors are KO': () =>
+      [502, 503, 504, 0].every((s) => classify(s, [200]) === 'ko'),
+    'classify: 500 and 404 are unexpected, not KO': () => classify(500, [200]) === 'unexpected' && classify(404, [200]) === 'unexpected',
+    'buckets: 799 / 800 / 1199 / 1200': () =>
+      bucketOf(799) === 'lt800' && bucketOf(800) === 'b800_1200' && bucketOf(1199.9) === 'b800_1200' && bucketOf(1200) === 'ge1200',
+    'apdex zones with T and 4T': () =>
+      apdexZone(800, 800, 3200) === 'satisfied' && apdexZone(801, 800, 3200) === 'tolerating' && apdexZone(3201, 800, 3200) === 'frustrated',
+    'response time counts connecting and TLS, not blocking': () =>
+      responseTimeMs({ blocked: 100, connecting: 5, tls_handshaking: 0, duration: 20 }) === 25,
+  });
+
+  const tp = newTraceparent();
+  const other = newTraceparent();
+  check(tp, {
+    'traceparent: version 00, 32+16 hex, sampled': (t) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/.test(t.header),
+    'traceparent: parses back to its ids': (t) => {
+      const p = parseTraceparent(t.header);
+      return p !== null && p.traceId === t.traceId && p.spanId === t.spanId && p.flags === '01';
+    },
+    'traceparent: ids differ between calls': (t) => t.traceId !== other.traceId && t.spanId !== other.spanId,
+    'traceparent: all-zero or malformed ids are rejected': () =>
+      parseTraceparent(`00-${'0'.repeat(32)}-${'1'.repeat(16)}-01`) === null && parseTraceparent('00-abc-def-01') === null,
+  });
+
+  const bytes = new Uint8Array([31, 139, 8, 0, 255]);
+  const pd = productionDataJson('answer.tgz', bytes.buffer);
+  const body = JSON.parse(spsBody({ ex_id: '2', ps_id: '7' }, pd));
+  check(body, {
+    'SPS body: SPA shape with numeric ids': (b) => b.ex_id === 2 && b.ps_id === 7 && b.production_data.name === 'answer.tgz',
+    'SPS body: data maps index to byte value, size matches': (b) =>
+      b.production_data.size === 5 && b.production_data.data['0'] === 31 && b.production_data.data['1'] === 139 && b.production_data.data['4'] === 255 && Object.keys(b.production_data.data).length === 5,
+  });
+
+  const users = parseUsersCsv('email,password,user_id,ex_id,ps_id\na@x.test,pa,1,2,3\r\nb@x.test,pb,4,2,5\n');
+  check(users, {
+    'users CSV: parsed rows by header': (u) => u.length === 2 && u[1].email === 'b@x.test' && u[1].ps_id === '5',
+    'users: reused round-robin': (u) => userFor(u, 0) === u[0] && userFor(u, 3) === u[1],
+    'users CSV: missing column and ragged line rejected': () =>
+      throws(() => parseUsersCsv('email,password\na,b\n')) && throws(() => parseUsersCsv('email,password,user_id,ex_id,ps_id\na,b,1\n')),
+  });
+
+  const cfg = loadConfig({ PROFILE: 'paper' }, profiles);
+  const sc = scenarioOptions(cfg);
+  check(sc, {
+    'paper profile: 1 -> 200 arrivals/s over 60 s, then 60 s at 200': (s) =>
+      s.executor === 'ramping-arrival-rate' && s.startRate === 1 && s.stages[0].target === 200 && s.stages[0].duration === '60s' && s.stages[1].target === 200 && s.stages[1].duration === '60s',
+    'paper profile: VUs cover peak x 25 s of pauses': (s) => s.preAllocatedVUs >= 200 * 25 && s.maxVUs > s.preAllocatedVUs,
+    'env overrides the profile (PAUSE_S for smoke)': () => loadConfig({ PROFILE: 'paper', PAUSE_S: '0.5', PEAK: '3' }, profiles).pauseS === 0.5,
+    'unknown profile and bad numbers are rejected': () =>
+      throws(() => loadConfig({ PROFILE: 'nope' }, profiles)) && throws(() => loadConfig({ PROFILE: 'smoke', PEAK: 'x' }, profiles)),
+    'smoke profile has CI thresholds, paper has none': () =>
+      thresholdOptions(loadConfig({ PROFILE: 'smoke' }, profiles)).sg_ko[0] === 'count==0' && Object.keys(thresholdOptions(cfg)).length === 0,
+  });
+
+  // 3 users started R: 30 planned; 24 OK, 4 KO (SPS 1 KO); 2 requests never sent (failed login).
+  const metrics = {
+    sg_iterations_started: counter(3),
+    sg_requests_planned: counter(30),
+    sg_ok: counter(24),
+    sg_ko: counter(4),
+    sg_ok_sps: counter(2),
+    sg_ko_sps: counter(1),
+    sg_ok_lt800: counter(12),
+    sg_ok_800_1200: counter(6),
+    sg_ok_ge1200: counter(6),
+    sg_apdex_satisfied: counter(12),
+    sg_apdex_tolerating: counter(12),
+    sg_ok_sps_hold: counter(2),
+    sg_rt_ok: { type: 'trend', values: { 'p(50)': 10, 'p(95)': 20, 'p(99)': 30 } },
+  };
+  const p = paperMetrics(metrics, 10, 4, ['sps']);
+  check(p, {
+    'paper metrics: N, RAC, FR, EFR': (m) => m.N === 30 && m.RAC === 28 / 30 && m.FR === 4 / 28 && m.EFR === 4 / 30,
+    'paper metrics: SPS FR and EFR over iterations': (m) => m.sps.FR === 1 / 3 && m.sps.EFR === 1 / 3,
+    'paper metrics: buckets share of OK, Apdex, throughput': (m) =>
+      m.buckets.lt800 === 0.5 && m.buckets.ge1200 === 0.25 && m.apdex === 0.75 && m.throughput === 2.4 && m.sps.throughputHold === 0.5,
+    'paper metrics: percentiles and per-type counts': (m) => m.p95 === 20 && m.perType.sps.ko === 1 && m.perType.sps.ok === 2,
+    'paper metrics: no requests gives n/a, not NaN': () => paperMetrics({}, 1, 1, []).RAC === null,
+  });
+}
