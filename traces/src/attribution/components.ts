@@ -1,0 +1,67 @@
+/**
+ * Latency components and the rule mapping a span on the critical path to one of them.
+ * Span names of our own spans come from @shellgrade/telemetry so both sides agree.
+ */
+import { SPAN } from '@shellgrade/telemetry';
+import type { TraceSpan } from '../jaeger/span';
+
+export const COMPONENTS = [
+  'client/queueing',
+  'gateway',
+  'leftover',
+  'exercise',
+  'database',
+  'storage',
+  'cache',
+  'broker.publish',
+  'broker.queue_wait',
+  'broker.consume',
+  'grading.prepare',
+  'grading.process',
+  'unexplained',
+] as const;
+
+export type Component = (typeof COMPONENTS)[number];
+
+export const QUEUE_WAIT_SPAN = 'broker.queue_wait';
+
+/** Components whose generic children (pg, redis, http client) are counted as the parent's. */
+const ABSORBING: ReadonlySet<Component> = new Set<Component>(['storage', 'broker.publish']);
+
+const SERVICE_COMPONENT: Record<string, Component> = {
+  'shellgrade-gateway': 'gateway',
+  'shellgrade-leftover': 'leftover',
+  'shellgrade-exercise': 'exercise',
+  // In the monolith the SPS handler is the exercise module's code.
+  'shellgrade-monolith': 'exercise',
+};
+
+const GRADING_PREPARE: ReadonlySet<string> = new Set([SPAN.grade, SPAN.validateArchive, SPAN.prepareSandbox]);
+
+function dbSystem(span: TraceSpan): string | undefined {
+  const v = span.tags['db.system.name'] ?? span.tags['db.system'];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function isProducer(span: TraceSpan): boolean {
+  return span.kind === 'producer' || span.name === SPAN.brokerPublish;
+}
+
+export function isConsumer(span: TraceSpan): boolean {
+  return span.kind === 'consumer' || span.name === SPAN.brokerConsume;
+}
+
+/** Component of `span`, given the component of its parent on the critical path. */
+export function componentOf(span: TraceSpan, parent: Component | undefined): Component {
+  if (span.synthetic && span.name === QUEUE_WAIT_SPAN) return 'broker.queue_wait';
+  if (span.name === SPAN.gradingProcess) return 'grading.process';
+  if (GRADING_PREPARE.has(span.name)) return 'grading.prepare';
+  if (span.name === SPAN.storagePut || span.name === SPAN.storageGet) return 'storage';
+  if (isProducer(span)) return 'broker.publish';
+  if (isConsumer(span)) return 'broker.consume';
+  if (parent !== undefined && ABSORBING.has(parent)) return parent;
+  const db = dbSystem(span);
+  if (db === 'postgresql' || span.name.startsWith('pg.') || span.name.startsWith('pg-pool.')) return 'database';
+  if (db === 'redis') return 'cache';
+  return SERVICE_COMPONENT[span.service] ?? 'unexplained';
+}

@@ -1,0 +1,87 @@
+/**
+ * npm run traces -- attribute --run <run-id> | --from <iso> --to <iso> [--service s]... [--jaeger url] [--out dir]
+ * npm run traces -- overhead --on <run-id> --off <run-id>
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { attribute } from './analyze';
+import { dominantComponents } from './report/markdown';
+import { formatOverhead, overheadFromRuns } from './overhead';
+import { repoRoot, runDir, runWindow } from './run-files';
+
+const USAGE = `usage:
+  traces attribute --run <run-id> | --from <iso> --to <iso> [--service shellgrade-gateway|shellgrade-monolith]... [--jaeger http://127.0.0.1:16686] [--out <dir>]
+  traces overhead --on <run-id> --off <run-id>`;
+
+class UsageError extends Error {}
+
+function parseTime(label: string, value: string | undefined): number {
+  const t = Date.parse(value ?? '');
+  if (!Number.isFinite(t)) throw new UsageError(`--${label} must be an ISO date-time, got "${value ?? ''}"`);
+  return t;
+}
+
+async function attributeCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      run: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      service: { type: 'string', multiple: true },
+      jaeger: { type: 'string', default: process.env.SG_JAEGER_URL ?? 'http://127.0.0.1:16686' },
+      out: { type: 'string' },
+    },
+  });
+  let fromMs: number;
+  let toMs: number;
+  let variant: string | undefined;
+  if (values.from || values.to) {
+    fromMs = parseTime('from', values.from);
+    toMs = parseTime('to', values.to);
+  } else if (values.run) {
+    ({ fromMs, toMs, variant } = runWindow(values.run));
+  } else {
+    throw new UsageError('attribute needs --run <run-id> or --from/--to');
+  }
+  if (toMs <= fromMs) throw new UsageError('--to must be after --from');
+  const outDir = values.out ?? (values.run ? runDir(values.run) : join(repoRoot(), 'results', `traces-${new Date(fromMs).toISOString().replace(/[:.]/g, '-')}`));
+  const file = await attribute({
+    runId: values.run ?? null,
+    fromMs,
+    toMs,
+    jaegerUrl: values.jaeger,
+    services: values.service,
+    outDir,
+    fallbackVariant: variant,
+  });
+  for (const v of file.variants) {
+    console.log(
+      `${v.variant}: ${v.requests} SPS, median ${v.totalMs.median.toFixed(1)} ms, p95 ${v.totalMs.p95.toFixed(1)} ms, ` +
+        `explained ${(100 * v.explainedShareMedian).toFixed(1)}% of median — ${dominantComponents(v).join(', ')}`,
+    );
+  }
+  console.log(`wrote ${join(outDir, 'breakdown.json')}, breakdown.md, breakdown.html`);
+}
+
+function overheadCommand(args: string[]): void {
+  const { values } = parseArgs({ args, options: { on: { type: 'string' }, off: { type: 'string' } } });
+  if (!values.on || !values.off) throw new UsageError('overhead needs --on <run-id> and --off <run-id>');
+  console.log(formatOverhead(overheadFromRuns(values.on, values.off)));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'attribute') return attributeCommand(rest);
+  if (command === 'overhead') return overheadCommand(rest);
+  throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

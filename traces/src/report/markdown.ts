@@ -1,0 +1,49 @@
+/** breakdown.md: one table per variant (median/p95/median-band per component) and a summary line. */
+import type { VariantBreakdown } from '../attribution/aggregate';
+import { COMPONENTS } from '../attribution/components';
+import type { BreakdownFile } from './breakdown-file';
+
+const ms = (v: number) => v.toFixed(1);
+const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
+
+/** The components that hold most of the median-band latency, largest first. */
+export function dominantComponents(v: VariantBreakdown, count = 3): string[] {
+  const total = COMPONENTS.reduce((s, c) => s + v.medianBand[c], 0);
+  return COMPONENTS.filter((c) => v.medianBand[c] > 0)
+    .sort((a, b) => v.medianBand[b] - v.medianBand[a])
+    .slice(0, count)
+    .map((c) => `${c} ${total > 0 ? pct(v.medianBand[c] / total) : '0%'}`);
+}
+
+function variantSection(v: VariantBreakdown): string {
+  const rows = COMPONENTS.filter((c) => v.components[c].p95 > 0 || v.medianBand[c] > 0).map(
+    (c) => `| ${c} | ${ms(v.medianBand[c])} | ${ms(v.components[c].median)} | ${ms(v.components[c].p95)} | ${ms(v.tailBand[c])} |`,
+  );
+  return [
+    `## ${v.variant}`,
+    '',
+    `${v.requests} SPS requests (${v.matchedClientSamples} matched to a k6 sample); latency median ${ms(v.totalMs.median)} ms, p95 ${ms(v.totalMs.p95)} ms.`,
+    `Explained by named components: ${pct(v.explainedShareMedian)} of median latency, ${pct(v.explainedShare)} overall.`,
+    `Where latency lives (median band): ${dominantComponents(v).join(', ')}.`,
+    '',
+    '| component | median band (ms) | median (ms) | p95 (ms) | p90–p99 band (ms) |',
+    '|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+export function renderMarkdown(f: BreakdownFile): string {
+  return [
+    `# SPS latency breakdown${f.runId ? ` — run ${f.runId}` : ''}`,
+    '',
+    `Window ${f.window.from} → ${f.window.to}; Jaeger ${f.jaeger}; services ${f.services.join(', ')}.`,
+    `${f.traces.sps} SPS traces of ${f.traces.found} fetched; ${f.traces.matchedClientSamples} of ${f.traces.clientSamples} k6 samples matched.`,
+    '',
+    'Critical-path attribution: each span contributes its self time not overlapped by the child chain that finishes last;',
+    '`client/queueing` is the k6 duration minus the root server span (accept queueing, event-loop stall, transfer).',
+    'The median band is the mean breakdown of requests between the 40th and 60th percentile of latency, so its stack adds up to the median.',
+    '',
+    ...f.variants.map(variantSection),
+  ].join('\n');
+}
