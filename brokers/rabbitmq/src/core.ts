@@ -1,0 +1,10 @@
+// Everything but the Nest module: what worker scripts and Jest tests import (Jest on Node 20
+// cannot load ESM-only @nestjs/common, and a worker process needs no DI container).
+export * from './grading-message';
+export * from './pending-replies';
+export * from './rabbitmq-config';
+export * from './rabbitmq-connection';
+export * from './rabbitmq-consumer';
+export * from './rabbitmq-dispatch';
+export * from './refusal';
+export * from './topology';

@@ -1,0 +1,48 @@
+/**
+ * One AMQP connection per process, re-established by amqp-connection-manager after a
+ * broker restart; every channel re-runs its setup (topology, consumers) on reconnection.
+ */
+import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
+import type { Channel } from 'amqplib';
+import { assertTopology, topologyOf, type Topology } from './topology';
+
+export interface RabbitMqConnectionOptions {
+  url: string;
+  queue: string;
+  maxLength: number;
+  deliveryLimit: number;
+  /** Seconds between heartbeats; a dead broker is noticed within ~2 intervals. */
+  heartbeatSeconds?: number;
+  /** Seconds between reconnection attempts. */
+  reconnectSeconds?: number;
+}
+
+export class RabbitMqConnection {
+  readonly manager: AmqpConnectionManager;
+  readonly topology: Topology;
+
+  constructor(private readonly options: RabbitMqConnectionOptions) {
+    this.topology = topologyOf(options.queue);
+    this.manager = amqp.connect([options.url], {
+      heartbeatIntervalInSeconds: options.heartbeatSeconds ?? 5,
+      reconnectTimeInSeconds: options.reconnectSeconds ?? 1,
+    });
+    // Failed (re)connection attempts are retried by the manager; keep them from crashing the process.
+    this.manager.on('connectFailed', () => undefined);
+  }
+
+  assertTopology(channel: Channel): Promise<void> {
+    return assertTopology(channel, this.topology, {
+      maxLength: this.options.maxLength,
+      deliveryLimit: this.options.deliveryLimit,
+    });
+  }
+
+  get connected(): boolean {
+    return this.manager.isConnected();
+  }
+
+  close(): Promise<void> {
+    return this.manager.close();
+  }
+}

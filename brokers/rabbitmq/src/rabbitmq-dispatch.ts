@@ -1,0 +1,117 @@
+/**
+ * GradingDispatch over RabbitMQ: marks the production queued, publishes {productionId}
+ * with publisher confirms, and for `sync` replies waits for the consumer's reply on
+ * direct reply-to (correlation id) up to a timeout, after which the SPS answers with the
+ * production as it stands (202 while queued) and the job still completes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { ChannelWrapper } from 'amqp-connection-manager';
+import {
+  DomainError,
+  type ArchiveStore,
+  type ExerciseProduction,
+  type GradingDispatch,
+  type GradingRequest,
+  type ProductionRepository,
+} from '@shellgrade/domain';
+import { tracedPublish } from '@shellgrade/telemetry';
+import type { RabbitMqConnection } from './rabbitmq-connection';
+import { decodeJson, encodeJson, gradingReplySchema, messageIdOf, type GradingMessage } from './grading-message';
+import { PendingReplies } from './pending-replies';
+import { refuseSubmission } from './refusal';
+
+export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+/** amqplib's error for a publish the broker nacked (here: x-overflow reject-publish). */
+const NACKED = 'message nacked';
+
+export interface RabbitMqDispatchOptions {
+  queue: string;
+  reply: 'sync' | 'async';
+  replyTimeoutMs: number;
+  publishTimeoutMs: number;
+  retryAfterSeconds: number;
+}
+
+export class RabbitMqDispatch implements GradingDispatch {
+  private readonly channel: ChannelWrapper;
+  private readonly replies = new PendingReplies();
+
+  constructor(
+    connection: RabbitMqConnection,
+    private readonly productions: ProductionRepository,
+    private readonly archives: ArchiveStore,
+    private readonly options: RabbitMqDispatchOptions,
+  ) {
+    this.channel = connection.manager.createChannel({
+      name: 'sg-dispatch',
+      confirm: true,
+      publishTimeout: options.publishTimeoutMs,
+      setup: async (ch: ConfirmChannel) => {
+        await connection.assertTopology(ch);
+        // Direct reply-to must be consumed (no-ack) on the publishing channel before any publish
+        // that names it; setup runs before queued publishes are flushed, on every reconnection.
+        if (options.reply === 'sync') await ch.consume(DIRECT_REPLY_TO, (msg) => this.onReply(msg), { noAck: true });
+      },
+    });
+  }
+
+  async dispatch(req: GradingRequest): Promise<ExerciseProduction> {
+    const { productionId } = req;
+    await this.productions.setStatus(productionId, 'queued');
+    const correlationId = this.options.reply === 'sync' ? randomUUID() : undefined;
+    const reply = correlationId ? this.replies.expect(correlationId, this.options.replyTimeoutMs) : undefined;
+    const message: GradingMessage = { productionId };
+    try {
+      await tracedPublish({ system: 'rabbitmq', queue: this.options.queue }, (headers) =>
+        this.channel.sendToQueue(this.options.queue, encodeJson(message), {
+          persistent: true,
+          contentType: 'application/json',
+          messageId: messageIdOf(productionId),
+          timestamp: Math.floor(Date.now() / 1000),
+          headers,
+          ...(correlationId ? { correlationId, replyTo: DIRECT_REPLY_TO } : {}),
+        }),
+      );
+    } catch (error) {
+      reply?.cancel();
+      const cause = error instanceof Error && error.message === NACKED ? 'queue-full' : 'broker-unavailable';
+      throw await refuseSubmission(cause, productionId, { productions: this.productions, archives: this.archives }, {
+        broker: 'rabbitmq',
+        queue: this.options.queue,
+        retryAfterSeconds: this.options.retryAfterSeconds,
+        error,
+      });
+    }
+    if (reply) await reply.done;
+    return this.current(productionId);
+  }
+
+  /** Waits until the channel is set up (topology declared); used at bootstrap and by tests. */
+  ready(): Promise<void> {
+    return this.channel.waitForConnect();
+  }
+
+  async close(): Promise<void> {
+    this.replies.releaseAll();
+    await this.channel.close();
+  }
+
+  /** Pending sync requests (for metrics and tests). */
+  get waitingReplies(): number {
+    return this.replies.size;
+  }
+
+  private onReply(msg: ConsumeMessage | null): void {
+    if (!msg) return;
+    const body = decodeJson(gradingReplySchema, msg.content);
+    const correlationId = msg.properties.correlationId as string | undefined;
+    if (body && correlationId) this.replies.settle(correlationId);
+  }
+
+  private async current(productionId: number): Promise<ExerciseProduction> {
+    const production = await this.productions.findById(productionId);
+    if (!production) throw new DomainError('not-found', `production ${productionId} vanished after dispatch`);
+    return production;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * A grading worker process for the RabbitMQ fault tests: real PostgreSQL, real RabbitMQ,
+ * real GradingWorker around the test's fake grader. Configured by the environment.
+ */
+import { GradingWorker } from '@shellgrade/domain';
+import { RabbitMqConnection, RabbitMqConsumer, loadRabbitMqConfig } from '../src/core';
+import { PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore, createPool } from './support/real-libs';
+import { FakeGrader } from './support/fake-grader';
+
+async function main(): Promise<void> {
+  const broker = loadRabbitMqConfig();
+  const pool = createPool({ databaseUrl: String(process.env.DATABASE_URL), size: 10 });
+  const productions = new PgProductionRepository(pool);
+  const worker = new GradingWorker(
+    new PgSubmissionContextReader(pool),
+    productions,
+    new PostgresArchiveStore(pool),
+    new FakeGrader(Number(process.env.FAKE_GRADE_DELAY_MS ?? 50)),
+  );
+  const connection = new RabbitMqConnection({
+    url: String(process.env.AMQP_URL),
+    queue: broker.SG_BROKER_QUEUE,
+    maxLength: broker.SG_BROKER_MAX_QUEUE,
+    deliveryLimit: broker.SG_BROKER_RETRIES,
+  });
+  const consumer = new RabbitMqConsumer(connection, worker, productions, {
+    prefetch: broker.SG_BROKER_PREFETCH,
+    retries: broker.SG_BROKER_RETRIES,
+    retryDelayMs: broker.SG_BROKER_RETRY_DELAY_MS,
+  });
+  await consumer.ready();
+  process.stdout.write(`READY pid=${process.pid}\n`);
+  process.once('SIGTERM', () => {
+    void consumer
+      .close()
+      .then(() => connection.close())
+      .then(() => pool.end())
+      .finally(() => process.exit(0));
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

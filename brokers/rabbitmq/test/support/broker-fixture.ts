@@ -1,0 +1,157 @@
+/**
+ * A fresh migrated PostgreSQL database with one student statement, and the real domain
+ * services around it (repositories, archive store, SubmissionService, GradingWorker), for
+ * the broker integration tests. Also the audit query the fault tests end with.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
+import {
+  GradingWorker,
+  SubmissionService,
+  type ArchiveValidator,
+  type ExerciseProduction,
+  type Grader,
+  type GradingDispatch,
+} from '@shellgrade/domain';
+import {
+  PgProductionRepository,
+  PgSubmissionContextReader,
+  PostgresArchiveStore,
+  createPool,
+  createTestDatabase,
+  type TestDatabase,
+} from './real-libs';
+
+export interface Seeded {
+  userId: number;
+  exerciseId: number;
+  statementId: number;
+}
+
+/** Archives are opaque to the broker tests; the real validator is covered by libs/grading. */
+const acceptAll: ArchiveValidator = { validate: async () => undefined };
+
+export class BrokerFixture {
+  readonly productions: PgProductionRepository;
+  readonly context: PgSubmissionContextReader;
+  readonly archives: PostgresArchiveStore;
+
+  private constructor(
+    readonly db: TestDatabase,
+    readonly pool: Pool,
+    readonly seeded: Seeded,
+  ) {
+    this.productions = new PgProductionRepository(pool);
+    this.context = new PgSubmissionContextReader(pool);
+    this.archives = new PostgresArchiveStore(pool);
+  }
+
+  static async create(): Promise<BrokerFixture> {
+    const db = await createTestDatabase();
+    const pool = createPool({ databaseUrl: db.url, size: 20 });
+    const seeded = await seedStatement(pool);
+    return new BrokerFixture(db, pool, seeded);
+  }
+
+  worker(grader: Grader): GradingWorker {
+    return new GradingWorker(this.context, this.productions, this.archives, grader);
+  }
+
+  submissions(dispatch: GradingDispatch): SubmissionService {
+    return new SubmissionService(this.context, acceptAll, this.productions, this.archives, dispatch);
+  }
+
+  /** Submits `archive` as the seeded student; the key is returned with the outcome. */
+  async submit(
+    service: SubmissionService,
+    archive: Buffer,
+  ): Promise<{ key: string; production?: ExerciseProduction; error?: unknown }> {
+    const key = randomUUID();
+    try {
+      const production = await service.submit({ ...this.seeded, archive, submissionKey: key });
+      return { key, production };
+    } catch (error) {
+      return { key, error };
+    }
+  }
+
+  /** Polls until every production is final (or the timeout passes); returns the pending count. */
+  async waitAllFinal(timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await this.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM exercise_productions WHERE status NOT IN ('graded', 'failed')`,
+      );
+      if (rows[0].n === 0 || Date.now() > deadline) return rows[0].n;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /**
+   * Every accepted submission (by key) must have exactly one production, with a final status.
+   * Printed so the counts can be pasted into the issue.
+   */
+  async audit(label: string, acceptedKeys: string[]): Promise<Audit> {
+    const { rows } = await this.pool.query<{ submission_key: string; n: number; final: number; status: string }>(
+      `SELECT submission_key, count(*)::int AS n,
+              count(*) FILTER (WHERE status IN ('graded', 'failed'))::int AS final,
+              min(status) AS status
+         FROM exercise_productions WHERE submission_key = ANY($1) GROUP BY submission_key`,
+      [acceptedKeys],
+    );
+    const totals = await this.pool.query<{ productions: number; graded: number; failed: number; pending: number }>(
+      `SELECT count(*)::int AS productions,
+              count(*) FILTER (WHERE status = 'graded')::int AS graded,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed,
+              count(*) FILTER (WHERE status NOT IN ('graded', 'failed'))::int AS pending
+         FROM exercise_productions`,
+    );
+    const audit: Audit = {
+      accepted: acceptedKeys.length,
+      ...totals.rows[0],
+      lost: acceptedKeys.length - rows.length,
+      duplicated: rows.filter((r) => r.n > 1).length,
+      notFinal: rows.filter((r) => r.final !== r.n).length,
+    };
+    console.log(`AUDIT ${label}: ${JSON.stringify(audit)}`);
+    return audit;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+    await this.db.drop();
+  }
+}
+
+export interface Audit {
+  accepted: number;
+  productions: number;
+  graded: number;
+  failed: number;
+  pending: number;
+  lost: number;
+  duplicated: number;
+  notFinal: number;
+}
+
+async function seedStatement(pool: Pool): Promise<Seeded> {
+  const user = await pool.query<{ id: number }>(
+    `INSERT INTO users (email, password_hash, role) VALUES ('broker-student@shellgrade.test', 'x', 'student') RETURNING id`,
+  );
+  const exercise = await pool.query<{ id: number }>(
+    `INSERT INTO exercises (slug, name, statement_html, question_archive, grader_script, state)
+     VALUES ('broker-test', 'Broker test', '<p>grade me</p>', '\\x00', 'print(1)', 'published') RETURNING id`,
+  );
+  const sequence = await pool.query<{ id: number }>(`INSERT INTO sequences (name) VALUES ('broker seq') RETURNING id`);
+  const session = await pool.query<{ id: number }>(
+    `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key)
+     VALUES ('broker session', $1, now() - interval '1 day', now() + interval '1 day', 'k') RETURNING id`,
+    [sequence.rows[0].id],
+  );
+  const statement = await pool.query<{ id: number }>(
+    `INSERT INTO student_statements (user_id, session_id, exercise_id, statement_html, question_archive)
+     VALUES ($1, $2, $3, '<p>grade me</p>', '\\x00') RETURNING id`,
+    [user.rows[0].id, session.rows[0].id, exercise.rows[0].id],
+  );
+  return { userId: user.rows[0].id, exerciseId: exercise.rows[0].id, statementId: statement.rows[0].id };
+}
