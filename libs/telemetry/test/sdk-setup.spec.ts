@@ -1,0 +1,62 @@
+import { ExportResultCode } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { NEST_SUPPORTED_VERSIONS, NestInstrumentation12 } from '../src/nest-instrumentation';
+import { CountingBatchSpanProcessor, CountingExporter, newSpanCounts } from '../src/span-accounting';
+import { isTracingEnabled, settingsFromEnv } from '../src/settings';
+
+describe('settings from the environment', () => {
+  it('is off unless SG_TRACING is true/1', () => {
+    expect(isTracingEnabled({})).toBe(false);
+    expect(isTracingEnabled({ SG_TRACING: 'false' })).toBe(false);
+    expect(isTracingEnabled({ SG_TRACING: 'true' })).toBe(true);
+    expect(isTracingEnabled({ SG_TRACING: '1' })).toBe(true);
+  });
+
+  it('reads role, replica, variant, ratio and endpoint with defaults', () => {
+    expect(settingsFromEnv({})).toEqual({ role: 'monolith', replica: 0, variant: 'naked-mon', sampleRatio: 1, otlpEndpoint: 'http://127.0.0.1:4318' });
+    expect(settingsFromEnv({ SG_ROLE: 'gateway', SG_REPLICA: '2', SG_VARIANT: 'msa-1-2', SG_TRACE_SAMPLE: '0.25', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x:1' })).toEqual({
+      role: 'gateway', replica: 2, variant: 'msa-1-2', sampleRatio: 0.25, otlpEndpoint: 'http://x:1',
+    });
+  });
+
+  it('rejects a bad ratio or replica with the variable name', () => {
+    expect(() => settingsFromEnv({ SG_TRACE_SAMPLE: '2' })).toThrow(/SG_TRACE_SAMPLE/);
+    expect(() => settingsFromEnv({ SG_REPLICA: '-1' })).toThrow(/SG_REPLICA/);
+  });
+});
+
+describe('span accounting', () => {
+  it('counts exported and failed spans', async () => {
+    const counts = newSpanCounts();
+    const failing: SpanExporter = { export: (_s, done) => done({ code: ExportResultCode.FAILED }), shutdown: async () => undefined };
+    const ok = new CountingExporter(new InMemorySpanExporter(), counts);
+    const bad = new CountingExporter(failing, counts);
+    const spans = [{}, {}] as ReadableSpan[];
+    await new Promise((r) => ok.export(spans, r));
+    await new Promise((r) => bad.export(spans.slice(0, 1), r));
+    expect(counts).toMatchObject({ exported: 2, exportFailed: 1 });
+  });
+
+  it('counts spans dropped because the batch queue is full', async () => {
+    const counts = newSpanCounts();
+    const exporter = new CountingExporter(new InMemorySpanExporter(), counts);
+    const processor = new CountingBatchSpanProcessor(exporter, { maxQueueSize: 4, maxExportBatchSize: 4, scheduledDelayMillis: 60_000 }, counts);
+    const tracer = new BasicTracerProvider({ spanProcessors: [processor] }).getTracer('unit');
+    for (let i = 0; i < 10; i++) tracer.startSpan(`s${i}`).end();
+    await processor.forceFlush();
+    await processor.shutdown();
+    expect(counts.ended).toBe(10);
+    // The queue flushes itself when it reaches a full batch, so some spans get through.
+    expect(counts.exported + counts.droppedQueueFull).toBe(10);
+    expect(counts.droppedQueueFull).toBeGreaterThan(0);
+  });
+});
+
+describe('Nest 12 instrumentation', () => {
+  it('widens the supported range of the module and its patched files', () => {
+    const inst = new NestInstrumentation12({ enabled: false });
+    const definitions = (inst as unknown as { getModuleDefinitions(): { supportedVersions: string[]; files: { supportedVersions: string[] }[] }[] }).getModuleDefinitions();
+    expect(definitions[0].supportedVersions).toEqual(NEST_SUPPORTED_VERSIONS);
+    expect(definitions[0].files.every((f) => f.supportedVersions === NEST_SUPPORTED_VERSIONS)).toBe(true);
+  });
+});
