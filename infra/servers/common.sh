@@ -61,12 +61,13 @@ apt_ensure() {
       created=1
     fi
     trap '[[ $created == 1 ]] && rm -f "$policy"' EXIT
+    local out=/tmp/shellgrade-apt.log
     if ((sg_apt_updated == 0)); then
       log "apt-get update"
-      apt-get update -qq >&2
+      apt-get update -qq >"$out" 2>&1 || { tail -n 20 "$out" >&2; exit 1; }
     fi
     log "apt-get install ${missing[*]}"
-    apt-get install -y -qq "${missing[@]}" >&2
+    apt-get install -y -qq "${missing[@]}" >"$out" 2>&1 || { tail -n 30 "$out" >&2; exit 1; }
   ) 9>/tmp/shellgrade-apt.lock || die "apt-get install ${missing[*]} failed"
   sg_apt_updated=1
   stop_distro_services
