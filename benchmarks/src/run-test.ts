@@ -163,6 +163,9 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   }
   await resetProductions();
 
+  // The measured window starts now (traces/ reads it from meta.json / aggregated.json).
+  meta.startedAt = new Date().toISOString();
+  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
   let groups = groupsOf(status);
   const sampler = new ResourceSampler(() => groups);
   sampler.start();
@@ -228,7 +231,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
     }
   }
 
-  meta.endedAt = new Date().toISOString();
+  meta.endedAt = records.length ? records[records.length - 1].endedAt : new Date().toISOString();
   writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
   const aggregated: Aggregated = {
     schema: 'shellgrade.bench-aggregated/1',

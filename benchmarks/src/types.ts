@@ -61,6 +61,7 @@ export interface TestMeta {
   replicas: Record<string, number>;
   tracing: boolean;
   entry: string;
+  /** Start of the measured runs (after seeding and warm-up) and end of the last one. */
   startedAt: string;
   endedAt?: string;
   machine: MachineFacts;

@@ -1,5 +1,5 @@
-// End-to-end: the smoke profile of scenario R against the variant that is up (CI brings
-// naked-mon up first). Entry URL from `npm run variant -- status --json`.
+// End-to-end: the smoke profile of scenario R against the variant that is up (naked-mon when
+// none is). Entry URL from `npm run variant -- status --json`.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { k6Path } from '../src/k6-tool';
 import { defaultArchive, spsScript } from '../src/paths';
 import { runTest } from '../src/run-test';
 import { run } from '../src/shell';
-import { entryUrl, seedStudents, variantStatus, type VariantStatus } from '../src/stack';
+import { entryUrl, seedStudents, variantStatus, variantUp, type VariantStatus } from '../src/stack';
 import type { PaperMetrics } from '../src/types';
 
 jest.setTimeout(600_000);
@@ -17,7 +17,11 @@ const work = mkdtempSync(join(tmpdir(), 'sg-bench-e2e-'));
 
 beforeAll(async () => {
   status = await variantStatus();
-  if (!status.variant || status.processes.length === 0) throw new Error('no variant is up: start one with `npm run variant -- up naked-mon`');
+  // CI brings naked-mon up before the e2e tests; run alone, bring it up ourselves.
+  if (!status.variant || status.processes.length === 0) {
+    await variantUp('naked-mon');
+    status = await variantStatus();
+  }
 });
 
 it('k6 smoke: every request OK, none KO, RAC = 1, SPS samples carry trace ids', async () => {
