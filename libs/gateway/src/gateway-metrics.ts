@@ -56,10 +56,11 @@ export class GatewayMetrics {
   middleware() {
     return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
       const started = process.hrtime.bigint();
+      const record = (status: number) =>
+        this.observeRequest(requestClass(req, res.statusCode), req.method ?? 'GET', status, Number(process.hrtime.bigint() - started) / 1e9);
+      res.once('finish', () => record(res.statusCode));
       res.once('close', () => {
-        const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED_STATUS;
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        this.observeRequest(requestClass(req, res.statusCode), req.method ?? 'GET', status, seconds);
+        if (!res.writableFinished) record(CLIENT_CLOSED_STATUS);
       });
       next();
     };

@@ -27,6 +27,7 @@ export type GatewayMiddleware = (req: IncomingMessage, res: ServerResponse, next
 /** Per-request state shared between the dispatcher and the proxy event handlers. */
 interface Exchange {
   replica: Replica;
+  proxyReq?: ClientRequest;
   timer?: NodeJS.Timeout;
 }
 const exchanges = new WeakMap<IncomingMessage, Exchange>();
@@ -52,7 +53,14 @@ export function createGatewayProxy(options: GatewayProxyOptions): GatewayMiddlew
       sendProblem(res, withInstance(problem(503, detail), req), Math.ceil(pick.retryAfterMs / 1000));
       return;
     }
-    exchanges.set(req, { replica: pick.replica });
+    const exchange: Exchange = { replica: pick.replica };
+    exchanges.set(req, exchange);
+    // A client that hangs up cancels the upstream call too (http-proxy only notices
+    // aborts of requests whose body was still arriving).
+    res.once('close', () => {
+      clearTimeout(exchange.timer);
+      if (!res.writableFinished) exchange.proxyReq?.destroy();
+    });
     void proxies[route.upstream](req, res, next);
   };
 }
@@ -72,12 +80,17 @@ function proxyFor(pool: UpstreamPool, options: GatewayProxyOptions): RequestHand
 
 function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyOptions): Plugin<IncomingMessage, ServerResponse> {
   return (proxyServer) => {
-    proxyServer.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage) => {
+    proxyServer.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) => {
       for (const name of hopByHopHeaders(req.headers.connection)) {
         if (proxyReq.hasHeader(name)) proxyReq.removeHeader(name);
       }
       const exchange = exchanges.get(req);
       if (!exchange) return;
+      if (res.destroyed) {
+        proxyReq.destroy();
+        return;
+      }
+      exchange.proxyReq = proxyReq;
       exchange.timer = setTimeout(() => proxyReq.destroy(upstreamTimeoutError(timeoutMs)), timeoutMs);
       const clear = () => clearTimeout(exchange.timer);
       proxyReq.once('response', clear);
@@ -91,7 +104,9 @@ function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyO
       if (vary) proxyRes.headers.vary = vary;
       // An upstream that dies mid-body: cut the client too instead of leaving it waiting.
       proxyRes.once('close', () => {
-        if (!proxyRes.complete) res.destroy();
+        if (proxyRes.complete || res.destroyed) return;
+        metrics.upstreamError(pool.name, 'reset');
+        res.destroy();
       });
     });
 

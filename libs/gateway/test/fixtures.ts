@@ -164,3 +164,17 @@ export async function startGateway(overrides: Partial<GatewayConfig>): Promise<R
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, app, close: () => app.close() };
 }
+
+/** Retries an assertion until it passes or `withinMs` elapses (then rethrows the last failure). */
+export async function eventually(assertion: () => unknown, withinMs: number): Promise<void> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}

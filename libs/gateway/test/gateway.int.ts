@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { closedPort, json, send, startGateway, startKillableUpstream, startUpstream, type RunningGateway, type Upstream } from './fixtures';
+import { closedPort, eventually, json, send, startGateway, startKillableUpstream, startUpstream, type RunningGateway, type Upstream } from './fixtures';
 
 const TIMEOUT_MS = 400;
 const ORIGIN = 'http://spa.example';
@@ -13,11 +13,17 @@ describe('gateway routing and passthrough (live upstreams)', () => {
   let exercise: Upstream;
   let leftover: Upstream;
   let gateway: RunningGateway;
+  /** Slow exchanges whose upstream connection the gateway closed before the answer. */
+  let slowCancelled = 0;
 
   beforeAll(async () => {
     exercise = await startUpstream((req, res) => {
       if (req.url.startsWith('/api/exercise-production/slow')) {
-        setTimeout(() => res.end('too late'), 5000).unref();
+        const timer = setTimeout(() => res.end('too late'), 5000);
+        res.on('close', () => {
+          clearTimeout(timer);
+          if (!res.writableEnded) slowCancelled++;
+        });
         return;
       }
       res.setHeader('Content-Type', req.headers['content-type'] ?? 'application/octet-stream');
@@ -174,16 +180,15 @@ describe('gateway routing and passthrough (live upstreams)', () => {
     expect(res.ms).toBeLessThan(TIMEOUT_MS + 1000);
   });
 
-  it('survives clients that hang up mid-request', async () => {
-    await new Promise<void>((resolve) => {
-      const req = request(`${gateway.url}/api/exercise-production/slow`);
-      req.on('error', () => resolve());
-      req.end();
-      setTimeout(() => {
-        req.destroy();
-        resolve();
-      }, 50);
-    });
+  it('cancels the upstream call when the client hangs up, and keeps serving', async () => {
+    const cancelledBefore = slowCancelled;
+    const req = request(`${gateway.url}/api/exercise-production/slow`);
+    req.on('error', () => undefined);
+    req.end();
+    await new Promise((r) => setTimeout(r, 50));
+    req.destroy();
+    // Well before the gateway's own timeout would have cut it.
+    await eventually(() => expect(slowCancelled).toBe(cancelledBefore + 1), TIMEOUT_MS / 2);
     const res = await send(`${gateway.url}/health`);
     expect(res.status).toBe(200);
   });
@@ -208,14 +213,18 @@ describe('gateway routing and passthrough (live upstreams)', () => {
     expect(health.status).toBe(200);
     expect(json(health)).toEqual({ status: 'ok', role: 'gateway', replica: 7 });
 
-    const metrics = await send(`${gateway.url}/metrics`);
-    expect(metrics.status).toBe(200);
-    const text = metrics.body.toString();
-    expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="POST",status="200"\} \d+/);
-    expect(text).toMatch(/sg_gateway_requests_total\{route_class="preflight",method="OPTIONS",status="204"\} 3/);
-    expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="timeout"\} 1/);
-    expect(text).toMatch(/sg_gateway_request_duration_seconds_bucket\{le="0.8",route_class="leftover",status="200"\}/);
-    expect(text).toContain('process_cpu_user_seconds_total');
+    // Metrics are recorded when a response finishes, which may trail the client by a tick.
+    await eventually(async () => {
+      const metrics = await send(`${gateway.url}/metrics`);
+      expect(metrics.status).toBe(200);
+      const text = metrics.body.toString();
+      expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="POST",status="200"\} \d+/);
+      expect(text).toMatch(/sg_gateway_requests_total\{route_class="preflight",method="OPTIONS",status="204"\} 3/);
+      expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="GET",status="499"\} 1/);
+      expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="timeout"\} 1/);
+      expect(text).toMatch(/sg_gateway_request_duration_seconds_bucket\{le="0.8",route_class="leftover",status="200"\}/);
+      expect(text).toContain('process_cpu_user_seconds_total');
+    }, 1000);
 
     const docs = await send(`${gateway.url}/docs-json`);
     expect(docs.status).toBe(200);
@@ -299,9 +308,12 @@ describe('gateway with dead and dying upstreams', () => {
       const third = await send(`${gateway.url}/api/exercise-production`);
       expect(third.status).toBe(502);
 
-      const text = (await send(`${gateway.url}/metrics`)).body.toString();
-      expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="refused"\} 2/);
-      expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="down"\} 1/);
+      await eventually(async () => {
+        const text = (await send(`${gateway.url}/metrics`)).body.toString();
+        expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="refused"\} 2/);
+        expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="down"\} 1/);
+        expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="POST",status="503"\} 1/);
+      }, 1000);
     } finally {
       await gateway.close();
     }
@@ -361,11 +373,31 @@ describe('gateway with dead and dying upstreams', () => {
     try {
       await expect(send(`${gateway.url}/api/exercise-production/1`)).rejects.toThrow();
       expect((await send(`${gateway.url}/health`)).status).toBe(200);
-      const text = (await send(`${gateway.url}/metrics`)).body.toString();
-      expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="GET",status="499"\} 1/);
+      await eventually(async () => {
+        const text = (await send(`${gateway.url}/metrics`)).body.toString();
+        expect(text).toMatch(/sg_gateway_requests_total\{route_class="exercise",method="GET",status="499"\} 1/);
+        expect(text).toMatch(/sg_gateway_upstream_errors_total\{upstream="exercise",kind="reset"\} 1/);
+      }, 1000);
     } finally {
       await gateway.close();
       await half.close();
+    }
+  });
+
+  it('drains an in-flight request when closed, then stops accepting', async () => {
+    const slowish = await startUpstream((_req, res) => setTimeout(() => res.end('graded'), 300));
+    const gateway = await startGateway({ exerciseUrls: [slowish.url], leftoverUrls: [leftover.url] });
+    try {
+      const inFlight = send(`${gateway.url}/api/exercise-production`, { method: 'POST', body: 'answer' });
+      await new Promise((r) => setTimeout(r, 100));
+      const closed = gateway.close();
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe('graded');
+      await closed;
+      await expect(send(`${gateway.url}/health`)).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await slowish.close();
     }
   });
 });
