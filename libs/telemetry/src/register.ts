@@ -17,21 +17,21 @@ if (isMainThread && isTracingEnabled(process.env)) {
   const running = startTelemetry(settingsFromEnv(process.env));
   exposeSpanCounts(running.counts);
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    // Flush buffered spans before exiting; the application's own shutdown runs in parallel.
-    running
+  // Flush buffered spans once, whichever comes first: a signal or the loop running dry.
+  let flushed: Promise<void> | undefined;
+  const flush = () =>
+    (flushed ??= running
       .shutdown()
       .catch((error: unknown) => console.error('telemetry shutdown failed:', error))
-      .finally(() => {
-        logSpanCounts(running.counts);
-        if (process.listenerCount(signal) === 0) process.exit(0);
-      });
+      .finally(() => logSpanCounts(running.counts)));
+  const onSignal = (signal: NodeJS.Signals) => {
+    // Ours replaced the default action: exit once the application has no handler left
+    // (Nest's shutdown hook removes its own and re-raises the signal after closing).
+    void flush().finally(() => {
+      if (process.listenerCount(signal) <= 1) process.exit(0);
+    });
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  // A process that simply runs out of work (scripts, tests) still flushes its last batch.
-  process.once('beforeExit', () => void running.shutdown().finally(() => logSpanCounts(running.counts)));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.once('beforeExit', () => void flush());
 }
