@@ -26,7 +26,9 @@ const transform = {
 const base = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform,
+  // Nest 12 ships ESM only and Jest cannot require(esm) on Node 20: swc compiles it to CJS.
+  transform: { '^.+\\.(t|j)s$': transform['^.+\\.ts$'] },
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/run/', '/tools/'],
 };
