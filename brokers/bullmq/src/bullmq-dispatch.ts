@@ -1,0 +1,83 @@
+/**
+ * GradingDispatch over BullMQ: marks the production queued, refuses it (503) when too many
+ * jobs wait, adds job `production-<id>` (the job id dedups redeliveries), and for `sync`
+ * replies waits for the job to finish (QueueEvents) up to a timeout, after which the SPS
+ * answers with the production as it stands (202 while queued); the job still completes.
+ */
+import {
+  DomainError,
+  type ArchiveStore,
+  type ExerciseProduction,
+  type GradingDispatch,
+  type GradingRequest,
+  type ProductionRepository,
+} from '@shellgrade/domain';
+import { tracedPublish } from '@shellgrade/telemetry';
+import type { BullMqConnection } from './bullmq-connection';
+import { messageIdOf } from './grading-message';
+import type { GradingJobData } from './bullmq-worker';
+import { refuseSubmission } from './refusal';
+
+export const GRADING_JOB = 'grade';
+
+export interface BullMqDispatchOptions {
+  reply: 'sync' | 'async';
+  maxWaiting: number;
+  replyTimeoutMs: number;
+  publishTimeoutMs: number;
+  retryAfterSeconds: number;
+}
+
+class Timeout extends Error {}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Timeout(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export class BullMqDispatch implements GradingDispatch {
+  constructor(
+    private readonly connection: BullMqConnection,
+    private readonly productions: ProductionRepository,
+    private readonly archives: ArchiveStore,
+    private readonly options: BullMqDispatchOptions,
+  ) {}
+
+  async dispatch(req: GradingRequest): Promise<ExerciseProduction> {
+    const { productionId } = req;
+    const { queue, events, queueName } = this.connection;
+    await this.productions.setStatus(productionId, 'queued');
+    const refuse = (cause: 'queue-full' | 'broker-unavailable', error?: unknown) =>
+      refuseSubmission(cause, productionId, { productions: this.productions, archives: this.archives }, {
+        broker: 'bullmq',
+        queue: queueName,
+        retryAfterSeconds: this.options.retryAfterSeconds,
+        error,
+      });
+
+    let job;
+    try {
+      // Waiting jobs and retries waiting for their backoff; active ones are bounded by worker concurrency.
+      const waiting = await within(queue.getJobCountByTypes('waiting', 'prioritized', 'delayed'), this.options.publishTimeoutMs);
+      if (waiting >= this.options.maxWaiting) throw await refuse('queue-full');
+      job = await tracedPublish({ system: 'bullmq', queue: queueName }, (headers) => {
+        const data: GradingJobData = { productionId, headers };
+        return within(queue.add(GRADING_JOB, data, { jobId: messageIdOf(productionId) }), this.options.publishTimeoutMs);
+      });
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      throw await refuse('broker-unavailable', error);
+    }
+
+    if (this.options.reply === 'sync') {
+      // Rejects when the job failed for good (the production is then final) or on timeout (still queued).
+      await job.waitUntilFinished(events, this.options.replyTimeoutMs).catch(() => undefined);
+    }
+    const production = await this.productions.findById(productionId);
+    if (!production) throw new DomainError('not-found', `production ${productionId} vanished after dispatch`);
+    return production;
+  }
+}

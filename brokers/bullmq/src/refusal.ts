@@ -1,0 +1,42 @@
+// Same as brokers/rabbitmq/src/refusal.ts (brokers may not import each other; candidate for libs/dispatch).
+/**
+ * What happens to a persisted production whose publish failed: the submission was not
+ * accepted (503 + Retry-After), so it must not linger as a never-graded production.
+ */
+import { DomainError, type ArchiveStore, type ProductionRepository } from '@shellgrade/domain';
+
+export type RefusalCause = 'queue-full' | 'broker-unavailable';
+
+/**
+ * queue-full: the broker refused the message for sure, so the production and its archive are
+ * deleted (a client retry with the same submission key starts afresh).
+ * broker-unavailable: the message may still reach the queue (unconfirmed publish), so the
+ * production is made final ('failed'); a late delivery then finds it final and is acked as is.
+ */
+export async function refuseSubmission(
+  cause: RefusalCause,
+  productionId: number,
+  deps: { productions: ProductionRepository; archives: ArchiveStore },
+  info: { broker: string; queue: string; retryAfterSeconds: number; error?: unknown },
+): Promise<DomainError> {
+  const why = info.error instanceof Error ? info.error.message : String(info.error ?? '');
+  if (cause === 'queue-full') {
+    await deps.archives.delete(productionId).catch(() => undefined);
+    await deps.productions.delete(productionId).catch(() => undefined);
+    return new DomainError(
+      'unavailable',
+      `the grading queue is full; the submission was not accepted, retry in ${info.retryAfterSeconds} s`,
+      { broker: info.broker, queue: info.queue },
+      info.retryAfterSeconds,
+    );
+  }
+  await deps.productions
+    .complete(productionId, { failureReason: `unavailable: not queued, ${info.broker} did not confirm (${why})` })
+    .catch(() => undefined);
+  return new DomainError(
+    'unavailable',
+    `the grading broker is unavailable; the submission was not accepted, retry in ${info.retryAfterSeconds} s`,
+    { broker: info.broker, queue: info.queue },
+    info.retryAfterSeconds,
+  );
+}
