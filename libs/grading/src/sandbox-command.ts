@@ -43,7 +43,10 @@ export const GRADER_FILES = {
 export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
   const sandboxed = input.isolation === 'bwrap';
   const jobPath = sandboxed ? JOB_MOUNT : input.jobDir;
+  // -S: no site-packages. Graders need only the stdlib and shellgrade_grader (on PYTHONPATH),
+  // and site's .pth hooks can cost ~150 ms per start; sys.argv is the contract's unchanged.
   const graderArgs = [
+    '-S',
     '-u',
     GRADER_FILES.script,
     GRADER_FILES.statement,

@@ -1,0 +1,42 @@
+/**
+ * Runs the grader baseline and writes results/grader-baseline/<timestamp>.json and latest.json.
+ *   node dist/libs/grading/src/baseline-cli.js [--duration-s 2.5] [--out <dir>]
+ * (benchmarks/grader-baseline/run.sh builds and calls this.)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadRuntimeConfig } from '@shellgrade/variant';
+import { gradingLibDir } from './assets';
+import { formatBaselineTable, runGraderBaseline } from './baseline';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const cfg = loadRuntimeConfig();
+  const durationS = Number(arg('--duration-s') ?? 2.5);
+  if (!(durationS > 0 && durationS <= 60)) throw new Error('--duration-s must be in (0, 60]');
+  const outDir = resolve(arg('--out') ?? join(gradingLibDir(), '..', '..', 'results', 'grader-baseline'));
+  const sandboxRoot = join(cfg.SG_SANDBOX_ROOT, 'baseline');
+  console.log(`grader baseline: paper-scripts, ${durationS} s per row, sandbox ${sandboxRoot}`);
+  const report = await runGraderBaseline({
+    base: { python: cfg.SG_PYTHON, sandboxRoot, timeoutMs: cfg.SG_GRADER_TIMEOUT_MS },
+    durationPerRowMs: durationS * 1000,
+    onRow: (r) => console.log(`  ${r.mode} x${r.concurrency}: ${r.gradingsPerS} gradings/s, ${r.msPerGrading} ms/grading`),
+  });
+  mkdirSync(outDir, { recursive: true });
+  const body = JSON.stringify(report, null, 2) + '\n';
+  const file = join(outDir, `${report.createdAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, body);
+  writeFileSync(join(outDir, 'latest.json'), body);
+  console.log('\n' + formatBaselineTable(report.rows));
+  console.log(`\nwritten ${file} and latest.json`);
+  if (report.rows.some((r) => r.failures > 0)) process.exitCode = 1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
