@@ -1,2 +1,3 @@
 export * from './production';
 export * from './wiring';
+export * from './admin';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { AUTH_CONFIG, type AuthRuntimeConfig, authConfigFrom } from './auth.config';
-import { AuthController } from './auth.controller';
+import { AuthController, SessionHttp } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { TokenService } from './tokens';
@@ -29,9 +29,10 @@ export class AuthModule {
           }),
         },
         AuthService,
+        SessionHttp,
         AuthGuard,
       ],
-      exports: [AUTH_CONFIG, TokenService, AuthService, AuthGuard],
+      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard],
     };
   }
 }

@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
+import { notFound } from '@shellgrade/domain';
+import { ZodPipe } from '@shellgrade/http';
+import { PgExerciseRepository } from '@shellgrade/persistence';
+import { z } from 'zod';
+import { base64Bytes, exerciseStateSchema, idParam, nonEmpty, pageQuery } from './schemas';
+import { exerciseView } from './views';
+
+const exerciseFields = z.object({
+  slug: z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'lower-case letters, digits and dashes'),
+  name: z.string().trim().min(1).max(200),
+  statement: z.string().max(1_000_000),
+  question_archive: base64Bytes,
+  grader_script: z.string().min(1).max(1_000_000),
+  state: exerciseStateSchema,
+  locale: z.string().min(2).max(16),
+  skills: z.array(z.string().min(1).max(64)).max(50),
+});
+const newExerciseSchema = exerciseFields
+  .extend({ state: exerciseStateSchema.default('draft'), locale: exerciseFields.shape.locale.default('en'), skills: exerciseFields.shape.skills.default([]) })
+  .strict();
+const exerciseUpdateSchema = nonEmpty(exerciseFields);
+type ExerciseUpdate = z.infer<typeof exerciseUpdateSchema>;
+const listQuery = pageQuery.extend({ state: exerciseStateSchema.optional() });
+
+/** Exercises: staff manage them; students see published ones, without the grading script. */
+@ApiTags('exercises')
+@Controller(['api/exercise', 'api/exercises'])
+@UseGuards(AuthGuard)
+export class ExercisesController {
+  constructor(private readonly exercises: PgExerciseRepository) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Exercises without archives (students: published only)' })
+  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
+    const staff = isStaff(me.role);
+    const rows = await this.exercises.list({ ...q, state: staff ? q.state : 'published' });
+    return rows.map((e) => exerciseView(e, { full: false, staff }));
+  }
+
+  @Get(':id')
+  async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    const staff = isStaff(me.role);
+    const exercise = await this.exercises.findById(id);
+    // An unpublished exercise does not exist for a student.
+    if (!exercise || (!staff && exercise.state !== 'published')) throw notFound('exercise', id);
+    return exerciseView(exercise, { full: true, staff });
+  }
+
+  @Post()
+  @Roles('admin', 'teacher')
+  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newExerciseSchema)) b: z.infer<typeof newExerciseSchema>) {
+    const created = await this.exercises.create({
+      slug: b.slug,
+      name: b.name,
+      statementHtml: b.statement,
+      questionArchive: b.question_archive,
+      graderScript: b.grader_script,
+      state: b.state,
+      locale: b.locale,
+      skills: b.skills,
+      authorId: me.id,
+    });
+    return exerciseView(created, { full: true, staff: true });
+  }
+
+  @Put(':id')
+  @Roles('admin', 'teacher')
+  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+    return this.update(id, b);
+  }
+
+  @Patch(':id')
+  @Roles('admin', 'teacher')
+  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+    const updated = await this.exercises.update(id, {
+      slug: b.slug,
+      name: b.name,
+      statementHtml: b.statement,
+      questionArchive: b.question_archive,
+      graderScript: b.grader_script,
+      state: b.state,
+      locale: b.locale,
+      skills: b.skills,
+    });
+    if (!updated) throw notFound('exercise', id);
+    return exerciseView(updated, { full: true, staff: true });
+  }
+
+  @Delete(':id')
+  @Roles('admin', 'teacher')
+  @ApiOperation({ summary: 'Delete an exercise (409 once students have statements or productions for it)' })
+  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+    if (!(await this.exercises.delete(id))) throw notFound('exercise', id);
+    return { deleted: true, ex_id: id };
+  }
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { ExercisesController } from './exercises.controller';
+import { ProductionsListController } from './productions-list.controller';
+import { SequencesController } from './sequences.controller';
+import { SessionsController } from './sessions.controller';
+import { StatementsController } from './statements.controller';
+import { UsersController } from './users.controller';
+
+/*
+ * The CRUD part of the HTTP contract, split as the gateway routes it (paper 000 §III):
+ * users, exercises, sequences and sessions live in the Leftover service; student statements
+ * and the production list sit with the Exercise service. The monolith imports both.
+ *
+ * Both need the global PersistenceModule (repositories) and AuthModule (guard, token service,
+ * session cookies, KDF cost); import order does not matter (UsersController serves
+ * DELETE /api/user/logout itself before its `:id` route).
+ */
+
+/** /api/user(s), /api/exercise(s), /api/sequence(s), /api/business-session(s). */
+@Module({ controllers: [UsersController, ExercisesController, SequencesController, SessionsController] })
+export class LeftoverApiModule {}
+
+/** /api/student-statement(s) CRUD and GET /api/exercise-production(s) (list). */
+@Module({ controllers: [StatementsController, ProductionsListController] })
+export class StatementApiModule {}

@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AuthGuard, Roles } from '@shellgrade/auth';
+import { notFound } from '@shellgrade/domain';
+import { ZodPipe } from '@shellgrade/http';
+import { PgSequenceRepository } from '@shellgrade/persistence';
+import { z } from 'zod';
+import { idParam, nonEmpty, pageQuery } from './schemas';
+import { sequenceView } from './views';
+
+const sequenceFields = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(10_000),
+  exercises: z.array(idParam).max(500).refine((ids) => new Set(ids).size === ids.length, 'an exercise appears twice'),
+});
+const newSequenceSchema = sequenceFields
+  .extend({ description: sequenceFields.shape.description.default(''), exercises: sequenceFields.shape.exercises.default([]) })
+  .strict();
+const sequenceUpdateSchema = nonEmpty(sequenceFields);
+type SequenceUpdate = z.infer<typeof sequenceUpdateSchema>;
+
+/** Ordered exercise sequences: everyone reads, staff write. */
+@ApiTags('sequences')
+@Controller(['api/sequence', 'api/sequences'])
+@UseGuards(AuthGuard)
+export class SequencesController {
+  constructor(private readonly sequences: PgSequenceRepository) {}
+
+  @Get()
+  async list(@Query(new ZodPipe(pageQuery)) q: z.infer<typeof pageQuery>) {
+    return (await this.sequences.list(q)).map(sequenceView);
+  }
+
+  @Get(':id')
+  async findOne(@Param('id', new ZodPipe(idParam)) id: number) {
+    const s = await this.sequences.findById(id);
+    if (!s) throw notFound('sequence', id);
+    return sequenceView(s);
+  }
+
+  @Post()
+  @Roles('admin', 'teacher')
+  async create(@Body(new ZodPipe(newSequenceSchema)) b: z.infer<typeof newSequenceSchema>) {
+    return sequenceView(await this.sequences.create({ name: b.name, description: b.description, exerciseIds: b.exercises }));
+  }
+
+  @Put(':id')
+  @Roles('admin', 'teacher')
+  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+    return this.update(id, b);
+  }
+
+  @Patch(':id')
+  @Roles('admin', 'teacher')
+  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+    const s = await this.sequences.update(id, { name: b.name, description: b.description, exerciseIds: b.exercises });
+    if (!s) throw notFound('sequence', id);
+    return sequenceView(s);
+  }
+
+  @Delete(':id')
+  @Roles('admin', 'teacher')
+  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+    if (!(await this.sequences.delete(id))) throw notFound('sequence', id);
+    return { deleted: true, sequence_id: id };
+  }
+}

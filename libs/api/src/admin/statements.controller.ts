@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
+import { notFound } from '@shellgrade/domain';
+import { ZodPipe } from '@shellgrade/http';
+import { PgExerciseRepository, PgStatementRepository } from '@shellgrade/persistence';
+import { z } from 'zod';
+import { base64Bytes, idParam, isoDate, nonEmpty, optionalId, pageQuery } from './schemas';
+import { statementView } from './views';
+
+const newStatementSchema = z
+  .object({
+    user_id: idParam,
+    session_id: idParam,
+    ex_id: idParam,
+    /** Defaults to the exercise's statement and question archive. */
+    statement: z.string().max(1_000_000).optional(),
+    question_archive: base64Bytes.optional(),
+    deadline: isoDate.nullable().default(null),
+  })
+  .strict();
+const statementUpdateSchema = nonEmpty(
+  z.object({ statement: z.string().max(1_000_000), question_archive: base64Bytes, deadline: isoDate.nullable() }),
+);
+type StatementUpdate = z.infer<typeof statementUpdateSchema>;
+const listQuery = pageQuery.extend({ user_id: optionalId, session_id: optionalId, ex_id: optionalId });
+
+/** Personalised statements ("ps_id"): staff manage them; a student sees only its own. */
+@ApiTags('student-statements')
+@Controller(['api/student-statement', 'api/student-statements'])
+@UseGuards(AuthGuard)
+export class StatementsController {
+  constructor(
+    private readonly statements: PgStatementRepository,
+    private readonly exercises: PgExerciseRepository,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Statements without archives (students: their own)' })
+  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
+    const rows = await this.statements.list({
+      limit: q.limit,
+      offset: q.offset,
+      userId: isStaff(me.role) ? q.user_id : me.id,
+      sessionId: q.session_id,
+      exerciseId: q.ex_id,
+    });
+    return rows.map((s) => statementView(s, false));
+  }
+
+  @Get(':id')
+  async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    const s = await this.statements.findById(id);
+    // Another student's statement is reported as missing, not as forbidden: ids are not probeable.
+    if (!s || (!isStaff(me.role) && s.userId !== me.id)) throw notFound('student statement', id);
+    return statementView(s, true);
+  }
+
+  @Post()
+  @Roles('admin', 'teacher')
+  async create(@Body(new ZodPipe(newStatementSchema)) b: z.infer<typeof newStatementSchema>) {
+    const exercise = await this.exercises.findById(b.ex_id);
+    if (!exercise) throw notFound('exercise', b.ex_id);
+    const s = await this.statements.create({
+      userId: b.user_id,
+      sessionId: b.session_id,
+      exerciseId: b.ex_id,
+      statementHtml: b.statement ?? exercise.statementHtml,
+      questionArchive: b.question_archive ?? exercise.questionArchive,
+      deadline: b.deadline,
+    });
+    return statementView(s, true);
+  }
+
+  @Put(':id')
+  @Roles('admin', 'teacher')
+  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
+    return this.update(id, b);
+  }
+
+  @Patch(':id')
+  @Roles('admin', 'teacher')
+  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
+    const s = await this.statements.update(id, { statementHtml: b.statement, questionArchive: b.question_archive, deadline: b.deadline });
+    if (!s) throw notFound('student statement', id);
+    return statementView(s, true);
+  }
+
+  @Delete(':id')
+  @Roles('admin', 'teacher')
+  @ApiOperation({ summary: 'Delete a statement (409 once productions reference it)' })
+  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+    if (!(await this.statements.delete(id))) throw notFound('student statement', id);
+    return { deleted: true, ps_id: id };
+  }
+}

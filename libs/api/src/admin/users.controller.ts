@@ -1,0 +1,110 @@
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AUTH_CONFIG, AuthGuard, type AuthConfig, type AuthenticatedUser, CurrentUser, hashPassword, Roles, SessionHttp } from '@shellgrade/auth';
+import { forbidden, notFound } from '@shellgrade/domain';
+import { ZodPipe } from '@shellgrade/http';
+import { PgUserRepository, type UserPatch } from '@shellgrade/persistence';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { idParam, nonEmpty, pageQuery, roleSchema } from './schemas';
+import { userView } from './views';
+
+const userFields = z.object({
+  email: z.string().trim().toLowerCase().email().max(320),
+  password: z.string().min(8).max(1024),
+  firstname: z.string().max(200),
+  lastname: z.string().max(200),
+  role: roleSchema,
+});
+const newUserSchema = userFields
+  .extend({ firstname: userFields.shape.firstname.default(''), lastname: userFields.shape.lastname.default(''), role: roleSchema.default('student') })
+  .strict();
+const userUpdateSchema = nonEmpty(userFields);
+const listQuery = pageQuery.extend({ role: roleSchema.optional() });
+
+/** Users: admins manage accounts; staff read them; a student reads and edits only itself. */
+@ApiTags('users')
+@Controller(['api/user', 'api/users'])
+export class UsersController {
+  constructor(
+    private readonly users: PgUserRepository,
+    private readonly sessions: SessionHttp,
+    @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
+  ) {}
+
+  /**
+   * Same handler as AuthController's: whichever module registers first serves
+   * DELETE /api/user/logout, so `DELETE :id` below can never shadow it.
+   */
+  @Delete('logout')
+  @ApiOperation({ summary: 'Log out (same as AuthController)' })
+  logout(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.sessions.logout(req, res);
+  }
+
+  @Get()
+  @UseGuards(AuthGuard)
+  @ApiOperation({ summary: 'Users (staff: all, filter by role; student: itself)' })
+  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
+    if (me.role === 'student') return [userView(await this.get(me.id))];
+    return (await this.users.list(q)).map(userView);
+  }
+
+  @Get('me')
+  @UseGuards(AuthGuard)
+  async me(@CurrentUser() me: AuthenticatedUser) {
+    return userView(await this.get(me.id));
+  }
+
+  @Get(':id')
+  @UseGuards(AuthGuard)
+  async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    if (me.role === 'student' && id !== me.id) throw forbidden('students may only read their own account');
+    return userView(await this.get(id));
+  }
+
+  @Post()
+  @UseGuards(AuthGuard)
+  @Roles('admin')
+  @ApiOperation({ summary: 'Create an account (admin)' })
+  async create(@Body(new ZodPipe(newUserSchema)) body: z.infer<typeof newUserSchema>) {
+    const { password, ...rest } = body;
+    return userView(await this.users.create({ ...rest, passwordHash: await hashPassword(password, this.auth.kdfCost) }));
+  }
+
+  @Put(':id')
+  @UseGuards(AuthGuard)
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(userUpdateSchema)) body: z.infer<typeof userUpdateSchema>) {
+    return this.update(me, id, body);
+  }
+
+  @Patch(':id')
+  @UseGuards(AuthGuard)
+  @ApiOperation({ summary: 'Update an account (admin: any field; a user: own names and password)' })
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(userUpdateSchema)) body: z.infer<typeof userUpdateSchema>) {
+    if (me.role !== 'admin') {
+      if (id !== me.id) throw forbidden('only an admin may change another account');
+      if (body.role !== undefined || body.email !== undefined) throw forbidden('only an admin may change role or email');
+    }
+    const { password, ...rest } = body;
+    const patch: UserPatch = { ...rest, ...(password ? { passwordHash: await hashPassword(password, this.auth.kdfCost) } : {}) };
+    const updated = await this.users.update(id, patch);
+    if (!updated) throw notFound('user', id);
+    return userView(updated);
+  }
+
+  @Delete(':id')
+  @UseGuards(AuthGuard)
+  @Roles('admin')
+  async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    if (id === me.id) throw forbidden('an admin cannot delete its own account');
+    if (!(await this.users.delete(id))) throw notFound('user', id);
+    return { deleted: true, user_id: id };
+  }
+
+  private async get(id: number) {
+    const user = await this.users.findById(id);
+    if (!user) throw notFound('user', id);
+    return user;
+  }
+}

@@ -1,0 +1,123 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { AuthModule } from '@shellgrade/auth';
+import { configureHttpApp } from '@shellgrade/http';
+import { createPool, createTestDatabase, PersistenceModule, seed, SEED_PASSWORDS, type TestDatabase } from '@shellgrade/persistence';
+import request from 'supertest';
+import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
+
+const catalog = [
+  { slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] },
+];
+const STUDENT = { email: 'student1@shellgrade.test', password: SEED_PASSWORDS.student };
+
+function cookiesOf(res: request.Response): Record<string, string> {
+  const raw = res.headers['set-cookie'] as unknown as string[] | undefined;
+  return Object.fromEntries((raw ?? []).map((c) => [c.split('=')[0]!, c]));
+}
+const valueOf = (cookie: string) => cookie.split(';')[0]!.split('=').slice(1).join('=');
+
+describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let app: INestApplication;
+  let server: ReturnType<INestApplication['getHttpServer']>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
+    await pool.end();
+    const cfg = { DATABASE_URL: db.url, SG_DB_POOL: 5, SG_JWT_SECRET: 'integration-secret-0123456789', SG_ACCESS_TTL_S: 60, SG_REFRESH_TTL_S: 3600, SG_KDF_COST: 4 };
+    const moduleRef = await Test.createTestingModule({
+      // CRUD routes registered BEFORE the auth ones on purpose: DELETE /api/user/:id must not
+      // shadow DELETE /api/user/logout whatever order a composition root imports them in.
+      imports: [PersistenceModule.forRoot(cfg), LeftoverApiModule, AuthModule.forRoot(cfg)],
+    }).compile();
+    app = moduleRef.createNestApplication<NestExpressApplication>();
+    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });
+    await app.init();
+    server = app.getHttpServer();
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('logs in: user body and httpOnly SameSite=Lax cookies', async () => {
+    const res = await request(server).post('/api/user/login').send(STUDENT).expect(200);
+    expect(res.body).toEqual({ user_id: expect.any(Number), email: STUDENT.email, firstname: 'Student', lastname: '1', role: 'student' });
+    const cookies = cookiesOf(res);
+    for (const name of ['access_token', 'refresh_token']) {
+      expect(cookies[name]).toMatch(/HttpOnly/i);
+      expect(cookies[name]).toMatch(/SameSite=Lax/i);
+      expect(cookies[name]).toMatch(/Path=\//);
+    }
+  });
+
+  it.each([
+    ['a wrong password', { email: STUDENT.email, password: 'nope' }],
+    ['an unknown email', { email: 'ghost@shellgrade.test', password: 'nope' }],
+  ])('answers 401 problem+json for %s', async (_label, body) => {
+    const res = await request(server).post('/api/user/login').send(body).expect(401);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 401, detail: 'invalid email or password' });
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it.each([{}, { email: 'x@y.z' }, { email: 42, password: 'x' }])('answers 400 for a malformed body %p', async (body) => {
+    const res = await request(server).post('/api/user/login').send(body).expect(400);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it('cookie session: login → guarded route → verify 200 → logout → verify 401', async () => {
+    const agent = request.agent(server);
+    await agent.post('/api/user/login').send(STUDENT).expect(200);
+    await agent.get('/api/user/me').expect(200);
+    const verified = await agent.get('/api/auth/verify').expect(200);
+    expect(cookiesOf(verified).access_token).toBeDefined();
+    expect(verified.body.email).toBe(STUDENT.email);
+
+    const out = await agent.delete('/api/user/logout').expect(200);
+    expect(out.body).toEqual({ logged_out: true, revoked: true });
+    expect(cookiesOf(out).access_token).toMatch(/Expires=Thu, 01 Jan 1970/);
+    await agent.get('/api/auth/verify').expect(401);
+    await agent.get('/api/user/me').expect(401);
+  });
+
+  it('a revoked refresh token stays revoked, and an access token alone never verifies', async () => {
+    const login = await request(server).post('/api/user/login').send(STUDENT).expect(200);
+    const { access_token: access, refresh_token: refresh } = cookiesOf(login);
+    await request(server).delete('/api/user/logout').set('Cookie', refresh!.split(';')[0]!).expect(200);
+    await request(server).get('/api/auth/verify').set('Cookie', refresh!.split(';')[0]!).expect(401);
+    await request(server).get('/api/auth/verify').set('Cookie', access!.split(';')[0]!).expect(401);
+    await request(server).get('/api/auth/verify').set('Authorization', `Bearer ${valueOf(access!)}`).expect(401);
+  });
+
+  it('bearer tokens: access token on guarded routes, refresh token on verify and logout', async () => {
+    const login = await request(server).post('/api/user/login').send(STUDENT).expect(200);
+    const access = valueOf(cookiesOf(login).access_token!);
+    const refresh = valueOf(cookiesOf(login).refresh_token!);
+    const me = await request(server).get('/api/user/me').set('Authorization', `Bearer ${access}`).expect(200);
+    expect(me.body.email).toBe(STUDENT.email);
+    await request(server).get('/api/user/me').set('Authorization', 'Bearer garbage').expect(401);
+    await request(server).get('/api/auth/verify').set('Authorization', `Bearer ${refresh}`).expect(200);
+    await request(server).delete('/api/user/logout').set('Authorization', `Bearer ${refresh}`).expect(200);
+    await request(server).get('/api/auth/verify').set('Authorization', `Bearer ${refresh}`).expect(401);
+  });
+
+  it('one account, many concurrent sessions: logging one out leaves the others alive', async () => {
+    const agents = Array.from({ length: 5 }, () => request.agent(server));
+    await Promise.all(agents.map((a) => a.post('/api/user/login').send(STUDENT).expect(200)));
+    await Promise.all(agents.map((a) => a.get('/api/auth/verify').expect(200)));
+    await agents[0]!.delete('/api/user/logout').expect(200);
+    await agents[0]!.get('/api/auth/verify').expect(401);
+    const rest = await Promise.all(agents.slice(1).map((a) => a.get('/api/auth/verify')));
+    expect(rest.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it('logout without a session is still 200', async () => {
+    await request(server).delete('/api/user/logout').expect(200, { logged_out: true, revoked: false });
+  });
+});

@@ -1,0 +1,254 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { AuthModule } from '@shellgrade/auth';
+import { configureHttpApp } from '@shellgrade/http';
+import {
+  createPool,
+  createTestDatabase,
+  PersistenceModule,
+  PgProductionRepository,
+  seed,
+  SEED_PASSWORDS,
+  type SeedResult,
+  type TestDatabase,
+} from '@shellgrade/persistence';
+import type { Pool } from 'pg';
+import request from 'supertest';
+import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
+
+const catalog = [
+  { slug: 'paper-scripts', name: 'Paper', statementHtml: '<p>paper</p>', questionArchive: Buffer.from([1, 2]), graderScript: 'secret grader', locale: 'en', skills: ['a'] },
+  { slug: 'file-permissions', name: 'Perms', statementHtml: '<p>perms</p>', questionArchive: Buffer.from([3]), graderScript: 'secret grader 2', locale: 'en', skills: [] },
+];
+
+type Agent = ReturnType<typeof request.agent>;
+
+describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let app: INestApplication;
+  let seeded: SeedResult;
+  let admin: Agent;
+  let teacher: Agent;
+  let student: Agent;
+  let student2: Agent;
+
+  const login = async (email: string, password: string): Promise<Agent> => {
+    const agent = request.agent(app.getHttpServer());
+    await agent.post('/api/user/login').send({ email, password }).expect(200);
+    return agent;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = createPool({ databaseUrl: db.url, size: 2 });
+    seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
+    const cfg = { DATABASE_URL: db.url, SG_DB_POOL: 5, SG_JWT_SECRET: 'integration-secret-0123456789', SG_ACCESS_TTL_S: 60, SG_REFRESH_TTL_S: 3600, SG_KDF_COST: 4 };
+    const moduleRef = await Test.createTestingModule({
+      imports: [PersistenceModule.forRoot(cfg), AuthModule.forRoot(cfg), LeftoverApiModule, StatementApiModule],
+    }).compile();
+    app = moduleRef.createNestApplication<NestExpressApplication>();
+    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });
+    await app.init();
+    admin = await login('admin@shellgrade.test', SEED_PASSWORDS.admin);
+    teacher = await login('teacher1@shellgrade.test', SEED_PASSWORDS.teacher);
+    student = await login('student1@shellgrade.test', SEED_PASSWORDS.student);
+    student2 = await login('student2@shellgrade.test', SEED_PASSWORDS.student);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await pool?.end();
+    await db?.drop();
+  });
+
+  it.each(['/api/users', '/api/exercises', '/api/sequences', '/api/business-sessions', '/api/student-statement', '/api/exercise-production'])(
+    '401 problem+json without a token on %s',
+    async (path) => {
+      const res = await request(app.getHttpServer()).get(path).expect(401);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    },
+  );
+
+  describe('users', () => {
+    it('a student sees only itself', async () => {
+      const me = seeded.students[0]!.userId;
+      const list = await student.get('/api/users').expect(200);
+      expect(list.body.map((u: { user_id: number }) => u.user_id)).toEqual([me]);
+      await student.get(`/api/user/${seeded.students[1]!.userId}`).expect(403);
+      await student.get(`/api/user/${me}`).expect(200);
+    });
+
+    it('staff list everyone, filtered by role', async () => {
+      const res = await teacher.get('/api/users?role=student').expect(200);
+      expect(res.body).toHaveLength(2);
+      expect(res.body[0]).not.toHaveProperty('password_hash');
+    });
+
+    it('only an admin creates and deletes accounts; the new account can log in', async () => {
+      const body = { email: 'New.User@shellgrade.test', password: 'a-long-password', firstname: 'New', role: 'teacher' };
+      await teacher.post('/api/user').send(body).expect(403);
+      const created = await admin.post('/api/user').send(body).expect(201);
+      expect(created.body).toMatchObject({ email: 'new.user@shellgrade.test', role: 'teacher', lastname: '' });
+      await admin.post('/api/users').send(body).expect(409);
+      await login('new.user@shellgrade.test', 'a-long-password');
+      await teacher.delete(`/api/user/${created.body.user_id}`).expect(403);
+      await admin.delete(`/api/user/${created.body.user_id}`).expect(200);
+      await admin.get(`/api/user/${created.body.user_id}`).expect(404);
+    });
+
+    it('a user edits its own names but not its role; bad input is 400', async () => {
+      const me = seeded.students[0]!.userId;
+      const res = await student.patch(`/api/user/${me}`).send({ firstname: 'Renamed' }).expect(200);
+      expect(res.body).toMatchObject({ firstname: 'Renamed', lastname: '1', role: 'student' });
+      await student.patch(`/api/user/${me}`).send({ role: 'admin' }).expect(403);
+      await student.patch(`/api/user/${seeded.students[1]!.userId}`).send({ firstname: 'x' }).expect(403);
+      await student.patch(`/api/user/${me}`).send({}).expect(400);
+      await student.patch(`/api/user/${me}`).send({ unknown: 1 }).expect(400);
+      await admin.get('/api/user/not-a-number').expect(400);
+      await admin.post('/api/user').send({ email: 'bad', password: 'short' }).expect(400);
+    });
+  });
+
+  describe('exercises', () => {
+    it('students see published exercises without the grading script; staff see it', async () => {
+      const list = await student.get('/api/exercises').expect(200);
+      expect(list.body).toHaveLength(2);
+      expect(list.body[0]).not.toHaveProperty('grader_script');
+      const one = await student.get(`/api/exercise/${seeded.csvExerciseId}`).expect(200);
+      expect(one.body).toMatchObject({ slug: 'paper-scripts', question_archive: Buffer.from([1, 2]).toString('base64') });
+      expect(one.body).not.toHaveProperty('grader_script');
+      const staff = await teacher.get(`/api/exercise/${seeded.csvExerciseId}`).expect(200);
+      expect(staff.body.grader_script).toBe('secret grader');
+    });
+
+    it('teachers create drafts students cannot see until published', async () => {
+      const body = { slug: 'new-one', name: 'New', statement: '<p>n</p>', question_archive: Buffer.from('abc').toString('base64'), grader_script: 'print(1)' };
+      await student.post('/api/exercise').send(body).expect(403);
+      const created = await teacher.post('/api/exercise').send(body).expect(201);
+      expect(created.body).toMatchObject({ state: 'draft', author_id: seeded.teacherIds[0] });
+      const id = created.body.ex_id as number;
+      await student.get(`/api/exercise/${id}`).expect(404);
+      await teacher.post('/api/exercise').send(body).expect(409);
+      await teacher.patch(`/api/exercise/${id}`).send({ state: 'published' }).expect(200);
+      await student.get(`/api/exercise/${id}`).expect(200);
+      await teacher.post('/api/exercise').send({ ...body, slug: 'Bad Slug' }).expect(400);
+      await teacher.post('/api/exercise').send({ ...body, slug: 'x2', question_archive: '***' }).expect(400);
+      await teacher.delete(`/api/exercise/${id}`).expect(200);
+      await teacher.delete(`/api/exercise/${id}`).expect(404);
+    });
+
+    it('refuses to delete an exercise students work on (409, no data loss)', async () => {
+      await admin.delete(`/api/exercise/${seeded.csvExerciseId}`).expect(409);
+    });
+  });
+
+  describe('sequences', () => {
+    it('staff create ordered sequences, everyone reads them', async () => {
+      const ids = [seeded.exerciseIds['file-permissions']!, seeded.csvExerciseId];
+      await student.post('/api/sequence').send({ name: 's', exercises: ids }).expect(403);
+      const created = await teacher.post('/api/sequence').send({ name: 'Ordered', exercises: ids }).expect(201);
+      expect(created.body.exercises).toEqual(ids);
+      const read = await student.get(`/api/sequences/${created.body.sequence_id}`).expect(200);
+      expect(read.body.exercises).toEqual(ids);
+      await teacher.put(`/api/sequence/${created.body.sequence_id}`).send({ exercises: [ids[1]] }).expect(200);
+      await teacher.post('/api/sequence').send({ name: 'Broken', exercises: [999_999] }).expect(409);
+      await teacher.post('/api/sequence').send({ name: 'Dup', exercises: [ids[0], ids[0]] }).expect(400);
+    });
+  });
+
+  describe('business sessions and enrolment', () => {
+    it('students see only sessions they are enrolled in, without the key', async () => {
+      const list = await student.get('/api/business-sessions').expect(200);
+      expect(list.body.map((s: { session_id: number }) => s.session_id)).toEqual([seeded.sessionId]);
+      expect(list.body[0]).not.toHaveProperty('enrolment_key');
+      const staff = await teacher.get(`/api/business-session/${seeded.sessionId}`).expect(200);
+      expect(staff.body.enrolment_key).toBe('shellgrade-enrol');
+    });
+
+    it('a student enrols itself with the key', async () => {
+      const body = {
+        name: 'Autumn',
+        sequence_id: seeded.sequenceId,
+        starts_at: '2026-09-01T00:00:00Z',
+        ends_at: '2026-12-31T00:00:00Z',
+        enrolment_key: 'autumn-key',
+      };
+      await student.post('/api/business-session').send(body).expect(403);
+      await teacher.post('/api/business-session').send({ ...body, ends_at: '2026-01-01T00:00:00Z' }).expect(400);
+      const created = await teacher.post('/api/business-session').send(body).expect(201);
+      const id = created.body.session_id as number;
+      expect(created.body.teacher_id).toBe(seeded.teacherIds[0]);
+      await student.get(`/api/business-session/${id}`).expect(404);
+      await student.post(`/api/business-session/${id}/enrolments`).send({ enrolment_key: 'wrong' }).expect(400);
+      await student.post(`/api/business-session/${id}/enrolments`).send({ user_ids: [1] }).expect(403);
+      await student.post(`/api/business-session/${id}/enrolments`).send({ enrolment_key: 'autumn-key' }).expect(200);
+      await student.get(`/api/business-session/${id}`).expect(200);
+      const enrolled = await teacher.get(`/api/business-session/${id}/enrolments`).expect(200);
+      expect(enrolled.body.user_ids).toEqual([seeded.students[0]!.userId]);
+    });
+
+    it('refuses to delete a session with statements (409)', async () => {
+      await teacher.delete(`/api/business-session/${seeded.sessionId}`).expect(409);
+    });
+  });
+
+  describe('student statements', () => {
+    it('students see only their own statements', async () => {
+      const mine = await student.get('/api/student-statement').expect(200);
+      expect(mine.body).toHaveLength(2);
+      expect(mine.body.every((s: { user_id: number }) => s.user_id === seeded.students[0]!.userId)).toBe(true);
+      // Filtering by another user is ignored for students.
+      const filtered = await student.get(`/api/student-statements?user_id=${seeded.students[1]!.userId}`).expect(200);
+      expect(filtered.body.every((s: { user_id: number }) => s.user_id === seeded.students[0]!.userId)).toBe(true);
+      await student.get(`/api/student-statement/${seeded.students[1]!.statementId}`).expect(404);
+      const own = await student.get(`/api/student-statement/${seeded.students[0]!.statementId}`).expect(200);
+      expect(own.body).toMatchObject({ ps_id: seeded.students[0]!.statementId, question_archive: expect.any(String) });
+      const all = await teacher.get('/api/student-statement').expect(200);
+      expect(all.body).toHaveLength(4);
+    });
+
+    it('staff create (defaults from the exercise), reschedule and delete statements', async () => {
+      const body = { user_id: seeded.students[1]!.userId, session_id: seeded.sessionId, ex_id: seeded.csvExerciseId };
+      await teacher.post('/api/student-statement').send(body).expect(409); // already seeded
+      await student.post('/api/student-statement').send(body).expect(403);
+      const seq = await teacher.post('/api/sequence').send({ name: 'For statements', exercises: [seeded.csvExerciseId] }).expect(201);
+      const session = await teacher
+        .post('/api/business-session')
+        .send({ name: 'Winter', sequence_id: seq.body.sequence_id, starts_at: '2026-01-01', ends_at: '2027-01-01', enrolment_key: 'winter-key' })
+        .expect(201);
+      const created = await teacher
+        .post('/api/student-statement')
+        .send({ ...body, session_id: session.body.session_id, deadline: '2030-06-01T12:00:00Z' })
+        .expect(201);
+      expect(created.body).toMatchObject({ statement: '<p>paper</p>', deadline: '2030-06-01T12:00:00.000Z' });
+      const moved = await teacher.patch(`/api/student-statement/${created.body.ps_id}`).send({ deadline: null }).expect(200);
+      expect(moved.body.deadline).toBeNull();
+      await student2.get(`/api/student-statement/${created.body.ps_id}`).expect(200);
+      await teacher.patch(`/api/student-statement/${created.body.ps_id}`).send({ deadline: 'not a date' }).expect(400);
+      await teacher.delete(`/api/student-statement/${created.body.ps_id}`).expect(200);
+      await teacher.post('/api/student-statement').send({ ...body, ex_id: 999_999 }).expect(404);
+    });
+  });
+
+  describe('exercise productions (list)', () => {
+    it('students list their own productions, staff list everyone', async () => {
+      const repo = new PgProductionRepository(pool);
+      for (const [i, s] of seeded.students.entries()) {
+        await repo.create({
+          userId: s.userId, exerciseId: seeded.csvExerciseId, statementId: s.statementId,
+          submissionKey: `list-${i}`, archiveSize: 1, archiveSha256: '0'.repeat(64), status: 'received',
+        });
+      }
+      const mine = await student.get('/api/exercise-production').expect(200);
+      expect(mine.body).toHaveLength(1);
+      expect(mine.body[0]).toMatchObject({ user_id: seeded.students[0]!.userId, ps_id: seeded.students[0]!.statementId, status: 'received' });
+      const all = await teacher.get('/api/exercise-productions').expect(200);
+      expect(all.body).toHaveLength(2);
+      const one = await admin.get(`/api/exercise-production?user_id=${seeded.students[1]!.userId}`).expect(200);
+      expect(one.body).toHaveLength(1);
+      await admin.get('/api/exercise-production?limit=0').expect(400);
+    });
+  });
+});

@@ -1,0 +1,191 @@
+import { DomainError, type NewProduction } from '@shellgrade/domain';
+import type { Pool } from 'pg';
+import { createPool } from '../src/pool';
+import { PgExerciseRepository } from '../src/repositories/exercise.repository';
+import { PgProductionRepository } from '../src/repositories/production.repository';
+import { PgRefreshTokenRepository } from '../src/repositories/refresh-token.repository';
+import { PgSequenceRepository } from '../src/repositories/sequence.repository';
+import { PgStatementRepository } from '../src/repositories/statement.repository';
+import { PgSubmissionContextReader } from '../src/repositories/submission-context.reader';
+import { PgUserRepository } from '../src/repositories/user.repository';
+import { seed, type SeedResult } from '../src/seed';
+import { createTestDatabase, type TestDatabase } from '../src/testing/test-database';
+import { testCatalog } from './fixtures';
+
+describe('repositories (real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let seeded: SeedResult;
+  let productions: PgProductionRepository;
+  let keyCounter = 0;
+
+  const newProduction = (over: Partial<NewProduction> = {}): NewProduction => {
+    const student = seeded.students[0]!;
+    return {
+      userId: student.userId,
+      exerciseId: seeded.csvExerciseId,
+      statementId: student.statementId,
+      submissionKey: `key-${++keyCounter}`,
+      archiveSize: 3,
+      archiveSha256: 'a'.repeat(64),
+      status: 'received',
+      ...over,
+    };
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    pool = createPool({ databaseUrl: db.url, size: 12 });
+    seeded = await seed(pool, { students: 3, teachers: 1, catalog: testCatalog, kdfCost: 4 });
+    productions = new PgProductionRepository(pool);
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool?.end();
+    await db?.drop();
+  });
+
+  describe('ProductionRepository', () => {
+    it('create is idempotent on the submission key', async () => {
+      const p = newProduction();
+      const first = await productions.create(p);
+      const again = await productions.create({ ...p, archiveSize: 999 });
+      expect(first.created).toBe(true);
+      expect(again.created).toBe(false);
+      expect(again.production).toEqual(first.production);
+      expect(first.production).toMatchObject({ status: 'received', grade: null, comment: [], archiveSize: 3 });
+    });
+
+    it('concurrent creates with one key yield exactly one row', async () => {
+      const p = newProduction();
+      const results = await Promise.all(Array.from({ length: 10 }, () => productions.create(p)));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      expect(new Set(results.map((r) => r.production.id)).size).toBe(1);
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM exercise_productions WHERE submission_key = $1', [p.submissionKey]);
+      expect(rows[0].n).toBe(1);
+    });
+
+    it('complete moves a production to final exactly once, even when raced', async () => {
+      const { production } = await productions.create(newProduction());
+      await productions.setStatus(production.id, 'grading');
+      const comment = [{ numQ: 1, verif: 'hello.sh exists', status: 'OK' as const, expl: '' }];
+      const outcomes = await Promise.all([
+        productions.complete(production.id, { grade: 100, comment }),
+        productions.complete(production.id, { grade: 0, comment: [] }),
+        productions.complete(production.id, { failureReason: 'timeout' }),
+      ]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const stored = await productions.findById(production.id);
+      expect(['graded', 'failed']).toContain(stored!.status);
+      expect(stored!.gradedAt).toBeInstanceOf(Date);
+      // A late status update (redelivered job) does not reopen a final production.
+      await productions.setStatus(production.id, 'queued');
+      expect((await productions.findById(production.id))!.status).toBe(stored!.status);
+    });
+
+    it('stores a failure reason', async () => {
+      const { production } = await productions.create(newProduction());
+      await expect(productions.complete(production.id, { failureReason: 'grader crashed' })).resolves.toBe(true);
+      expect(await productions.findById(production.id)).toMatchObject({ status: 'failed', grade: null, failureReason: 'grader crashed' });
+    });
+
+    it('lists newest first, filtered by user', async () => {
+      const other = seeded.students[1]!;
+      await productions.create(newProduction({ userId: other.userId, statementId: other.statementId }));
+      const mine = await productions.list({ userId: seeded.students[0]!.userId, limit: 100, offset: 0 });
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine.every((p) => p.userId === seeded.students[0]!.userId)).toBe(true);
+      const ids = mine.map((p) => p.id);
+      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    });
+
+    it('deleteAll deletes every production and returns the count', async () => {
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM exercise_productions');
+      expect(rows[0].n).toBeGreaterThan(0);
+      await expect(productions.deleteAll()).resolves.toBe(rows[0].n);
+      await expect(productions.findById(1)).resolves.toBeNull();
+    });
+  });
+
+  describe('SubmissionContextReader', () => {
+    it("loads the student's statement with its exercise", async () => {
+      const s = seeded.students[0]!;
+      const ctx = await new PgSubmissionContextReader(pool).load(s.userId, s.statementId, seeded.csvExerciseId);
+      expect(ctx.statement).toMatchObject({ id: s.statementId, userId: s.userId, exerciseId: seeded.csvExerciseId });
+      expect(ctx.exercise).toMatchObject({ slug: 'paper-scripts', graderScript: 'print("{}")', locale: 'en', state: 'published' });
+      expect(ctx.exercise.questionArchive).toEqual(testCatalog[0]!.questionArchive);
+    });
+
+    it.each([
+      ['another student', 1, 0, 0],
+      ['another exercise', 0, 0, 1],
+      ['an unknown statement', 0, 999_999, 0],
+    ])('is not-found for %s', async (_label, userOffset, statementOffset, exerciseOffset) => {
+      const s = seeded.students[0]!;
+      const userId = seeded.students[userOffset]!.userId;
+      const exerciseId = exerciseOffset ? seeded.exerciseIds['file-permissions']! : seeded.csvExerciseId;
+      const err = await new PgSubmissionContextReader(pool)
+        .load(userId, s.statementId + statementOffset, exerciseId)
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DomainError);
+      expect((err as DomainError).kind).toBe('not-found');
+    });
+  });
+
+  describe('refresh-token store', () => {
+    it('is active until revoked or expired, per session', async () => {
+      const tokens = new PgRefreshTokenRepository(pool);
+      const userId = seeded.adminId;
+      const a = '00000000-0000-4000-8000-000000000001';
+      const b = '00000000-0000-4000-8000-000000000002';
+      const old = '00000000-0000-4000-8000-000000000003';
+      await tokens.insert(a, userId, new Date(Date.now() + 60_000));
+      await tokens.insert(b, userId, new Date(Date.now() + 60_000));
+      await tokens.insert(old, userId, new Date(Date.now() - 1000));
+      await expect(tokens.revoke(a)).resolves.toBe(true);
+      await expect(tokens.revoke(a)).resolves.toBe(false);
+      await expect(tokens.isActive(a, userId)).resolves.toBe(false);
+      await expect(tokens.isActive(b, userId)).resolves.toBe(true);
+      await expect(tokens.isActive(b, userId + 1)).resolves.toBe(false);
+      await expect(tokens.isActive(old, userId)).resolves.toBe(false);
+      await expect(tokens.purgeExpired()).resolves.toBe(1);
+    });
+  });
+
+  describe('CRUD repositories', () => {
+    it('maps a duplicate email to a conflict and normalises case', async () => {
+      const users = new PgUserRepository(pool);
+      const u = await users.create({ email: 'New@Shellgrade.Test', passwordHash: 'x', firstname: 'N', lastname: 'U', role: 'student' });
+      expect(u.email).toBe('new@shellgrade.test');
+      const err = await users
+        .create({ email: 'new@shellgrade.test', passwordHash: 'x', firstname: '', lastname: '', role: 'student' })
+        .catch((e: unknown) => e);
+      expect((err as DomainError).kind).toBe('conflict');
+      expect((await users.findCredentials(' NEW@shellgrade.test '))?.user.id).toBe(u.id);
+    });
+
+    it('keeps sequence order and replaces it on update', async () => {
+      const sequences = new PgSequenceRepository(pool);
+      const [a, b] = [seeded.exerciseIds['paper-scripts']!, seeded.exerciseIds['file-permissions']!];
+      const s = await sequences.create({ name: 'ordered', description: '', exerciseIds: [b, a] });
+      expect(s.exerciseIds).toEqual([b, a]);
+      expect((await sequences.update(s.id, { exerciseIds: [a] }))!.exerciseIds).toEqual([a]);
+      const err = await sequences.create({ name: 'bad', description: '', exerciseIds: [999_999] }).catch((e: unknown) => e);
+      expect((err as DomainError).kind).toBe('conflict');
+    });
+
+    it('refuses to delete an exercise students have statements for', async () => {
+      const err = await new PgExerciseRepository(pool).delete(seeded.csvExerciseId).catch((e: unknown) => e);
+      expect((err as DomainError).kind).toBe('conflict');
+    });
+
+    it('updates and clears a statement deadline', async () => {
+      const statements = new PgStatementRepository(pool);
+      const id = seeded.students[2]!.statementId;
+      const when = new Date('2030-01-01T00:00:00Z');
+      expect((await statements.update(id, { deadline: when }))!.deadline).toEqual(when);
+      expect((await statements.update(id, { statementHtml: '<p>x</p>' }))!.deadline).toEqual(when);
+      expect((await statements.update(id, { deadline: null }))!.deadline).toBeNull();
+    });
+  });
+});
