@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Compiles the TypeScript tree to dist/ and rewrites the @shellgrade/* path aliases.
+# Builds into a private folder and swaps it in with a rename, so a process reading
+# dist/ (a running service, a CLI) never sees a half-written or un-aliased tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp="dist.tmp.$$"
+trap 'rm -rf "$tmp"' EXIT
+npx tsc -p tsconfig.build.json --outDir "$tmp"
+npx tsc-alias -p tsconfig.build.json --outDir "$tmp"
+if [ -d dist ]; then
+  mv dist "dist.old.$$"
+  mv "$tmp" dist
+  rm -rf "dist.old.$$"
+else
+  mv "$tmp" dist
+fi
