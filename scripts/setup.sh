@@ -19,4 +19,4 @@ step "TypeScript build"
 npm run build
 
 step "exercise catalog archives"
-bash libs/grading/catalog/build.sh
+"${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}" libs/grading/catalog/build.py
