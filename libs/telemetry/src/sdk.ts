@@ -1,6 +1,6 @@
 /**
  * Builds and starts the tracer provider of one service process: resource per role and
- * replica, ParentBased(TraceIdRatio) sampling, W3C propagation, OTLP/protobuf export in
+ * replica, ParentBased(TraceIdRatio) sampling (see sampler.ts), W3C propagation, OTLP/protobuf export in
  * large batches, and explicit auto-instrumentations (no meta package).
  */
 import { register } from 'node:module';
@@ -17,9 +17,10 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { ParentBasedSampler, TraceIdRatioBasedSampler, type BufferConfig } from '@opentelemetry/sdk-trace-base';
+import type { BufferConfig } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { NestInstrumentation12 } from './nest-instrumentation';
+import { edgeSampler } from './sampler';
 import { CountingBatchSpanProcessor, CountingExporter, newSpanCounts, type SpanCounts } from './span-accounting';
 
 export interface TelemetrySettings {
@@ -98,7 +99,7 @@ export function startTelemetry(s: TelemetrySettings): RunningTelemetry {
       'host.name': hostname(),
       'process.pid': process.pid,
     }),
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(s.sampleRatio) }),
+    sampler: edgeSampler(s.sampleRatio),
     spanProcessors: [new CountingBatchSpanProcessor(exporter, BATCH_CONFIG, counts)],
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });

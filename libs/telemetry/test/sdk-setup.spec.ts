@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { ROOT_CONTEXT, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, SamplingDecision, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { edgeSampler } from '../src/sampler';
 import { NEST_SUPPORTED_VERSIONS, NestInstrumentation12 } from '../src/nest-instrumentation';
 import { CountingBatchSpanProcessor, CountingExporter, newSpanCounts } from '../src/span-accounting';
 import { isTracingEnabled, settingsFromEnv } from '../src/settings';
@@ -58,5 +61,26 @@ describe('Nest 12 instrumentation', () => {
     const definitions = (inst as unknown as { getModuleDefinitions(): { supportedVersions: string[]; files: { supportedVersions: string[] }[] }[] }).getModuleDefinitions();
     expect(definitions[0].supportedVersions).toEqual(NEST_SUPPORTED_VERSIONS);
     expect(definitions[0].files.every((f) => f.supportedVersions === NEST_SUPPORTED_VERSIONS)).toBe(true);
+  });
+});
+
+describe('edge sampler', () => {
+  const traceIds = Array.from({ length: 2000 }, () => randomBytes(16).toString('hex'));
+  const remote = (traceId: string, sampled: boolean) =>
+    trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true });
+  const decide = (ratio: number, ctx: ReturnType<typeof remote>, traceId: string) =>
+    edgeSampler(ratio).shouldSample(ctx, traceId, 'POST', SpanKind.SERVER, {}, []).decision;
+
+  it('applies the ratio to sampled remote parents (k6 always sets the flag)', () => {
+    const sampled = traceIds.filter((id) => decide(0.25, remote(id, true), id) === SamplingDecision.RECORD_AND_SAMPLED).length;
+    expect(sampled / traceIds.length).toBeGreaterThan(0.15);
+    expect(sampled / traceIds.length).toBeLessThan(0.35);
+  });
+
+  it('decides the same way in every service for one trace id, and never samples unsampled parents', () => {
+    for (const id of traceIds.slice(0, 200)) expect(decide(0.5, remote(id, true), id)).toBe(decide(0.5, remote(id, true), id));
+    expect(decide(1, remote(traceIds[0], false), traceIds[0])).toBe(SamplingDecision.NOT_RECORD);
+    expect(decide(1, remote(traceIds[0], true), traceIds[0])).toBe(SamplingDecision.RECORD_AND_SAMPLED);
+    expect(decide(0, remote(traceIds[0], true), traceIds[0])).toBe(SamplingDecision.NOT_RECORD);
   });
 });
