@@ -29,7 +29,7 @@ def load_samples(folder: Path):
 
 def write(path: Path, data: bytes) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp = path.with_suffix(f"{path.suffix}.tmp{os.getpid()}")  # concurrent builds (jest workers) never collide
     tmp.write_bytes(data)
     os.replace(tmp, path)
     return str(path.relative_to(BUILD))

@@ -3,7 +3,6 @@
  * database or queue — the physical limit every variant's SPS throughput is compared with.
  * Each row runs `concurrency` back-to-back loops for a fixed duration (bounded by a count).
  */
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { mean, quantile } from 'simple-statistics';
 import type { Grader, GradingJob } from '@shellgrade/domain';
@@ -28,8 +27,6 @@ export interface BaselineRow extends BaselineRowSpec {
   msPerGrading: number;
   p50Ms: number;
   p95Ms: number;
-  /** CPU (user+sys) of the reaped grader processes per grading: independent of machine load. */
-  childCpuMsPerGrading: number;
   /** 1-minute load average when the row ended (other work on the machine skews wall times). */
   loadAvg1: number;
 }
@@ -98,7 +95,6 @@ function paperJob(): GradingJob {
 
 async function measureRow(grader: Grader, job: GradingJob, spec: BaselineRowSpec, durationMs: number, maxGradings: number): Promise<BaselineRow> {
   const latencies: number[] = [];
-  const cpu0 = childCpuMs();
   let failures = 0;
   let started = 0;
   const t0 = performance.now();
@@ -118,7 +114,6 @@ async function measureRow(grader: Grader, job: GradingJob, spec: BaselineRowSpec
   };
   await Promise.all(Array.from({ length: spec.concurrency }, loop));
   const elapsedS = (performance.now() - t0) / 1000;
-  const cpuMs = childCpuMs() - cpu0;
   const round = (x: number) => Math.round(x * 100) / 100;
   return {
     ...spec,
@@ -130,27 +125,14 @@ async function measureRow(grader: Grader, job: GradingJob, spec: BaselineRowSpec
     msPerGrading: round(mean(latencies)),
     p50Ms: round(quantile(latencies, 0.5)),
     p95Ms: round(quantile(latencies, 0.95)),
-    childCpuMsPerGrading: round(cpuMs / latencies.length),
     loadAvg1: round(loadavg()[0]),
   };
 }
 
-/** cutime + cstime of this process (reaped children), from /proc; 0 where /proc is absent. */
-function childCpuMs(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is field 3 (state): cutime and cstime are fields 16 and 17, in 1/100 s ticks.
-    return (Number(fields[13]) + Number(fields[14])) * 10;
-  } catch {
-    return 0;
-  }
-}
-
 export function formatBaselineTable(rows: BaselineRow[]): string {
-  const head = ['exec', 'isolation', 'conc', 'gradings', 'fail', 'gradings/s', 'ms/grading', 'p50 ms', 'p95 ms', 'cpu ms/grading', 'load'];
+  const head = ['exec', 'isolation', 'conc', 'gradings', 'fail', 'gradings/s', 'ms/grading', 'p50 ms', 'p95 ms', 'load'];
   const body = rows.map((r) =>
-    [r.exec, r.isolation, r.concurrency, r.gradings, r.failures, r.gradingsPerS, r.msPerGrading, r.p50Ms, r.p95Ms, r.childCpuMsPerGrading, r.loadAvg1].map(String),
+    [r.exec, r.isolation, r.concurrency, r.gradings, r.failures, r.gradingsPerS, r.msPerGrading, r.p50Ms, r.p95Ms, r.loadAvg1].map(String),
   );
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
