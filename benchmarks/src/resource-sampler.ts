@@ -2,9 +2,13 @@
 // k6 once a second. A group is a root pid and all its descendants (pidtree): postgres backends,
 // grader children, HAProxy, and so on.
 import { execFileSync } from 'node:child_process';
+import { cpus, freemem, totalmem } from 'node:os';
 import pidtree from 'pidtree';
 import pidusage from 'pidusage';
 import { procTimes } from './proc-times';
+
+/** Pseudo-group: the whole machine (every process, k6 included), from /proc/stat via os.cpus(). */
+export const MACHINE_GROUP = 'machine';
 
 export interface ProcessGroup {
   name: string;
@@ -38,12 +42,33 @@ function ticksPerSecond(): number {
   return clockTicks;
 }
 
-async function descendants(pid: number): Promise<number[]> {
+/** Every (ppid, pid) pair of the machine: one `ps` per tick for all groups. */
+async function processTable(): Promise<{ ppid: number; pid: number }[]> {
   try {
-    return await pidtree(pid, { root: true });
+    return await pidtree(-1, { advanced: true });
   } catch {
     return [];
   }
+}
+
+/** A root pid and all its descendants, from the process table. */
+export function descendantsOf(root: number, table: { ppid: number; pid: number }[]): number[] {
+  const children = new Map<number, number[]>();
+  for (const { ppid, pid } of table) {
+    const list = children.get(ppid);
+    if (list) list.push(pid);
+    else children.set(ppid, [pid]);
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const c of children.get(out[i]) ?? []) if (!out.includes(c)) out.push(c);
+  return out;
+}
+
+/** Busy CPU seconds of the whole machine (all cores, every process) from os.cpus(). */
+export function machineBusyS(): number {
+  let ms = 0;
+  for (const c of cpus()) ms += c.times.user + c.times.nice + c.times.sys + c.times.irq;
+  return ms / 1000;
 }
 
 interface GroupReading {
@@ -52,8 +77,8 @@ interface GroupReading {
   rssBytes: number;
 }
 
-async function readGroup(root: number): Promise<GroupReading> {
-  const pids = await descendants(root);
+async function readGroup(root: number, table: { ppid: number; pid: number }[]): Promise<GroupReading> {
+  const pids = descendantsOf(root, table);
   let cpuTicks = 0;
   let rssBytes = 0;
   let alive = 0;
@@ -112,7 +137,9 @@ export class ResourceSampler {
     try {
       const now = Date.now();
       const hz = ticksPerSecond();
-      const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await readGroup(g.pid) })));
+      const table = await processTable();
+      const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await readGroup(g.pid, table) })));
+      readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: { pids: table.length, cpuTicks: machineBusyS() * hz, rssBytes: totalmem() - freemem() } });
       for (const { g, r } of readings) {
         if (r.pids === 0) continue;
         if (!this.firstTicks.has(g.name)) this.firstTicks.set(g.name, r.cpuTicks);

@@ -1,5 +1,5 @@
 // Per-run resource figures from the 1 s samples (paper RQ3, Table III).
-import type { ResourceSample } from './resource-sampler';
+import { MACHINE_GROUP, type ResourceSample } from './resource-sampler';
 
 export const K6_GROUP = 'k6';
 
@@ -7,6 +7,12 @@ export interface ResourceSummary {
   /** CPU seconds used by the system under test (every group but k6) over the samples. */
   variantCpuS: number;
   k6CpuS: number;
+  /**
+   * CPU seconds of the whole machine minus k6's. Includes the sandboxed graders, whose time
+   * escapes per-process accounting (bwrap's pid namespace keeps it out of the parent's
+   * cutime), and also any unrelated process running meanwhile.
+   */
+  machineCpuSButK6: number;
   /** Mean / min / max of the summed RSS of the system under test over the samples. */
   variantRssMeanBytes: number;
   variantRssMinBytes: number;
@@ -27,10 +33,10 @@ function groupCpuS(samples: ResourceSample[], group: string): number {
 
 export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90): ResourceSummary {
   const groups = [...new Set(samples.map((s) => s.group))];
-  const variantGroups = groups.filter((g) => g !== K6_GROUP);
+  const variantGroups = groups.filter((g) => g !== K6_GROUP && g !== MACHINE_GROUP);
   const variantCpuS = variantGroups.reduce((sum, g) => sum + groupCpuS(samples, g), 0);
   const byTick = new Map<number, number>();
-  for (const s of samples) if (s.group !== K6_GROUP) byTick.set(s.epochMs, (byTick.get(s.epochMs) ?? 0) + s.rssBytes);
+  for (const s of samples) if (s.group !== K6_GROUP && s.group !== MACHINE_GROUP) byTick.set(s.epochMs, (byTick.get(s.epochMs) ?? 0) + s.rssBytes);
   const rss = [...byTick.values()];
   const mean = rss.length ? rss.reduce((a, b) => a + b, 0) / rss.length : 0;
   const min = rss.length ? Math.min(...rss) : 0;
@@ -41,6 +47,7 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
   return {
     variantCpuS,
     k6CpuS: groupCpuS(samples, K6_GROUP),
+    machineCpuSButK6: Math.max(0, groupCpuS(samples, MACHINE_GROUP) - groupCpuS(samples, K6_GROUP)),
     variantRssMeanBytes: mean,
     variantRssMinBytes: min,
     variantRssMaxBytes: max,

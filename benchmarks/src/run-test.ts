@@ -206,6 +206,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
         resources,
         derived: {
           cpuSPerOk: paper.OK > 0 ? resources.variantCpuS / paper.OK : null,
+          machineCpuSPerOk: paper.OK > 0 ? resources.machineCpuSButK6 / paper.OK : null,
           energyWh: energyWh(energyStart, energyEnd),
         },
         restarts,
@@ -213,7 +214,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
       records.push(record);
       writeFileSync(join(dir, `run-${r}.json`), JSON.stringify(record, null, 2));
       phase(
-        `run ${r}/${runs} ${record.valid ? 'VALID' : 'INVALID: ' + record.reasons.join('; ')} — OK ${paper.OK} KO ${paper.KO} RAC ${pct(paper.RAC)} SPS EFR ${pct(paper.sps.EFR)}, ${samples} SPS samples, variant CPU ${resources.variantCpuS.toFixed(1)} s, k6 CPU max ${resources.k6CpuMaxPct.toFixed(0)}%`,
+        `run ${r}/${runs} ${record.valid ? 'VALID' : 'INVALID: ' + record.reasons.join('; ')} — OK ${paper.OK} KO ${paper.KO} RAC ${pct(paper.RAC)} SPS EFR ${pct(paper.sps.EFR)}, ${samples} SPS samples, variant CPU ${resources.variantCpuS.toFixed(1)} s (machine but k6 ${resources.machineCpuSButK6.toFixed(1)} s), k6 CPU max ${resources.k6CpuMaxPct.toFixed(0)}%`,
       );
       phase('deleting productions (db reset)');
       await resetProductions();

@@ -35,9 +35,9 @@ export function run(
   });
 }
 
-/** Starts a long-running command whose output goes straight to the terminal (k6 progress). */
+/** Starts a long-running command whose output goes straight to our stderr (k6 progress), keeping stdout for tables. */
 export function startInherited(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(cmd, args, { cwd: repoRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  return spawn(cmd, args, { cwd: repoRoot(), env: { ...process.env, ...env }, stdio: ['ignore', 2, 2] });
 }
 
 export function waitExit(child: ChildProcess): Promise<number> {

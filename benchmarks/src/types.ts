@@ -48,7 +48,7 @@ export interface RunRecord {
   reasons: string[];
   paper: PaperMetrics;
   resources: ResourceSummary;
-  derived: { cpuSPerOk: number | null; energyWh: number | null };
+  derived: { cpuSPerOk: number | null; machineCpuSPerOk: number | null; energyWh: number | null };
   restarts: Record<string, number>;
 }
 

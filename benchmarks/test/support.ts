@@ -37,6 +37,6 @@ export function aggregatedFixture(
     valid: opts.valid !== false,
     invalidReasons: opts.valid === false ? ['run 1: k6 dropped 3 iterations'] : [],
     paper: aggregateRuns(papers),
-    resources: aggregateRuns(runs.map(() => ({ variantCpuS: 40, variantMemShare: 0.01, variantRssMeanBytes: 300 * 2 ** 20, variantRssMaxBytes: 350 * 2 ** 20, k6CpuMaxPct: 20, cpuSPerOk: 0.02, energyWh: null }))),
+    resources: aggregateRuns(runs.map(() => ({ variantCpuS: 40, variantMemShare: 0.01, variantRssMeanBytes: 300 * 2 ** 20, variantRssMaxBytes: 350 * 2 ** 20, k6CpuMaxPct: 20, cpuSPerOk: 0.02, machineCpuSPerOk: 0.05, machineCpuSButK6: 100, energyWh: null }))),
   };
 }

@@ -55,7 +55,8 @@ describe('Table II and III', () => {
     const t = tableIII(results, 'Energy: absent')!;
     expect(t.columns).toEqual(['naked-mon', 'mon-x2', 'msa-1-1', 'msa-1-2']);
     expect(t.rows.find((r) => r.label.startsWith('Energy'))!.cells).toEqual(['absent', 'absent', 'absent', 'absent']);
-    expect(t.rows.find((r) => r.label.startsWith('CPU-seconds per successful'))!.cells[0]).toBe('20.00 ±0.00');
+    expect(t.rows.find((r) => r.label.startsWith('CPU per successful request, variant'))!.cells[0]).toBe('20.00 ±0.00');
+    expect(t.rows.find((r) => r.label.startsWith('CPU per successful request, machine'))!.cells[0]).toBe('50.00 ±0.00');
   });
 
   it('omits Table II without MSA results', () => {

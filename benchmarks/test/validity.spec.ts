@@ -1,6 +1,6 @@
 import { judgeRun } from '../src/validity';
 import { summarizeResources } from '../src/resource-summary';
-import type { ResourceSample } from '../src/resource-sampler';
+import { descendantsOf, type ResourceSample } from '../src/resource-sampler';
 
 const calm = { k6SaturatedShare: 0, k6CpuMaxPct: 30, samples: 60 };
 
@@ -47,12 +47,15 @@ describe('summarizeResources', () => {
     sample(2, 'sg-monolith-0', 150, 13, 140),
     sample(2, 'postgres', 20, 5.4, 70),
     sample(2, 'k6', 40, 1.35, 80),
+    sample(0, 'machine', 0, 1000, 9000),
+    sample(2, 'machine', 180, 1010, 9000),
   ];
 
   it('sums CPU seconds of the system under test from first to last sample, k6 apart', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
     expect(r.variantCpuS).toBeCloseTo(3 + 0.4);
     expect(r.k6CpuS).toBeCloseTo(1.35);
+    expect(r.machineCpuSButK6).toBeCloseTo(10 - 1.35);
   });
 
   it('computes memory as the paper does: (mean - min) / machine memory', () => {
@@ -68,5 +71,19 @@ describe('summarizeResources', () => {
     expect(r.k6CpuMaxPct).toBe(95);
     expect(r.k6SaturatedShare).toBe(0.5);
     expect(r.samples).toBe(3);
+  });
+});
+
+describe('descendantsOf', () => {
+  it('walks the process table from a root through every generation', () => {
+    const table = [
+      { ppid: 1, pid: 10 },
+      { ppid: 10, pid: 11 },
+      { ppid: 11, pid: 12 },
+      { ppid: 1, pid: 20 },
+      { ppid: 10, pid: 13 },
+    ];
+    expect(descendantsOf(10, table).sort()).toEqual([10, 11, 12, 13]);
+    expect(descendantsOf(99, table)).toEqual([99]);
   });
 });

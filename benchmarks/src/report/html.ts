@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ResourceSample } from '../resource-sampler';
+import { MACHINE_GROUP } from '../resource-sampler';
 import { K6_GROUP } from '../resource-summary';
 import type { Table } from './tables';
 
@@ -31,9 +32,9 @@ export interface CpuSeries {
   groups: { name: string; cpu: number[] }[];
 }
 
-/** Per configuration: CPU% of each process group per second over the whole test (k6 excluded). */
+/** Per configuration: CPU% of each process group per second over the whole test (k6 and the machine total excluded). */
 export function cpuSeries(label: string, samples: ResourceSample[]): CpuSeries {
-  const own = samples.filter((s) => s.group !== K6_GROUP);
+  const own = samples.filter((s) => s.group !== K6_GROUP && s.group !== MACHINE_GROUP);
   if (own.length === 0) return { label, t: [], groups: [] };
   const t0 = Math.min(...own.map((s) => s.epochMs));
   const ticks = [...new Set(own.map((s) => s.epochMs))].sort((a, b) => a - b);

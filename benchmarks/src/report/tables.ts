@@ -146,8 +146,9 @@ export function tableIII(all: Aggregated[], energyNote: string): Table | null {
     { label: 'Memory usage (mean − min, % of machine memory)', cells: ordered.map((a) => cell(a.resources.variantMemShare, 'pct')) },
     { label: 'Memory (mean RSS of the system under test)', cells: ordered.map((a) => cell(a.resources.variantRssMeanBytes, 'mb')) },
     { label: 'Memory (peak RSS)', cells: ordered.map((a) => cell(a.resources.variantRssMaxBytes, 'mb')) },
-    { label: 'CPU-seconds per successful request (ms)', cells: ordered.map((a) => cellScaled(a.resources.cpuSPerOk, 1000)) },
-    { label: 'CPU-seconds per run (system under test)', cells: ordered.map((a) => cell(a.resources.variantCpuS, 'num1')) },
+    { label: 'CPU per successful request, machine minus k6 (ms)', cells: ordered.map((a) => cellScaled(a.resources.machineCpuSPerOk, 1000)) },
+    { label: 'CPU per successful request, variant processes (ms)', cells: ordered.map((a) => cellScaled(a.resources.cpuSPerOk, 1000)) },
+    { label: 'CPU-seconds per run (variant processes)', cells: ordered.map((a) => cell(a.resources.variantCpuS, 'num1')) },
     { label: 'k6 CPU max (% of one core)', cells: ordered.map((a) => cell(a.resources.k6CpuMaxPct, 'num1')) },
     { label: 'Energy usage (Wh per run)', cells: ordered.map((a) => (a.meta.machine.energy === 'absent' ? 'absent' : cell(a.resources.energyWh, 'num3'))) },
   ];
@@ -158,7 +159,7 @@ export function tableIII(all: Aggregated[], energyNote: string): Table | null {
     rows,
     notes: [
       'Memory as the paper defines it: mean minus minimum of the summed RSS of every process of the configuration (services, HAProxy, database and other servers with their children), as a share of the machine memory.',
-      'CPU time includes reaped children (grader processes, postgres backends).',
+      'CPU per request, machine minus k6: every core\'s busy time during the run minus k6\'s own, over OK — it includes the sandboxed graders (bwrap\'s pid namespace hides their time from per-process accounting) and any unrelated activity on the machine. Variant processes: services, HAProxy and servers with their descendants (reaped children such as postgres backends included; sandboxed graders only while alive at a sample).',
       energyNote,
     ],
   };
