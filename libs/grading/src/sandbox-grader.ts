@@ -4,9 +4,9 @@
  * grader under limits and isolation, parse its JSON line, and always remove the directory.
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Grader, GradingJob, GradingResult } from '@shellgrade/domain';
+import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
 import { validateArchive } from './validate-archive';
 import { helperLibDir } from './assets';
 import {
@@ -45,13 +45,19 @@ export class SandboxGrader implements Grader {
   async grade(job: GradingJob): Promise<GradingResult> {
     // Hostile archives are rejected before anything is written.
     await validateArchive(job.submission, this.opts.archiveLimits);
-    const jobDir = await mkdtemp(join(this.opts.sandboxRoot, `job-${job.exerciseId}-`));
+    let jobDir: string | undefined;
     try {
+      await mkdir(this.opts.sandboxRoot, { recursive: true, mode: 0o700 }); // survives a tmp cleaner
+      jobDir = await mkdtemp(join(this.opts.sandboxRoot, `job-${job.exerciseId}-`));
       await this.prepare(jobDir, job);
       const outcome = await this.runner.run(this.command(jobDir, job.locale), this.opts.timeoutMs, this.opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
       return interpret(outcome, this.opts.timeoutMs);
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      // disk full, sandbox root unwritable...: still a typed failure, never a bare error
+      throw failed(`the sandbox could not run the grader: ${err instanceof Error ? err.message : String(err)}`, {});
     } finally {
-      await rm(jobDir, { recursive: true, force: true, maxRetries: 3 });
+      if (jobDir) await removeJobDir(jobDir);
     }
   }
 
@@ -77,6 +83,15 @@ export class SandboxGrader implements Grader {
       limits: this.limits,
       wallClockSeconds: this.opts.exec === 'blocking' ? Math.max(0.1, this.opts.timeoutMs / 1000) : undefined,
     });
+  }
+}
+
+async function removeJobDir(dir: string): Promise<void> {
+  try {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch (err) {
+    // The grading outcome stands; the leftover is reported instead of masking it.
+    process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
   }
 }
 

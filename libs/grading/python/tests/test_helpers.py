@@ -1,0 +1,90 @@
+"""Unit tests of the grader helper library (run: python3 -m pytest libs/grading/python/tests)."""
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from shellgrade_grader import ExtractionError, Feedback, Grading, checks as c, run_script, safe_extract
+
+
+def make_tgz(path: Path, entries) -> Path:
+    with tarfile.open(path, "w:gz") as tf:
+        for name, kind, payload in entries:
+            ti = tarfile.TarInfo(name)
+            if kind == "file":
+                data = payload.encode()
+                ti.size, ti.mode = len(data), 0o644
+                tf.addfile(ti, io.BytesIO(data))
+            elif kind == "symlink":
+                ti.type, ti.linkname = tarfile.SYMTYPE, payload
+                tf.addfile(ti)
+            elif kind == "dir":
+                ti.type, ti.mode = tarfile.DIRTYPE, 0o755
+                tf.addfile(ti)
+    return path
+
+
+def test_grade_is_int_of_passed_over_total_and_not_tested_counts():
+    fb = Feedback()
+    fb.add(1, "a", "OK")
+    fb.add(2, "b", "NOT OK")
+    fb.add(3, "c", "not tested")
+    assert fb.grade() == 33
+    out = io.StringIO()
+    fb.emit(out)
+    line = out.getvalue()
+    assert line.count("\n") == 1
+    assert json.loads(line)["grade"] == 33
+
+
+def test_safe_extract_keeps_in_tree_symlinks(tmp_path):
+    arc = make_tgz(tmp_path / "a.tgz", [("T/v2/c.txt", "file", "x"), ("T/cur", "symlink", "v2")])
+    root = safe_extract(arc, tmp_path / "out")
+    assert (root / "T" / "cur").is_symlink()
+    assert (root / "T" / "cur" / "c.txt").read_text() == "x"
+
+
+@pytest.mark.parametrize("entries", [
+    [("T/up", "symlink", "../../etc")],
+    [("T/../../x.txt", "file", "x")],
+])
+def test_safe_extract_refuses_escapes(tmp_path, entries):
+    arc = make_tgz(tmp_path / "bad.tgz", entries)
+    with pytest.raises(ExtractionError):
+        safe_extract(arc, tmp_path / "out")
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_safe_extract_lands_absolute_names_inside_dest(tmp_path):
+    arc = make_tgz(tmp_path / "abs.tgz", [("/sg-abs.txt", "file", "x")])
+    root = safe_extract(arc, tmp_path / "out")
+    assert (root / "sg-abs.txt").read_text() == "x"
+    assert not Path("/sg-abs.txt").exists()
+
+
+def test_parse_answers_and_matching(tmp_path):
+    f = tmp_path / "answers.txt"
+    f.write_text("# comment\n1: ls   -la\n2) pwd\n3:\n")
+    answers = c.parse_answers(f)
+    assert answers == {1: "ls -la", 2: "pwd", 3: ""}
+    assert c.answer_matches(answers, 1, [r"ls -la"]).ok
+    assert not c.answer_equals(answers, 3, "x").ok
+
+
+def test_run_script_times_out_and_kills_the_group(tmp_path):
+    script = tmp_path / "slow.sh"
+    script.write_text("#!/bin/sh\nsleep 30 &\nsleep 30\n")
+    r = run_script(script, timeout=0.5)
+    assert r.timed_out and r.returncode is None
+
+
+def test_a_crashing_check_is_not_ok_not_a_crash(tmp_path, capsys):
+    g = Grading(Path("s"), Path("q"), Path("sub"), "en", tmp_path)
+    g.check(1, "boom", lambda: 1 / 0)
+    g.check(2, "fine", lambda: (True, "ok"))
+    g.finish()
+    out = json.loads(capsys.readouterr().out)
+    assert [i["status"] for i in out["comment"]] == ["NOT OK", "OK"]
+    assert out["grade"] == 50
