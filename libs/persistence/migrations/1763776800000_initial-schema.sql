@@ -93,10 +93,10 @@ CREATE TABLE student_statements (
 CREATE INDEX student_statements_session_idx ON student_statements (session_id);
 CREATE INDEX student_statements_exercise_idx ON student_statements (exercise_id);
 
--- Deleting an exercise, session or statement that students worked on is refused (409) rather
--- than cascading into their productions; deleting a user removes that user's rows.
 -- Submissions. The archive lives either inline (bytea, storage=postgres) or in an object store
 -- (archive_key, storage=minio); submission_key makes broker redelivery idempotent.
+-- Deleting an exercise or statement students worked on is refused (409) rather than cascading
+-- into their productions; deleting a user removes that user's rows.
 CREATE TABLE exercise_productions (
   id             integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   user_id        integer     NOT NULL REFERENCES users (id) ON DELETE CASCADE,

@@ -71,6 +71,14 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
     },
   );
 
+  it('documents the CRUD routes in the OpenAPI document', async () => {
+    const res = await request(app.getHttpServer()).get('/docs-json').expect(200);
+    const paths = Object.keys(res.body.paths as Record<string, unknown>);
+    for (const p of ['/api/users', '/api/exercise/{id}', '/api/sequences', '/api/business-session/{id}/enrolments', '/api/student-statement', '/api/exercise-production']) {
+      expect(paths).toContain(p);
+    }
+  });
+
   describe('users', () => {
     it('a student sees only itself', async () => {
       const me = seeded.students[0]!.userId;

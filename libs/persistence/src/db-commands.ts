@@ -1,0 +1,83 @@
+/** The db commands behind cli.ts (importable, so tests run them in-process). */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCatalog } from '@shellgrade/grading';
+import { loadRuntimeConfig } from '@shellgrade/variant';
+import { migrate } from './migrate';
+import { createPool } from './pool';
+import { PgProductionRepository } from './repositories/production.repository';
+import { seed, seedCsv } from './seed';
+import { databaseStats } from './stats';
+
+export const USAGE = 'usage: db migrate | seed --students N [--teachers T] [--csv path] [--kdf-cost C] [--exercise slug] | reset [--vacuum-full] | stats';
+
+/** Runs one db command; `print` receives the human/JSON output (stdout for the CLI). */
+export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = console.log): Promise<void> {
+  const cfg = loadRuntimeConfig(env);
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      students: { type: 'string', default: '10' },
+      teachers: { type: 'string', default: '2' },
+      csv: { type: 'string' },
+      'kdf-cost': { type: 'string' },
+      exercise: { type: 'string', default: 'paper-scripts' },
+      'vacuum-full': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+
+  if (command === 'migrate') {
+    const ran = await migrate(cfg.DATABASE_URL);
+    print(ran.length ? `applied: ${ran.join(', ')}` : 'schema up to date');
+    return;
+  }
+  const pool = createPool({ databaseUrl: cfg.DATABASE_URL, size: 2 });
+  try {
+    if (command === 'seed') {
+      const started = Date.now();
+      const result = await seed(pool, {
+        students: count(values.students, 'students'),
+        teachers: count(values.teachers, 'teachers'),
+        catalog: await loadCatalog(),
+        kdfCost: values['kdf-cost'] ? count(values['kdf-cost'], 'kdf-cost') : cfg.SG_KDF_COST,
+        csvExerciseSlug: values.exercise,
+      });
+      if (values.csv) {
+        await mkdir(dirname(values.csv), { recursive: true });
+        await writeFile(values.csv, seedCsv(result));
+      }
+      print(
+        JSON.stringify({
+          students: result.students.length,
+          teachers: result.teacherIds.length,
+          exercises: Object.keys(result.exerciseIds).length,
+          statements: result.statements,
+          sessionId: result.sessionId,
+          csvExerciseId: result.csvExerciseId,
+          csv: values.csv ?? null,
+          ms: Date.now() - started,
+        }),
+      );
+    } else if (command === 'reset') {
+      const deleted = await new PgProductionRepository(pool).deleteAll();
+      if (values['vacuum-full']) await pool.query('VACUUM (FULL, ANALYZE) exercise_productions');
+      const { productionsTotalBytes } = await databaseStats(pool);
+      print(`deleted ${deleted} productions; exercise_productions now ${productionsTotalBytes} bytes`);
+    } else if (command === 'stats') {
+      print(JSON.stringify(await databaseStats(pool), null, 2));
+    } else {
+      throw new Error(USAGE);
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+function count(raw: string | undefined, name: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer, got ${raw}`);
+  return n;
+}
