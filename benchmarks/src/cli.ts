@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
+import { calibrate, calibrationMarkdown } from './calibrate';
 import { runTest, type RunOptions } from './run-test';
 
 function positiveInt(v: string): number {
@@ -14,6 +15,12 @@ function positiveInt(v: string): number {
 function nonNegative(v: string): number {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number');
+  return n;
+}
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
   return n;
 }
 
@@ -29,6 +36,9 @@ interface CommonFlags {
   tracing?: 'on' | 'off';
   raw?: boolean;
   apdexTMs?: number;
+  peak?: number;
+  rampS?: number;
+  holdS?: number;
 }
 
 function common(cmd: Command): Command {
@@ -38,11 +48,27 @@ function common(cmd: Command): Command {
     .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
     .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
     .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
-    .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T)', nonNegative);
+    .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T)', nonNegative)
+    .option('--peak <n>', 'override the profile peak (iterations/s)', nonNegative)
+    .option('--ramp-s <s>', 'override the ramp stage length', nonNegative)
+    .option('--hold-s <s>', 'override the sustained stage length', nonNegative);
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
-  return { variant, profile: f.profile, runs: f.runs, pauseS: f.pauseS, tracing: f.tracing, raw: f.raw, apdexTMs: f.apdexTMs, keepUp: f.keepUp, runId: f.runId };
+  return {
+    variant,
+    profile: f.profile,
+    runs: f.runs,
+    pauseS: f.pauseS,
+    tracing: f.tracing,
+    raw: f.raw,
+    apdexTMs: f.apdexTMs,
+    keepUp: f.keepUp,
+    runId: f.runId,
+    peak: f.peak,
+    rampS: f.rampS,
+    holdS: f.holdS,
+  };
 }
 
 const program = new Command('bench').description('Paper 000 load-test harness: k6 scenario R, runner, matrix and Tables I–III');
@@ -73,6 +99,19 @@ common(program.command('matrix').description('run several variants one after the
     process.stdout.write(report.markdown + '\n');
     phase(`report: ${report.markdownFile} and ${report.htmlFile}`);
     if (!allValid) process.exitCode = 2;
+  });
+
+program
+  .command('calibrate')
+  .description('step the peak on one variant to find where it saturates (sizing the small profile)')
+  .requiredOption('--variant <name>', 'variant (the best one on this machine)')
+  .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
+  .option('--ramp-s <s>', 'ramp of each step', nonNegative, 10)
+  .option('--hold-s <s>', 'sustained stage of each step', nonNegative, 30)
+  .action(async (f: { variant: string; peaks: string; rampS: number; holdS: number }) => {
+    const peaks = f.peaks.split(',').map((p) => positiveNumber(p));
+    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS });
+    process.stdout.write(calibrationMarkdown(result) + '\n');
   });
 
 program

@@ -31,6 +31,10 @@ export interface RunOptions {
   raw?: boolean;
   apdexTMs?: number;
   runId?: string;
+  /** Override the profile's injection (calibration steps, ad-hoc runs). */
+  peak?: number;
+  rampS?: number;
+  holdS?: number;
 }
 
 export function makeRunId(variant: string, profile: string, tracing: 'on' | 'off' | undefined, now = new Date()): string {
@@ -107,7 +111,8 @@ function readPaper(file: string): PaperMetrics {
 }
 
 export async function runTest(opts: RunOptions): Promise<Aggregated> {
-  const profile: Profile = loadProfile(opts.profile);
+  const named: Profile = loadProfile(opts.profile);
+  const profile: Profile = { ...named, peak: opts.peak ?? named.peak, rampS: opts.rampS ?? named.rampS, holdS: opts.holdS ?? named.holdS };
   const runs = opts.runs ?? profile.runs;
   const betweenS = opts.pauseS ?? profile.betweenRunsS;
   const runId = opts.runId ?? makeRunId(opts.variant, opts.profile, opts.tracing);
@@ -153,7 +158,9 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   phase(`seeding ${profile.students} students -> ${usersCsv}`);
   await seedStudents(profile.students, usersCsv);
 
-  const apdexEnv: Record<string, string> = opts.apdexTMs ? { APDEX_T_MS: String(opts.apdexTMs) } : {};
+  // Everything the k6 runs need beyond the profile name: overrides are explicit env values.
+  const runEnv: Record<string, string> = { PEAK: String(profile.peak), RAMP_S: String(profile.rampS), HOLD_S: String(profile.holdS) };
+  if (opts.apdexTMs) runEnv.APDEX_T_MS = String(opts.apdexTMs);
   phase('warm-up (a few SPS, not measured)');
   const warm = k6Invocation(k6, dir, 'warmup', entry, usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off' }, false);
   await runK6(warm, () => undefined);
@@ -176,7 +183,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
       const startedAt = new Date().toISOString();
       const restartsBefore = restartsOf(await variantStatus());
       phase(`run ${r}/${runs}: k6 (profile ${opts.profile}) against ${entry}`);
-      const inv = k6Invocation(k6, dir, `run-${r}`, entry, usersCsv, opts.profile, apdexEnv, Boolean(opts.raw));
+      const inv = k6Invocation(k6, dir, `run-${r}`, entry, usersCsv, opts.profile, runEnv, Boolean(opts.raw));
       const energyStart = readEnergyUj(rapl);
       const code = await runK6(inv, (pid) => {
         groups = [...groupsOf(status), { name: K6_GROUP, role: 'load', pid }];

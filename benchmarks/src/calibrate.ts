@@ -1,0 +1,96 @@
+// `bench calibrate`: steps the arrival peak on one variant (one short run per step) and reports
+// where it stops keeping up — the basis for sizing the `small` profile (benchmarks/README.md).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBaseline } from './baseline';
+import { phase } from './log';
+import { resultsDir } from './paths';
+import { makeRunId, runTest } from './run-test';
+import type { Aggregated } from './types';
+
+export interface CalibrationStep {
+  peak: number;
+  runId: string;
+  valid: boolean;
+  spsEfr: number | null;
+  spsP95Ms: number | null;
+  spsThroughputHold: number | null;
+  rac: number | null;
+  machineCpuSPerOkMs: number | null;
+  saturated: boolean;
+}
+
+export interface Calibration {
+  variant: string;
+  rampS: number;
+  holdS: number;
+  baselineGradingsPerS: number | null;
+  steps: CalibrationStep[];
+  /** Highest peak that still kept up; null when even the first step saturated. */
+  recommendedPeak: number | null;
+}
+
+/** A step saturates when an SPS fails, SPS p95 reaches 1200 ms, or SPS throughput lags the arrivals by > 10%. */
+export function stepOf(peak: number, a: Aggregated): CalibrationStep {
+  const m = (k: string): number | null => a.paper[k]?.mean ?? null;
+  const efr = m('sps.EFR');
+  const p95 = m('sps.p95');
+  const tput = m('sps.throughputHold');
+  const saturated = !a.valid || (efr ?? 1) > 0 || (p95 ?? Infinity) >= 1200 || (tput ?? 0) < 0.9 * peak;
+  const cpu = a.resources.machineCpuSPerOk?.mean;
+  return {
+    peak,
+    runId: a.meta.runId,
+    valid: a.valid,
+    spsEfr: efr,
+    spsP95Ms: p95,
+    spsThroughputHold: tput,
+    rac: m('RAC'),
+    machineCpuSPerOkMs: cpu === undefined ? null : cpu * 1000,
+    saturated,
+  };
+}
+
+export function recommend(steps: CalibrationStep[]): number | null {
+  let best: number | null = null;
+  for (const s of steps) {
+    if (s.saturated) break;
+    best = s.peak;
+  }
+  return best;
+}
+
+export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number }): Promise<Calibration> {
+  const steps: CalibrationStep[] = [];
+  for (const peak of input.peaks) {
+    phase(`calibrate ${input.variant}: peak ${peak}/s`);
+    const runId = `${makeRunId(input.variant, 'calibrate', undefined)}-p${peak}`;
+    const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true });
+    const step = stepOf(peak, a);
+    steps.push(step);
+    phase(`peak ${peak}/s: ${step.saturated ? 'SATURATED' : 'keeps up'} (SPS EFR ${step.spsEfr}, SPS p95 ${step.spsP95Ms?.toFixed(0)} ms, SPS ${step.spsThroughputHold?.toFixed(2)}/s)`);
+    if (step.saturated) break;
+  }
+  const baseline = loadBaseline();
+  const result: Calibration = { ...input, baselineGradingsPerS: baseline?.best.gradingsPerS ?? null, steps, recommendedPeak: recommend(steps) };
+  const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined)}.json`);
+  writeFileSync(file, JSON.stringify(result, null, 2));
+  phase(`wrote ${file}`);
+  return result;
+}
+
+export function calibrationMarkdown(c: Calibration): string {
+  const rows = c.steps.map(
+    (s) =>
+      `| ${s.peak} | ${s.spsThroughputHold?.toFixed(2) ?? 'n/a'} | ${s.spsEfr === null ? 'n/a' : (100 * s.spsEfr).toFixed(2) + '%'} | ${s.spsP95Ms?.toFixed(0) ?? 'n/a'} | ${s.rac === null ? 'n/a' : (100 * s.rac).toFixed(2) + '%'} | ${s.machineCpuSPerOkMs?.toFixed(1) ?? 'n/a'} | ${s.valid ? 'VALID' : 'INVALID'} | ${s.saturated ? 'saturated' : 'keeps up'} |`,
+  );
+  return [
+    `### Calibration of ${c.variant} (${c.rampS}s ramp + ${c.holdS}s hold per step)`,
+    '',
+    '| peak (it/s) | SPS OK/s at peak | SPS EFR | SPS p95 (ms) | RAC | CPU ms per OK (machine − k6) | run | verdict |',
+    '|---:|---:|---:|---:|---:|---:|---|---|',
+    ...rows,
+    '',
+    `Grader-only baseline: ${c.baselineGradingsPerS?.toFixed(2) ?? 'absent'} gradings/s. Recommended small peak: ${c.recommendedPeak ?? 'below the first step'}.`,
+  ].join('\n');
+}

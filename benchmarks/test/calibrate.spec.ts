@@ -1,0 +1,26 @@
+import { recommend, stepOf } from '../src/calibrate';
+import { aggregatedFixture } from './support';
+
+const sps = (throughputHold: number, EFR: number, p95: number) => ({
+  N: 10, OK: 10, KO: 0, unexpected: 0, FR: EFR, EFR, throughput: throughputHold, throughputHold, p50: p95 / 2, p95, p99: p95,
+});
+
+describe('calibration steps', () => {
+  it('keeps up when SPS all succeed fast enough at the arrival rate', () => {
+    const a = aggregatedFixture('mon-x2', 'monolith', { monolith: 2 }, [{ sps: sps(3.9, 0, 700) }]);
+    expect(stepOf(4, a)).toMatchObject({ peak: 4, saturated: false, spsP95Ms: 700 });
+  });
+
+  it('saturates on an SPS failure, a slow p95, a lagging throughput or an INVALID run', () => {
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(4, 0.01, 500) }])).saturated).toBe(true);
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(4, 0, 1300) }])).saturated).toBe(true);
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(3, 0, 500) }])).saturated).toBe(true);
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(4, 0, 500) }, { sps: sps(4, 0, 500) }], { valid: false })).saturated).toBe(true);
+  });
+
+  it('recommends the last peak before the first saturated step', () => {
+    const step = (peak: number, saturated: boolean) => ({ peak, saturated }) as ReturnType<typeof stepOf>;
+    expect(recommend([step(2, false), step(4, false), step(6, true), step(8, false)])).toBe(4);
+    expect(recommend([step(2, true)])).toBeNull();
+  });
+});
