@@ -4,8 +4,9 @@
  * stalls for the whole grading, as the paper's monolith did). A future `pool` mode (warm
  * interpreters) plugs in here.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import type { CommandSpec } from './sandbox-command';
+import { SandboxProcess } from './sandbox-process';
 
 export interface RunOutcome {
   exitCode: number | null;
@@ -25,76 +26,12 @@ export interface ProcessRunner {
 }
 
 const STDERR_TAIL_BYTES = 4096;
-/** After the child exits, how long to wait for its pipes (a stray grandchild may hold them). */
-const PIPE_GRACE_MS = 500;
 
 const tail = (s: string) => (s.length > STDERR_TAIL_BYTES ? s.slice(-STDERR_TAIL_BYTES) : s);
 
 export class AsyncRunner implements ProcessRunner {
   run(cmd: CommandSpec, timeoutMs: number, maxOutputBytes: number): Promise<RunOutcome> {
-    const started = Date.now();
-    return new Promise((resolve) => {
-      // detached: the child leads a new process group, so the timeout can kill all of it.
-      const child = spawn(cmd.file, cmd.args, { cwd: cmd.cwd, env: cmd.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      let outBytes = 0;
-      let overflow = false;
-      let err = '';
-      let timedOut = false;
-      let settled = false;
-      let exit: { code: number | null; signal: string | null } | undefined;
-
-      const killGroup = () => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup();
-      }, timeoutMs);
-
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (overflow) return;
-        outBytes += chunk.length;
-        if (outBytes > maxOutputBytes) {
-          overflow = true;
-          killGroup();
-          return;
-        }
-        out.push(chunk);
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        err = tail(err + chunk.toString('utf8'));
-      });
-
-      const finish = (spawnError?: string) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        killGroup(); // leftovers of a grader that exited but left children behind
-        child.stdout.destroy();
-        child.stderr.destroy();
-        resolve({
-          exitCode: exit?.code ?? null,
-          signal: exit?.signal ?? null,
-          timedOut,
-          stdout: Buffer.concat(out).toString('utf8'),
-          stderrTail: err,
-          outputOverflow: overflow,
-          durationMs: Date.now() - started,
-          spawnError,
-        });
-      };
-      child.on('error', (e) => finish(e.message));
-      child.on('exit', (code, signal) => {
-        exit = { code, signal };
-        setTimeout(() => finish(), PIPE_GRACE_MS).unref();
-      });
-      child.on('close', () => finish());
-    });
+    return new SandboxProcess(cmd, maxOutputBytes).start(timeoutMs);
   }
 }
 
