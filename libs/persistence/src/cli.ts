@@ -3,7 +3,8 @@
  *   migrate                                  apply pending migrations
  *   seed --students N [--teachers T] [--csv path] [--kdf-cost C]
  *                                            idempotent seed; CSV email,password,user_id,ex_id,ps_id
- *   reset [--vacuum-full]                    delete every production (and its inline archive);
+ *   reset [--vacuum-full]                    delete every production (and its inline archive) and
+ *                                            ended login sessions;
  *                                            --vacuum-full also gives the space back to the OS
  *                                            (exclusive lock: only between benchmark runs)
  *   stats                                    row counts and storage sizes as JSON

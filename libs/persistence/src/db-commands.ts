@@ -7,6 +7,7 @@ import { loadRuntimeConfig } from '@shellgrade/variant';
 import { migrate } from './migrate';
 import { createPool } from './pool';
 import { PgProductionRepository } from './repositories/production.repository';
+import { PgRefreshTokenRepository } from './repositories/refresh-token.repository';
 import { seed, seedCsv } from './seed';
 import { databaseStats } from './stats';
 
@@ -63,9 +64,10 @@ export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = proc
       );
     } else if (command === 'reset') {
       const deleted = await new PgProductionRepository(pool).deleteAll();
+      const sessions = await new PgRefreshTokenRepository(pool).purgeInactive();
       if (values['vacuum-full']) await pool.query('VACUUM (FULL, ANALYZE) exercise_productions');
       const { productionsTotalBytes } = await databaseStats(pool);
-      print(`deleted ${deleted} productions; exercise_productions now ${productionsTotalBytes} bytes`);
+      print(`deleted ${deleted} productions and ${sessions} ended sessions; exercise_productions now ${productionsTotalBytes} bytes`);
     } else if (command === 'stats') {
       print(JSON.stringify(await databaseStats(pool), null, 2));
     } else {

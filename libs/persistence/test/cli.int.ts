@@ -59,7 +59,7 @@ describe('db commands: migrate, seed (real catalog), stats, reset', () => {
         });
         await pool.query('UPDATE exercise_productions SET archive = $2 WHERE id = $1', [production.id, Buffer.alloc(4096, 7)]);
       }
-      expect(await run('reset', '--vacuum-full')).toMatch(/^deleted 2 productions; exercise_productions now \d+ bytes$/);
+      expect(await run('reset', '--vacuum-full')).toMatch(/^deleted 2 productions and 0 ended sessions; exercise_productions now \d+ bytes$/);
       const { rows: left } = await pool.query('SELECT count(*)::int AS n FROM exercise_productions');
       expect(left[0].n).toBe(0);
       await expect(run('reset')).resolves.toMatch(/^deleted 0 productions/);

@@ -149,6 +149,9 @@ describe('repositories (real PostgreSQL)', () => {
       await expect(tokens.isActive(b, userId + 1)).resolves.toBe(false);
       await expect(tokens.isActive(old, userId)).resolves.toBe(false);
       await expect(tokens.purgeExpired()).resolves.toBe(1);
+      // Revoked sessions go too; the live one stays active.
+      await expect(tokens.purgeInactive()).resolves.toBe(1);
+      await expect(tokens.isActive(b, userId)).resolves.toBe(true);
     });
   });
 
