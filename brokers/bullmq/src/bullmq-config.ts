@@ -12,7 +12,7 @@ export const bullMqConfigSchema = z.object({
   /** Worker concurrency: the grading concurrency of one replica. */
   SG_BROKER_PREFETCH: z.coerce.number().int().min(1).default(4),
   /** Jobs allowed to wait (waiting + delayed retries); beyond it a submission is refused → 503. */
-  SG_BROKER_MAX_QUEUE: z.coerce.number().int().min(1).default(1000),
+  SG_BROKER_QUEUE_BOUND: z.coerce.number().int().min(1).default(1000),
   /** Retries after the first attempt (job attempts = retries + 1). */
   SG_BROKER_RETRIES: z.coerce.number().int().min(0).default(3),
   /** Base of the exponential backoff between attempts. */
@@ -39,7 +39,8 @@ export const bullMqConfigSchema = z.object({
 export type BullMqConfig = z.infer<typeof bullMqConfigSchema>;
 
 export function loadBullMqConfig(env: NodeJS.ProcessEnv = process.env): BullMqConfig {
-  const parsed = bullMqConfigSchema.safeParse(env);
+  // SG_BROKER_MAX_QUEUE: older name of SG_BROKER_QUEUE_BOUND, still accepted.
+  const parsed = bullMqConfigSchema.safeParse({ SG_BROKER_QUEUE_BOUND: env.SG_BROKER_MAX_QUEUE, ...env });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid BullMQ broker configuration:\n  ${lines.join('\n  ')}`);

@@ -77,7 +77,7 @@ export class BullMqDispatchModule {
         useFactory: (connection: BullMqConnection, productions: ProductionRepository, archives: ArchiveStore) =>
           new BullMqDispatch(connection, productions, archives, {
             reply: cfg.SG_REPLY,
-            maxWaiting: broker.SG_BROKER_MAX_QUEUE,
+            maxWaiting: broker.SG_BROKER_QUEUE_BOUND,
             replyTimeoutMs: broker.SG_BROKER_REPLY_TIMEOUT_MS,
             publishTimeoutMs: broker.SG_BROKER_PUBLISH_TIMEOUT_MS,
             retryAfterSeconds: broker.SG_BROKER_RETRY_AFTER_S,

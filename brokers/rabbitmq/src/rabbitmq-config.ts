@@ -12,7 +12,7 @@ export const rabbitMqConfigSchema = z.object({
   /** Unacked messages per consumer: the grading concurrency of one replica. */
   SG_BROKER_PREFETCH: z.coerce.number().int().min(1).default(4),
   /** Bound of the work queue (x-max-length); publishes beyond it are refused → 503. */
-  SG_BROKER_MAX_QUEUE: z.coerce.number().int().min(1).default(1000),
+  SG_BROKER_QUEUE_BOUND: z.coerce.number().int().min(1).default(1000),
   /** Redeliveries after the first attempt before a message is dead-lettered (x-delivery-limit). */
   SG_BROKER_RETRIES: z.coerce.number().int().min(0).default(3),
   /** Base of the exponential delay before a failed message is handed back to the queue. */
@@ -30,7 +30,8 @@ export const rabbitMqConfigSchema = z.object({
 export type RabbitMqConfig = z.infer<typeof rabbitMqConfigSchema>;
 
 export function loadRabbitMqConfig(env: NodeJS.ProcessEnv = process.env): RabbitMqConfig {
-  const parsed = rabbitMqConfigSchema.safeParse(env);
+  // SG_BROKER_MAX_QUEUE: older name of SG_BROKER_QUEUE_BOUND, still accepted.
+  const parsed = rabbitMqConfigSchema.safeParse({ SG_BROKER_QUEUE_BOUND: env.SG_BROKER_MAX_QUEUE, ...env });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid RabbitMQ broker configuration:\n  ${lines.join('\n  ')}`);

@@ -71,7 +71,7 @@ export class RabbitMqDispatchModule {
           new RabbitMqConnection({
             url: cfg.AMQP_URL,
             queue: broker.SG_BROKER_QUEUE,
-            maxLength: broker.SG_BROKER_MAX_QUEUE,
+            maxLength: broker.SG_BROKER_QUEUE_BOUND,
             deliveryLimit: broker.SG_BROKER_RETRIES,
           }),
       },

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const connection = new RabbitMqConnection({
     url: String(process.env.AMQP_URL),
     queue: broker.SG_BROKER_QUEUE,
-    maxLength: broker.SG_BROKER_MAX_QUEUE,
+    maxLength: broker.SG_BROKER_QUEUE_BOUND,
     deliveryLimit: broker.SG_BROKER_RETRIES,
   });
   const consumer = new RabbitMqConsumer(connection, worker, productions, {

@@ -6,13 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import amqp from 'amqp-connection-manager';
-import type { Channel } from 'amqplib';
 import { DomainError } from '@shellgrade/domain';
 import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src/core';
 import { BrokerFixture } from './support/broker-fixture';
 import { spawnWorker } from './support/child-process';
 import { FakeGrader, POISON } from './support/fake-grader';
+import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 import { restartServer, sleep } from './support/servers';
 
 jest.setTimeout(180_000);
@@ -91,18 +90,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const r of rigs) await closeRig(r);
   // Leave no test queues behind on the shared broker.
-  const admin = amqp.connect([AMQP_URL]);
-  const ch = admin.createChannel({
-    setup: async (c: Channel) => {
-      for (const q of queues) {
-        await c.deleteQueue(q).catch(() => undefined);
-        await c.deleteQueue(`${q}.dead`).catch(() => undefined);
-        await c.deleteExchange(`${q}.dlx`).catch(() => undefined);
-      }
-    },
-  });
-  await ch.waitForConnect().catch(() => undefined);
-  await admin.close();
+  await deleteRabbitTopologies(AMQP_URL, queues);
   await fx?.close();
 });
 
