@@ -3,7 +3,7 @@
  *
  * node-pg-migrate 9 is ESM-only; the runner is started in a child Node process so this
  * CommonJS library (and Jest, which cannot require ESM on Node 20) never loads it in-process.
- * The runner holds node-pg-migrate's advisory lock, so replicas may migrate concurrently.
+ * The runner waits for node-pg-migrate's advisory lock, so replicas may migrate concurrently.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -44,6 +44,8 @@ export async function migrate(databaseUrl: string, direction: 'up' | 'down' = 'u
     migrationsTable: 'pgmigrations',
     checkOrder: true,
     singleTransaction: true,
+    // Replicas starting together wait for the first one's run instead of failing.
+    advisoryLockMode: 'wait',
   };
   const moduleUrl = pathToFileURL(require.resolve('node-pg-migrate')).href;
   try {

@@ -46,6 +46,16 @@ describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
     await expect(migrate(db.url)).resolves.toEqual(['1763776800000_initial-schema']);
   }, 60_000);
 
+  it('serialises concurrent runs (replicas starting together): the schema is applied once', async () => {
+    const fresh = await createTestDatabase(undefined, false);
+    try {
+      const runs = await Promise.all([migrate(fresh.url), migrate(fresh.url), migrate(fresh.url)]);
+      expect(runs.flat()).toEqual(['1763776800000_initial-schema']);
+    } finally {
+      await fresh.drop();
+    }
+  }, 60_000);
+
   it('reports a clear error for an unreachable database', async () => {
     await expect(migrate('postgres://nobody:x@127.0.0.1:1/none')).rejects.toThrow(/migration up failed/);
   }, 60_000);
