@@ -39,6 +39,7 @@ minio_s3() {
   local method=$1 path=$2
   curl -s -o /dev/null -w '%{http_code}' -X "$method" \
     --aws-sigv4 "aws:amz:us-east-1:s3" --user "$MINIO_USER:$MINIO_PASSWORD" \
+    -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' \
     "http://127.0.0.1:$MINIO_PORT/$path"
 }
 
