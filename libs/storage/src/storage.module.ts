@@ -1,12 +1,19 @@
-import { type DynamicModule, Global, Module, type Provider } from '@nestjs/common';
+import { type DynamicModule, Global, Logger, Module, type Provider } from '@nestjs/common';
 import { ARCHIVE_STORE } from '@shellgrade/domain';
 import { PG_POOL } from '@shellgrade/persistence';
 import type { Pool } from 'pg';
+import { MinioArchiveStore } from './minio-archive-store';
+import type { MinioSettings } from './minio-client';
 import { PostgresArchiveStore } from './postgres-archive-store';
 
 /** The runtime-config field StorageModule reads. */
 export interface StorageRuntimeConfig {
   SG_STORAGE: 'postgres' | 'minio';
+  /** Read when SG_STORAGE=minio (the runtime config always has them, with loopback defaults). */
+  MINIO_ENDPOINT?: string;
+  MINIO_ACCESS_KEY?: string;
+  MINIO_SECRET_KEY?: string;
+  MINIO_BUCKET?: string;
 }
 
 /** Nest provider binding ARCHIVE_STORE to the postgres adapter (needs PG_POOL, global in PersistenceModule). */
@@ -16,12 +23,39 @@ export const postgresArchiveStoreProvider: Provider = {
   useFactory: (pool: Pool) => new PostgresArchiveStore(pool),
 };
 
+/**
+ * ARCHIVE_STORE bound to MinIO (needs PG_POOL for the rows' sha256/size/key). The bucket is
+ * created at startup; an object store that is down then only logs, so the service still
+ * starts and SPS answers 503 until the store is back (put recreates a missing bucket).
+ */
+export const minioArchiveStoreProvider = (settings: MinioSettings): Provider => ({
+  provide: ARCHIVE_STORE,
+  inject: [PG_POOL],
+  useFactory: async (pool: Pool) => {
+    const store = MinioArchiveStore.create(pool, settings);
+    await store.ensureBucket().catch((error: unknown) => {
+      new Logger('StorageModule').warn(`bucket ${settings.bucket} not ensured at startup: ${(error as Error).message}`);
+    });
+    return store;
+  },
+});
+
+function minioSettings(cfg: StorageRuntimeConfig): MinioSettings {
+  const { MINIO_ENDPOINT: endpoint, MINIO_ACCESS_KEY: accessKey, MINIO_SECRET_KEY: secretKey, MINIO_BUCKET: bucket } = cfg;
+  if (!endpoint || !accessKey || !secretKey || !bucket) {
+    throw new Error('SG_STORAGE=minio needs MINIO_ENDPOINT, MINIO_ACCESS_KEY, MINIO_SECRET_KEY and MINIO_BUCKET');
+  }
+  return { endpoint, accessKey, secretKey, bucket };
+}
+
 /** Global ARCHIVE_STORE for the storage a variant asks for (SG_STORAGE). */
 @Global()
 @Module({})
 export class StorageModule {
   static forRoot(cfg: StorageRuntimeConfig, adapters: Partial<Record<StorageRuntimeConfig['SG_STORAGE'], Provider>> = {}): DynamicModule {
-    const provider = adapters[cfg.SG_STORAGE] ?? (cfg.SG_STORAGE === 'postgres' ? postgresArchiveStoreProvider : undefined);
+    const provider =
+      adapters[cfg.SG_STORAGE] ??
+      (cfg.SG_STORAGE === 'postgres' ? postgresArchiveStoreProvider : cfg.SG_STORAGE === 'minio' ? minioArchiveStoreProvider(minioSettings(cfg)) : undefined);
     if (!provider) throw new Error(`storage adapter '${cfg.SG_STORAGE}' is not available in this build`);
     return { module: StorageModule, providers: [provider], exports: [ARCHIVE_STORE] };
   }
