@@ -53,6 +53,11 @@ function restartsOf(status: VariantStatus): Record<string, number> {
   return Object.fromEntries(status.processes.map((p) => [p.name, p.restarts ?? 0]));
 }
 
+/** Identity of the running processes: a restart or a variant switch changes it. */
+export function fingerprint(status: VariantStatus): string {
+  return `${status.variant ?? '-'}|${status.processes.map((p) => `${p.name}:${p.pid ?? '-'}`).sort().join(',')}`;
+}
+
 function isUp(status: VariantStatus, variant: string): boolean {
   return status.variant === variant && status.processes.length > 0 && status.processes.every((p) => p.status === 'online');
 }
@@ -135,8 +140,21 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   const wasUp = before !== null && isUp(before, opts.variant) && !opts.tracing;
   phase(wasUp ? `variant ${opts.variant} already up` : `bringing up ${opts.variant}`);
   if (!wasUp) await variantUp(opts.tracing ? join(dir, 'spec.yaml') : opts.variant);
-  const status = await variantStatus();
+  const upTarget = opts.tracing ? join(dir, 'spec.yaml') : opts.variant;
+  let status = await variantStatus();
   const entry = entryUrl(status);
+  // The launcher is shared: another user may switch variants under us. Re-assert ours before
+  // each phase (a no-op when it is still up) and flag runs during which it changed.
+  const ensureUp = async (): Promise<void> => {
+    const now = await variantStatus();
+    if (isUp(now, spec.name)) {
+      status = now;
+      return;
+    }
+    phase(`variant is now ${now.variant ?? 'none'}: bringing ${opts.variant} back up`);
+    await variantUp(upTarget);
+    status = await variantStatus();
+  };
   phase(`entry ${entry}; processes: ${status.processes.map((p) => `${p.name}(${p.pid ?? '-'})`).join(' ')}; servers: ${status.servers.map((s) => s.name).join(' ')}`);
 
   const meta: TestMeta = {
@@ -161,12 +179,17 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   // Everything the k6 runs need beyond the profile name: overrides are explicit env values.
   const runEnv: Record<string, string> = { PEAK: String(profile.peak), RAMP_S: String(profile.rampS), HOLD_S: String(profile.holdS) };
   if (opts.apdexTMs) runEnv.APDEX_T_MS = String(opts.apdexTMs);
-  phase('warm-up (a few SPS, not measured)');
-  const warm = k6Invocation(k6, dir, 'warmup', entry, usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off' }, false);
-  await runK6(warm, () => undefined);
-  const warmPaper = readPaper(warm.env.SUMMARY_JSON);
-  if (warmPaper.sps.OK === 0) {
-    throw new Error(`warm-up failed: no SPS succeeded at ${entry} (OK ${warmPaper.OK}, KO ${warmPaper.KO}, unexpected ${warmPaper.unexpected}); see ${join(dir, 'k6-warmup.txt')}`);
+  // Warm-up: a few SPS, not measured; a second try if the variant was switched meanwhile.
+  let warmPaper: PaperMetrics | null = null;
+  for (let attempt = 1; attempt <= 2 && (warmPaper === null || warmPaper.sps.OK === 0); attempt++) {
+    await ensureUp();
+    phase(`warm-up (a few SPS, not measured)${attempt > 1 ? ', second try' : ''}`);
+    const warm = k6Invocation(k6, dir, 'warmup', entry, usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off' }, false);
+    await runK6(warm, () => undefined);
+    warmPaper = readPaper(warm.env.SUMMARY_JSON);
+  }
+  if (!warmPaper || warmPaper.sps.OK === 0) {
+    throw new Error(`warm-up failed: no SPS succeeded at ${entry} (OK ${warmPaper?.OK}, KO ${warmPaper?.KO}, unexpected ${warmPaper?.unexpected}); see ${join(dir, 'k6-warmup.txt')}`);
   }
   await resetProductions();
 
@@ -180,8 +203,11 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   const records: RunRecord[] = [];
   try {
     for (let r = 1; r <= runs; r++) {
+      await ensureUp();
+      groups = groupsOf(status);
       const startedAt = new Date().toISOString();
-      const restartsBefore = restartsOf(await variantStatus());
+      const restartsBefore = restartsOf(status);
+      const identityBefore = fingerprint(status);
       phase(`run ${r}/${runs}: k6 (profile ${opts.profile}) against ${entry}`);
       const inv = k6Invocation(k6, dir, `run-${r}`, entry, usersCsv, opts.profile, runEnv, Boolean(opts.raw));
       const energyStart = readEnergyUj(rapl);
@@ -197,8 +223,8 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
       const paper = readPaper(inv.env.SUMMARY_JSON);
       const samples = await extractSpsSamples(join(dir, `k6-run-${r}.log`), join(dir, `sps-samples-run-${r}.jsonl`));
       const resources = summarizeResources(sampler.samples.filter((s) => s.run === r), machine.memBytes);
-      const validity = judgeRun({ droppedIterations: paper.droppedIterations, k6ExitCode: code, resources });
       const after = await variantStatus();
+      const validity = judgeRun({ droppedIterations: paper.droppedIterations, k6ExitCode: code, resources, variantChanged: fingerprint(after) !== identityBefore });
       const restarts = Object.fromEntries(
         Object.entries(restartsOf(after)).map(([k, v]) => [k, v - (restartsBefore[k] ?? 0)]).filter(([, d]) => (d as number) > 0),
       );

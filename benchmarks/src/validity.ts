@@ -17,7 +17,13 @@ export interface Validity {
 }
 
 export function judgeRun(
-  input: { droppedIterations: number; k6ExitCode: number; resources: Pick<ResourceSummary, 'k6SaturatedShare' | 'k6CpuMaxPct' | 'samples'> },
+  input: {
+    droppedIterations: number;
+    k6ExitCode: number;
+    resources: Pick<ResourceSummary, 'k6SaturatedShare' | 'k6CpuMaxPct' | 'samples'>;
+    /** The variant was switched or one of its processes restarted during the run. */
+    variantChanged?: boolean;
+  },
   rules: ValidityRules = DEFAULT_VALIDITY,
 ): Validity {
   const reasons: string[] = [];
@@ -27,6 +33,7 @@ export function judgeRun(
       `k6 CPU above ${rules.k6SaturationPct}% of a core in ${(100 * input.resources.k6SaturatedShare).toFixed(0)}% of samples (max ${input.resources.k6CpuMaxPct.toFixed(0)}%)`,
     );
   }
+  if (input.variantChanged) reasons.push('the variant was switched or a process restarted during the run (pids changed)');
   if (input.resources.samples === 0) reasons.push('no resource samples were taken');
   // 99 = thresholds crossed: a measurement, not a harness failure. Anything else is.
   if (input.k6ExitCode !== 0 && input.k6ExitCode !== 99) reasons.push(`k6 exited with code ${input.k6ExitCode}`);

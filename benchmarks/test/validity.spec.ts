@@ -26,6 +26,10 @@ describe('judgeRun (INVALID detection)', () => {
     expect(v.reasons[0]).toMatch(/k6 CPU above 90% .* in 40% of samples/);
   });
 
+  it('rejects a run during which the variant changed', () => {
+    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: calm, variantChanged: true }).reasons[0]).toMatch(/switched or a process restarted/);
+  });
+
   it('rejects a k6 crash and a run without samples', () => {
     expect(judgeRun({ droppedIterations: 0, k6ExitCode: 107, resources: calm }).reasons).toEqual(['k6 exited with code 107']);
     expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { ...calm, samples: 0 } }).valid).toBe(false);
