@@ -1,0 +1,91 @@
+import { parse } from 'yaml';
+import { loadVariant } from '@shellgrade/variant';
+import { composeFiles } from './compose';
+
+interface ComposeDoc {
+  name: string;
+  services: Record<string, {
+    image: string; command?: string[]; environment?: Record<string, string>; deploy?: { replicas: number };
+    ports?: string[]; depends_on?: Record<string, { condition: string }>; restart?: string; build?: { context: string; dockerfile: string };
+    security_opt?: string[]; volumes?: string[];
+  }>;
+  volumes?: Record<string, unknown>;
+}
+
+const compose = (name: string) => {
+  const files = composeFiles(loadVariant(name), { context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' });
+  return { files, doc: parse(files['docker-compose.yml']) as ComposeDoc };
+};
+
+/** Every host an environment URL names must be a compose service (Docker DNS resolves service names). */
+function unresolvedHosts(doc: ComposeDoc): string[] {
+  const names = new Set(Object.keys(doc.services));
+  const hosts = Object.values(doc.services).flatMap((s) =>
+    Object.values(s.environment ?? {}).flatMap((v) => [...String(v).matchAll(/^[a-z]+:\/\/(?:[^@/]*@)?([a-z0-9-]+)(?::\d+)?/g)].map((m) => m[1])),
+  );
+  return hosts.filter((h) => !names.has(h));
+}
+
+describe('docker-compose generator', () => {
+  it('naked-mon: postgres, migrations, one monolith published on 3000, no HAProxy', () => {
+    const { files, doc } = compose('naked-mon');
+    expect(Object.keys(doc.services).sort()).toEqual(['migrate', 'monolith', 'postgres']);
+    const mono = doc.services.monolith;
+    expect(mono).toMatchObject({ image: 'shellgrade/app:latest', deploy: { replicas: 1 }, ports: ['3000:3000'], restart: 'always' });
+    expect(mono.command).toEqual(['node', '--max-old-space-size=512', 'dist/services/monolith/src/main.js']);
+    expect(mono.environment).toMatchObject({
+      SG_ROLE: 'monolith', SG_PORT: '3000', SG_HOST: '0.0.0.0', SG_GRADER_EXEC: 'blocking', SG_VARIANT: 'naked-mon',
+      DATABASE_URL: 'postgres://shellgrade:shellgrade@postgres:5432/shellgrade',
+    });
+    expect(mono.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } });
+    expect(mono.build).toEqual({ context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' });
+    expect(mono.security_opt).toContain('seccomp=unconfined');
+    expect(doc.services.postgres.image).toBe('postgres:15-bookworm');
+    expect(doc.volumes).toHaveProperty('pgdata');
+    expect(files['haproxy.cfg']).toBeUndefined();
+    expect(files.Dockerfile).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
+    expect(files.Dockerfile).toMatch(/^FROM python:3\.11-slim-bookworm$/m);
+    expect(unresolvedHosts(doc)).toEqual([]);
+  });
+
+  it('mon-x4: four monolith replicas behind HAProxy on 8080', () => {
+    const { files, doc } = compose('mon-x4');
+    expect(doc.services.monolith.deploy).toEqual({ replicas: 4 });
+    expect(doc.services.monolith.ports).toBeUndefined();
+    expect(doc.services.haproxy).toMatchObject({ image: 'haproxy:2.6', ports: ['8080:8080', '8404:8404'] });
+    expect(files['haproxy.cfg']).toContain('server-template monolith 4 monolith:3000 check resolvers dns');
+  });
+
+  it('msa-2-4-4: replica counts, internal balancers and upstream URLs', () => {
+    const { files, doc } = compose('msa-2-4-4');
+    expect(Object.fromEntries(['gateway', 'leftover', 'exercise'].map((r) => [r, doc.services[r].deploy?.replicas]))).toEqual({
+      gateway: 2, leftover: 4, exercise: 4,
+    });
+    expect(doc.services.gateway.environment).toMatchObject({ SG_LEFTOVER_URL: 'http://haproxy:8081', SG_EXERCISE_URL: 'http://haproxy:8082', SG_PORT: '3100' });
+    expect(doc.services.leftover.security_opt).toBeUndefined();
+    expect(files['haproxy.cfg']).toContain('server-template exercise 4 exercise:3300');
+    expect(unresolvedHosts(doc)).toEqual([]);
+  });
+
+  it('msa-1-1 without replicated callees: direct upstreams, gateway published on 3100, no HAProxy', () => {
+    const { doc } = compose('msa-1-1');
+    expect(doc.services.haproxy).toBeUndefined();
+    expect(doc.services.gateway.ports).toEqual(['3100:3100']);
+    expect(doc.services.gateway.environment).toMatchObject({ SG_LEFTOVER_URL: 'http://leftover:3200', SG_EXERCISE_URL: 'http://exercise:3300' });
+  });
+
+  it('broker and storage variants bring their servers with reachable URLs', () => {
+    const { doc } = compose('msa-rabbitmq-minio-2-4-4');
+    expect(doc.services.rabbitmq.image).toMatch(/^rabbitmq:/);
+    expect(doc.services.minio.image).toMatch(/^minio\/minio/);
+    expect(doc.services.exercise.environment).toMatchObject({
+      SG_DISPATCH: 'rabbitmq', SG_STORAGE: 'minio', AMQP_URL: 'amqp://shellgrade:shellgrade@rabbitmq:5672', MINIO_ENDPOINT: 'http://minio:9000',
+      SG_BROKER_PREFETCH: '1',
+    });
+    expect(doc.services.exercise.depends_on).toMatchObject({ rabbitmq: { condition: 'service_healthy' }, minio: { condition: 'service_healthy' } });
+    expect(unresolvedHosts(doc)).toEqual([]);
+    const bull = compose('msa-bullmq-1-4').doc;
+    expect(bull.services.redis.command).toContain('noeviction');
+    expect(bull.services.gateway.environment?.REDIS_URL).toBe('redis://redis:6379');
+  });
+});

@@ -1,0 +1,78 @@
+import { parseAllDocuments } from 'yaml';
+import { loadVariant } from '@shellgrade/variant';
+import { kubernetesYaml } from './kubernetes';
+
+interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}
+
+const manifests = (name: string, options = {}) =>
+  parseAllDocuments(kubernetesYaml(loadVariant(name), options)).map((d) => d.toJS() as K8sObject);
+const find = (objs: K8sObject[], kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
+
+describe('Kubernetes generator', () => {
+  it('msa-2-4-4: Deployments with the replica counts, Services on the role ports, HAProxy entry and Ingress', () => {
+    const objs = manifests('msa-2-4-4');
+    expect(objs.every((o) => o.kind === 'Namespace' || o.metadata.namespace === 'shellgrade')).toBe(true);
+    for (const [role, replicas, port] of [['gateway', 2, 3100], ['leftover', 4, 3200], ['exercise', 4, 3300]] as const) {
+      const deploy = find(objs, 'Deployment', role)!;
+      expect(deploy.spec.replicas).toBe(replicas);
+      const container = deploy.spec.template.spec.containers[0];
+      expect(container.image).toBe('shellgrade/app:latest');
+      expect(container.ports[0].containerPort).toBe(port);
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/health', port });
+      expect(container.envFrom).toEqual([{ configMapRef: { name: `shellgrade-${role}-env` } }, { secretRef: { name: 'shellgrade-credentials' } }]);
+      // the Service selects the Deployment's pods
+      const svc = find(objs, 'Service', role)!;
+      expect(svc.spec.ports[0].port).toBe(port);
+      expect(deploy.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
+      expect(find(objs, 'ConfigMap', `shellgrade-${role}-env`)!.data).toMatchObject({ SG_ROLE: role, SG_PORT: String(port) });
+    }
+    // kube-proxy balances callees: the gateway talks to the Services
+    expect(find(objs, 'ConfigMap', 'shellgrade-gateway-env')!.data).toMatchObject({
+      SG_LEFTOVER_URL: 'http://leftover:3200', SG_EXERCISE_URL: 'http://exercise:3300',
+    });
+    expect(find(objs, 'ConfigMap', 'shellgrade-gateway-env')!.data).not.toHaveProperty('DATABASE_URL');
+    expect(find(objs, 'Secret', 'shellgrade-credentials')!.stringData).toMatchObject({
+      DATABASE_URL: 'postgres://shellgrade:shellgrade@postgres:5432/shellgrade',
+    });
+    const haproxyCfg = find(objs, 'ConfigMap', 'haproxy-config')!.data!['haproxy.cfg'];
+    expect(haproxyCfg).toContain('server-template gateway 2 gateway-pods.shellgrade.svc.cluster.local:3100');
+    expect(haproxyCfg).not.toContain('fe_exercise');
+    expect(find(objs, 'Service', 'gateway-pods')!.spec.clusterIP).toBe('None');
+    expect(find(objs, 'Deployment', 'haproxy')!.spec.template.spec.containers[0].image).toBe('haproxy:2.6');
+    const ingress = find(objs, 'Ingress', 'shellgrade')!;
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'haproxy', port: { number: 8080 } });
+    expect(find(objs, 'StatefulSet', 'postgres')!.spec.template.spec.containers[0].image).toBe('postgres:15-bookworm');
+    expect(find(objs, 'Job', 'shellgrade-migrate')!.spec.template.spec.containers[0].command).toEqual(['node', 'dist/libs/persistence/src/cli.js', 'migrate']);
+  });
+
+  it('naked-mon: the Ingress goes straight to the monolith Service; options are honoured', () => {
+    const objs = manifests('naked-mon', { namespace: 'grading', image: 'registry.example/shellgrade:1.0', ingressClass: 'nginx' });
+    expect(find(objs, 'Deployment', 'haproxy')).toBeUndefined();
+    expect(find(objs, 'Namespace', 'grading')).toBeDefined();
+    const mono = find(objs, 'Deployment', 'monolith')!;
+    expect(mono.metadata.namespace).toBe('grading');
+    expect(mono.spec.replicas).toBe(1);
+    expect(mono.spec.template.spec.containers[0].image).toBe('registry.example/shellgrade:1.0');
+    expect(mono.spec.template.spec.containers[0].securityContext.seccompProfile).toEqual({ type: 'Unconfined' });
+    const ingress = find(objs, 'Ingress', 'shellgrade')!;
+    expect(ingress.spec.ingressClassName).toBe('nginx');
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'monolith', port: { number: 3000 } });
+  });
+
+  it('every Service a URL names exists', () => {
+    const objs = manifests('msa-rabbitmq-minio-2-4-4');
+    const services = new Set(objs.filter((o) => o.kind === 'Service').map((o) => o.metadata.name));
+    const env = objs.flatMap((o) => Object.values({ ...(o.data ?? {}), ...(o.stringData ?? {}) }));
+    const hosts = env.flatMap((v) => [...v.matchAll(/^[a-z]+:\/\/(?:[^@/]*@)?([a-z0-9-]+)(?::\d+)?/g)].map((m) => m[1]));
+    expect(hosts.length).toBeGreaterThan(4);
+    expect(hosts.filter((h) => !services.has(h))).toEqual([]);
+    expect(services).toEqual(new Set(['postgres', 'rabbitmq', 'minio', 'gateway', 'leftover', 'exercise', 'gateway-pods', 'haproxy']));
+  });
+});

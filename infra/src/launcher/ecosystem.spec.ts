@@ -1,0 +1,38 @@
+import { loadVariant } from '@shellgrade/variant';
+import { ecosystem, ecosystemSource } from './ecosystem';
+
+describe('pm2 ecosystem', () => {
+  const options = { haproxyConfig: '/repo/run/variant/haproxy.cfg' };
+
+  it('msa-2-4-4: one app per replica plus HAProxy, restarted on crash, logs under run/logs', () => {
+    const { apps } = ecosystem(loadVariant('msa-2-4-4'), options);
+    expect(apps.map((a) => a.name)).toEqual([
+      'sg-leftover-0', 'sg-leftover-1', 'sg-leftover-2', 'sg-leftover-3',
+      'sg-exercise-0', 'sg-exercise-1', 'sg-exercise-2', 'sg-exercise-3',
+      'sg-gateway-0', 'sg-gateway-1', 'sg-haproxy',
+    ]);
+    for (const app of apps) {
+      expect(app).toMatchObject({ autorestart: true, max_restarts: 10_000 });
+      expect(app.restart_delay).toBeLessThanOrEqual(1000);
+      expect(app.kill_timeout).toBeGreaterThan(0);
+      expect(app.out_file).toMatch(new RegExp(`/run/logs/${app.name}\\.out\\.log$`));
+    }
+    const exercise = apps[5];
+    expect(exercise.script).toMatch(/\/dist\/services\/exercise\/src\/main\.js$/);
+    expect(exercise.node_args).toContain('--max-old-space-size=512');
+    expect(exercise.env).toMatchObject({ SG_ROLE: 'exercise', SG_REPLICA: '1', SG_PORT: '3301' });
+    const haproxy = apps[10];
+    expect(haproxy).toMatchObject({ script: '/usr/sbin/haproxy', interpreter: 'none', args: ['-db', '-f', options.haproxyConfig] });
+  });
+
+  it('naked-mon has no HAProxy app', () => {
+    expect(ecosystem(loadVariant('naked-mon'), options).apps.map((a) => a.name)).toEqual(['sg-monolith-0']);
+  });
+
+  it('is a loadable CommonJS module', () => {
+    const source = ecosystemSource(loadVariant('mon-x2'), options);
+    const module = { exports: {} as { apps?: unknown[] } };
+    new Function('module', source)(module);
+    expect(module.exports.apps).toHaveLength(3);
+  });
+});
