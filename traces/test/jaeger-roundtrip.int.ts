@@ -146,7 +146,7 @@ describe('traces through real Jaeger', () => {
         for (let s = id ? byId.get(id) : undefined; s; s = s.parentId ? byId.get(s.parentId) : undefined) out.push(s.name);
         return out;
       };
-      const queries = t.spans.filter((s) => s.tags['db.system'] === 'postgresql' && s.name.startsWith('pg.query'));
+      const queries = t.spans.filter((s) => (s.tags['db.system.name'] ?? s.tags['db.system']) === 'postgresql' && s.name.startsWith('pg.query'));
       expect(queries.length).toBe(2);
       for (const q of queries) expect(ancestors(q.spanId)).toContain('POST /api/exercise-production');
       const put = t.spans.find((s) => s.name === 'storage.put')!;
