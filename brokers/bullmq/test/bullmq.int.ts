@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
-import { BullMqConnection, BullMqDispatch, BullMqGradingWorker, assertGraderExecAllowed } from '../src/core';
+import { BullMqConnection, BullMqDispatch, BullMqGradingWorker } from '../src/core';
 import { BrokerFixture } from '../../rabbitmq/test/support/broker-fixture';
 import { spawnWorker } from '../../rabbitmq/test/support/child-process';
 import { FakeGrader, POISON } from '../../rabbitmq/test/support/fake-grader';
@@ -98,11 +98,6 @@ afterAll(async () => {
 
 afterEach(async () => {
   await fx.productions.deleteAll();
-});
-
-test('refuses SG_GRADER_EXEC=blocking with a clear error', () => {
-  expect(() => assertGraderExecAllowed('blocking')).toThrow(/refuses SG_GRADER_EXEC=blocking.*job locks/);
-  expect(() => assertGraderExecAllowed('async')).not.toThrow();
 });
 
 test('sync: concurrent submissions answer with the stored grade; a duplicate job id is not regraded', async () => {

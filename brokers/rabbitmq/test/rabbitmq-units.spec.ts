@@ -1,0 +1,76 @@
+import type { ConsumeMessage } from 'amqplib';
+import { DomainError, type ArchiveStore, type ProductionRepository } from '@shellgrade/domain';
+import { PendingReplies, decodeJson, deliveryCountOf, gradingMessageSchema, loadRabbitMqConfig, refuseSubmission, topologyOf } from '../src/core';
+
+const msg = (headers: Record<string, unknown> | undefined) => ({ properties: { headers } }) as unknown as ConsumeMessage;
+
+describe('PendingReplies', () => {
+  it('resolves true on the reply, false on timeout, and ignores late or unknown replies', async () => {
+    jest.useFakeTimers();
+    const replies = new PendingReplies();
+    const a = replies.expect('a', 1_000);
+    const b = replies.expect('b', 1_000);
+    replies.settle('a');
+    replies.settle('zzz');
+    jest.advanceTimersByTime(1_000);
+    await expect(a.done).resolves.toBe(true);
+    await expect(b.done).resolves.toBe(false);
+    replies.settle('b');
+    expect(replies.size).toBe(0);
+    jest.useRealTimers();
+  });
+});
+
+describe('deliveryCountOf', () => {
+  it('reads the quorum-queue x-delivery-count header, 0 when absent or bad', () => {
+    expect(deliveryCountOf(msg(undefined))).toBe(0);
+    expect(deliveryCountOf(msg({ 'x-delivery-count': 2 }))).toBe(2);
+    expect(deliveryCountOf(msg({ 'x-delivery-count': 'x' }))).toBe(0);
+  });
+});
+
+describe('grading message', () => {
+  it('accepts {productionId} only', () => {
+    expect(decodeJson(gradingMessageSchema, Buffer.from('{"productionId":7}'))).toEqual({ productionId: 7 });
+    expect(decodeJson(gradingMessageSchema, Buffer.from('{"productionId":-1}'))).toBeNull();
+    expect(decodeJson(gradingMessageSchema, Buffer.from('not json'))).toBeNull();
+  });
+});
+
+describe('config', () => {
+  it('has defaults, accepts the older SG_BROKER_MAX_QUEUE name and names a bad variable', () => {
+    expect(loadRabbitMqConfig({})).toMatchObject({ SG_BROKER_QUEUE: 'sg.grading', SG_BROKER_QUEUE_BOUND: 1000, SG_BROKER_RETRIES: 3 });
+    expect(loadRabbitMqConfig({ SG_BROKER_MAX_QUEUE: '7' }).SG_BROKER_QUEUE_BOUND).toBe(7);
+    expect(loadRabbitMqConfig({ SG_BROKER_QUEUE_BOUND: '9', SG_BROKER_MAX_QUEUE: '7' }).SG_BROKER_QUEUE_BOUND).toBe(9);
+    expect(() => loadRabbitMqConfig({ SG_BROKER_PREFETCH: '0' })).toThrow(/SG_BROKER_PREFETCH/);
+  });
+  it('derives the dead-letter names from the work queue', () => {
+    expect(topologyOf('q')).toEqual({ work: 'q', deadLetterExchange: 'q.dlx', deadLetter: 'q.dead' });
+  });
+});
+
+describe('refuseSubmission', () => {
+  const deps = () => ({
+    productions: { delete: jest.fn().mockResolvedValue(undefined), complete: jest.fn().mockResolvedValue(true) } as unknown as ProductionRepository,
+    archives: { delete: jest.fn().mockResolvedValue(undefined) } as unknown as ArchiveStore,
+  });
+  const info = { broker: 'rabbitmq', queue: 'q', retryAfterSeconds: 4 };
+
+  it('queue full: deletes the production and its archive, 503 with Retry-After', async () => {
+    const d = deps();
+    const error = await refuseSubmission('queue-full', 3, d, info);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 4 });
+    expect(d.productions.delete).toHaveBeenCalledWith(3);
+    expect(d.archives.delete).toHaveBeenCalledWith(3);
+    expect(d.productions.complete).not.toHaveBeenCalled();
+  });
+
+  it('broker unavailable: the production is made final (a late delivery is then a no-op)', async () => {
+    const d = deps();
+    const error = await refuseSubmission('broker-unavailable', 3, d, { ...info, error: new Error('timeout') });
+    expect(error).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 4 });
+    expect(d.productions.complete).toHaveBeenCalledWith(3, { failureReason: expect.stringMatching(/unavailable: not queued.*timeout/) });
+    expect(d.productions.delete).not.toHaveBeenCalled();
+  });
+});
