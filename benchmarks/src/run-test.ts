@@ -2,6 +2,7 @@
 // warm up, then R runs of benchmarks/sps.js with pauses, productions deleted after each run,
 // resources sampled throughout — and the results folder results/<run-id>/.
 import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadVariant, variantsDir } from '@shellgrade/variant';
@@ -208,6 +209,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
       const startedAt = new Date().toISOString();
       const restartsBefore = restartsOf(status);
       const identityBefore = fingerprint(status);
+      const loadBefore = loadavg()[0];
       phase(`run ${r}/${runs}: k6 (profile ${opts.profile}) against ${entry}`);
       const inv = k6Invocation(k6, dir, `run-${r}`, entry, usersCsv, opts.profile, runEnv, Boolean(opts.raw));
       const energyStart = readEnergyUj(rapl);
@@ -243,6 +245,8 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
           energyWh: energyWh(energyStart, energyEnd),
         },
         restarts,
+        // The machine is shared: the 1-min load average says how busy it was besides us.
+        loadAvg1: { before: loadBefore, after: loadavg()[0] },
       };
       records.push(record);
       writeFileSync(join(dir, `run-${r}.json`), JSON.stringify(record, null, 2));

@@ -50,6 +50,7 @@ export interface RunRecord {
   resources: ResourceSummary;
   derived: { cpuSPerOk: number | null; machineCpuSPerOk: number | null; energyWh: number | null };
   restarts: Record<string, number>;
+  loadAvg1: { before: number; after: number };
 }
 
 export interface TestMeta {
