@@ -2,17 +2,22 @@
  * A tiny browser-like HTTP client for end-to-end tests: keeps cookies per user and sends
  * the CORS preflight the original SPA's browser sends before each request.
  */
+import { Agent, fetch, FormData } from 'undici';
+
+export { FormData };
 export const ORIGIN = 'http://localhost:8081';
 
 export interface Reply {
   status: number;
   body: unknown;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   ms: number;
 }
 
 export class BrowserSession {
   private readonly cookies = new Map<string, string>();
+  /** Own connection pool: a variant switch restarts the servers, so pooled sockets must not outlive a session. */
+  private readonly dispatcher = new Agent({ keepAliveTimeout: 4_000 });
 
   constructor(readonly baseUrl: string) {}
 
@@ -20,6 +25,7 @@ export class BrowserSession {
     const res = await fetch(this.baseUrl + path, {
       method: 'OPTIONS',
       headers: { Origin: ORIGIN, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type' },
+      dispatcher: this.dispatcher,
     });
     await res.arrayBuffer();
     return res.status;
@@ -37,6 +43,7 @@ export class BrowserSession {
         ...headers,
       },
       body: body === undefined ? undefined : isRaw ? (body as string | FormData) : JSON.stringify(body),
+      dispatcher: this.dispatcher,
     });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');

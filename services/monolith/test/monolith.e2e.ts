@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { loadSamples } from '@shellgrade/grading';
 import { loadRuntimeConfig } from '@shellgrade/variant';
-import { BrowserSession, spaSubmission } from '../../../test/support/http-client';
+import { BrowserSession, FormData, spaSubmission } from '../../../test/support/http-client';
 import { runScenarioR, type SeededUser } from '../../../test/support/scenario-r';
 import { seed, variantUp } from '../../../test/support/stack';
 
