@@ -46,6 +46,9 @@ describe('docker-compose generator', () => {
     expect(files.Dockerfile).toMatch(/^FROM node:20-bookworm-slim AS build$/m);
     expect(files.Dockerfile).toMatch(/^FROM python:3\.11-slim-bookworm$/m);
     expect(unresolvedHosts(doc)).toEqual([]);
+    // Plain YAML (no anchors) and no `restart: no`, which YAML 1.1 readers take for a boolean.
+    expect(files['docker-compose.yml']).not.toMatch(/[&*]a\d/);
+    expect(doc.services.migrate.restart).toBeUndefined();
   });
 
   it('mon-x4: four monolith replicas behind HAProxy on 8080', () => {

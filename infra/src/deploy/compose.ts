@@ -99,7 +99,6 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
       command: MIGRATE_COMMAND,
       environment: { DATABASE_URL: `postgres://${DEV_CREDENTIALS.db.user}:${DEV_CREDENTIALS.db.password}@postgres:5432/${DEV_CREDENTIALS.db.name}` },
       depends_on: { postgres: { condition: 'service_healthy' } },
-      restart: 'no',
     },
   };
   const roles = roleDeployments(spec, upstreams);
@@ -148,7 +147,7 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
     `# Entry: ${entryUrl(spec, 'localhost')}. Start: docker compose up -d --build`,
     '',
   ].join('\n');
-  files['docker-compose.yml'] = header + stringify(doc, { lineWidth: 0 });
+  files['docker-compose.yml'] = header + stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
   return files;
 }
 

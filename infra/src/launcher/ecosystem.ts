@@ -62,7 +62,8 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     script: serviceMain(proc.role),
     cwd: REPO_ROOT,
     node_args: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`, '--enable-source-maps'],
-    env: proc.env,
+    // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
+    env: { NODE_ENV: 'production', ...proc.env },
     ...RESTART,
     // Lets a replica finish in-flight requests and close its pool on SIGINT before SIGKILL.
     kill_timeout: 8_000,

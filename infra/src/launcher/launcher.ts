@@ -104,8 +104,11 @@ function checkBuilt(spec: VariantSpec): void {
   if (needsHaproxy(spec) && !existsSync(HAPROXY_BIN)) throw new Error(`${HAPROXY_BIN} is missing: run \`npm run servers -- install haproxy\``);
 }
 
-async function checkPortsFree(procs: VariantProcess[]): Promise<void> {
+/** Each port must be free; a just-stopped process gets a few seconds to release it. */
+async function checkPortsFree(procs: VariantProcess[], graceMs = 10_000): Promise<void> {
+  const deadline = Date.now() + graceMs;
   for (const p of procs) {
+    while ((await portInUse(p.port)) && Date.now() < deadline) await sleep(200);
     if (await portInUse(p.port)) {
       let owner = '';
       try {
