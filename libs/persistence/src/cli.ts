@@ -7,7 +7,10 @@
  *                                            ended login sessions;
  *                                            --vacuum-full also gives the space back to the OS
  *                                            (exclusive lock: only between benchmark runs)
+ *                                            [--objects] (implied by SG_STORAGE=minio) also purges
+ *                                            the archives in the object store
  *   stats                                    row counts and storage sizes as JSON
+ *   sweep [--older-than-s N] [--objects]     orphan objects / never-stored rows (libs/storage)
  * DATABASE_URL (and SG_KDF_COST) come from the runtime config.
  */
 import { runDbCommand } from './db-commands';

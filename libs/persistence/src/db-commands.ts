@@ -10,8 +10,10 @@ import { PgProductionRepository } from './repositories/production.repository';
 import { PgRefreshTokenRepository } from './repositories/refresh-token.repository';
 import { seed, seedCsv } from './seed';
 import { databaseStats } from './stats';
+import { assertStorageCli, runStorageCli } from './storage-delegate';
 
-export const USAGE = 'usage: db migrate | seed --students N [--teachers T] [--csv path] [--kdf-cost C] [--exercise slug] | reset [--vacuum-full] | stats';
+export const USAGE =
+  'usage: db migrate | seed --students N [--teachers T] [--csv path] [--kdf-cost C] [--exercise slug] | reset [--vacuum-full] [--objects] | stats | sweep [--older-than-s N] [--objects]';
 
 /** Runs one db command; `print` receives the human/JSON output (stdout for the CLI). */
 export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = console.log): Promise<void> {
@@ -26,10 +28,17 @@ export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = proc
       'kdf-cost': { type: 'string' },
       exercise: { type: 'string', default: 'paper-scripts' },
       'vacuum-full': { type: 'boolean', default: false },
+      objects: { type: 'boolean', default: false },
+      'older-than-s': { type: 'string' },
     },
     strict: true,
   });
 
+  if (command === 'sweep') {
+    const args = ['sweep', ...(values.objects ? ['--objects'] : []), ...(values['older-than-s'] ? ['--older-than-s', values['older-than-s']] : [])];
+    for (const line of await runStorageCli(args, { ...env })) print(line);
+    return;
+  }
   if (command === 'migrate') {
     const ran = await migrate(cfg.DATABASE_URL);
     print(ran.length ? `applied: ${ran.join(', ')}` : 'schema up to date');
@@ -63,8 +72,12 @@ export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = proc
         }),
       );
     } else if (command === 'reset') {
+      // Archives kept in the object store go with their rows.
+      const withObjects = cfg.SG_STORAGE === 'minio' || values.objects;
+      if (withObjects) assertStorageCli();
       const deleted = await new PgProductionRepository(pool).deleteAll();
       const sessions = await new PgRefreshTokenRepository(pool).purgeInactive();
+      if (withObjects) for (const line of await runStorageCli(['purge'], { ...env })) print(line);
       if (values['vacuum-full']) await pool.query('VACUUM (FULL, ANALYZE) exercise_productions');
       const { productionsTotalBytes } = await databaseStats(pool);
       print(`deleted ${deleted} productions and ${sessions} ended sessions; exercise_productions now ${productionsTotalBytes} bytes`);
