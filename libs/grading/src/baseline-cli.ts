@@ -1,6 +1,6 @@
 /**
  * Runs the grader baseline and writes results/grader-baseline/<timestamp>.json and latest.json.
- *   node dist/libs/grading/src/baseline-cli.js [--duration-s 2.5] [--out <dir>]
+ *   node dist/libs/grading/src/baseline-cli.js [--duration-s 2] [--out <dir>]
  * (benchmarks/grader-baseline/run.sh builds and calls this.)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ function arg(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const cfg = loadRuntimeConfig();
-  const durationS = Number(arg('--duration-s') ?? 2.5);
+  const durationS = Number(arg('--duration-s') ?? 2);
   if (!(durationS > 0 && durationS <= 60)) throw new Error('--duration-s must be in (0, 60]');
   const outDir = resolve(arg('--out') ?? join(gradingLibDir(), '..', '..', 'results', 'grader-baseline'));
   const sandboxRoot = join(cfg.SG_SANDBOX_ROOT, 'baseline');

@@ -11,7 +11,7 @@ import { SandboxGrader } from './sandbox-grader';
 import { getCatalogExercise, loadSamples, PAPER_SLUG } from './catalog';
 
 export interface BaselineRowSpec {
-  exec: Exclude<ExecMode, 'pool'>;
+  exec: ExecMode;
   isolation: Isolation;
   concurrency: number;
 }
@@ -45,6 +45,8 @@ export const DEFAULT_BASELINE_ROWS: BaselineRowSpec[] = [
   { exec: 'async', isolation: 'bwrap', concurrency: 2 },
   { exec: 'blocking', isolation: 'bwrap', concurrency: 1 },
   { exec: 'blocking', isolation: 'bwrap', concurrency: 2 },
+  { exec: 'pool', isolation: 'bwrap', concurrency: 1 },
+  { exec: 'pool', isolation: 'bwrap', concurrency: 2 },
   { exec: 'async', isolation: 'none', concurrency: 1 },
   { exec: 'async', isolation: 'none', concurrency: 2 },
 ];
@@ -60,13 +62,18 @@ export interface BaselineOptions {
 }
 
 export async function runGraderBaseline(opts: BaselineOptions): Promise<BaselineReport> {
-  const durationMs = opts.durationPerRowMs ?? 2500;
+  const durationMs = opts.durationPerRowMs ?? 2000;
   const job = paperJob();
   const rows: BaselineRow[] = [];
   for (const spec of opts.rows ?? DEFAULT_BASELINE_ROWS) {
-    const grader = new SandboxGrader({ ...opts.base, exec: spec.exec, isolation: spec.isolation });
-    for (let i = 0; i < (opts.warmup ?? 3); i++) await grader.grade(job);
-    const row = await measureRow(grader, job, spec, durationMs, opts.maxGradingsPerRow ?? 5000);
+    const grader = new SandboxGrader({ ...opts.base, exec: spec.exec, isolation: spec.isolation, poolSize: spec.concurrency });
+    let row: BaselineRow;
+    try {
+      for (let i = 0; i < (opts.warmup ?? 3); i++) await grader.grade(job);
+      row = await measureRow(grader, job, spec, durationMs, opts.maxGradingsPerRow ?? 5000);
+    } finally {
+      await grader.close();
+    }
     opts.onRow?.(row);
     rows.push(row);
   }

@@ -32,6 +32,8 @@ export interface GraderOptions {
   bwrapPath?: string;
   /** Captured stdout above this fails the grading (a grader prints one short line). */
   maxOutputBytes?: number;
+  /** Warm sandboxes kept ready in `pool` mode (default: number of CPUs). */
+  poolSize?: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {

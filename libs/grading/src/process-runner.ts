@@ -1,8 +1,8 @@
 /**
  * Runs a CommandSpec and reports how it ended. Two implementations behind one interface:
  * `async` (spawn, the event loop keeps serving) and `blocking` (spawnSync, the event loop
- * stalls for the whole grading, as the paper's monolith did). A future `pool` mode (warm
- * interpreters) plugs in here.
+ * stalls for the whole grading, as the paper's monolith did). `pool` mode starts its
+ * processes ahead of the job instead (warm-pool.ts) and yields the same RunOutcome.
  */
 import { spawnSync } from 'node:child_process';
 import type { CommandSpec } from './sandbox-command';

@@ -25,7 +25,12 @@ export interface SandboxCommandInput {
   limits: SandboxLimits;
   /** Prefix with coreutils `timeout`, which kills its own process group (blocking mode). */
   wallClockSeconds?: number;
+  /** Interpreter arguments replacing the contract's `-S -u grader.py ...` (pool mode). */
+  pythonArgs?: string[];
 }
+
+/** Pool mode: a warm interpreter that runs grader.py once its job's locale arrives on stdin. */
+export const WARM_PYTHON_ARGS = ['-S', '-u', '-m', 'shellgrade_grader.warm'];
 
 /** Where things appear inside the bwrap sandbox. */
 const JOB_MOUNT = '/job';
@@ -54,7 +59,7 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     GRADER_FILES.submission,
     input.locale,
   ];
-  const inner = [...prlimitArgs(input.limits), '--', input.python, ...graderArgs];
+  const inner = [...prlimitArgs(input.limits), '--', input.python, ...(input.pythonArgs ?? graderArgs)];
   const env = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: jobPath,

@@ -2,9 +2,11 @@
  * The Grader port implemented with a sandboxed Python process per job (DESIGN §3, §8):
  * validate the archive in memory, write the four inputs to a fresh job directory, run the
  * grader under limits and isolation, parse its JSON line, and always remove the directory.
+ * Execution modes: async (spawn), blocking (spawnSync) and pool (warm one-shot sandboxes).
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
 import { validateArchive } from './validate-archive';
@@ -16,23 +18,26 @@ import {
   type GraderOptions,
   type SandboxLimits,
 } from './grader-options';
-import { buildSandboxCommand, GRADER_FILES } from './sandbox-command';
+import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner, type RunOutcome } from './process-runner';
 import { failed, parseGradingOutput } from './grading-output';
+import { WarmPool } from './warm-pool';
 
 const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 
 export class SandboxGrader implements Grader {
   private readonly limits: SandboxLimits;
-  private readonly runner: ProcessRunner;
+  private readonly runner?: ProcessRunner;
+  private readonly pool?: WarmPool;
   private readonly helperLib: string;
   private readonly bwrapPath: string;
+  private readonly maxOutputBytes: number;
 
   constructor(private readonly opts: GraderOptions) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
     this.helperLib = opts.helperLibDir ?? helperLibDir();
     this.bwrapPath = opts.bwrapPath ?? '/usr/bin/bwrap';
-    this.runner = makeRunner(opts.exec);
+    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     requireExecutable(opts.python, 'the grader Python interpreter (SG_PYTHON)');
     requireExecutable('/usr/bin/prlimit', 'prlimit (apt-get install util-linux)');
     if (opts.isolation === 'bwrap') {
@@ -40,6 +45,17 @@ export class SandboxGrader implements Grader {
       requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
     mkdirSync(opts.sandboxRoot, { recursive: true, mode: 0o700 });
+    if (opts.exec === 'pool') {
+      this.pool = new WarmPool(opts.poolSize ?? cpus().length, {
+        makeDir: () => this.makeJobDir('warm'),
+        command: (dir) => this.command(dir, 'en', WARM_PYTHON_ARGS),
+        removeDir: removeJobDir,
+        maxOutputBytes: this.maxOutputBytes,
+      });
+      this.pool.refill();
+    } else {
+      this.runner = opts.exec === 'blocking' ? new BlockingRunner() : new AsyncRunner();
+    }
   }
 
   async grade(job: GradingJob): Promise<GradingResult> {
@@ -47,10 +63,17 @@ export class SandboxGrader implements Grader {
     await validateArchive(job.submission, this.opts.archiveLimits);
     let jobDir: string | undefined;
     try {
-      await mkdir(this.opts.sandboxRoot, { recursive: true, mode: 0o700 }); // survives a tmp cleaner
-      jobDir = await mkdtemp(join(this.opts.sandboxRoot, `job-${job.exerciseId}-`));
-      await this.prepare(jobDir, job);
-      const outcome = await this.runner.run(this.command(jobDir, job.locale), this.opts.timeoutMs, this.opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+      let outcome: RunOutcome;
+      if (this.pool) {
+        const slot = await this.pool.acquire();
+        jobDir = slot.dir;
+        await this.writeInputs(slot.dir, job);
+        outcome = await slot.process.start(this.opts.timeoutMs, `${safeLocale(job.locale)}\n`);
+      } else {
+        jobDir = await this.makeJobDir(String(job.exerciseId));
+        await this.writeInputs(jobDir, job);
+        outcome = await (this.runner as ProcessRunner).run(this.command(jobDir, job.locale), this.opts.timeoutMs, this.maxOutputBytes);
+      }
       return interpret(outcome, this.opts.timeoutMs);
     } catch (err) {
       if (err instanceof DomainError) throw err;
@@ -61,18 +84,29 @@ export class SandboxGrader implements Grader {
     }
   }
 
-  private async prepare(jobDir: string, job: GradingJob): Promise<void> {
+  /** Stops the warm processes of the pool mode (no-op otherwise). */
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+
+  private async makeJobDir(tag: string): Promise<string> {
+    await mkdir(this.opts.sandboxRoot, { recursive: true, mode: 0o700 }); // survives a tmp cleaner
+    const dir = await mkdtemp(join(this.opts.sandboxRoot, `job-${tag}-`));
+    // Under bwrap the grader runs as nobody: it owns its job directory and nothing else.
+    if (this.opts.isolation === 'bwrap') await chown(dir, SANDBOX_UID, SANDBOX_GID);
+    return dir;
+  }
+
+  private async writeInputs(jobDir: string, job: GradingJob): Promise<void> {
     await Promise.all([
       writeFile(join(jobDir, GRADER_FILES.script), job.graderScript, { mode: 0o644 }),
       writeFile(join(jobDir, GRADER_FILES.statement), job.statementHtml, { mode: 0o644 }),
       writeFile(join(jobDir, GRADER_FILES.question), job.questionArchive, { mode: 0o644 }),
       writeFile(join(jobDir, GRADER_FILES.submission), job.submission, { mode: 0o644 }),
     ]);
-    // Under bwrap the grader runs as nobody: it owns its job directory and nothing else.
-    if (this.opts.isolation === 'bwrap') await chown(jobDir, SANDBOX_UID, SANDBOX_GID);
   }
 
-  private command(jobDir: string, locale: string) {
+  private command(jobDir: string, locale: string, pythonArgs?: string[]) {
     return buildSandboxCommand({
       isolation: this.opts.isolation,
       bwrapPath: this.bwrapPath,
@@ -82,6 +116,7 @@ export class SandboxGrader implements Grader {
       locale: safeLocale(locale),
       limits: this.limits,
       wallClockSeconds: this.opts.exec === 'blocking' ? Math.max(0.1, this.opts.timeoutMs / 1000) : undefined,
+      pythonArgs,
     });
   }
 }
@@ -92,17 +127,6 @@ async function removeJobDir(dir: string): Promise<void> {
   } catch (err) {
     // The grading outcome stands; the leftover is reported instead of masking it.
     process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
-  }
-}
-
-function makeRunner(exec: GraderOptions['exec']): ProcessRunner {
-  switch (exec) {
-    case 'async':
-      return new AsyncRunner();
-    case 'blocking':
-      return new BlockingRunner();
-    case 'pool':
-      throw new Error('SG_GRADER_EXEC=pool (warm Python workers) is not implemented yet: use async or blocking');
   }
 }
 

@@ -18,8 +18,17 @@ export function makeSandboxRoot(tag: string): { root: string; leftovers: () => s
   };
 }
 
+const open: SandboxGrader[] = [];
+
 export function grader(root: string, overrides: Partial<GraderOptions> = {}): SandboxGrader {
-  return new SandboxGrader({ python: PYTHON, sandboxRoot: root, timeoutMs: 10_000, exec: 'async', isolation: 'bwrap', ...overrides });
+  const g = new SandboxGrader({ python: PYTHON, sandboxRoot: root, timeoutMs: 10_000, exec: 'async', isolation: 'bwrap', ...overrides });
+  open.push(g);
+  return g;
+}
+
+/** Stops the warm processes of pool-mode graders (their ready job dirs go with them). */
+export async function closeGraders(): Promise<void> {
+  await Promise.all(open.splice(0).map((g) => g.close()));
 }
 
 export function catalogJob(slug: string, submission: Buffer): GradingJob {

@@ -12,15 +12,21 @@ import { DomainError } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
 import { getCatalogExercise, loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
-import { catalogJob, grader, makeSandboxRoot, PYTHON, scriptJob } from './sandbox-helpers';
+import { catalogJob, closeGraders, notOk, grader, makeSandboxRoot, PYTHON, scriptJob } from './sandbox-helpers';
 
 const sandbox = makeSandboxRoot('safety');
 afterAll(() => sandbox.cleanup());
-afterEach(() => expect(sandbox.leftovers()).toEqual([]));
+afterEach(async () => {
+  await closeGraders();
+  expect(sandbox.leftovers()).toEqual([]);
+});
 
-/** Processes of the sandbox uid whose command line holds `marker` (passed as the locale argument). */
+/**
+ * Processes of the sandbox uid whose name or command line holds `marker` (passed as the locale:
+ * an argument of the grader, or in pool mode the `grade-<locale>` name the warm worker takes).
+ */
 const sandboxProcesses = (marker?: string) =>
-  execFileSync('ps', ['-e', '-o', 'uid=,args='], { encoding: 'utf8' })
+  execFileSync('ps', ['-e', '-o', 'uid=,comm=,args='], { encoding: 'utf8' })
     .split('\n')
     .filter((l) => l.trim().startsWith('65534 ') && (marker === undefined || l.includes(marker)));
 
@@ -30,13 +36,13 @@ async function failure(p: Promise<unknown>): Promise<DomainError> {
   return err as DomainError;
 }
 
-describe.each([['async'], ['blocking']] as const)('a hostile grader (bwrap, %s)', (exec) => {
+describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (bwrap, %s)', (exec) => {
   it('that loops forever is killed at the wall-clock timeout', async () => {
     const g = grader(sandbox.root, { exec, timeoutMs: 1500 });
     const started = Date.now();
-    const marker = `en_LOOP${exec.slice(0, 2)}`;
+    const marker = `en_LP${exec.slice(0, 2)}`;
     const grading = failure(g.grade(scriptJob('while True:\n    pass\n', undefined, marker)));
-    if (exec === 'async') {
+    if (exec !== 'blocking') {
       // (blocking mode holds the event loop: nothing can be observed until it returns)
       await new Promise((r) => setTimeout(r, 700));
       expect(sandboxProcesses(marker).length).toBeGreaterThan(0);
@@ -65,7 +71,7 @@ describe.each([['async'], ['blocking']] as const)('a hostile grader (bwrap, %s)'
       '    err = str(e)',
       'print(json.dumps({"grade": 0, "comment": [{"numQ": 1, "verif": "forks", "status": "NOT OK", "expl": str(forked)}]}))',
     ].join('\n');
-    const marker = `en_FORK${exec.slice(0, 2)}`;
+    const marker = `en_FK${exec.slice(0, 2)}`;
     const r = await g.grade(scriptJob(script, undefined, marker));
     const forked = Number(r.comment[0].expl);
     expect(forked).toBeLessThan(16);
@@ -203,15 +209,29 @@ describe('configuration', () => {
     expect(() => grader(sandbox.root, { bwrapPath: '/nonexistent/bwrap' })).toThrow(/bubblewrap.*apt-get install bubblewrap/);
   });
 
-  it('refuses the pool mode with a clear message until it exists', () => {
-    expect(() => grader(sandbox.root, { exec: 'pool' })).toThrow(/pool.*not implemented/);
+  it.each([
+    ['async', 'none'],
+    ['blocking', 'bwrap'],
+    ['blocking', 'none'],
+    ['pool', 'bwrap'],
+    ['pool', 'none'],
+  ] as const)('grades the paper samples the same in %s mode with isolation %s', async (exec, isolation) => {
+    const g = grader(sandbox.root, { exec, isolation, poolSize: 2 });
+    const samples = loadSamples('paper-scripts');
+    expect((await g.grade(catalogJob('paper-scripts', samples.good))).grade).toBe(100);
+    const results = await Promise.all(samples.bad.map((b) => g.grade(catalogJob('paper-scripts', b.bytes))));
+    expect(results.map((r) => notOk(r.comment))).toEqual(samples.bad.map((b) => b.expectedNotOk));
+    expect(getCatalogExercise('paper-scripts').topFolder).toBe('SCRIPTS');
   });
 
-  it('grades the same in none isolation and blocking mode', async () => {
-    const good = loadSamples('paper-scripts').good;
-    const job = catalogJob('paper-scripts', good);
-    expect((await grader(sandbox.root, { isolation: 'none' }).grade(job)).grade).toBe(100);
-    expect((await grader(sandbox.root, { exec: 'blocking' }).grade(job)).grade).toBe(100);
-    expect(getCatalogExercise('paper-scripts').topFolder).toBe('SCRIPTS');
+  it('pool mode keeps warm sandboxes ready and stops them on close', async () => {
+    const g = grader(sandbox.root, { exec: 'pool', poolSize: 2, isolation: 'bwrap' });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(sandbox.leftovers()).toHaveLength(2); // two ready job dirs, interpreters waiting
+    expect(sandboxProcesses('shellgrade_grader.warm').length).toBeGreaterThanOrEqual(2);
+    await g.close();
+    expect(sandbox.leftovers()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sandboxProcesses('shellgrade_grader.warm')).toEqual([]);
   });
 });

@@ -1,0 +1,41 @@
+"""Warm start for the `pool` execution mode.
+
+Started ahead of its job inside a fresh sandbox (python -S -u -m shellgrade_grader.warm): it
+pre-imports what graders use, then waits for ONE line on stdin (the locale) meaning the four
+input files are in place, and runs ./grader.py exactly as `python3 -u grader.py statement.html
+question.tar.gz submitted.tar.gz <locale>` would. One job per process: nothing leaks between jobs.
+"""
+import json  # noqa: F401  (pre-imports: the point of a warm interpreter)
+import os
+import pathlib  # noqa: F401
+import re  # noqa: F401
+import runpy
+import shutil  # noqa: F401
+import subprocess  # noqa: F401
+import sys
+import tarfile  # noqa: F401
+
+import shellgrade_grader  # noqa: F401
+
+
+def _rename(name: str) -> None:
+    """Shows a busy worker as `grade-<locale>` in ps (comm) instead of an idle warm one."""
+    try:
+        with open("/proc/self/comm", "w") as f:
+            f.write(name[:15])
+    except OSError:
+        pass
+
+
+def main() -> None:
+    line = sys.stdin.readline()
+    if not line:  # the pool closed before giving a job
+        sys.exit(0)
+    locale = line.strip() or "en"
+    sys.stdin = open(os.devnull)
+    _rename(f"grade-{locale}")
+    sys.argv = ["grader.py", "statement.html", "question.tar.gz", "submitted.tar.gz", locale]
+    runpy.run_path("grader.py", run_name="__main__")
+
+
+main()
