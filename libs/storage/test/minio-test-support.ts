@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as tar from 'tar-stream';
 import { createPool, createTestDatabase, PgProductionRepository, seed, type TestDatabase } from '@shellgrade/persistence';
 import type { Client } from 'minio';
 import type { Pool } from 'pg';
@@ -101,4 +102,14 @@ export async function failure(promise: Promise<unknown>): Promise<unknown> {
     },
     (error: unknown) => error,
   );
+}
+
+/** A real tar.gz holding one text file (what a student submits). */
+export async function tarGz(name: string, content: string): Promise<Buffer> {
+  const pack = tar.pack();
+  pack.entry({ name }, content);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack as AsyncIterable<Buffer>) chunks.push(chunk);
+  return gzipSync(Buffer.concat(chunks));
 }
