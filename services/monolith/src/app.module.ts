@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { LeftoverApiModule, ProductionApiModule, GradingCoreModule } from '@shellgrade/api';
+import { GradingCoreModule, LeftoverApiModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN, PersistenceModule } from '@shellgrade/persistence';
@@ -18,6 +18,7 @@ export class MonolithModule {
         GradingCoreModule.forRoot(cfg),
         AuthModule.forRoot(cfg),
         LeftoverApiModule,
+        StatementApiModule,
         ProductionApiModule.forRoot({ maxArchiveBytes: cfg.SG_MAX_ARCHIVE_BYTES }),
         ObservabilityModule.forRoot({ role: cfg.SG_ROLE, replica: cfg.SG_REPLICA, variant: cfg.SG_VARIANT }, HEALTH_CHECKS_TOKEN),
       ],
