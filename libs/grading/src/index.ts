@@ -6,3 +6,4 @@ export { createGraderFromConfig, graderOptionsFromConfig } from './grader-factor
 export { gradingResultSchema, parseGradingOutput } from './grading-output';
 export * from './catalog';
 export { helperLibDir, catalogDir } from './assets';
+export { runGraderBaseline, formatBaselineTable, DEFAULT_BASELINE_ROWS, type BaselineReport, type BaselineRow, type BaselineRowSpec } from './baseline';

@@ -22,6 +22,7 @@ import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-c
 import { AsyncRunner, BlockingRunner, type ProcessRunner, type RunOutcome } from './process-runner';
 import { failed, parseGradingOutput } from './grading-output';
 import { WarmPool } from './warm-pool';
+import { ownDirName, sweepDeadOwners } from './job-dirs';
 
 const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 
@@ -32,6 +33,8 @@ export class SandboxGrader implements Grader {
   private readonly helperLib: string;
   private readonly bwrapPath: string;
   private readonly maxOutputBytes: number;
+  /** <sandboxRoot>/p<pid>: this process's job directories. */
+  private readonly ownRoot: string;
 
   constructor(private readonly opts: GraderOptions) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
@@ -45,6 +48,8 @@ export class SandboxGrader implements Grader {
       requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
     mkdirSync(opts.sandboxRoot, { recursive: true, mode: 0o700 });
+    sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
+    this.ownRoot = join(opts.sandboxRoot, ownDirName());
     if (opts.exec === 'pool') {
       this.pool = new WarmPool(opts.poolSize ?? cpus().length, {
         makeDir: () => this.makeJobDir('warm'),
@@ -90,8 +95,8 @@ export class SandboxGrader implements Grader {
   }
 
   private async makeJobDir(tag: string): Promise<string> {
-    await mkdir(this.opts.sandboxRoot, { recursive: true, mode: 0o700 }); // survives a tmp cleaner
-    const dir = await mkdtemp(join(this.opts.sandboxRoot, `job-${tag}-`));
+    await mkdir(this.ownRoot, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
+    const dir = await mkdtemp(join(this.ownRoot, `job-${tag}-`));
     // Under bwrap the grader runs as nobody: it owns its job directory and nothing else.
     if (this.opts.isolation === 'bwrap') await chown(dir, SANDBOX_UID, SANDBOX_GID);
     return dir;

@@ -13,7 +13,8 @@ export function makeSandboxRoot(tag: string): { root: string; leftovers: () => s
   const root = mkdtempSync(join(tmpdir(), `sg-${tag}-`));
   return {
     root,
-    leftovers: () => readdirSync(root),
+    /** Job directories still present (they live in <root>/p<pid>/). */
+    leftovers: () => readdirSync(root).flatMap((owner) => readdirSync(join(root, owner)).map((d) => `${owner}/${d}`)),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
