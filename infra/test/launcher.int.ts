@@ -58,7 +58,6 @@ async function haproxyServers(backend: string): Promise<Record<string, string>> 
 
 const describeBuilt = missing.length === 0 ? describe : describe.skip;
 if (missing.length > 0) {
-  // eslint-disable-next-line no-console
   console.warn(`launcher.int.ts skipped: the services are not built (${missing.join(', ')}); run \`npm run build\``);
 }
 
