@@ -6,9 +6,9 @@ import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { loadSamples } from '@shellgrade/grading';
 import { loadRuntimeConfig } from '@shellgrade/variant';
-import { BrowserSession, FormData, spaSubmission } from '../../../test/support/http-client';
-import { runScenarioR, type SeededUser } from '../../../test/support/scenario-r';
-import { seed, variantUp } from '../../../test/support/stack';
+import { BrowserSession, FormData, spaSubmission } from './support/http-client';
+import { runScenarioR, type SeededUser } from './support/scenario-r';
+import { seed, variantUp } from './support/stack';
 
 jest.setTimeout(300_000);
 
