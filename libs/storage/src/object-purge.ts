@@ -4,12 +4,18 @@ import { PRODUCTIONS_PREFIX } from './object-keys';
 /** S3 DeleteObjects accepts at most 1,000 keys per request. */
 const DELETE_BATCH = 1_000;
 
-/** Every object under `prefix`, with its last-modified time. */
-export async function listObjects(client: Client, bucket: string, prefix = PRODUCTIONS_PREFIX): Promise<{ key: string; lastModified: Date }[]> {
-  const items: { key: string; lastModified: Date }[] = [];
+export interface ListedObject {
+  key: string;
+  lastModified: Date;
+  size: number;
+}
+
+/** Every object under `prefix`, with its last-modified time and size. */
+export async function listObjects(client: Client, bucket: string, prefix = PRODUCTIONS_PREFIX): Promise<ListedObject[]> {
+  const items: ListedObject[] = [];
   const stream = client.listObjectsV2(bucket, prefix, true);
   for await (const item of stream as AsyncIterable<BucketItem>) {
-    if (item.name) items.push({ key: item.name, lastModified: item.lastModified });
+    if (item.name) items.push({ key: item.name, lastModified: item.lastModified, size: item.size });
   }
   return items;
 }
