@@ -3,17 +3,19 @@
  * `bash infra/bin/servers up postgres redis`: sync replies (job completion), async, the
  * bound (503), poison jobs, kill -9 of a worker process (stalled-job recovery) and a Redis
  * restart under load. Every test ends with the audit: each accepted submission has exactly
- * one production, final.
+ * one production, final. The last test checks that the trace crosses the broker.
  */
 // The broker test support (fixture, fake grader, child processes) is shared with brokers/rabbitmq/test.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
+import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { BullMqConnection, BullMqDispatch, BullMqGradingWorker } from '../src/core';
 import { BrokerFixture } from '../../rabbitmq/test/support/broker-fixture';
 import { spawnWorker } from '../../rabbitmq/test/support/child-process';
 import { FakeGrader, POISON } from '../../rabbitmq/test/support/fake-grader';
+import { brokerHops, startInMemoryTracing, type InMemoryTracing } from '../../rabbitmq/test/support/in-memory-tracing';
 import { restartServer, sleep } from '../../rabbitmq/test/support/servers';
 
 jest.setTimeout(180_000);
@@ -31,6 +33,8 @@ interface Rig {
 }
 
 let fx: BrokerFixture;
+// The real OTel SDK, in memory: the trace test checks publish → consume across the broker.
+let tracing: InMemoryTracing;
 const rigs: Rig[] = [];
 
 const queueName = () => `sg-test-${randomBytes(4).toString('hex')}`;
@@ -83,6 +87,7 @@ async function rig(opts: {
 const archive = (i: number) => Buffer.from(`submission-${i}-${randomBytes(4).toString('hex')}`);
 
 beforeAll(async () => {
+  tracing = startInMemoryTracing();
   fx = await BrokerFixture.create();
 });
 
@@ -94,6 +99,7 @@ afterAll(async () => {
     await r.connection.close();
   }
   await fx?.close();
+  tracing?.stop();
 });
 
 afterEach(async () => {
@@ -214,10 +220,13 @@ test('kill -9 of a worker process with jobs in flight: stalled jobs are recovere
 });
 
 test('Redis restart under load: queue, worker and events reconnect; every accepted submission is graded once', async () => {
-  const r = await rig({ reply: 'async', consume: true, delayMs: 100, concurrency: 4 });
+  const r = await rig({ reply: 'async', consume: true, delayMs: 200, concurrency: 2 });
   const service = fx.submissions(r.dispatch);
   const firstHalf = Promise.all(Array.from({ length: LOAD / 2 }, (_, i) => fx.submit(service, archive(i))));
-  await sleep(300);
+  // Restart once jobs are queued and in flight.
+  const notFinal = async () => (await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions WHERE status NOT IN ('graded', 'failed')`)).rows[0].n;
+  for (let i = 0; i < 60 && (await notFinal()) < 8; i++) await sleep(50);
+  const pendingAtRestart = await notFinal();
   const restart = restartServer('redis');
   await sleep(100);
   const secondHalf = Promise.all(Array.from({ length: LOAD / 2 }, (_, i) => fx.submit(service, archive(LOAD + i))));
@@ -226,10 +235,58 @@ test('Redis restart under load: queue, worker and events reconnect; every accept
   const accepted = results.filter((x) => x.production);
   const refused = results.filter((x) => x.error);
   for (const { error } of refused) expect((error as DomainError).kind).toBe('unavailable');
-  console.log(`bullmq restart: took ${restartMs} ms; accepted=${accepted.length} refused(503)=${refused.length}`);
+  console.log(`bullmq restart: took ${restartMs} ms; ${pendingAtRestart} productions not final when it began; accepted=${accepted.length} refused(503)=${refused.length}`);
 
   expect(await fx.waitAllFinal(90_000)).toBe(0);
   const audit = await fx.audit('bullmq restart', accepted.map((x) => x.key));
   expect(audit).toMatchObject({ lost: 0, duplicated: 0, notFinal: 0 });
   expect(accepted.length).toBeGreaterThan(LOAD / 2);
+});
+
+test('one trace: sps → broker.publish → broker.consume (child, with queue wait)', async () => {
+  const connection = new BullMqConnection({
+    url: REDIS_URL,
+    queue: queueName(),
+    retries: 1,
+    retryDelayMs: 10,
+    keepCompleted: 10,
+    keepFailed: 10,
+  });
+  const dispatch = new BullMqDispatch(connection, fx.productions, fx.archives, {
+    reply: 'sync',
+    maxWaiting: 100,
+    replyTimeoutMs: 10_000,
+    publishTimeoutMs: 10_000,
+    retryAfterSeconds: 1,
+  });
+  const worker = new BullMqGradingWorker(connection, fx.worker(new FakeGrader(20)), fx.productions, {
+    concurrency: 1,
+    lockMs: 5_000,
+    stalledIntervalMs: 5_000,
+    maxStalled: 1,
+    sweepFailed: 10,
+  });
+  try {
+    await connection.ready();
+    await worker.ready();
+    const service = fx.submissions(dispatch);
+    const production = await withSpan('test.sps', {}, () =>
+      service.submit({ ...fx.seeded, archive: Buffer.from('traced'), submissionKey: randomBytes(8).toString('hex') }),
+    );
+    expect(production.status).toBe('graded');
+
+    const { root, publish, consume } = brokerHops(tracing.spans(), 'test.sps');
+    expect(root).toBeDefined();
+    expect(publish?.parentSpanContext?.spanId).toBe(root!.spanContext().spanId);
+    expect(consume?.parentSpanContext?.spanId).toBe(publish!.spanContext().spanId);
+    expect(consume?.attributes['messaging.system']).toBe('bullmq');
+    expect(consume?.attributes[ATTR.productionId]).toBe(production.id);
+    const wait = consume?.attributes[ATTR.queueWaitMs];
+    expect(typeof wait).toBe('number');
+    console.log(`bullmq trace: queue wait ${String(wait)} ms, consume ${consume!.duration[1] / 1e6} ms`);
+  } finally {
+    await worker.close();
+    await connection.queue.obliterate({ force: true }).catch(() => undefined);
+    await connection.close();
+  }
 });

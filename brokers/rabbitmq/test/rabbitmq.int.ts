@@ -2,15 +2,18 @@
  * RabbitMQ dispatch against the real RabbitMQ and PostgreSQL started by
  * `bash infra/bin/servers up postgres rabbitmq`: sync request/reply, async, the bound (503),
  * poison messages, kill -9 of a worker process and a broker restart under load. Every test
- * ends with the audit: each accepted submission has exactly one production, final.
+ * ends with the audit: each accepted submission has exactly one production, final. The
+ * last test checks that the trace crosses the broker (broker.publish → broker.consume).
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
+import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src/core';
 import { BrokerFixture } from './support/broker-fixture';
 import { spawnWorker } from './support/child-process';
 import { FakeGrader, POISON } from './support/fake-grader';
+import { brokerHops, startInMemoryTracing, type InMemoryTracing } from './support/in-memory-tracing';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 import { restartServer, sleep } from './support/servers';
 
@@ -29,6 +32,8 @@ interface Rig {
 }
 
 let fx: BrokerFixture;
+// The real OTel SDK, in memory: the trace test checks publish → consume across the broker.
+let tracing: InMemoryTracing;
 const rigs: Rig[] = [];
 const queues: string[] = [];
 
@@ -84,6 +89,7 @@ async function closeRig(r: Rig): Promise<void> {
 const archive = (i: number) => Buffer.from(`submission-${i}-${randomBytes(4).toString('hex')}`);
 
 beforeAll(async () => {
+  tracing = startInMemoryTracing();
   fx = await BrokerFixture.create();
 });
 
@@ -92,6 +98,7 @@ afterAll(async () => {
   // Leave no test queues behind on the shared broker.
   await deleteRabbitTopologies(AMQP_URL, queues);
   await fx?.close();
+  tracing?.stop();
 });
 
 afterEach(async () => {
@@ -217,10 +224,13 @@ test('kill -9 of a worker process with jobs in flight: nothing lost, nothing dup
 });
 
 test('RabbitMQ restart under load: publisher and consumer reconnect; every accepted submission is graded once', async () => {
-  const r = await rig({ reply: 'async', consume: true, delayMs: 100, prefetch: 4 });
+  const r = await rig({ reply: 'async', consume: true, delayMs: 200, prefetch: 2 });
   const service = fx.submissions(r.dispatch);
   const firstHalf = Promise.all(Array.from({ length: LOAD / 2 }, (_, i) => fx.submit(service, archive(i))));
-  await sleep(300);
+  // Restart once jobs are queued and in flight.
+  const notFinal = async () => (await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions WHERE status NOT IN ('graded', 'failed')`)).rows[0].n;
+  for (let i = 0; i < 60 && (await notFinal()) < 8; i++) await sleep(50);
+  const pendingAtRestart = await notFinal();
   const restart = restartServer('rabbitmq');
   await sleep(200);
   // The second half is submitted while the broker is going down / coming back.
@@ -230,11 +240,51 @@ test('RabbitMQ restart under load: publisher and consumer reconnect; every accep
   const accepted = results.filter((x) => x.production);
   const refused = results.filter((x) => x.error);
   for (const { error } of refused) expect((error as DomainError).kind).toBe('unavailable');
-  console.log(`rabbitmq restart: took ${restartMs} ms; accepted=${accepted.length} refused(503)=${refused.length}`);
+  console.log(`rabbitmq restart: took ${restartMs} ms; ${pendingAtRestart} productions not final when it began; accepted=${accepted.length} refused(503)=${refused.length}`);
 
   expect(await fx.waitAllFinal(90_000)).toBe(0);
   const audit = await fx.audit('rabbitmq restart', accepted.map((x) => x.key));
   expect(audit).toMatchObject({ lost: 0, duplicated: 0, notFinal: 0 });
   expect(audit.graded).toBeGreaterThanOrEqual(accepted.length);
   expect(accepted.length).toBeGreaterThan(LOAD / 2);
+});
+
+test('one trace: sps → broker.publish → broker.consume (child, with queue wait)', async () => {
+  const queue = queueName();
+  const connection = new RabbitMqConnection({ url: AMQP_URL, queue, maxLength: 100, deliveryLimit: 1 });
+  const dispatch = new RabbitMqDispatch(connection, fx.productions, fx.archives, {
+    queue,
+    reply: 'sync',
+    replyTimeoutMs: 10_000,
+    publishTimeoutMs: 10_000,
+    retryAfterSeconds: 1,
+  });
+  const consumer = new RabbitMqConsumer(connection, fx.worker(new FakeGrader(20)), fx.productions, {
+    prefetch: 1,
+    retries: 1,
+    retryDelayMs: 10,
+  });
+  try {
+    await dispatch.ready();
+    await consumer.ready();
+    const service = fx.submissions(dispatch);
+    const production = await withSpan('test.sps', {}, () =>
+      service.submit({ ...fx.seeded, archive: Buffer.from('traced'), submissionKey: randomBytes(8).toString('hex') }),
+    );
+    expect(production.status).toBe('graded');
+
+    const { root, publish, consume } = brokerHops(tracing.spans(), 'test.sps');
+    expect(root).toBeDefined();
+    expect(publish?.parentSpanContext?.spanId).toBe(root!.spanContext().spanId);
+    expect(consume?.parentSpanContext?.spanId).toBe(publish!.spanContext().spanId);
+    expect(consume?.attributes['messaging.system']).toBe('rabbitmq');
+    expect(consume?.attributes[ATTR.productionId]).toBe(production.id);
+    const wait = consume?.attributes[ATTR.queueWaitMs];
+    expect(typeof wait).toBe('number');
+    console.log(`rabbitmq trace: queue wait ${String(wait)} ms, consume ${consume!.duration[1] / 1e6} ms`);
+  } finally {
+    await consumer.close(2_000);
+    await dispatch.close();
+    await connection.close();
+  }
 });
