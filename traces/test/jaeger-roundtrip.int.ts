@@ -20,6 +20,7 @@ const REPO = resolve(__dirname, '../..');
 const REGISTER = join(REPO, 'dist/libs/telemetry/src/register.js');
 const CLI = join(REPO, 'dist/traces/src/cli.js');
 const APP = join(__dirname, 'fixtures/traced-app.js');
+const NEST_APP = join(__dirname, 'fixtures/traced-nest-app.js');
 const JAEGER_URL = 'http://127.0.0.1:16686';
 const VARIANT = `int-traces-${randomBytes(4).toString('hex')}`;
 
@@ -31,8 +32,8 @@ interface App {
   stderr: () => string;
 }
 
-function startApp(tracing: boolean): Promise<App> {
-  const child = spawn(process.execPath, ['-r', REGISTER, APP], {
+function startApp(tracing: boolean, script = APP): Promise<App> {
+  const child = spawn(process.execPath, ['-r', REGISTER, script], {
     cwd: REPO,
     env: { ...process.env, SG_TRACING: String(tracing), SG_ROLE: 'monolith', SG_REPLICA: '0', SG_VARIANT: VARIANT, SG_TRACE_SAMPLE: '1' },
   });
@@ -98,6 +99,7 @@ describe('traces through real Jaeger', () => {
   let untraced: Sent;
   let traced: Sent[];
   let telemetryLog: string;
+  let nest: Sent;
 
   beforeAll(async () => {
     if (!existsSync(REGISTER) || !existsSync(CLI)) throw new Error(`${REGISTER} or ${CLI} missing: run npm run build first`);
@@ -114,6 +116,10 @@ describe('traces through real Jaeger', () => {
     for (let i = 0; i < 3; i++) traced.push(await send(on.port, 'POST', '/api/exercise-production'));
     expect(await stopApp(on)).toBe(0);
     telemetryLog = on.stderr();
+
+    const nestApp = await startApp(true, NEST_APP);
+    nest = await send(nestApp.port, 'POST', '/api/exercise-production');
+    expect(await stopApp(nestApp)).toBe(0);
   });
 
   it('answers the requests', () => {
@@ -158,12 +164,24 @@ describe('traces through real Jaeger', () => {
     }
   });
 
+  it('instruments a Nest 12 (ESM) app: route-named root, express handler, controller and pg spans', async () => {
+    expect(nest.status).toBe(201);
+    const t = await waitForTrace(jaeger, nest.traceId, 4);
+    const names = t.spans.map((s) => s.name);
+    const root = t.spans.find((s) => s.parentId === nest.parentSpanId)!;
+    expect(root.name).toBe('POST /api/exercise-production');
+    expect(names).toEqual(expect.arrayContaining(['ProductionController.submit']));
+    expect(names.some((n) => n.startsWith('request handler'))).toBe(true);
+    expect(names.some((n) => n.startsWith('pg.query'))).toBe(true);
+  });
+
   it('records nothing with tracing off, nor for /health', async () => {
     await waitForTrace(jaeger, traced[2].traceId, 5);
     expect(await jaeger.trace(untraced.traceId)).toBeUndefined();
     const windowTraces = await jaeger.search({ service: 'shellgrade-monolith', fromMs: windowStart, toMs: Date.now() + 1_000 });
-    const ours = windowTraces.filter((t) => t.spans.some((s) => s.resource.variant === VARIANT));
-    expect(ours.map((t) => t.traceId).sort()).toEqual(traced.map((s) => s.traceId).sort());
+    // Server spans only: Nest's "Create Nest App" start-up span is a trace of its own.
+    const ours = windowTraces.filter((t) => t.spans.some((s) => s.resource.variant === VARIANT && s.kind === 'server'));
+    expect(ours.map((t) => t.traceId).sort()).toEqual([...traced, nest].map((s) => s.traceId).sort());
   });
 
   it('attributes the requests with the CLI, matching k6-style client samples', async () => {
@@ -174,10 +192,10 @@ describe('traces through real Jaeger', () => {
       CLI, 'attribute', '--from', new Date(windowStart).toISOString(), '--to', new Date(Date.now() + 1_000).toISOString(),
       '--service', 'shellgrade-monolith', '--jaeger', JAEGER_URL, '--out', out,
     ]);
-    expect(stdout).toContain(`${VARIANT}: 3 SPS`);
+    expect(stdout).toContain(`${VARIANT}: 4 SPS`);
     const file = JSON.parse(readFileSync(join(out, 'breakdown.json'), 'utf8')) as BreakdownFile;
     const v = file.variants.find((x) => x.variant === VARIANT)!;
-    expect(v.requests).toBe(3);
+    expect(v.requests).toBe(4);
     expect(v.matchedClientSamples).toBe(3);
     expect(v.components.database.median).toBeGreaterThanOrEqual(20); // pg_sleep(0.02)
     expect(v.components.storage.median).toBeGreaterThan(0);

@@ -3,9 +3,7 @@
  * replica, ParentBased(TraceIdRatio) sampling (see sampler.ts), W3C propagation, OTLP/protobuf export in
  * large batches, and explicit auto-instrumentations (no meta package).
  */
-import { register } from 'node:module';
 import { hostname } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
@@ -15,7 +13,6 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { BufferConfig } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
@@ -73,17 +70,26 @@ export function instrumentations(): Instrumentation[] {
 }
 
 /**
- * Nest 12 is ESM and imports express as ESM, which bypasses require hooks: the
- * import-in-the-middle loader hook sees those imports. The message channel limits it
- * to the modules an instrumentation asked for, so other imports are not wrapped.
+ * CommonJS packages that ESM packages import (Nest 12's platform-express imports express).
+ * Such imports bypass the require hook, but they reuse a module already in the require
+ * cache, so loading them here, after the hooks are in place, instruments them. (An
+ * import-in-the-middle loader would not help: Nest is loaded with require(esm), which
+ * does not run asynchronous loader hooks.)
  */
-function registerEsmLoaderHook(): void {
-  const { registerOptions } = createAddHookMessageChannel();
-  register('import-in-the-middle/hook.mjs', pathToFileURL(__filename), registerOptions);
+const PRELOADED_FOR_ESM = ['express'];
+
+function preloadForEsmImporters(): void {
+  for (const name of PRELOADED_FOR_ESM) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require(name);
+    } catch {
+      // Not installed in this process's tree: nothing imports it either.
+    }
+  }
 }
 
 export function startTelemetry(s: TelemetrySettings): RunningTelemetry {
-  registerEsmLoaderHook();
   const counts = newSpanCounts();
   const exporter = new CountingExporter(
     new OTLPTraceExporter({ url: `${s.otlpEndpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: BATCH_CONFIG.exportTimeoutMillis }),
@@ -104,5 +110,6 @@ export function startTelemetry(s: TelemetrySettings): RunningTelemetry {
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
   registerInstrumentations({ tracerProvider: provider, instrumentations: instrumentations() });
+  preloadForEsmImporters();
   return { provider, counts, shutdown: () => provider.shutdown() };
 }
