@@ -39,6 +39,7 @@ interface CommonFlags {
   peak?: number;
   rampS?: number;
   holdS?: number;
+  retrySwitched?: number;
 }
 
 function common(cmd: Command): Command {
@@ -51,7 +52,8 @@ function common(cmd: Command): Command {
     .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T)', nonNegative)
     .option('--peak <n>', 'override the profile peak (iterations/s)', nonNegative)
     .option('--ramp-s <s>', 'override the ramp stage length', nonNegative)
-    .option('--hold-s <s>', 'override the sustained stage length', nonNegative);
+    .option('--hold-s <s>', 'override the sustained stage length', nonNegative)
+    .option('--retry-switched <n>', 'repeat a run invalidated by a variant switch (shared machine)', (v) => Number(v), 2);
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
@@ -68,6 +70,7 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     peak: f.peak,
     rampS: f.rampS,
     holdS: f.holdS,
+    retrySwitched: f.retrySwitched,
   };
 }
 

@@ -1,7 +1,7 @@
 // `bench run`: one *test* of the paper's protocol (§IV-B) on one variant — bring it up, seed,
 // warm up, then R runs of benchmarks/sps.js with pauses, productions deleted after each run,
 // resources sampled throughout — and the results folder results/<run-id>/.
-import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -32,6 +32,8 @@ export interface RunOptions {
   raw?: boolean;
   apdexTMs?: number;
   runId?: string;
+  /** Repeat a run invalidated only by a variant switch (shared launcher), at most this many times. */
+  retrySwitched?: number;
   /** Override the profile's injection (calibration steps, ad-hoc runs). */
   peak?: number;
   rampS?: number;
@@ -202,6 +204,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   sampler.start();
   const rapl = raplDomains();
   const records: RunRecord[] = [];
+  let retriesLeft = opts.retrySwitched ?? 2;
   try {
     for (let r = 1; r <= runs; r++) {
       await ensureUp();
@@ -248,8 +251,19 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
         // The machine is shared: the 1-min load average says how busy it was besides us.
         loadAvg1: { before: loadBefore, after: loadavg()[0] },
       };
-      records.push(record);
       writeFileSync(join(dir, `run-${r}.json`), JSON.stringify(record, null, 2));
+      const onlySwitched = !record.valid && record.reasons.every((x) => x.startsWith('the variant was switched'));
+      if (onlySwitched && retriesLeft > 0) {
+        retriesLeft--;
+        // Keep the discarded attempt apart: its record renamed, its samples labelled -r.
+        renameSync(join(dir, `run-${r}.json`), join(dir, `run-${r}.discarded-${Date.now()}.json`));
+        for (const sample of sampler.samples) if (sample.run === r) sample.run = -r;
+        phase(`run ${r}/${runs}: the variant changed under us (another launcher user); repeating it (${retriesLeft} retries left)`);
+        await resetProductions();
+        r--;
+        continue;
+      }
+      records.push(record);
       phase(
         `run ${r}/${runs} ${record.valid ? 'VALID' : 'INVALID: ' + record.reasons.join('; ')} — OK ${paper.OK} KO ${paper.KO} RAC ${pct(paper.RAC)} SPS EFR ${pct(paper.sps.EFR)}, ${samples} SPS samples, variant CPU ${resources.variantCpuS.toFixed(1)} s (machine but k6 ${resources.machineCpuSButK6.toFixed(1)} s), k6 CPU max ${resources.k6CpuMaxPct.toFixed(0)}%`,
       );
