@@ -126,6 +126,7 @@ export function serviceEnv(
     env.SG_BROKER_PREFETCH = String(spec.broker.prefetch);
     env.SG_BROKER_QUEUE_BOUND = String(spec.broker.queueBound);
     env.SG_BROKER_RETRIES = String(spec.broker.retries);
+    env.SG_BROKER_RETRY_DELAY_MS = String(spec.broker.retryDelayMs);
     env.SG_BROKER_REPLY_TIMEOUT_MS = String(spec.broker.replyTimeoutMs);
   }
   return { ...env, ...spec.env };

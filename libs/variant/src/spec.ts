@@ -60,6 +60,8 @@ export const brokerSchema = z.strictObject({
   queueBound: positiveInt().default(1000),
   /** Deliveries of a failing job before it is dead-lettered. */
   retries: z.number({ error: 'expected a non-negative integer' }).int().min(0).max(100).default(3),
+  /** Pause before a failed job is delivered again. */
+  retryDelayMs: z.number({ error: 'expected a non-negative number of milliseconds' }).int().min(0).default(500),
   /** How long a sync reply waits for the job's result before answering 504/202. */
   replyTimeoutMs: millis.default(30_000),
 });
