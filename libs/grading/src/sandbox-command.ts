@@ -80,7 +80,8 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
 function prlimitArgs(l: SandboxLimits): string[] {
   return [
     '/usr/bin/prlimit',
-    `--cpu=${l.cpuSeconds}`,
+    // soft < hard: the soft limit delivers SIGXCPU (a nameable cause) before the hard SIGKILL
+    `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`,
     `--fsize=${l.fileSizeBytes}`,
     `--nproc=${l.processes}`,
     `--as=${l.memoryBytes}`,

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { constants as osConstants, cpus } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
 import { validateArchive } from './validate-archive';
@@ -79,7 +79,7 @@ export class SandboxGrader implements Grader {
         await this.writeInputs(jobDir, job);
         outcome = await (this.runner as ProcessRunner).run(this.command(jobDir, job.locale), this.opts.timeoutMs, this.maxOutputBytes);
       }
-      return interpret(outcome, this.opts.timeoutMs);
+      return interpret(outcome, this.opts.timeoutMs, this.limits, this.opts.isolation === 'bwrap');
     } catch (err) {
       if (err instanceof DomainError) throw err;
       // disk full, sandbox root unwritable...: still a typed failure, never a bare error
@@ -135,13 +135,28 @@ async function removeJobDir(dir: string): Promise<void> {
   }
 }
 
-function interpret(o: RunOutcome, timeoutMs: number): GradingResult {
-  const facts = { exitCode: o.exitCode, signal: o.signal, timedOut: o.timedOut, stderrTail: o.stderrTail, durationMs: o.durationMs };
+/** Limits whose signal names the cause; under bwrap a signal death shows as exit 128+n. */
+const LIMIT_SIGNALS: Record<string, (l: SandboxLimits) => string> = {
+  SIGXCPU: (l) => `the CPU time limit (${l.cpuSeconds} s)`,
+  SIGXFSZ: (l) => `the file size limit (${l.fileSizeBytes} bytes)`,
+};
+
+function signalOf(o: RunOutcome, viaBwrap: boolean): string | null {
+  if (o.signal) return o.signal;
+  if (!viaBwrap || o.exitCode === null || o.exitCode <= 128) return null;
+  const n = o.exitCode - 128;
+  return Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] ?? null;
+}
+
+function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaBwrap: boolean): GradingResult {
+  const signal = signalOf(o, viaBwrap);
+  const facts = { exitCode: o.exitCode, signal, timedOut: o.timedOut, stderrTail: o.stderrTail, durationMs: o.durationMs };
   if (o.spawnError) throw failed(`the grader could not be started: ${o.spawnError}`, facts);
   if (o.timedOut) throw failed(`the grader was killed after the ${timeoutMs} ms timeout`, facts);
   if (o.outputOverflow) throw failed('the grader printed too much output', facts);
   if (o.exitCode !== 0) {
-    const how = o.signal ? `was killed by ${o.signal}` : `exited with code ${o.exitCode}`;
+    const limit = signal ? LIMIT_SIGNALS[signal]?.(limits) : undefined;
+    const how = signal ? `was killed by ${signal}${limit ? `: it exceeded ${limit}` : ''}` : `exited with code ${o.exitCode}`;
     const lastLine = o.stderrTail.trim().split('\n').at(-1);
     throw failed(`the grader ${how}${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`, facts);
   }

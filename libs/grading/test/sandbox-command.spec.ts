@@ -9,7 +9,7 @@ describe('buildSandboxCommand', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'none' });
     expect(cmd.file).toBe('/usr/bin/prlimit');
     expect(cmd.args.slice(-6)).toEqual(['-u', 'grader.py', 'statement.html', 'question.tar.gz', 'submitted.tar.gz', 'fr']);
-    expect(cmd.args).toEqual(expect.arrayContaining([`--cpu=${DEFAULT_SANDBOX_LIMITS.cpuSeconds}`, `--nproc=${DEFAULT_SANDBOX_LIMITS.processes}`]));
+    expect(cmd.args).toEqual(expect.arrayContaining([`--cpu=${DEFAULT_SANDBOX_LIMITS.cpuSeconds}:${DEFAULT_SANDBOX_LIMITS.cpuSeconds + 1}`, `--nproc=${DEFAULT_SANDBOX_LIMITS.processes}`]));
     expect(cmd.cwd).toBe('/sb/job-1');
     expect(cmd.env.PYTHONPATH).toBe('/repo/libs/grading/python');
   });
