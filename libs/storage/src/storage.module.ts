@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Logger, Module, type Provider } from '@nestjs/common';
-import { ARCHIVE_STORE } from '@shellgrade/domain';
+import { ARCHIVE_STORE, type ArchiveStore } from '@shellgrade/domain';
 import { PG_POOL } from '@shellgrade/persistence';
+import { tracedArchiveStore } from '@shellgrade/telemetry';
 import type { Pool } from 'pg';
 import { MinioArchiveStore } from './minio-archive-store';
 import type { MinioSettings } from './minio-client';
@@ -14,7 +15,12 @@ export interface StorageRuntimeConfig {
   MINIO_ACCESS_KEY?: string;
   MINIO_SECRET_KEY?: string;
   MINIO_BUCKET?: string;
+  /** When true, ARCHIVE_STORE is wrapped in `storage.put` / `storage.get` spans (backend = SG_STORAGE). */
+  SG_TRACING?: boolean;
 }
+
+/** The adapter itself, when ARCHIVE_STORE is its traced wrapper. */
+const UNTRACED_ARCHIVE_STORE = Symbol('UntracedArchiveStore');
 
 /** Nest provider binding ARCHIVE_STORE to the postgres adapter (needs PG_POOL, global in PersistenceModule). */
 export const postgresArchiveStoreProvider: Provider = {
@@ -57,6 +63,17 @@ export class StorageModule {
       adapters[cfg.SG_STORAGE] ??
       (cfg.SG_STORAGE === 'postgres' ? postgresArchiveStoreProvider : cfg.SG_STORAGE === 'minio' ? minioArchiveStoreProvider(minioSettings(cfg)) : undefined);
     if (!provider) throw new Error(`storage adapter '${cfg.SG_STORAGE}' is not available in this build`);
-    return { module: StorageModule, providers: [provider], exports: [ARCHIVE_STORE] };
+    const providers = cfg.SG_TRACING ? traced(provider, cfg.SG_STORAGE) : [provider];
+    return { module: StorageModule, providers, exports: [ARCHIVE_STORE] };
   }
+}
+
+/** Re-binds the adapter under a private token and exposes its traced wrapper as ARCHIVE_STORE. */
+function traced(provider: Provider, backend: string): Provider[] {
+  const inner: Provider =
+    typeof provider === 'function' ? { provide: UNTRACED_ARCHIVE_STORE, useClass: provider } : { ...provider, provide: UNTRACED_ARCHIVE_STORE };
+  return [
+    inner,
+    { provide: ARCHIVE_STORE, inject: [UNTRACED_ARCHIVE_STORE], useFactory: (store: ArchiveStore) => tracedArchiveStore(store, backend) },
+  ];
 }

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { ARCHIVE_STORE, DomainError } from '@shellgrade/domain';
+import { ARCHIVE_STORE, type ArchiveStore, DomainError } from '@shellgrade/domain';
 import { PG_POOL } from '@shellgrade/persistence';
 import { MinioArchiveStore } from '../src/minio-archive-store';
 import { sha256Hex } from '../src/postgres-archive-store';
@@ -162,6 +162,28 @@ describe('MinioArchiveStore (real MinIO + PostgreSQL)', () => {
     expect((resolved as MinioArchiveStore).bucket).toBe(bucket.settings.bucket);
     expect(() => StorageModule.forRoot({ SG_STORAGE: 'minio' })).toThrow(/needs MINIO_ENDPOINT/);
     await moduleRef.close();
+
+    // With tracing on, ARCHIVE_STORE is the span-emitting wrapper around the same adapter.
+    const tracedRef = await Test.createTestingModule({
+      imports: [
+        PoolModule,
+        StorageModule.forRoot({
+          SG_STORAGE: 'minio',
+          SG_TRACING: true,
+          MINIO_ENDPOINT: minioBase.endpoint,
+          MINIO_ACCESS_KEY: minioBase.accessKey,
+          MINIO_SECRET_KEY: minioBase.secretKey,
+          MINIO_BUCKET: bucket.settings.bucket,
+        }),
+      ],
+    }).compile();
+    const tracedStore = tracedRef.get<ArchiveStore>(ARCHIVE_STORE);
+    expect(tracedStore).not.toBeInstanceOf(MinioArchiveStore);
+    const bytes = archiveBytes('traced');
+    const id = await seeded.newProduction(bytes);
+    await expect(tracedStore.put(id, bytes)).resolves.toMatchObject({ key: `productions/${id}.tar.gz` });
+    await expect(tracedStore.get(id)).resolves.toEqual(bytes);
+    await tracedRef.close();
   });
 
   async function listKeys(name: string): Promise<string[]> {
