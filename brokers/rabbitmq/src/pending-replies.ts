@@ -1,16 +1,26 @@
-/** Sync requests waiting for their reply, by correlation id; each one resolves once. */
-export class PendingReplies {
-  private readonly waiting = new Map<string, { resolve: (replied: boolean) => void; timer: NodeJS.Timeout }>();
+/**
+ * Sync requests waiting for their reply, by correlation id; each one resolves once.
+ * Direct reply-to lives on one channel: after a reconnection the replies addressed to the
+ * old channel are dropped by the broker, so the waiters left from before it fall back to
+ * polling their production until it is final (or their timeout passes).
+ */
+interface Waiter {
+  productionId: number;
+  resolve: (replied: boolean) => void;
+  timer: NodeJS.Timeout;
+  polling?: NodeJS.Timeout;
+}
 
-  /** Resolves true when the reply arrives, false when `timeoutMs` passes first. */
-  expect(correlationId: string, timeoutMs: number): { done: Promise<boolean>; cancel: () => void } {
-    let cancel = () => undefined as void;
+export class PendingReplies {
+  private readonly waiting = new Map<string, Waiter>();
+
+  /** Resolves true when the reply arrives (or the production is seen final), false on timeout. */
+  expect(correlationId: string, productionId: number, timeoutMs: number): { done: Promise<boolean>; cancel: () => void } {
     const done = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => this.settle(correlationId, false), timeoutMs);
-      this.waiting.set(correlationId, { resolve, timer });
-      cancel = () => this.settle(correlationId, false);
+      this.waiting.set(correlationId, { productionId, resolve, timer });
     });
-    return { done, cancel };
+    return { done, cancel: () => this.settle(correlationId, false) };
   }
 
   /** Called for every reply; unknown ids (late replies after a timeout) are ignored. */
@@ -19,7 +29,21 @@ export class PendingReplies {
     if (!entry) return;
     this.waiting.delete(correlationId);
     clearTimeout(entry.timer);
+    clearInterval(entry.polling);
     entry.resolve(replied);
+  }
+
+  /** The reply channel was replaced: current waiters poll `isFinal` every `everyMs` instead. */
+  pollAfterReconnect(isFinal: (productionId: number) => Promise<boolean>, everyMs: number): void {
+    for (const [id, entry] of this.waiting) {
+      if (entry.polling) continue;
+      entry.polling = setInterval(() => {
+        isFinal(entry.productionId).then(
+          (final) => final && this.settle(id),
+          () => undefined,
+        );
+      }, everyMs);
+    }
   }
 
   /** Releases every waiter (shutdown): they answer with the production as it stands. */

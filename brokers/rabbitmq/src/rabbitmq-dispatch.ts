@@ -24,6 +24,8 @@ import { refuseSubmission } from './refusal';
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 /** amqplib's error for a publish the broker nacked (here: x-overflow reject-publish). */
 const NACKED = 'message nacked';
+/** How often a sync request whose reply channel was replaced re-reads its production. */
+const RECONNECT_POLL_MS = 500;
 
 export interface RabbitMqDispatchOptions {
   queue: string;
@@ -36,6 +38,7 @@ export interface RabbitMqDispatchOptions {
 export class RabbitMqDispatch implements GradingDispatch {
   private readonly channel: ChannelWrapper;
   private readonly replies = new PendingReplies();
+  private connections = 0;
 
   constructor(
     connection: RabbitMqConnection,
@@ -54,13 +57,17 @@ export class RabbitMqDispatch implements GradingDispatch {
         if (options.reply === 'sync') await ch.consume(DIRECT_REPLY_TO, (msg) => this.onReply(msg), { noAck: true });
       },
     });
+    this.channel.on('connect', () => {
+      // Not the first connection: replies to the previous channel's reply-to are gone.
+      if (this.connections++ > 0) this.replies.pollAfterReconnect((id) => this.isFinal(id), RECONNECT_POLL_MS);
+    });
   }
 
   async dispatch(req: GradingRequest): Promise<ExerciseProduction> {
     const { productionId } = req;
     await this.productions.setStatus(productionId, 'queued');
     const correlationId = this.options.reply === 'sync' ? randomUUID() : undefined;
-    const reply = correlationId ? this.replies.expect(correlationId, this.options.replyTimeoutMs) : undefined;
+    const reply = correlationId ? this.replies.expect(correlationId, productionId, this.options.replyTimeoutMs) : undefined;
     const message: GradingMessage = { productionId };
     try {
       await tracedPublish({ system: 'rabbitmq', queue: this.options.queue }, (headers) =>
@@ -107,6 +114,11 @@ export class RabbitMqDispatch implements GradingDispatch {
     const body = decodeJson(gradingReplySchema, msg.content);
     const correlationId = msg.properties.correlationId as string | undefined;
     if (body && correlationId) this.replies.settle(correlationId);
+  }
+
+  private async isFinal(productionId: number): Promise<boolean> {
+    const production = await this.productions.findById(productionId);
+    return !production || production.status === 'graded' || production.status === 'failed';
   }
 
   private async current(productionId: number): Promise<ExerciseProduction> {

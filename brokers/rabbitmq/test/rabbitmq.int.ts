@@ -223,8 +223,8 @@ test('kill -9 of a worker process with jobs in flight: nothing lost, nothing dup
   expect(audit).toMatchObject({ accepted: LOAD, lost: 0, duplicated: 0, notFinal: 0, graded: LOAD });
 });
 
-test('RabbitMQ restart under load: publisher and consumer reconnect; every accepted submission is graded once', async () => {
-  const r = await rig({ reply: 'async', consume: true, delayMs: 200, prefetch: 2 });
+test('RabbitMQ restart under load: publisher and consumer reconnect; every accepted sync submission answers graded, once', async () => {
+  const r = await rig({ reply: 'sync', consume: true, delayMs: 200, prefetch: 2, replyTimeoutMs: 120_000, publishTimeoutMs: 60_000 });
   const service = fx.submissions(r.dispatch);
   const firstHalf = Promise.all(Array.from({ length: LOAD / 2 }, (_, i) => fx.submit(service, archive(i))));
   // Restart once jobs are queued and in flight.
@@ -240,6 +240,8 @@ test('RabbitMQ restart under load: publisher and consumer reconnect; every accep
   const accepted = results.filter((x) => x.production);
   const refused = results.filter((x) => x.error);
   for (const { error } of refused) expect((error as DomainError).kind).toBe('unavailable');
+  // Sync answers survive the restart: replies lost with the old channel fall back to reading the production.
+  expect(accepted.map((x) => x.production?.status)).toEqual(accepted.map(() => 'graded'));
   console.log(`rabbitmq restart: took ${restartMs} ms; ${pendingAtRestart} productions not final when it began; accepted=${accepted.length} refused(503)=${refused.length}`);
 
   expect(await fx.waitAllFinal(90_000)).toBe(0);
