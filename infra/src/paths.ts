@@ -30,3 +30,8 @@ export const SERVERS_SCRIPT = join(REPO_ROOT, 'infra', 'bin', 'servers');
 export function serviceMain(role: string): string {
   return join(REPO_ROOT, 'dist', 'services', role, 'src', 'main.js');
 }
+
+/** OpenTelemetry preload every service is started with (libs/telemetry/src/register.ts). */
+export function telemetryPreload(): string {
+  return join(REPO_ROOT, 'dist', 'libs', 'telemetry', 'src', 'register.js');
+}

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { variantProcesses, type VariantProcess, type VariantSpec } from '@shellgrade/variant';
-import { LOG_DIR, REPO_ROOT, serviceMain } from '../paths';
+import { LOG_DIR, REPO_ROOT, serviceMain, telemetryPreload } from '../paths';
 
 export const HAPROXY_BIN = '/usr/sbin/haproxy';
 
@@ -61,7 +61,8 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     name: proc.name,
     script: serviceMain(proc.role),
     cwd: REPO_ROOT,
-    node_args: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`, '--enable-source-maps'],
+    // The telemetry preload must run before http/express/pg are required; it is a no-op unless SG_TRACING.
+    node_args: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`, '--enable-source-maps', '--require', telemetryPreload()],
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
     env: { NODE_ENV: 'production', ...proc.env },
     ...RESTART,
