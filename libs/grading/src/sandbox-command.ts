@@ -2,7 +2,8 @@
  * Builds the command line that runs one grader: prlimit for resource limits, and under
  * `bwrap` a fresh mount/pid/net/ipc/uts namespace where only the job directory is writable,
  * system folders and the interpreter are read-only, and setpriv drops to uid 65534 (a real
- * unprivileged uid, so RLIMIT_NPROC applies — a mapped uid 0 would bypass it).
+ * unprivileged uid, so RLIMIT_NPROC applies — a user namespace mapping 65534 onto root would
+ * bypass it). A non-root service falls back to such a namespace, mapping its own uid.
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
@@ -27,6 +28,11 @@ export interface SandboxCommandInput {
   wallClockSeconds?: number;
   /** Interpreter arguments replacing the contract's `-S -u grader.py ...` (pool mode). */
   pythonArgs?: string[];
+  /**
+   * The service runs as root (default here): bwrap needs no user namespace and setpriv drops to
+   * the real uid 65534. Otherwise a user namespace maps the service user to 65534 inside.
+   */
+  privileged?: boolean;
 }
 
 /** Pool mode: a warm interpreter that runs grader.py once its job's locale arrives on stdin. */
@@ -70,7 +76,8 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     PYTHONIOENCODING: 'utf-8',
     SG_ISOLATION: input.isolation,
   };
-  let argv = sandboxed ? [input.bwrapPath, ...bwrapArgs(input, env), '--', ...dropPrivileges(), ...inner] : inner;
+  const privileged = input.privileged ?? true;
+  let argv = sandboxed ? [input.bwrapPath, ...bwrapArgs(input, env, privileged), '--', ...(privileged ? dropPrivileges() : []), ...inner] : inner;
   if (input.wallClockSeconds !== undefined) {
     argv = ['/usr/bin/timeout', '--signal=KILL', String(input.wallClockSeconds), ...argv];
   }
@@ -103,12 +110,13 @@ function dropPrivileges(): string[] {
   ];
 }
 
-function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>): string[] {
+function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, privileged: boolean): string[] {
   const a = [
     '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try',
     '--die-with-parent', '--new-session',
     '--ro-bind', '/usr', '/usr',
   ];
+  if (!privileged) a.unshift('--unshare-user', '--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID));
   for (const dir of SYSTEM_TOP_DIRS) a.push(...mirror(dir));
   for (const f of ETC_FILES) a.push('--ro-bind-try', f, f);
   a.push(...readOnlyInstall(pythonPrefix(input.python)));

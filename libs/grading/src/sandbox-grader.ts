@@ -35,6 +35,8 @@ export class SandboxGrader implements Grader {
   private readonly maxOutputBytes: number;
   /** <sandboxRoot>/p<pid>: this process's job directories. */
   private readonly ownRoot: string;
+  /** Root can drop to the real uid 65534; another user runs bwrap in a user namespace. */
+  private readonly privileged = process.getuid?.() === 0;
 
   constructor(private readonly opts: GraderOptions) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
@@ -45,7 +47,7 @@ export class SandboxGrader implements Grader {
     requireExecutable('/usr/bin/prlimit', 'prlimit (apt-get install util-linux)');
     if (opts.isolation === 'bwrap') {
       requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set SG_ISOLATION=none)');
-      requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
+      if (this.privileged) requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
     mkdirSync(opts.sandboxRoot, { recursive: true, mode: 0o700 });
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
@@ -98,7 +100,7 @@ export class SandboxGrader implements Grader {
     await mkdir(this.ownRoot, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
     const dir = await mkdtemp(join(this.ownRoot, `job-${tag}-`));
     // Under bwrap the grader runs as nobody: it owns its job directory and nothing else.
-    if (this.opts.isolation === 'bwrap') await chown(dir, SANDBOX_UID, SANDBOX_GID);
+    if (this.opts.isolation === 'bwrap' && this.privileged) await chown(dir, SANDBOX_UID, SANDBOX_GID);
     return dir;
   }
 
@@ -122,6 +124,7 @@ export class SandboxGrader implements Grader {
       limits: this.limits,
       wallClockSeconds: this.opts.exec === 'blocking' ? Math.max(0.1, this.opts.timeoutMs / 1000) : undefined,
       pythonArgs,
+      privileged: this.privileged,
     });
   }
 }

@@ -28,6 +28,13 @@ describe('buildSandboxCommand', () => {
     expect(a.join(' ')).toContain(`--ro-bind ${pythonPrefix(python)} ${pythonPrefix(python)}`);
   });
 
+  it('for a non-root service maps its uid to 65534 in a user namespace instead of setpriv', () => {
+    const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', privileged: false });
+    expect(cmd.args.slice(0, 5)).toEqual(['--unshare-user', '--uid', '65534', '--gid', '65534']);
+    expect(cmd.args).not.toContain('/usr/bin/setpriv');
+    expect(cmd.args[cmd.args.indexOf('--') + 1]).toBe('/usr/bin/prlimit');
+  });
+
   it('wraps blocking runs in coreutils timeout', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', wallClockSeconds: 2.5 });
     expect([cmd.file, ...cmd.args.slice(0, 2)]).toEqual(['/usr/bin/timeout', '--signal=KILL', '2.5']);
