@@ -1,7 +1,9 @@
 /**
  * npm run traces -- attribute --run <run-id> | --from <iso> --to <iso> [--service s]... [--jaeger url] [--out dir]
  * npm run traces -- overhead --on <run-id> --off <run-id>
+ * npm run traces -- <run-id>          (= attribute --run <run-id>)
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { attribute } from './analyze';
@@ -11,7 +13,8 @@ import { repoRoot, runDir, runWindow } from './run-files';
 
 const USAGE = `usage:
   traces attribute --run <run-id> | --from <iso> --to <iso> [--service shellgrade-gateway|shellgrade-monolith]... [--jaeger http://127.0.0.1:16686] [--out <dir>]
-  traces overhead --on <run-id> --off <run-id>`;
+  traces overhead --on <run-id> --off <run-id>
+  traces <run-id>                      same as: attribute --run <run-id>`;
 
 class UsageError extends Error {}
 
@@ -73,6 +76,8 @@ function overheadCommand(args: string[]): void {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'attribute') return attributeCommand(rest);
+  // `traces <run-id>` is short for `traces attribute --run <run-id>` (as the bench report suggests).
+  if (command && /^[\w.-]+$/.test(command) && !command.startsWith('-') && existsSync(runDir(command))) return attributeCommand(['--run', command, ...rest]);
   if (command === 'overhead') return overheadCommand(rest);
   throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
 }

@@ -12,6 +12,8 @@ describe('client samples', () => {
     expect(parseSampleLine(spsLine)).toEqual({ traceId: TRACE, durationMs: 123.4, startMs: 1, status: 201 });
     const logfmt = `time="2026-11-22T02:00:00Z" level=info msg="${spsLine.replace(/"/g, '\\"')}" source=console`;
     expect(parseSampleLine(logfmt)?.durationMs).toBe(123.4);
+    const jsonLog = JSON.stringify({ level: 'info', msg: spsLine, source: 'console', time: '2026-11-22T03:00:00Z' });
+    expect(parseSampleLine(jsonLog)?.traceId).toBe(TRACE);
   });
 
   it('reads raw k6 JSON points carrying the trace id as metadata', () => {

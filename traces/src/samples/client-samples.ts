@@ -1,7 +1,7 @@
 /**
  * Client-observed SPS durations by trace id, read from whatever the k6 harness left in
  * results/<run-id>/: the one-JSON-line-per-SPS log (`{"sg":"sps","trace_id",...}`,
- * raw or inside k6's logfmt `msg="..."`), or raw `--out json` points of
+ * raw, or inside k6's logfmt `msg="..."` or JSON-format `"msg"` log lines), or raw `--out json` points of
  * http_req_duration carrying `metadata.trace_id`. Missing files mean no samples.
  */
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
@@ -48,6 +48,9 @@ export function parseSampleLine(line: string): ClientSample | undefined {
     }
     const sample = fromObject(value);
     if (sample) return sample;
+    // k6 --log-format json: {"level":"info","msg":"<the console line>","source":"console",...}
+    const inner = (value as { msg?: unknown } | null)?.msg;
+    if (typeof inner === 'string' && inner !== text) candidates.push(inner);
   }
   return undefined;
 }
