@@ -11,6 +11,7 @@ import { loadSamples } from '@shellgrade/grading';
 /* eslint-disable @nx/enforce-module-boundaries */
 import { BrowserSession, spaSubmission } from '../../../test/support/http-client';
 import { BrokerFixture } from '../../rabbitmq/test/support/broker-fixture';
+import { boundRound } from '../../rabbitmq/test/support/bound-round';
 import { seedStudents, startExerciseReplicas } from '../../rabbitmq/test/support/exercise-replicas';
 import { spsRound } from '../../rabbitmq/test/support/sps-round';
 import { BULLMQ_PREFIX } from '../src/core';
@@ -45,6 +46,46 @@ describe.each(['sync', 'async'] as const)('msa exercise service over BullMQ, %s 
       const keys = await fx.pool.query<{ submission_key: string }>('SELECT submission_key FROM exercise_productions');
       const audit = await fx.audit(`bullmq e2e ${reply}`, keys.rows.map((r) => r.submission_key));
       expect(audit).toMatchObject({ productions: 12, graded: 12, lost: 0, duplicated: 0, notFinal: 0 });
+    } finally {
+      await replicas.stop();
+      const q = new Queue(queue, { connection: { url: REDIS_URL }, prefix: BULLMQ_PREFIX });
+      await q.obliterate({ force: true }).catch(() => undefined);
+      await q.close();
+    }
+  });
+});
+
+describe('bounded queue over BullMQ', () => {
+  let fx: BrokerFixture;
+
+  beforeAll(async () => {
+    fx = await BrokerFixture.create();
+  });
+  afterAll(() => fx?.close());
+
+  it('answers 503 problem+json with Retry-After once the queue is full, and keeps only accepted productions', async () => {
+    const [user] = await seedStudents(fx.db.url, 1);
+    const queue = `sg-e2e-${randomBytes(4).toString('hex')}`;
+    const replicas = await startExerciseReplicas([3396], {
+      DATABASE_URL: fx.db.url,
+      SG_DISPATCH: 'bullmq',
+      SG_REPLY: 'async',
+      SG_BROKER_QUEUE: queue,
+      SG_BROKER_QUEUE_BOUND: '3',
+      SG_BROKER_RETRY_AFTER_S: '7',
+      SG_BROKER_CONSUME: 'false',
+    });
+    try {
+      const out = await boundRound(replicas.urls[0], user, 8, spaSubmission(user.exerciseId, user.statementId, good));
+      const accepted = out.statuses.filter((s) => s === 202).length;
+      console.log(`bullmq e2e bound 3: statuses ${out.statuses.join(',')}`);
+      expect(accepted).toBeGreaterThanOrEqual(3);
+      expect(accepted).toBeLessThanOrEqual(4);
+      expect(out.statuses.slice(accepted)).toEqual(Array(8 - accepted).fill(503));
+      expect(out.retryAfter.slice(accepted)).toEqual(Array(8 - accepted).fill('7'));
+      expect(out.contentTypes[7]).toMatch(/application\/problem\+json/);
+      const { rows } = await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions`);
+      expect(rows[0].n).toBe(accepted);
     } finally {
       await replicas.stop();
       const q = new Queue(queue, { connection: { url: REDIS_URL }, prefix: BULLMQ_PREFIX });

@@ -1,0 +1,34 @@
+/**
+ * Sequential SPS against a replica whose queue is bounded and not consumed: the first ones
+ * are accepted (202), the rest refused with 503 + Retry-After as problem+json.
+ */
+/* eslint-disable-next-line @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
+import type { SeededUser } from '../../../../test/support/scenario-r';
+
+export interface BoundOutcome {
+  statuses: number[];
+  retryAfter: (string | null)[];
+  contentTypes: (string | null)[];
+}
+
+export async function boundRound(url: string, user: SeededUser, n: number, body: unknown): Promise<BoundOutcome> {
+  const login = await fetch(`${url}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: user.email, password: user.password }),
+  });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const out: BoundOutcome = { statuses: [], retryAfter: [], contentTypes: [] };
+  for (let i = 0; i < n; i++) {
+    const r = await fetch(`${url}/api/exercise-production`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(body),
+    });
+    await r.arrayBuffer();
+    out.statuses.push(r.status);
+    out.retryAfter.push(r.headers.get('retry-after'));
+    out.contentTypes.push(r.headers.get('content-type'));
+  }
+  return out;
+}
