@@ -1,5 +1,6 @@
 import type { BucketItem, Client } from 'minio';
 import { PRODUCTIONS_PREFIX } from './object-keys';
+import { s3Code } from './object-store-errors';
 
 /** S3 DeleteObjects accepts at most 1,000 keys per request. */
 const DELETE_BATCH = 1_000;
@@ -13,9 +14,13 @@ export interface ListedObject {
 /** Every object under `prefix`, with its last-modified time and size. */
 export async function listObjects(client: Client, bucket: string, prefix = PRODUCTIONS_PREFIX): Promise<ListedObject[]> {
   const items: ListedObject[] = [];
-  const stream = client.listObjectsV2(bucket, prefix, true);
-  for await (const item of stream as AsyncIterable<BucketItem>) {
-    if (item.name) items.push({ key: item.name, lastModified: item.lastModified, size: item.size });
+  try {
+    const stream = client.listObjectsV2(bucket, prefix, true);
+    for await (const item of stream as AsyncIterable<BucketItem>) {
+      if (item.name) items.push({ key: item.name, lastModified: item.lastModified, size: item.size });
+    }
+  } catch (error) {
+    if (s3Code(error) !== 'NoSuchBucket') throw error; // no bucket yet: nothing stored
   }
   return items;
 }

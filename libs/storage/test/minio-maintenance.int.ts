@@ -104,3 +104,26 @@ describe('object-store maintenance: purge on reset, orphan sweep', () => {
     await expect(runStorageCommand(['nope'], env, () => undefined)).rejects.toThrow(/usage: storage/);
   });
 });
+
+describe('maintenance before the bucket exists', () => {
+  it('purge and sweep find nothing instead of failing', async () => {
+    const seeded = await seededDatabase();
+    try {
+      const env = {
+        DATABASE_URL: seeded.db.url,
+        SG_STORAGE: 'minio',
+        MINIO_ENDPOINT: minioBase.endpoint,
+        MINIO_ACCESS_KEY: minioBase.accessKey,
+        MINIO_SECRET_KEY: minioBase.secretKey,
+        MINIO_BUCKET: 'shellgrade-test-never-created',
+      };
+      const out: string[] = [];
+      await runStorageCommand(['purge'], env, (line) => out.push(line));
+      await runStorageCommand(['sweep'], env, (line) => out.push(line));
+      expect(out[0]).toBe('deleted 0 archive objects from bucket shellgrade-test-never-created');
+      expect(JSON.parse(out[1]!)).toMatchObject({ objectsScanned: 0, orphanObjectsDeleted: 0, rowsFailed: 0 });
+    } finally {
+      await seeded.close();
+    }
+  }, 60_000);
+});
