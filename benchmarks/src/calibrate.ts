@@ -30,13 +30,16 @@ export interface Calibration {
   recommendedPeak: number | null;
 }
 
-/** A step saturates when an SPS fails, SPS p95 reaches 1200 ms, or SPS throughput lags the arrivals by > 10%. */
+/**
+ * A step is past saturation when an SPS fails or SPS throughput lags the arrivals by more than
+ * 10% (or the run is INVALID). Rising latency before that is queueing: near saturation.
+ */
 export function stepOf(peak: number, a: Aggregated): CalibrationStep {
   const m = (k: string): number | null => a.paper[k]?.mean ?? null;
   const efr = m('sps.EFR');
   const p95 = m('sps.p95');
   const tput = m('sps.throughputHold');
-  const saturated = !a.valid || (efr ?? 1) > 0 || (p95 ?? Infinity) >= 1200 || (tput ?? 0) < 0.9 * peak;
+  const saturated = !a.valid || (efr ?? 1) > 0 || (tput ?? 0) < 0.9 * peak;
   const cpu = a.resources.machineCpuSPerOk?.mean;
   return {
     peak,
