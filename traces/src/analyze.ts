@@ -8,11 +8,15 @@ import { join } from 'node:path';
 import { aggregateByVariant } from './attribution/aggregate';
 import { breakdownRequest, type RequestBreakdown } from './attribution/request';
 import { JaegerClient } from './jaeger/client';
+import { readCollectorCounts } from './jaeger/collector-metrics';
 import type { Trace } from './jaeger/span';
 import { buildBreakdownFile, type BreakdownFile } from './report/breakdown-file';
 import { renderChartHtml } from './report/chart';
 import { renderMarkdown } from './report/markdown';
 import { normalizeTraceId, readClientSamples, type ClientSample } from './samples/client-samples';
+
+/** infra/servers/jaeger.sh: SG_JAEGER_METRICS_PORT (58888). */
+export const DEFAULT_COLLECTOR_METRICS = `http://127.0.0.1:${process.env.SG_JAEGER_METRICS_PORT ?? 58888}/metrics`;
 
 export const ROOT_SERVICES = ['shellgrade-gateway', 'shellgrade-monolith'];
 
@@ -21,6 +25,8 @@ export interface AttributeOptions {
   fromMs: number;
   toMs: number;
   jaegerUrl: string;
+  /** Jaeger collector Prometheus endpoint (dropped-span counters). */
+  collectorMetricsUrl?: string;
   services?: string[];
   /** Where client samples are read from and outputs written. */
   outDir: string;
@@ -65,6 +71,7 @@ export async function attribute(o: AttributeOptions): Promise<BreakdownFile> {
       matchedClientSamples: requests.filter((r) => r.clientMs !== null).length,
       clientSamples: samples.size,
     },
+    collector: await readCollectorCounts(o.collectorMetricsUrl ?? DEFAULT_COLLECTOR_METRICS),
     variants: aggregateByVariant(requests),
     requests,
   });

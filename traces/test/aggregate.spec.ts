@@ -52,9 +52,11 @@ describe('aggregation per variant', () => {
     const file = buildBreakdownFile({
       runId: 'r1', window: { from: 'a', to: 'b' }, jaeger: 'http://127.0.0.1:16686', services: ['shellgrade-monolith'],
       traces: { found: 100, sps: 100, matchedClientSamples: 50, clientSamples: 50 }, variants: [mon], requests,
+      collector: { url: 'u', acceptedSpans: 10, refusedSpans: 1, failedSpans: 1, storedSpans: 10, storeFailedSpans: 0 },
     });
     const md = renderMarkdown(file);
     expect(md).toContain('## mon');
+    expect(md).toContain('10 spans accepted, 2 refused/failed');
     expect(md).toMatch(/\| grading\.process \|/);
     expect(md).toContain('Where latency lives (median band): grading.process');
     const config = chartConfig([mon]);

@@ -196,6 +196,7 @@ describe('traces through real Jaeger', () => {
     const file = JSON.parse(readFileSync(join(out, 'breakdown.json'), 'utf8')) as BreakdownFile;
     const v = file.variants.find((x) => x.variant === VARIANT)!;
     expect(v.requests).toBe(4);
+    expect(file.collector?.acceptedSpans).toBeGreaterThan(0);
     expect(v.matchedClientSamples).toBe(3);
     expect(v.components.database.median).toBeGreaterThanOrEqual(20); // pg_sleep(0.02)
     expect(v.components.storage.median).toBeGreaterThan(0);

@@ -5,6 +5,7 @@
 import type { VariantBreakdown } from '../attribution/aggregate';
 import { COMPONENTS } from '../attribution/components';
 import type { RequestBreakdown } from '../attribution/request';
+import type { CollectorCounts } from '../jaeger/collector-metrics';
 
 export interface BreakdownFile {
   schema: 'shellgrade.trace-breakdown/1';
@@ -15,6 +16,8 @@ export interface BreakdownFile {
   components: readonly string[];
   /** SPS traces found, and how many had a matching client sample. */
   traces: { found: number; sps: number; matchedClientSamples: number; clientSamples: number };
+  /** Jaeger collector span counters at analysis time (cumulative), null when unreachable. */
+  collector: CollectorCounts | null;
   variants: VariantBreakdown[];
   /** Per-request breakdowns (ms), for re-analysis. */
   requests: RequestBreakdown[];

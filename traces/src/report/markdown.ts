@@ -39,6 +39,9 @@ export function renderMarkdown(f: BreakdownFile): string {
     '',
     `Window ${f.window.from} → ${f.window.to}; Jaeger ${f.jaeger}; services ${f.services.join(', ')}.`,
     `${f.traces.sps} SPS traces of ${f.traces.found} fetched; ${f.traces.matchedClientSamples} of ${f.traces.clientSamples} k6 samples matched.`,
+    f.collector
+      ? `Jaeger collector since start: ${f.collector.acceptedSpans} spans accepted, ${f.collector.refusedSpans + f.collector.failedSpans} refused/failed, ${f.collector.storeFailedSpans} failed to store.`
+      : 'Jaeger collector metrics unavailable.',
     '',
     'Critical-path attribution: each span contributes its self time not overlapped by the child chain that finishes last;',
     '`client/queueing` is the k6 duration minus the root server span (accept queueing, event-loop stall, transfer).',
