@@ -78,11 +78,12 @@ function parse(bytes: Buffer, lim: ArchiveLimits): Promise<ArchiveInfo> {
     });
 
     const extract = tar.extract();
+    let seen = 0;
     extract.on('entry', (header, body, next) => {
-      const problem = checkHeader(header, entries.length, lim);
+      const problem = checkHeader(header, ++seen, lim);
       body.on('error', () => undefined); // destroying the extractor errors the open entry
       if (problem instanceof DomainError) return settle(stop(problem));
-      entries.push(problem);
+      if (problem) entries.push(problem);
       body.on('end', () => next());
       body.resume();
     });
@@ -112,13 +113,15 @@ function parse(bytes: Buffer, lim: ArchiveLimits): Promise<ArchiveInfo> {
   });
 }
 
-function checkHeader(header: tar.Header, seen: number, lim: ArchiveLimits): ArchiveEntry | DomainError {
-  if (seen + 1 > lim.maxEntries) return invalid('too-many-entries', `archive has more than ${lim.maxEntries} entries`);
+/** The entry, a rejection, or null for the archive's own root folder ("./" from `tar czf x.tgz .`). */
+function checkHeader(header: tar.Header, seen: number, lim: ArchiveLimits): ArchiveEntry | DomainError | null {
+  if (seen > lim.maxEntries) return invalid('too-many-entries', `archive has more than ${lim.maxEntries} entries`);
   const type = ACCEPTED_TYPES[header.type ?? 'file'];
   if (type === undefined) {
     return invalid('special-file', `entry "${header.name}" is a ${header.type}: only files, folders and links are allowed`, header.name);
   }
   const name = checkEntryName(header.name);
+  if (!name.ok && name.reason === 'empty-name' && type === 'directory') return null;
   if (!name.ok) {
     const why = { 'absolute-path': 'is an absolute path', 'dot-dot': 'contains a ".." component', 'empty-name': 'has an empty name' }[name.reason];
     return invalid(name.reason, `entry "${header.name}" ${why}`, header.name);

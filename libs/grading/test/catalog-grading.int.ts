@@ -2,6 +2,10 @@
  * Every catalog grader, run for real (Python under bubblewrap), on its good answer (100) and
  * on each bad answer (exactly the expected NOT OK items).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadCatalog, loadSamples } from '../src/catalog';
 import { catalogJob, grader, makeSandboxRoot, notOk } from './sandbox-helpers';
 
@@ -34,6 +38,20 @@ describe('catalog', () => {
       const total = r.comment.length;
       expect(r.grade).toBe(Math.floor((100 * (total - bad.expectedNotOk.length)) / total));
     });
+  });
+
+  it('grades an answer re-packed by GNU tar the way students do it (`tar czf answer.tgz .`)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sg-gnutar-'));
+    try {
+      writeFileSync(join(dir, 'good.tgz'), loadSamples('paper-scripts').good);
+      execFileSync('tar', ['xzf', 'good.tgz'], { cwd: dir });
+      rmSync(join(dir, 'good.tgz'));
+      const repacked = execFileSync('tar', ['czf', '-', '.'], { cwd: dir });
+      const r = await grader(sandbox.root).grade(catalogJob('paper-scripts', repacked));
+      expect(notOk(r.comment)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves no job directory behind', () => {

@@ -26,6 +26,12 @@ describe('validateArchive', () => {
     expect(info.entries.filter((e) => e.type === 'symlink')).toHaveLength(3);
   });
 
+  it('accepts the root folder entry of `tar czf answer.tgz .` and ./-prefixed names', async () => {
+    const bytes = await tgz([{ name: './', type: 'directory' }, { name: './T/', type: 'directory' }, { name: './T/a.txt', body: 'x' }]);
+    const info = await validateArchive(bytes, { expectedTopFolder: 'T' });
+    expect(info.entries.map((e) => e.path)).toEqual(['T', 'T/a.txt']);
+  });
+
   it('rejects a symlink loop', async () => {
     const bytes = await tgz([...okTree, { name: 'T/a', type: 'symlink', linkname: 'b' }, { name: 'T/b', type: 'symlink', linkname: 'a' }]);
     await expect(validateArchive(bytes)).rejects.toMatchObject({ kind: 'invalid-archive', details: { reason: 'link-loop' } });
