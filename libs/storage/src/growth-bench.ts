@@ -7,7 +7,7 @@
  *
  *   node dist/libs/storage/src/growth-bench.js [--count 1000] [--archive-bytes 1024] [--out results/storage]
  * Needs PostgreSQL and MinIO up (bash infra/bin/servers up postgres minio); reads DATABASE_URL
- * and MINIO_* like the services. Writes <out>/<timestamp>.json, latest.json and latest.md.
+ * and MINIO_* like the services. Writes <out>/<stamp>-<size>B.json and latest[-<size>B].{json,md}.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -266,8 +266,11 @@ async function main(argv: string[]): Promise<void> {
   const json = JSON.stringify(report, null, 2);
   const stamp = report.createdAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   await writeFile(join(values.out, `${stamp}-${archiveBytes}B.json`), json);
-  await writeFile(join(values.out, 'latest.json'), json);
-  await writeFile(join(values.out, 'latest.md'), storageBenchMarkdown(report));
+  // latest-<size>B.* per archive size (the bench report reads the 1024 B one), latest.* for the last run.
+  for (const name of ['latest', `latest-${archiveBytes}B`]) {
+    await writeFile(join(values.out, `${name}.json`), json);
+    await writeFile(join(values.out, `${name}.md`), storageBenchMarkdown(report));
+  }
   console.log(storageBenchMarkdown(report));
 }
 
