@@ -3,7 +3,7 @@
  * npm run traces -- overhead --on <run-id> --off <run-id>
  * npm run traces -- <run-id>          (= attribute --run <run-id>)
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { attribute } from './analyze';
@@ -70,7 +70,12 @@ async function attributeCommand(args: string[]): Promise<void> {
 function overheadCommand(args: string[]): void {
   const { values } = parseArgs({ args, options: { on: { type: 'string' }, off: { type: 'string' } } });
   if (!values.on || !values.off) throw new UsageError('overhead needs --on <run-id> and --off <run-id>');
-  console.log(formatOverhead(overheadFromRuns(values.on, values.off)));
+  const report = overheadFromRuns(values.on, values.off);
+  // Next to the traced run's results, for the benchmark report.
+  const file = join(runDir(values.on), 'overhead.json');
+  writeFileSync(file, `${JSON.stringify({ schema: 'shellgrade.trace-overhead/1', ...report }, null, 2)}\n`);
+  console.log(formatOverhead(report));
+  console.log(`wrote ${file}`);
 }
 
 async function main(argv: string[]): Promise<void> {
