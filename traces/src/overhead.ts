@@ -13,7 +13,7 @@ export interface OverheadReport {
   throughputOverhead: number | null;
 }
 
-const METRICS = ['sps.throughput', 'sps.p95', 'sps.p50', 'throughput', 'p95'];
+const METRICS = ['sps.throughput', 'sps.throughputHold', 'sps.p95', 'sps.p50', 'throughput', 'p95'];
 
 function value(a: RunAggregate, metric: string): number | null {
   const e = a.paper[metric];
