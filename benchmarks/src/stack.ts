@@ -1,7 +1,24 @@
 // The system under test, driven through the project's own CLIs: the launcher
 // (`npm run variant`) and the database tool (`npm run db`).
 import { z } from 'zod';
-import { run } from './shell';
+import { phase } from './log';
+import { run, sleep, type CommandResult } from './shell';
+
+/**
+ * The CLIs run from dist/, which a concurrent `npm run build` may be replacing: a failure is
+ * retried a few times before it is reported.
+ */
+async function npmRun(args: string[], echo: boolean, attempts = 3): Promise<CommandResult> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run('npm', ['run', '--silent', ...args], { echo });
+    } catch (err) {
+      if (i >= attempts) throw err;
+      phase(`npm run ${args.join(' ')} failed (attempt ${i}/${attempts}); retrying in 10 s`);
+      await sleep(10_000);
+    }
+  }
+}
 
 const processSchema = z.looseObject({
   name: z.string(),
@@ -29,7 +46,7 @@ export function parseStatus(stdout: string): VariantStatus {
 }
 
 export async function variantUp(variantOrPath: string): Promise<void> {
-  await run('npm', ['run', '--silent', 'variant', '--', 'up', variantOrPath], { echo: true });
+  await npmRun(['variant', '--', 'up', variantOrPath], true);
 }
 
 export async function variantDown(): Promise<void> {
@@ -37,16 +54,16 @@ export async function variantDown(): Promise<void> {
 }
 
 export async function variantStatus(): Promise<VariantStatus> {
-  const r = await run('npm', ['run', '--silent', 'variant', '--', 'status', '--json']);
+  const r = await npmRun(['variant', '--', 'status', '--json'], false);
   return parseStatus(r.stdout);
 }
 
 export async function seedStudents(students: number, csvPath: string): Promise<void> {
-  await run('npm', ['run', '--silent', 'db', '--', 'seed', '--students', String(students), '--csv', csvPath], { echo: true });
+  await npmRun(['db', '--', 'seed', '--students', String(students), '--csv', csvPath], true);
 }
 
 export async function resetProductions(): Promise<void> {
-  await run('npm', ['run', '--silent', 'db', '--', 'reset'], { echo: true });
+  await npmRun(['db', '--', 'reset'], true);
 }
 
 /** The URL k6 targets: the launcher's entry, else the default naked-mon entry. */
