@@ -66,8 +66,8 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
     env: { NODE_ENV: 'production', ...proc.env },
     ...RESTART,
-    // Lets a replica finish in-flight requests and close its pool on SIGINT before SIGKILL.
-    kill_timeout: 8_000,
+    // Lets a replica finish in-flight requests (a broker consumer waits up to 10 s for its job) before SIGKILL.
+    kill_timeout: 12_000,
     ...logFiles(proc.name),
   };
 }
