@@ -5,7 +5,7 @@
  * Execution modes: async (spawn), blocking (spawnSync) and pool (warm one-shot sandboxes).
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { constants as osConstants, cpus } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
@@ -131,11 +131,22 @@ export class SandboxGrader implements Grader {
 
 async function removeJobDir(dir: string): Promise<void> {
   try {
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 }).catch(async () => {
+      // Not root (user-namespace mode): a folder the grader made unwritable (chmod 000) blocks
+      // rm until its owner gives the permissions back.
+      await restoreOwnerAccess(dir);
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    });
   } catch (err) {
     // The grading outcome stands; the leftover is reported instead of masking it.
     process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
   }
+}
+
+async function restoreOwnerAccess(dir: string): Promise<void> {
+  await chmod(dir, 0o700).catch(() => undefined);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) if (e.isDirectory()) await restoreOwnerAccess(join(dir, e.name));
 }
 
 /** Limits whose signal names the cause; under bwrap a signal death shows as exit 128+n. */

@@ -111,6 +111,19 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  it('that leaves locked folders behind still gets its job directory removed', async () => {
+    const script = [
+      'import json, os',
+      'os.makedirs("locked/deeper")',
+      'open("locked/deeper/f.txt", "w").write("x")',
+      'os.chmod("locked/deeper", 0)',
+      'os.chmod("locked", 0)',
+      'print(json.dumps({"grade": 0, "comment": []}))',
+    ].join('\n');
+    const r = await grader(sandbox.root, { exec }).grade(scriptJob(script));
+    expect(r.grade).toBe(0); // afterEach checks the directory is gone
+  });
+
   it('that prints invalid JSON yields a typed failure with the output quoted', async () => {
     const err = await failure(grader(sandbox.root, { exec }).grade(scriptJob('print("this is not json")')));
     expect(err.kind).toBe('grading-failed');
