@@ -16,7 +16,7 @@ import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
 import { messageIdOf } from './grading-message';
 import type { GradingJobData } from './bullmq-worker';
-import { refuseSubmission } from './refusal';
+import { refuseSubmission } from '@shellgrade/dispatch';
 
 export const GRADING_JOB = 'grade';
 

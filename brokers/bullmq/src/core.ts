@@ -5,4 +5,4 @@ export * from './bullmq-connection';
 export * from './bullmq-dispatch';
 export * from './bullmq-worker';
 export * from './grading-message';
-export * from './refusal';
+export { refuseSubmission, type RefusalCause } from '@shellgrade/dispatch';

@@ -6,5 +6,5 @@ export * from './rabbitmq-config';
 export * from './rabbitmq-connection';
 export * from './rabbitmq-consumer';
 export * from './rabbitmq-dispatch';
-export * from './refusal';
+export { refuseSubmission, type RefusalCause } from '@shellgrade/dispatch';
 export * from './topology';

@@ -19,7 +19,7 @@ import { tracedPublish } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
 import { decodeJson, encodeJson, gradingReplySchema, messageIdOf, type GradingMessage } from './grading-message';
 import { PendingReplies } from './pending-replies';
-import { refuseSubmission } from './refusal';
+import { refuseSubmission } from '@shellgrade/dispatch';
 
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 /** amqplib's error for a publish the broker nacked (here: x-overflow reject-publish). */

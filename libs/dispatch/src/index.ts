@@ -1,1 +1,2 @@
 export * from './inline.dispatch';
+export * from './refusal';
