@@ -51,9 +51,10 @@ export class MinioArchiveStore implements ArchiveStore {
     const key = productionObjectKey(productionId);
     const sha256 = sha256Hex(bytes);
     await this.putObject(key, bytes, sha256);
+    // Size and sha256 are SubmissionService's already; recording them here keeps get() right for any caller.
     const { rowCount } = await this.pool.query(
-      'UPDATE exercise_productions SET archive_key = $2, archive = NULL WHERE id = $1',
-      [productionId, key],
+      'UPDATE exercise_productions SET archive_key = $2, archive = NULL, archive_sha256 = $3, archive_size = $4 WHERE id = $1',
+      [productionId, key, sha256, bytes.length],
     );
     if (rowCount !== 1) {
       // The row went away meanwhile (reset): do not leave its object behind.
