@@ -144,6 +144,33 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
   });
 });
 
+describe('event loop', () => {
+  /** Longest pause between 10 ms timer ticks while a grader that sleeps 1 s runs. */
+  async function longestStall(exec: 'async' | 'blocking' | 'pool'): Promise<number> {
+    const g = grader(sandbox.root, { exec, poolSize: 1 });
+    await g.grade(scriptJob('print(\'{"grade": 0, "comment": []}\')')); // warm up (pool)
+    let last = performance.now();
+    let longest = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 10);
+    try {
+      await g.grade(scriptJob('import time\ntime.sleep(1)\nprint(\'{"grade": 0, "comment": []}\')'));
+    } finally {
+      clearInterval(timer);
+    }
+    return Math.max(longest, performance.now() - last);
+  }
+
+  it('is held for the whole grading in blocking mode (the paper monolith) and stays free otherwise', async () => {
+    expect(await longestStall('blocking')).toBeGreaterThanOrEqual(950);
+    expect(await longestStall('async')).toBeLessThan(500);
+    expect(await longestStall('pool')).toBeLessThan(500);
+  });
+});
+
 describe('isolation (bwrap)', () => {
   it('runs the grader as uid 65534 with no network, a read-only system and only its job dir writable', async () => {
     const script = [
