@@ -51,7 +51,7 @@ describe('MinioArchiveStore (real MinIO + PostgreSQL)', () => {
     expect(err.details).toMatchObject({ key, expected: sha256Hex(bytes), actual: sha256Hex(forged) });
   });
 
-  it('stops reading an object longer than the recorded size', async () => {
+  it('rejects an object longer than the recorded size', async () => {
     const bytes = archiveBytes('grown');
     const id = await seeded.newProduction(bytes);
     const { key } = await store.put(id, bytes);
