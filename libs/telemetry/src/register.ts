@@ -8,6 +8,8 @@ import { isMainThread } from 'node:worker_threads';
 import { isTracingEnabled, settingsFromEnv } from './settings';
 
 // Node also runs `-r` preloads in the module-loader hooks thread; the SDK belongs in the main thread only.
+const SHUTDOWN_FLUSH_MS = 6_000;
+
 if (isMainThread && isTracingEnabled(process.env)) {
   // Loaded lazily: the SDK and instrumentations are only required when tracing is on.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -18,10 +20,17 @@ if (isMainThread && isTracingEnabled(process.env)) {
   exposeSpanCounts(running.counts);
 
   // Flush buffered spans once, whichever comes first: a signal or the loop running dry.
+  // The wait is capped below pm2's kill_timeout (8 s) so a slow collector cannot hold a
+  // stopping service until it is killed without its counts being logged.
   let flushed: Promise<void> | undefined;
   const flush = () =>
-    (flushed ??= running
-      .shutdown()
+    (flushed ??= Promise.race([
+      running.shutdown().then(() => 'flushed' as const),
+      new Promise<'timed out'>((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS, 'timed out').unref()),
+    ])
+      .then((outcome) => {
+        if (outcome === 'timed out') console.error(`[telemetry] span flush still running after ${SHUTDOWN_FLUSH_MS} ms, exiting anyway`);
+      })
       .catch((error: unknown) => console.error('telemetry shutdown failed:', error))
       .finally(() => logSpanCounts(running.counts)));
   const onSignal = (signal: NodeJS.Signals) => {
