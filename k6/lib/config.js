@@ -45,13 +45,15 @@ export function minIterationS(cfg) {
 
 /**
  * Open-model injection (paper §IV-B): arrivals ramp 1 -> peak per second, then hold peak.
- * VUs are sized from peak x iteration duration; maxVUs leaves room for one full request
- * timeout per iteration before k6 has to drop arrivals (dropped_iterations makes a run INVALID).
+ * VUs are sized from peak x iteration duration. k6 drops an arrival when no initialised VU is
+ * free at that instant (it grows towards maxVUs only in the background), so the pre-allocation
+ * already covers iterations slowed by one full request timeout; maxVUs a second one.
+ * Dropped iterations make a run INVALID.
  */
 export function scenarioOptions(cfg) {
   const busyS = minIterationS(cfg) + 2;
-  const preAllocatedVUs = Math.max(2, Math.ceil(cfg.peak * busyS));
-  const maxVUs = Math.max(preAllocatedVUs, Math.ceil(cfg.peak * (busyS + cfg.timeoutS)));
+  const preAllocatedVUs = Math.max(2, Math.ceil(cfg.peak * (busyS + cfg.timeoutS)));
+  const maxVUs = Math.max(preAllocatedVUs, Math.ceil(cfg.peak * (busyS + 2 * cfg.timeoutS)));
   return {
     executor: 'ramping-arrival-rate',
     startRate: 1,
