@@ -99,3 +99,22 @@ describe('SubmissionService + GradingWorker', () => {
     expect(p).toMatchObject({ status: 'failed', failureReason: 'grading-failed: timed out' });
   });
 });
+
+describe('GradingWorker failure classes', () => {
+  it('marks a corrupt stored archive as a failed production', async () => {
+    const f = fakes();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    const { production } = await f.productions.create({ userId: 1, exerciseId: 2, statementId: 7, submissionKey: 'c', archiveSize: 1, archiveSha256: 'x', status: 'queued' });
+    (f.archives.get as jest.Mock).mockRejectedValueOnce(new DomainError('grading-failed', 'archive of production 1 is corrupt'));
+    await expect(worker.grade(production.id)).resolves.toMatchObject({ status: 'failed' });
+  });
+
+  it('lets an unavailable store propagate so the dispatcher retries', async () => {
+    const f = fakes();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    const { production } = await f.productions.create({ userId: 1, exerciseId: 2, statementId: 7, submissionKey: 'u', archiveSize: 1, archiveSha256: 'x', status: 'queued' });
+    (f.archives.get as jest.Mock).mockRejectedValueOnce(new DomainError('unavailable', 'object store unreachable'));
+    await expect(worker.grade(production.id)).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(f.rows.get(production.id)!.status).toBe('queued');
+  });
+});

@@ -87,9 +87,9 @@ export class GradingWorker {
       production.statementId,
       production.exerciseId,
     );
-    const submission = archive ?? (await this.archives.get(productionId));
-    await this.productions.setStatus(productionId, 'grading');
     try {
+      const submission = archive ?? (await this.archives.get(productionId));
+      await this.productions.setStatus(productionId, 'grading');
       const result = await this.grader.grade({
         exerciseId: exercise.id,
         graderScript: exercise.graderScript,
@@ -100,7 +100,9 @@ export class GradingWorker {
       });
       await this.productions.complete(productionId, result);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      // Transient failures (a store or database down) go back to the dispatcher to retry;
+      // a corrupt archive or a failed grading is final.
+      if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error;
       await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` });
     }
     const final = await this.productions.findById(productionId);

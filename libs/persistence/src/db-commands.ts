@@ -72,8 +72,9 @@ export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = proc
         }),
       );
     } else if (command === 'reset') {
-      // Archives kept in the object store go with their rows.
-      const withObjects = cfg.SG_STORAGE === 'minio' || values.objects;
+      // Archives kept in the object store go with their rows, whatever SG_STORAGE the caller has.
+      const { rows: keyed } = await pool.query('SELECT 1 FROM exercise_productions WHERE archive_key IS NOT NULL LIMIT 1');
+      const withObjects = cfg.SG_STORAGE === 'minio' || values.objects || keyed.length > 0;
       if (withObjects) assertStorageCli();
       const deleted = await new PgProductionRepository(pool).deleteAll();
       const sessions = await new PgRefreshTokenRepository(pool).purgeInactive();
