@@ -18,7 +18,9 @@ async function main(): Promise<void> {
   const cfg = loadRuntimeConfig();
   const durationS = Number(arg('--duration-s') ?? 2);
   if (!(durationS > 0 && durationS <= 60)) throw new Error('--duration-s must be in (0, 60]');
-  const outDir = resolve(arg('--out') ?? join(gradingLibDir(), '..', '..', 'results', 'grader-baseline'));
+  // Same results folder as benchmarks/ (SG_RESULTS_DIR or <repo>/results), which reads latest.json.
+  const resultsDir = process.env.SG_RESULTS_DIR ?? join(gradingLibDir(), '..', '..', 'results');
+  const outDir = resolve(arg('--out') ?? join(resultsDir, 'grader-baseline'));
   const sandboxRoot = join(cfg.SG_SANDBOX_ROOT, 'baseline');
   console.log(`grader baseline: paper-scripts, ${durationS} s per row, sandbox ${sandboxRoot}`);
   const report = await runGraderBaseline({
