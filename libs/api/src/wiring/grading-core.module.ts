@@ -14,6 +14,7 @@ import {
 } from '@shellgrade/domain';
 import { InlineDispatch } from '@shellgrade/dispatch';
 import { createGraderFromConfig, validateArchive } from '@shellgrade/grading';
+import { tracedGrader } from '@shellgrade/telemetry';
 import type { RuntimeConfig } from '@shellgrade/variant';
 
 /**
@@ -38,7 +39,13 @@ export class GradingCoreModule {
     return {
       module: GradingCoreModule,
       providers: [
-        { provide: GRADER, useFactory: () => createGraderFromConfig(cfg) },
+        {
+          provide: GRADER,
+          useFactory: () => {
+            const grader = createGraderFromConfig(cfg);
+            return cfg.SG_TRACING ? tracedGrader(grader, cfg.SG_GRADER_EXEC) : grader;
+          },
+        },
         {
           provide: ARCHIVE_VALIDATOR,
           useValue: { validate: (bytes: Buffer) => validateArchive(bytes, { maxCompressedBytes: cfg.SG_MAX_ARCHIVE_BYTES }).then(() => undefined) },
