@@ -9,6 +9,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/pr
 import { constants as osConstants, cpus } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
+import { ATTR, SPAN, gradingProcessAttributes, withSpan } from '@shellgrade/telemetry';
 import { validateArchive } from './validate-archive';
 import { helperLibDir } from './assets';
 import {
@@ -67,19 +68,29 @@ export class SandboxGrader implements Grader {
 
   async grade(job: GradingJob): Promise<GradingResult> {
     // Hostile archives are rejected before anything is written.
-    await validateArchive(job.submission, this.opts.archiveLimits);
+    await withSpan(SPAN.validateArchive, { [ATTR.archiveBytes]: job.submission.length }, () =>
+      validateArchive(job.submission, this.opts.archiveLimits),
+    );
     let jobDir: string | undefined;
     try {
       let outcome: RunOutcome;
       if (this.pool) {
-        const slot = await this.pool.acquire();
-        jobDir = slot.dir;
-        await this.writeInputs(slot.dir, job);
-        outcome = await slot.process.start(this.opts.timeoutMs, `${safeLocale(job.locale)}\n`);
+        const slot = await withSpan(SPAN.prepareSandbox, {}, async () => {
+          const acquired = await this.pool!.acquire();
+          jobDir = acquired.dir;
+          await this.writeInputs(acquired.dir, job);
+          return acquired;
+        });
+        outcome = await this.traceProcess(job, () => slot.process.start(this.opts.timeoutMs, `${safeLocale(job.locale)}\n`));
       } else {
-        jobDir = await this.makeJobDir(String(job.exerciseId));
-        await this.writeInputs(jobDir, job);
-        outcome = await (this.runner as ProcessRunner).run(this.command(jobDir, job.locale), this.opts.timeoutMs, this.maxOutputBytes);
+        const dir = await withSpan(SPAN.prepareSandbox, {}, async () => {
+          jobDir = await this.makeJobDir(String(job.exerciseId));
+          await this.writeInputs(jobDir, job);
+          return jobDir;
+        });
+        outcome = await this.traceProcess(job, () =>
+          (this.runner as ProcessRunner).run(this.command(dir, job.locale), this.opts.timeoutMs, this.maxOutputBytes),
+        );
       }
       return interpret(outcome, this.opts.timeoutMs, this.limits, this.opts.isolation === 'bwrap');
     } catch (err) {
@@ -89,6 +100,15 @@ export class SandboxGrader implements Grader {
     } finally {
       if (jobDir) await removeJobDir(jobDir);
     }
+  }
+
+  /** The grading child process, spawn to exit, as one span (a no-op without the tracing SDK). */
+  private traceProcess(job: GradingJob, run: () => Promise<RunOutcome>): Promise<RunOutcome> {
+    return withSpan(SPAN.gradingProcess, { [ATTR.exerciseId]: job.exerciseId, [ATTR.graderExec]: this.opts.exec }, async (span) => {
+      const outcome = await run();
+      span.setAttributes(gradingProcessAttributes({ exitCode: outcome.exitCode }));
+      return outcome;
+    });
   }
 
   /** Stops the warm processes of the pool mode (no-op otherwise). */
