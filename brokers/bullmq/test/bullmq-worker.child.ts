@@ -2,17 +2,17 @@
  * A grading worker process for the BullMQ fault tests: real PostgreSQL, real Redis, real
  * GradingWorker around the test's fake grader. Configured by the environment.
  */
-// The broker test support (fixture, fake grader, child processes) is shared with brokers/rabbitmq/test.
+// The broker test support (fake grader, real adapters) is shared with brokers/rabbitmq in libs/dispatch/test.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { GradingWorker } from '@shellgrade/domain';
 import { BullMqConnection, BullMqGradingWorker, loadBullMqConfig } from '../src/core';
-import { FakeGrader } from '../../rabbitmq/test/support/fake-grader';
+import { FakeGrader } from '../../../libs/dispatch/test/support/fake-grader';
 import {
   PgProductionRepository,
   PgSubmissionContextReader,
   PostgresArchiveStore,
   createPool,
-} from '../../rabbitmq/test/support/real-libs';
+} from '../../../libs/dispatch/test/support/real-libs';
 
 async function main(): Promise<void> {
   const broker = loadBullMqConfig();

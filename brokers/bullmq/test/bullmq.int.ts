@@ -5,18 +5,18 @@
  * restart under load. Every test ends with the audit: each accepted submission has exactly
  * one production, final. The last test checks that the trace crosses the broker.
  */
-// The broker test support (fixture, fake grader, child processes) is shared with brokers/rabbitmq/test.
-/* eslint-disable @nx/enforce-module-boundaries */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
 import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { BullMqConnection, BullMqDispatch, BullMqGradingWorker } from '../src/core';
-import { BrokerFixture } from '../../rabbitmq/test/support/broker-fixture';
-import { spawnWorker } from '../../rabbitmq/test/support/child-process';
-import { FakeGrader, POISON } from '../../rabbitmq/test/support/fake-grader';
-import { brokerHops, startInMemoryTracing, type InMemoryTracing } from '../../rabbitmq/test/support/in-memory-tracing';
-import { restartServer, sleep } from '../../rabbitmq/test/support/servers';
+// The broker test support (fixture, fake grader, child processes) is shared with brokers/rabbitmq in libs/dispatch/test.
+/* eslint-disable @nx/enforce-module-boundaries */
+import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
+import { spawnWorker } from '../../../libs/dispatch/test/support/child-process';
+import { FakeGrader, POISON } from '../../../libs/dispatch/test/support/fake-grader';
+import { brokerHops, startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
+import { restartServer, sleep } from '../../../libs/dispatch/test/support/servers';
 
 jest.setTimeout(180_000);
 

@@ -7,13 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { loadSamples } from '@shellgrade/grading';
-// The broker test support (fixture, replicas, e2e client) is shared with brokers/rabbitmq/test and test/.
+// The broker test support (fixture, replicas) is shared with brokers/rabbitmq in libs/dispatch/test; the e2e client lives in test/.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { BrowserSession, spaSubmission } from '../../../test/support/http-client';
-import { BrokerFixture } from '../../rabbitmq/test/support/broker-fixture';
-import { boundRound } from '../../rabbitmq/test/support/bound-round';
-import { seedStudents, startExerciseReplicas } from '../../rabbitmq/test/support/exercise-replicas';
-import { spsRound } from '../../rabbitmq/test/support/sps-round';
+import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
+import { boundRound } from '../../../libs/dispatch/test/support/bound-round';
+import { seedStudents, startExerciseReplicas } from '../../../libs/dispatch/test/support/exercise-replicas';
+import { spsRound } from '../../../libs/dispatch/test/support/sps-round';
 import { BULLMQ_PREFIX } from '../src/core';
 
 jest.setTimeout(240_000);

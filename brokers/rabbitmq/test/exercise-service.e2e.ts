@@ -6,13 +6,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadSamples } from '@shellgrade/grading';
-/* eslint-disable @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
+// The e2e client (test/) and the broker test support (libs/dispatch/test) are shared with the other e2e tests.
+/* eslint-disable @nx/enforce-module-boundaries */
 import { BrowserSession, spaSubmission } from '../../../test/support/http-client';
-import { BrokerFixture } from './support/broker-fixture';
+import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
-import { boundRound } from './support/bound-round';
-import { seedStudents, startExerciseReplicas } from './support/exercise-replicas';
-import { spsRound } from './support/sps-round';
+import { boundRound } from '../../../libs/dispatch/test/support/bound-round';
+import { seedStudents, startExerciseReplicas } from '../../../libs/dispatch/test/support/exercise-replicas';
+import { spsRound } from '../../../libs/dispatch/test/support/sps-round';
 
 jest.setTimeout(240_000);
 

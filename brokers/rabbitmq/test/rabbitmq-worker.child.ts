@@ -2,10 +2,12 @@
  * A grading worker process for the RabbitMQ fault tests: real PostgreSQL, real RabbitMQ,
  * real GradingWorker around the test's fake grader. Configured by the environment.
  */
+// The broker test support (fake grader, real adapters) is shared with brokers/bullmq in libs/dispatch/test.
+/* eslint-disable @nx/enforce-module-boundaries */
 import { GradingWorker } from '@shellgrade/domain';
 import { RabbitMqConnection, RabbitMqConsumer, loadRabbitMqConfig } from '../src/core';
-import { PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore, createPool } from './support/real-libs';
-import { FakeGrader } from './support/fake-grader';
+import { PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore, createPool } from '../../../libs/dispatch/test/support/real-libs';
+import { FakeGrader } from '../../../libs/dispatch/test/support/fake-grader';
 
 async function main(): Promise<void> {
   const broker = loadRabbitMqConfig();

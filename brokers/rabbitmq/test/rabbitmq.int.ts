@@ -10,12 +10,14 @@ import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
 import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src/core';
-import { BrokerFixture } from './support/broker-fixture';
-import { spawnWorker } from './support/child-process';
-import { FakeGrader, POISON } from './support/fake-grader';
-import { brokerHops, startInMemoryTracing, type InMemoryTracing } from './support/in-memory-tracing';
+// The broker test support (fixture, fake grader, child processes) is shared with brokers/bullmq in libs/dispatch/test.
+/* eslint-disable @nx/enforce-module-boundaries */
+import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
+import { spawnWorker } from '../../../libs/dispatch/test/support/child-process';
+import { FakeGrader, POISON } from '../../../libs/dispatch/test/support/fake-grader';
+import { brokerHops, startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
-import { restartServer, sleep } from './support/servers';
+import { restartServer, sleep } from '../../../libs/dispatch/test/support/servers';
 
 jest.setTimeout(180_000);
 
