@@ -1,28 +1,15 @@
 /**
- * Broker tunables of the BullMQ dispatch, read from the environment next to the runtime
- * config (the variant spec sets them; defaults suit a developer's loopback run).
+ * Broker tunables of the BullMQ dispatch: the shared SG_BROKER_* ones (prefetch = worker
+ * concurrency; the bound counts waiting + delayed jobs; attempts = retries + 1), the queue
+ * name and BullMQ's lock, stalled-job and retention settings.
  */
 import { z } from 'zod';
-
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+import { brokerTunables, loadBrokerConfig } from '@shellgrade/dispatch';
 
 export const bullMqConfigSchema = z.object({
   /** Queue name (BullMQ forbids ':'); Redis keys are `sg:<queue>:*`. */
   SG_BROKER_QUEUE: z.string().regex(/^[^:]+$/).default('sg-grading'),
-  /** Worker concurrency: the grading concurrency of one replica. */
-  SG_BROKER_PREFETCH: z.coerce.number().int().min(1).default(4),
-  /** Jobs allowed to wait (waiting + delayed retries); beyond it a submission is refused → 503. */
-  SG_BROKER_QUEUE_BOUND: z.coerce.number().int().min(1).default(1000),
-  /** Retries after the first attempt (job attempts = retries + 1). */
-  SG_BROKER_RETRIES: z.coerce.number().int().min(0).default(3),
-  /** Base of the exponential backoff between attempts. */
-  SG_BROKER_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(500),
-  /** How long a sync SPS waits for its job before answering with the production as it stands (202). */
-  SG_BROKER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
-  /** How long an enqueue may wait for Redis (reconnection included) before the submission is refused. */
-  SG_BROKER_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  /** Retry-After (seconds) of the 503 answered when the queue is full or Redis is down. */
-  SG_BROKER_RETRY_AFTER_S: z.coerce.number().int().min(1).default(5),
+  ...brokerTunables,
   /** Job lock; renewed every half of it by the worker (grading runs in a child process). */
   SG_BROKER_LOCK_MS: z.coerce.number().int().min(1_000).default(30_000),
   /** How often workers look for jobs whose lock expired (their worker died). */
@@ -32,20 +19,12 @@ export const bullMqConfigSchema = z.object({
   /** Finished jobs kept in Redis (bounded retention). */
   SG_BROKER_KEEP_COMPLETED: z.coerce.number().int().min(0).default(1_000),
   SG_BROKER_KEEP_FAILED: z.coerce.number().int().min(0).default(5_000),
-  /** Whether this process runs a worker (every exercise replica does by default). */
-  SG_BROKER_CONSUME: bool.default(true),
 });
 
 export type BullMqConfig = z.infer<typeof bullMqConfigSchema>;
 
 export function loadBullMqConfig(env: NodeJS.ProcessEnv = process.env): BullMqConfig {
-  // SG_BROKER_MAX_QUEUE: older name of SG_BROKER_QUEUE_BOUND, still accepted.
-  const parsed = bullMqConfigSchema.safeParse({ SG_BROKER_QUEUE_BOUND: env.SG_BROKER_MAX_QUEUE, ...env });
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid BullMQ broker configuration:\n  ${lines.join('\n  ')}`);
-  }
-  return parsed.data;
+  return loadBrokerConfig(bullMqConfigSchema, 'BullMQ', env);
 }
 
 /** BullMQ renews job locks on the event loop: a grader that blocks it would make every job "stalled". */

@@ -1,2 +1,3 @@
+export * from './broker-config';
 export * from './inline.dispatch';
 export * from './refusal';
