@@ -14,9 +14,8 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
-import { messageIdOf } from './grading-message';
+import { messageIdOf, refuseSubmission } from '@shellgrade/dispatch';
 import type { GradingJobData } from './bullmq-worker';
-import { refuseSubmission } from '@shellgrade/dispatch';
 
 export const GRADING_JOB = 'grade';
 

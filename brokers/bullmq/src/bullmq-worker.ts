@@ -10,6 +10,7 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { DomainError, type GradingWorker, type ProductionRepository } from '@shellgrade/domain';
+import { gradingMessageSchema, productionIdOfMessageId } from '@shellgrade/dispatch';
 import { ATTR, tracedConsume } from '@shellgrade/telemetry';
 import { BULLMQ_PREFIX, type BullMqConnection } from './bullmq-connection';
 
@@ -35,12 +36,6 @@ export interface BullMqWorkerOptions {
 }
 
 const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-const PRODUCTION_JOB_ID = /^production-(\d+)$/;
-
-export function productionIdOfJob(jobId: string | undefined): number | null {
-  const m = jobId ? PRODUCTION_JOB_ID.exec(jobId) : null;
-  return m ? Number(m[1]) : null;
-}
 
 export class BullMqGradingWorker {
   readonly worker: Worker<GradingJobData, GradingJobResult>;
@@ -80,8 +75,9 @@ export class BullMqGradingWorker {
   }
 
   private async process(job: Job<GradingJobData, GradingJobResult>): Promise<GradingJobResult> {
-    const productionId = job.data?.productionId;
-    if (!Number.isInteger(productionId) || productionId <= 0) throw new UnrecoverableError('malformed job: no productionId');
+    const message = gradingMessageSchema.safeParse(job.data);
+    if (!message.success) throw new UnrecoverableError('malformed job: no productionId');
+    const { productionId } = message.data;
     try {
       const production = await tracedConsume({ system: 'bullmq', queue: job.queueName }, job.data.headers, (span) => {
         span.setAttribute(ATTR.productionId, productionId);
@@ -110,7 +106,7 @@ export class BullMqGradingWorker {
 
   /** A job failed for good: make sure its production is final (no-op when the processor did it). */
   private async markFailed(jobId: string, failedReason: string): Promise<void> {
-    const productionId = productionIdOfJob(jobId);
+    const productionId = productionIdOfMessageId(jobId);
     if (productionId === null) return;
     try {
       const marked = await this.productions.complete(productionId, { failureReason: `grading-failed: ${failedReason}` });

@@ -4,5 +4,4 @@ export * from './bullmq-config';
 export * from './bullmq-connection';
 export * from './bullmq-dispatch';
 export * from './bullmq-worker';
-export * from './grading-message';
-export { refuseSubmission, type RefusalCause } from '@shellgrade/dispatch';
+export { messageIdOf, productionIdOfMessageId, refuseSubmission, type RefusalCause } from '@shellgrade/dispatch';

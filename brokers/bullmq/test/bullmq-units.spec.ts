@@ -1,11 +1,11 @@
-import { assertGraderExecAllowed, loadBullMqConfig, messageIdOf, productionIdOfJob } from '../src/core';
+import { assertGraderExecAllowed, loadBullMqConfig, messageIdOf, productionIdOfMessageId } from '../src/core';
 
 describe('job ids', () => {
   it('one job id per production, and back', () => {
     expect(messageIdOf(42)).toBe('production-42');
-    expect(productionIdOfJob('production-42')).toBe(42);
-    expect(productionIdOfJob('other-1')).toBeNull();
-    expect(productionIdOfJob(undefined)).toBeNull();
+    expect(productionIdOfMessageId('production-42')).toBe(42);
+    expect(productionIdOfMessageId('other-1')).toBeNull();
+    expect(productionIdOfMessageId(undefined)).toBeNull();
   });
 });
 

@@ -6,5 +6,11 @@ export * from './rabbitmq-config';
 export * from './rabbitmq-connection';
 export * from './rabbitmq-consumer';
 export * from './rabbitmq-dispatch';
-export { refuseSubmission, type RefusalCause } from '@shellgrade/dispatch';
+export {
+  gradingMessageSchema,
+  messageIdOf,
+  refuseSubmission,
+  type GradingMessage,
+  type RefusalCause,
+} from '@shellgrade/dispatch';
 export * from './topology';

@@ -1,12 +1,8 @@
 /**
- * What travels through the broker: the production id only. The archive stays in the
- * ArchiveStore (the worker loads and verifies it); the trace context and publish time
- * travel in the message headers.
+ * The RabbitMQ side of the grading message (shape and id in @shellgrade/dispatch): the
+ * reply a sync requester waits for, and the JSON body codec.
  */
 import { z } from 'zod';
-
-export const gradingMessageSchema = z.object({ productionId: z.number().int().positive() });
-export type GradingMessage = z.infer<typeof gradingMessageSchema>;
 
 /** Sent back to a sync requester once the outcome is stored; it then reads the production. */
 export const gradingReplySchema = z.object({ productionId: z.number().int().positive(), status: z.string() });
@@ -25,6 +21,3 @@ export function decodeJson<T>(schema: z.ZodType<T>, body: Buffer): T | null {
     return null;
   }
 }
-
-/** Message/job id of a production: one id per production, whatever the redeliveries. */
-export const messageIdOf = (productionId: number) => `production-${productionId}`;

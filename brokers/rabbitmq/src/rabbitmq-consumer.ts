@@ -12,7 +12,8 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import { DomainError, type ExerciseProduction, type GradingWorker, type ProductionRepository } from '@shellgrade/domain';
 import { ATTR, tracedConsume } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
-import { decodeJson, encodeJson, gradingMessageSchema, type GradingReply } from './grading-message';
+import { gradingMessageSchema } from '@shellgrade/dispatch';
+import { decodeJson, encodeJson, type GradingReply } from './grading-message';
 
 export interface RabbitMqConsumerOptions {
   prefetch: number;

@@ -17,9 +17,9 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
-import { decodeJson, encodeJson, gradingReplySchema, messageIdOf, type GradingMessage } from './grading-message';
+import { messageIdOf, refuseSubmission, type GradingMessage } from '@shellgrade/dispatch';
+import { decodeJson, encodeJson, gradingReplySchema } from './grading-message';
 import { PendingReplies } from './pending-replies';
-import { refuseSubmission } from '@shellgrade/dispatch';
 
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 /** amqplib's error for a publish the broker nacked (here: x-overflow reject-publish). */

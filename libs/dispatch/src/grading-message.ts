@@ -1,0 +1,20 @@
+/**
+ * What travels through a broker: the production id only. The archive stays in the
+ * ArchiveStore (the worker loads and verifies it); the trace context and publish time
+ * travel next to it (message headers, job data).
+ */
+import { z } from 'zod';
+
+export const gradingMessageSchema = z.object({ productionId: z.number().int().positive() });
+export type GradingMessage = z.infer<typeof gradingMessageSchema>;
+
+/** Message/job id of a production: one id per production, whatever the redeliveries (BullMQ dedups on it). */
+export const messageIdOf = (productionId: number) => `production-${productionId}`;
+
+const MESSAGE_ID = /^production-(\d+)$/;
+
+/** The production a message/job id names; null for any other id. */
+export function productionIdOfMessageId(id: string | undefined): number | null {
+  const m = id ? MESSAGE_ID.exec(id) : null;
+  return m ? Number(m[1]) : null;
+}
