@@ -14,7 +14,7 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
-import { messageIdOf, refuseSubmission } from '@shellgrade/dispatch';
+import { messageIdOf, refuseSubmission, within } from '@shellgrade/dispatch';
 import type { GradingJobData } from './bullmq-worker';
 
 export const GRADING_JOB = 'grade';
@@ -28,14 +28,6 @@ export interface BullMqDispatchOptions {
 }
 
 class Timeout extends Error {}
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Timeout(`no answer from Redis within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 export class BullMqDispatch implements GradingDispatch {
   constructor(
@@ -60,11 +52,11 @@ export class BullMqDispatch implements GradingDispatch {
     let job;
     try {
       // Waiting jobs and retries waiting for their backoff; active ones are bounded by worker concurrency.
-      const waiting = await within(queue.getJobCountByTypes('waiting', 'prioritized', 'delayed'), this.options.publishTimeoutMs);
+      const waiting = await this.bounded(queue.getJobCountByTypes('waiting', 'prioritized', 'delayed'));
       if (waiting >= this.options.maxWaiting) throw await refuse('queue-full');
       job = await tracedPublish({ system: 'bullmq', queue: queueName }, (headers) => {
         const data: GradingJobData = { productionId, headers };
-        return within(queue.add(GRADING_JOB, data, { jobId: messageIdOf(productionId) }), this.options.publishTimeoutMs);
+        return this.bounded(queue.add(GRADING_JOB, data, { jobId: messageIdOf(productionId) }));
       });
     } catch (error) {
       if (error instanceof DomainError) throw error;
@@ -78,5 +70,11 @@ export class BullMqDispatch implements GradingDispatch {
     const production = await this.productions.findById(productionId);
     if (!production) throw new DomainError('not-found', `production ${productionId} vanished after dispatch`);
     return production;
+  }
+
+  /** A Redis command bounded by the publish timeout (ioredis would otherwise wait for a reconnection). */
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    const ms = this.options.publishTimeoutMs;
+    return within(command, ms, () => new Timeout(`no answer from Redis within ${ms} ms`));
   }
 }

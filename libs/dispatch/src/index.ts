@@ -1,4 +1,6 @@
 export * from './broker-config';
+export * from './broker-module';
 export * from './grading-message';
 export * from './inline.dispatch';
 export * from './refusal';
+export * from './within';
