@@ -1,0 +1,103 @@
+/**
+ * The end-to-end checks of a broker variant, shared by both brokers: exercise-service
+ * replicas (built dist) receive SPS over HTTP and grade through the broker with the real
+ * sandboxed grader and the paper's sample answer. sync → 201 with the grade; async → 202
+ * {ep_id, status}, then GET shows it graded; a bounded queue nobody consumes answers 503
+ * problem+json with Retry-After. Each broker names its queues, ports and queue clean-up.
+ */
+import { randomBytes } from 'node:crypto';
+import { loadSamples } from '@shellgrade/grading';
+/* eslint-disable-next-line @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
+import { BrowserSession, spaSubmission } from '../../../../test/support/http-client';
+import { boundRound } from './bound-round';
+import { BrokerFixture } from './broker-fixture';
+import { seedStudents, startExerciseReplicas } from './exercise-replicas';
+import { spsRound } from './sps-round';
+
+export interface BrokerVariant {
+  /** SG_DISPATCH value, also the audit/log label. */
+  dispatch: 'rabbitmq' | 'bullmq';
+  /** Display name in the test titles. */
+  name: string;
+  /** Prefix of the test queue names (random suffix added). */
+  queuePrefix: string;
+  /** Ports of the two grading replicas and of the bounded one. */
+  ports: { pair: [number, number]; bounded: number };
+  /** Removes a test queue from the shared broker. */
+  deleteQueue: (queue: string) => Promise<void>;
+}
+
+export function describeExerciseServiceOver(variant: BrokerVariant): void {
+  const good = loadSamples('paper-scripts').good;
+  const queueName = () => `${variant.queuePrefix}${randomBytes(4).toString('hex')}`;
+
+  describe.each(['sync', 'async'] as const)(`msa exercise service over ${variant.name}, %s reply`, (reply) => {
+    let fx: BrokerFixture;
+
+    beforeAll(async () => {
+      fx = await BrokerFixture.create();
+    });
+    afterAll(() => fx?.close());
+
+    it('grades 12 concurrent submissions through 2 replicas, one production each', async () => {
+      const users = await seedStudents(fx.db.url, 4);
+      const queue = queueName();
+      const replicas = await startExerciseReplicas(variant.ports.pair, {
+        DATABASE_URL: fx.db.url,
+        SG_DISPATCH: variant.dispatch,
+        SG_REPLY: reply,
+        SG_BROKER_QUEUE: queue,
+        SG_BROKER_PREFETCH: '2',
+      });
+      try {
+        const outcome = await spsRound(replicas.urls, users, 12, (u) => spaSubmission(u.exerciseId, u.statementId, good), BrowserSession);
+        expect(outcome.statuses).toEqual(Array(12).fill(reply === 'sync' ? 201 : 202));
+        expect(outcome.finalGrades).toEqual(Array(12).fill(100));
+        const keys = await fx.pool.query<{ submission_key: string }>('SELECT submission_key FROM exercise_productions');
+        const audit = await fx.audit(`${variant.dispatch} e2e ${reply}`, keys.rows.map((r) => r.submission_key));
+        expect(audit).toMatchObject({ productions: 12, graded: 12, lost: 0, duplicated: 0, notFinal: 0 });
+      } finally {
+        await replicas.stop();
+        await variant.deleteQueue(queue);
+      }
+    });
+  });
+
+  describe(`bounded queue over ${variant.name}`, () => {
+    let fx: BrokerFixture;
+
+    beforeAll(async () => {
+      fx = await BrokerFixture.create();
+    });
+    afterAll(() => fx?.close());
+
+    it('answers 503 problem+json with Retry-After once the queue is full, and keeps only accepted productions', async () => {
+      const [user] = await seedStudents(fx.db.url, 1);
+      const queue = queueName();
+      const replicas = await startExerciseReplicas([variant.ports.bounded], {
+        DATABASE_URL: fx.db.url,
+        SG_DISPATCH: variant.dispatch,
+        SG_REPLY: 'async',
+        SG_BROKER_QUEUE: queue,
+        SG_BROKER_QUEUE_BOUND: '3',
+        SG_BROKER_RETRY_AFTER_S: '7',
+        SG_BROKER_CONSUME: 'false',
+      });
+      try {
+        const out = await boundRound(replicas.urls[0], user, 8, spaSubmission(user.exerciseId, user.statementId, good));
+        const accepted = out.statuses.filter((s) => s === 202).length;
+        console.log(`${variant.dispatch} e2e bound 3: statuses ${out.statuses.join(',')}`);
+        expect(accepted).toBeGreaterThanOrEqual(3);
+        expect(accepted).toBeLessThanOrEqual(4);
+        expect(out.statuses.slice(accepted)).toEqual(Array(8 - accepted).fill(503));
+        expect(out.retryAfter.slice(accepted)).toEqual(Array(8 - accepted).fill('7'));
+        expect(out.contentTypes[7]).toMatch(/application\/problem\+json/);
+        const { rows } = await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions`);
+        expect(rows[0].n).toBe(accepted);
+      } finally {
+        await replicas.stop();
+        await variant.deleteQueue(queue);
+      }
+    });
+  });
+}
