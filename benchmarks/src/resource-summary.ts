@@ -31,7 +31,11 @@ function groupCpuS(samples: ResourceSample[], group: string): number {
   return own.length < 2 ? 0 : Math.max(0, own[own.length - 1].cpuS - own[0].cpuS);
 }
 
-export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90): ResourceSummary {
+/**
+ * @param k6LoadFromMs when k6 started sending load (its setup ran): k6 samples before it are
+ *   VU initialisation and do not count towards saturation.
+ */
+export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, k6LoadFromMs = 0): ResourceSummary {
   const groups = [...new Set(samples.map((s) => s.group))];
   const variantGroups = groups.filter((g) => g !== K6_GROUP && g !== MACHINE_GROUP);
   const variantCpuS = variantGroups.reduce((sum, g) => sum + groupCpuS(samples, g), 0);
@@ -42,7 +46,7 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
   const min = rss.length ? Math.min(...rss) : 0;
   const max = rss.length ? Math.max(...rss) : 0;
   // The first k6 sample has no interval yet (0%): leave it out of the saturation share.
-  const k6 = samples.filter((s) => s.group === K6_GROUP).slice(1);
+  const k6 = samples.filter((s) => s.group === K6_GROUP).slice(1).filter((s) => s.epochMs >= k6LoadFromMs);
   const saturated = k6.filter((s) => s.cpuPct > k6SaturationPct).length;
   return {
     variantCpuS,

@@ -19,7 +19,7 @@ import { K6_GROUP, summarizeResources } from './resource-summary';
 import { sleep, startInherited, waitExit } from './shell';
 import { entryUrl, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
-import { judgeRun } from './validity';
+import { DEFAULT_VALIDITY, judgeRun } from './validity';
 import { writeResources } from './resources-file';
 
 export interface RunOptions {
@@ -81,6 +81,23 @@ async function extractSpsSamples(logFile: string, outFile: string): Promise<numb
   }
   writeFileSync(outFile, lines.length ? lines.join('\n') + '\n' : '');
   return lines.length;
+}
+
+/** When k6 began sending load: the `{"sg":"start"}` line its setup() logs (0 if absent). */
+async function loadStartMs(logFile: string): Promise<number> {
+  if (!existsSync(logFile)) return 0;
+  const rl = createInterface({ input: createReadStream(logFile) });
+  for await (const line of rl) {
+    if (!line.includes('\\"sg\\":\\"start\\"')) continue;
+    try {
+      const start = (JSON.parse((JSON.parse(line) as { msg: string }).msg) as { start_ms?: number }).start_ms;
+      rl.close();
+      return typeof start === 'number' ? start : 0;
+    } catch {
+      /* not our marker */
+    }
+  }
+  return 0;
 }
 
 interface K6Invocation {
@@ -227,7 +244,8 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
 
       const paper = readPaper(inv.env.SUMMARY_JSON);
       const samples = await extractSpsSamples(join(dir, `k6-run-${r}.log`), join(dir, `sps-samples-run-${r}.jsonl`));
-      const resources = summarizeResources(sampler.samples.filter((s) => s.run === r), machine.memBytes);
+      const loadFromMs = await loadStartMs(join(dir, `k6-run-${r}.log`));
+      const resources = summarizeResources(sampler.samples.filter((s) => s.run === r), machine.memBytes, DEFAULT_VALIDITY.k6SaturationPct, loadFromMs);
       const after = await variantStatus();
       const validity = judgeRun({ droppedIterations: paper.droppedIterations, k6ExitCode: code, resources, variantChanged: fingerprint(after) !== identityBefore });
       const restarts = Object.fromEntries(

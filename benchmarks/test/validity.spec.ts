@@ -70,6 +70,12 @@ describe('summarizeResources', () => {
     expect(r.variantRssMaxBytes).toBe(210 * 2 ** 20);
   });
 
+  it('leaves k6 VU initialisation (before its load started) out of the saturation share', () => {
+    const r = summarizeResources(samples, 1024 * 2 ** 20, 90, 1_000_000 + 2000);
+    expect(r.k6SaturatedShare).toBe(0);
+    expect(r.k6CpuMaxPct).toBe(40);
+  });
+
   it('measures k6 saturation on the samples that have an interval', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
     expect(r.k6CpuMaxPct).toBe(95);
