@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
 step "npm packages"
+# `npm install`, not `npm ci`: the registry reachable here serves only this platform's optional
+# packages, so the lock file lacks the other platforms' entries and `npm ci` refuses it.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
 
 step "native servers and tools"
