@@ -5,11 +5,13 @@ import type { ResourceSummary } from './resource-summary';
 export interface ValidityRules {
   /** k6 CPU above this (100 = one core) counts as a saturated sample. */
   k6SaturationPct: number;
-  /** INVALID when more than this share of samples are saturated. */
+  /** INVALID when more than this share of samples are saturated... */
   maxSaturatedShare: number;
+  /** ...and at least this many of them: one busy second (k6 starting its VUs) is not a sustained saturation. */
+  minSaturatedSamples: number;
 }
 
-export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1 };
+export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3 };
 
 export interface Validity {
   valid: boolean;
@@ -28,7 +30,8 @@ export function judgeRun(
 ): Validity {
   const reasons: string[] = [];
   if (input.droppedIterations > 0) reasons.push(`k6 dropped ${input.droppedIterations} iterations (not enough VUs to keep the arrival rate)`);
-  if (input.resources.k6SaturatedShare > rules.maxSaturatedShare) {
+  const saturatedSamples = Math.round(input.resources.k6SaturatedShare * input.resources.samples);
+  if (input.resources.k6SaturatedShare > rules.maxSaturatedShare && saturatedSamples >= rules.minSaturatedSamples) {
     reasons.push(
       `k6 CPU above ${rules.k6SaturationPct}% of a core in ${(100 * input.resources.k6SaturatedShare).toFixed(0)}% of samples (max ${input.resources.k6CpuMaxPct.toFixed(0)}%)`,
     );

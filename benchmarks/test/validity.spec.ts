@@ -26,6 +26,11 @@ describe('judgeRun (INVALID detection)', () => {
     expect(v.reasons[0]).toMatch(/k6 CPU above 90% .* in 40% of samples/);
   });
 
+  it('needs several saturated samples: one busy second of a 6-sample smoke run is a spike', () => {
+    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { k6SaturatedShare: 1 / 6, k6CpuMaxPct: 109, samples: 6 } }).valid).toBe(true);
+    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { k6SaturatedShare: 3 / 6, k6CpuMaxPct: 109, samples: 6 } }).valid).toBe(false);
+  });
+
   it('rejects a run during which the variant changed', () => {
     expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: calm, variantChanged: true }).reasons[0]).toMatch(/switched or a process restarted/);
   });
