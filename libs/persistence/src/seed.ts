@@ -10,19 +10,12 @@
  */
 import { hashPassword } from '@shellgrade/auth';
 import type { Role } from '@shellgrade/domain';
+import type { CatalogExercise as GradingCatalogExercise } from '@shellgrade/grading';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './queryable';
 
-/** One catalog exercise, as libs/grading's loadCatalog() returns it. */
-export interface CatalogExercise {
-  slug: string;
-  name: string;
-  statementHtml: string;
-  questionArchive: Buffer;
-  graderScript: string;
-  locale: string;
-  skills: string[];
-}
+/** What the seed needs of a catalog exercise (libs/grading's loadCatalog() returns these and more). */
+export type CatalogExercise = Omit<GradingCatalogExercise, 'topFolder'>;
 
 export interface SeedOptions {
   students: number;
