@@ -26,3 +26,24 @@ export function portInUse(port: number, timeoutMs = 1_000): Promise<boolean> {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Servers HAProxy does not yet consider UP, from its stats CSV. A replica can answer /health
+ * before HAProxy's own checks have marked it UP (it starts them as DOWN when it comes up first),
+ * and a request in that window gets a 503 from the proxy.
+ */
+export async function haproxyServersNotUp(statsCsvUrl: string, timeoutMs = 2_000): Promise<string[] | null> {
+  try {
+    const res = await fetch(statsCsvUrl, { signal: AbortSignal.timeout(timeoutMs) });
+    if (res.status !== 200) return null;
+    const [header, ...rows] = (await res.text()).trim().split('\n');
+    const cols = header.replace(/^# /, '').split(',');
+    const [px, sv, st] = ['pxname', 'svname', 'status'].map((c) => cols.indexOf(c));
+    return rows
+      .map((r) => r.split(','))
+      .filter((f) => f[sv] !== 'FRONTEND' && f[sv] !== 'BACKEND' && !f[st]?.startsWith('UP'))
+      .map((f) => `${f[px]}/${f[sv]} ${f[st]}`);
+  } catch {
+    return null;
+  }
+}

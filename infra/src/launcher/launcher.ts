@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   entryUrl,
+  HAPROXY_PORTS,
   loadVariant,
   needsHaproxy,
   variantProcesses,
@@ -19,7 +20,7 @@ import {
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
 import { ecosystemSource, HAPROXY_BIN } from './ecosystem';
-import { httpOk, portInUse, sleep } from './health';
+import { haproxyServersNotUp, httpOk, portInUse, sleep } from './health';
 import { withVariantLock } from './lock';
 import { ensureServers, managedServers, migrate, SERVER_PORTS } from './native-servers';
 import * as pm2 from './pm2';
@@ -151,7 +152,17 @@ export function logTail(name: string, lines = 30): string {
   return parts.join('\n') || `(no logs for ${name} in ${LOG_DIR})`;
 }
 
-/** Polls /health of every process; fails early on a crash loop, with the culprits' log tails. */
+/** With HAProxy in the variant: true once it counts every backend server UP (else notes the laggards in `pending`). */
+async function haproxyRoutesToAll(procs: VariantProcess[], pending: Set<string>): Promise<boolean> {
+  const proxy = procs.find((p) => p.role === 'haproxy');
+  if (!proxy) return true;
+  const notUp = await haproxyServersNotUp(`http://127.0.0.1:${HAPROXY_PORTS.stats}/stats;csv`);
+  if (notUp !== null && notUp.length === 0) return true;
+  pending.add(proxy.name);
+  return false;
+}
+
+/** Polls /health of every process (and HAProxy's view of its servers); fails early on a crash loop, with the culprits' log tails. */
 async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<void> {
   const started = Date.now();
   const pending = new Set(procs.map((p) => p.name));
@@ -164,7 +175,7 @@ async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<v
           if (await httpOk(p.healthUrl)) pending.delete(p.name);
         }),
     );
-    if (pending.size === 0) break;
+    if (pending.size === 0 && (await haproxyRoutesToAll(procs, pending))) break;
     const elapsed = Date.now() - started;
     if (elapsed - lastCrashCheck > 2_000) {
       lastCrashCheck = elapsed;
