@@ -8,6 +8,6 @@ export class InlineDispatch implements GradingDispatch {
   constructor(private readonly worker: GradingWorker) {}
 
   dispatch(req: GradingRequest): Promise<ExerciseProduction> {
-    return this.worker.grade(req.productionId, req.archive);
+    return this.worker.grade(req.productionId, req.archive, req.context);
   }
 }

@@ -77,7 +77,11 @@ export interface SubmissionContextReader {
    * The student statement `statementId` of `userId` for `exerciseId`, with its exercise.
    * Rejects with DomainError not-found (unknown statement/exercise, or not the user's).
    */
-  load(userId: number, statementId: number, exerciseId: number): Promise<{ statement: StudentStatement; exercise: Exercise }>;
+  load(userId: number, statementId: number, exerciseId: number): Promise<SubmissionContext>;
+}
+export interface SubmissionContext {
+  statement: StudentStatement;
+  exercise: Exercise;
 }
 export const SUBMISSION_CONTEXT = Symbol('SubmissionContextReader');
 
@@ -92,6 +96,8 @@ export interface GradingRequest {
   productionId: number;
   /** The archive when the dispatcher already holds it (inline); adapters that cross a process send only the id/key. */
   archive?: Buffer;
+  /** The statement and exercise when the dispatcher already loaded them (inline), so they are not read twice. */
+  context?: SubmissionContext;
 }
 
 /**

@@ -49,7 +49,7 @@ const validator = { validate: jest.fn(async () => undefined) };
 describe('SubmissionService + GradingWorker', () => {
   function service(f: ReturnType<typeof fakes>) {
     const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
-    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, r.archive) };
+    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, r.archive, r.context) };
     return { worker, submit: new SubmissionService(f.context, validator, f.productions, f.archives, dispatch) };
   }
   const cmd = { userId: 1, exerciseId: 2, statementId: 7, archive: Buffer.from('tgz') };
@@ -60,6 +60,7 @@ describe('SubmissionService + GradingWorker', () => {
     expect(p).toMatchObject({ status: 'graded', grade: 50, archiveSize: 3 });
     expect(f.archives.put).toHaveBeenCalledWith(p.id, cmd.archive);
     expect(f.grader.grade).toHaveBeenCalledTimes(1);
+    expect(f.context.load).toHaveBeenCalledTimes(1); // the worker reuses what the submission loaded
   });
 
   it('returns the first production for a repeated submission key without regrading', async () => {

@@ -12,6 +12,7 @@ import type {
   Grader,
   GradingDispatch,
   ProductionRepository,
+  SubmissionContext,
   SubmissionContextReader,
 } from './ports';
 
@@ -35,7 +36,8 @@ export class SubmissionService {
   ) {}
 
   async submit(cmd: SubmitCommand): Promise<ExerciseProduction> {
-    const { statement } = await this.context.load(cmd.userId, cmd.statementId, cmd.exerciseId);
+    const context = await this.context.load(cmd.userId, cmd.statementId, cmd.exerciseId);
+    const { statement } = context;
     if (statement.deadline && statement.deadline.getTime() < this.now().getTime()) {
       throw forbidden(`the deadline of statement ${statement.id} passed at ${statement.deadline.toISOString()}`);
     }
@@ -61,7 +63,7 @@ export class SubmissionService {
         ? error
         : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
     }
-    return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive });
+    return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive, context });
   }
 }
 
@@ -77,16 +79,13 @@ export class GradingWorker {
     private readonly grader: Grader,
   ) {}
 
-  async grade(productionId: number, archive?: Buffer): Promise<ExerciseProduction> {
+  async grade(productionId: number, archive?: Buffer, preloaded?: SubmissionContext): Promise<ExerciseProduction> {
     const production = await this.productions.findById(productionId);
     if (!production) throw new DomainError('not-found', `production ${productionId} does not exist`);
     if (production.status === 'graded' || production.status === 'failed') return production;
 
-    const { statement, exercise } = await this.context.load(
-      production.userId,
-      production.statementId,
-      production.exerciseId,
-    );
+    const { statement, exercise } =
+      preloaded ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
     try {
       const submission = archive ?? (await this.archives.get(productionId));
       await this.productions.setStatus(productionId, 'grading');
