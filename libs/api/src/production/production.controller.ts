@@ -27,7 +27,7 @@ import {
   SubmissionService,
 } from '@shellgrade/domain';
 import { productionView } from './production.view';
-import { decodeMultipart, decodeSpaBody } from './submission-body';
+import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './tokens';
 
 @ApiTags('exercise-production')
@@ -56,7 +56,7 @@ export class ProductionController {
       ? decodeMultipart(body, file)
       : decodeSpaBody(this.requireJson(req, body), this.limits.maxArchiveBytes);
     if (decoded.archive.length > this.limits.maxArchiveBytes) {
-      throw new DomainError('too-large', `archive of ${decoded.archive.length} bytes exceeds the limit of ${this.limits.maxArchiveBytes} bytes`);
+      throw tooLarge(decoded.archive.length, this.limits.maxArchiveBytes);
     }
     const production = await this.submissions.submit({
       userId: user.id,

@@ -40,7 +40,7 @@ export function decodeMultipart(fields: unknown, file: { buffer: Buffer } | unde
   return { exerciseId: parsed.ex_id, statementId: parsed.ps_id, archive: file.buffer };
 }
 
-function tooLarge(n: number, max: number): DomainError {
+export function tooLarge(n: number, max: number): DomainError {
   return new DomainError('too-large', `archive of ${n} bytes exceeds the limit of ${max} bytes`, { limit: max });
 }
 
