@@ -310,7 +310,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
     validRuns: records.filter((r) => r.valid).length,
     valid: records.every((r) => r.valid),
     invalidReasons: records.flatMap((r) => r.reasons.map((reason) => `run ${r.run}: ${reason}`)),
-    paper: aggregateRuns(records.map((r) => ({ ...r.paper, perType: undefined }))),
+    paper: aggregateRuns(records.map((r) => r.paper)),
     resources: aggregateRuns(records.map((r) => ({ ...r.resources, ...r.derived }))),
   };
   writeFileSync(join(dir, 'aggregated.json'), JSON.stringify(aggregated, null, 2));

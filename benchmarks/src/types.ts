@@ -36,7 +36,18 @@ export interface PaperMetrics {
   droppedIterations: number;
   vusMax: number | null;
   checksRate: number | null;
-  perType: Record<string, { ok: number; ko: number; unexpected: number }>;
+  perType: Record<string, RequestTypeMetrics>;
+}
+
+/** Outcome counts of one request type and its OK response-time percentiles (ms). */
+export interface RequestTypeMetrics {
+  ok: number;
+  ko: number;
+  unexpected: number;
+  p50?: number | null;
+  p95?: number | null;
+  p99?: number | null;
+  max?: number | null;
 }
 
 export interface RunRecord {

@@ -16,7 +16,7 @@ export function aggregatedFixture(
   opts: { valid?: boolean; energy?: 'rapl' | 'absent' } = {},
 ): Aggregated {
   const base = smokePaper();
-  const papers = runs.map((r) => ({ ...base, ...r, perType: undefined }));
+  const papers = runs.map((r) => ({ ...base, perType: undefined, ...r }));
   return {
     schema: 'shellgrade.bench-aggregated/1',
     meta: {

@@ -1,4 +1,4 @@
-import { allTables, cell, tableI, tableII, tableIII } from '../src/report/tables';
+import { allTables, cell, requestTypeTable, tableI, tableII, tableIII } from '../src/report/tables';
 import { tableMarkdown } from '../src/report/markdown';
 import { cpuSeries, reportHtml, tableHtml } from '../src/report/html';
 import type { Baseline } from '../src/baseline';
@@ -61,6 +61,24 @@ describe('Table II and III', () => {
 
   it('omits Table II without MSA results', () => {
     expect(allTables(results.filter((r) => r.meta.topology === 'monolith'), null).map((t) => t.id)).toEqual(['table-1', 'table-3']);
+  });
+});
+
+describe('request-type table', () => {
+  const login = (p95: number, ko: number) => ({ ok: 9, ko, unexpected: 0, p50: 40, p95, p99: p95 + 10, max: p95 + 20 });
+  const withTypes = (variant: string, p95s: number[]) =>
+    aggregatedFixture(variant, 'msa', { gateway: 1, leftover: 1, exercise: 4 }, p95s.map((p95) => ({ perType: { login: login(p95, 1) } })));
+
+  it('puts each request type’s OK percentiles and KO side by side', () => {
+    const t = requestTypeTable([withTypes('msa-1-4', [100, 300])])!;
+    expect(t.columns).toEqual(['msa-1-4']);
+    expect(t.rows.find((r) => r.label.startsWith('login: OK'))!.cells).toEqual(['40 / 200 / 210 / 220']);
+    expect(t.rows.find((r) => r.label === 'login: KO')!.cells).toEqual(['1 ±0']);
+    expect(t.rows.find((r) => r.label.startsWith('sps: OK'))!.cells).toEqual(['n/a / n/a / n/a / n/a']);
+  });
+
+  it('is left out for results without per-type latency', () => {
+    expect(requestTypeTable(results)).toBeNull();
   });
 });
 

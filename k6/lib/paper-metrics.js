@@ -41,6 +41,10 @@ export function paperMetrics(metrics, durationS, holdS, requestTypes) {
       ok: count(metrics, `sg_ok_${t}`),
       ko: count(metrics, `sg_ko_${t}`),
       unexpected: count(metrics, `sg_unexpected_${t}`),
+      p50: stat(metrics, `sg_rt_ok_${t}`, 'p(50)'),
+      p95: stat(metrics, `sg_rt_ok_${t}`, 'p(95)'),
+      p99: stat(metrics, `sg_rt_ok_${t}`, 'p(99)'),
+      max: stat(metrics, `sg_rt_ok_${t}`, 'max'),
     };
   }
   return {

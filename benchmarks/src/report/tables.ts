@@ -165,6 +165,32 @@ export function tableIII(all: Aggregated[], energyNote: string): Table | null {
   };
 }
 
+const STEPS = ['login', 'verify', 'sps', 'logout', 'verify_out'];
+
+/** Where the latency tail lives per request of scenario R (the OPTIONS preflights are omitted). */
+export function requestTypeTable(all: Aggregated[]): Table | null {
+  const ordered = [...all.filter((a) => a.meta.topology === 'monolith').sort(monolithOrder), ...all.filter((a) => a.meta.topology !== 'monolith').sort(byReplicas)];
+  if (!ordered.some((a) => a.paper['perType.login.p50'])) return null;
+  const rows = STEPS.flatMap((step) => [
+    {
+      label: `${step}: OK p50 / p95 / p99 / max (ms)`,
+      cells: ordered.map((a) => ['p50', 'p95', 'p99', 'max'].map((k) => meanOnly(a.paper[`perType.${step}.${k}`])).join(' / ')),
+    },
+    { label: `${step}: KO`, cells: ordered.map((a) => cell(a.paper[`perType.${step}.ko`], 'int')) },
+  ]);
+  return {
+    id: 'table-requests',
+    title: 'Response time and failures by request type',
+    columns: ordered.map((a) => columnLabel(a, all)),
+    rows,
+    notes: ['Successful responses only for the percentiles; KO = 502/503/504, transport errors and 60 s timeouts. Mean over runs.'],
+  };
+}
+
+function meanOnly(e: Estimate | undefined): string {
+  return e ? fmt(e.mean, 'int') : 'n/a';
+}
+
 function cellScaled(e: Estimate | undefined, factor: number): string {
   if (!e) return 'n/a';
   return cell({ ...e, mean: e.mean * factor, ci95: e.ci95 === null ? null : e.ci95 * factor, sd: e.sd, min: e.min * factor, max: e.max * factor }, 'num2');
@@ -174,5 +200,5 @@ export function allTables(all: Aggregated[], baseline: Baseline | null): Table[]
   const energy = all.some((a) => a.meta.machine.energy !== 'absent')
     ? 'Energy from RAPL package counters (the paper used a physical power meter).'
     : 'Energy: absent — this machine exposes no RAPL counters (/sys/class/powercap) and has no power meter.';
-  return [tableI(all, baseline), tableII(all, baseline), tableIII(all, energy)].filter((t): t is Table => t !== null);
+  return [tableI(all, baseline), tableII(all, baseline), tableIII(all, energy), requestTypeTable(all)].filter((t): t is Table => t !== null);
 }

@@ -6,7 +6,7 @@ import { SandboxGrader } from './sandbox-grader';
 
 type GraderConfig = Pick<
   RuntimeConfig,
-  'SG_PYTHON' | 'SG_SANDBOX_ROOT' | 'SG_GRADER_TIMEOUT_MS' | 'SG_GRADER_EXEC' | 'SG_ISOLATION' | 'SG_MAX_ARCHIVE_BYTES'
+  'SG_PYTHON' | 'SG_SANDBOX_ROOT' | 'SG_GRADER_TIMEOUT_MS' | 'SG_GRADER_EXEC' | 'SG_ISOLATION' | 'SG_MAX_ARCHIVE_BYTES' | 'SG_GRADER_NICE'
 >;
 
 export function graderOptionsFromConfig(cfg: GraderConfig, extra: { limits?: Partial<SandboxLimits>; archiveLimits?: Partial<ArchiveLimits> } = {}): GraderOptions {
@@ -16,6 +16,7 @@ export function graderOptionsFromConfig(cfg: GraderConfig, extra: { limits?: Par
     timeoutMs: cfg.SG_GRADER_TIMEOUT_MS,
     exec: cfg.SG_GRADER_EXEC,
     isolation: cfg.SG_ISOLATION,
+    niceness: cfg.SG_GRADER_NICE,
     limits: extra.limits,
     archiveLimits: { maxCompressedBytes: cfg.SG_MAX_ARCHIVE_BYTES, ...extra.archiveLimits },
   };

@@ -34,6 +34,12 @@ export interface GraderOptions {
   maxOutputBytes?: number;
   /** Warm sandboxes kept ready in `pool` mode (default: number of CPUs). */
   poolSize?: number;
+  /**
+   * Scheduling niceness of grader processes (0 = same as the service, up to 19). Above 0 the
+   * kernel gives interactive work (logins, HTTP) the CPU first and grading takes what is left:
+   * the right trade where a queue absorbs grading backlog, not where a request waits on it.
+   */
+  niceness?: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {

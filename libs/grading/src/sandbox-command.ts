@@ -24,6 +24,8 @@ export interface SandboxCommandInput {
   jobDir: string;
   locale: string;
   limits: SandboxLimits;
+  /** Run at this niceness (coreutils `nice`; 0 or absent = unchanged). Children inherit it. */
+  niceness?: number;
   /** Prefix with coreutils `timeout`, which kills its own process group (blocking mode). */
   wallClockSeconds?: number;
   /** Interpreter arguments replacing the contract's `-S -u grader.py ...` (pool mode). */
@@ -53,6 +55,9 @@ export const GRADER_FILES = {
 
 export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
   const sandboxed = input.isolation === 'bwrap';
+  if (input.niceness !== undefined && !(Number.isInteger(input.niceness) && input.niceness >= 0 && input.niceness <= 19)) {
+    throw new RangeError(`grader niceness must be an integer in 0..19, got ${input.niceness}`);
+  }
   const jobPath = sandboxed ? JOB_MOUNT : input.jobDir;
   // -S: no site-packages. Graders need only the stdlib and shellgrade_grader (on PYTHONPATH),
   // and site's .pth hooks can cost ~150 ms per start; sys.argv is the contract's unchanged.
@@ -65,6 +70,10 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     GRADER_FILES.submission,
     input.locale,
   ];
+  // Under bwrap (--new-session) or a detached spawn the grader leads its own session, hence
+  // its own scheduler autogroup; a blocking, unsandboxed one shares the service's session.
+  const ownSession = sandboxed || input.wallClockSeconds === undefined;
+  const deprioritize = input.niceness && ownSession ? autogroupNiceArgs(input.niceness) : [];
   const inner = [...prlimitArgs(input.limits), '--', input.python, ...(input.pythonArgs ?? graderArgs)];
   const env = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
@@ -77,11 +86,27 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     SG_ISOLATION: input.isolation,
   };
   const privileged = input.privileged ?? true;
-  let argv = sandboxed ? [input.bwrapPath, ...bwrapArgs(input, env, privileged), '--', ...(privileged ? dropPrivileges() : []), ...inner] : inner;
+  // The autogroup is reniced before setpriv drops CAP_SYS_ADMIN: without it the kernel accepts
+  // one autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
+  let argv = sandboxed
+    ? [input.bwrapPath, ...bwrapArgs(input, env, privileged), '--', ...deprioritize, ...(privileged ? dropPrivileges() : []), ...inner]
+    : [...deprioritize, ...inner];
+  if (input.niceness) argv = ['/usr/bin/nice', '-n', String(input.niceness), ...argv];
   if (input.wallClockSeconds !== undefined) {
     argv = ['/usr/bin/timeout', '--signal=KILL', String(input.wallClockSeconds), ...argv];
   }
   return { file: argv[0], args: argv.slice(1), env: sandboxed ? {} : env, cwd: input.jobDir };
+}
+
+/**
+ * With CONFIG_SCHED_AUTOGROUP (Debian's default) the CPU is shared between sessions, not
+ * processes, so a process nice inside the grader's fresh session changes nothing: each grader
+ * would weigh as much as a whole service. Renicing the session's autogroup makes the weight
+ * real. The sandboxed code can at most write it back to 0 (the service's weight), never below;
+ * kernels without autogroup have no such file, and the grader runs unchanged.
+ */
+function autogroupNiceArgs(niceness: number): string[] {
+  return ['/bin/sh', '-c', '{ echo "$0" > /proc/self/autogroup; } 2>/dev/null; exec "$@"', String(niceness)];
 }
 
 function prlimitArgs(l: SandboxLimits): string[] {

@@ -145,6 +145,7 @@ export class SandboxGrader implements Grader {
       wallClockSeconds: this.opts.exec === 'blocking' ? Math.max(0.1, this.opts.timeoutMs / 1000) : undefined,
       pythonArgs,
       privileged: this.privileged,
+      niceness: this.opts.niceness,
     });
   }
 }

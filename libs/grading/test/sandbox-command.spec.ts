@@ -39,4 +39,35 @@ describe('buildSandboxCommand', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', wallClockSeconds: 2.5 });
     expect([cmd.file, ...cmd.args.slice(0, 2)]).toEqual(['/usr/bin/timeout', '--signal=KILL', '2.5']);
   });
+
+  describe('niceness', () => {
+    const autogroupStep = (args: string[]) => args.indexOf('/bin/sh');
+
+    it('is absent at 0: the grader runs at the service priority', () => {
+      const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', niceness: 0 });
+      expect(cmd.file).toBe('/usr/bin/bwrap');
+      expect(autogroupStep(cmd.args)).toBe(-1);
+    });
+
+    it('renices the process and, before setpriv drops privileges, the sandbox session autogroup', () => {
+      const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', niceness: 10 });
+      expect([cmd.file, ...cmd.args.slice(0, 3)]).toEqual(['/usr/bin/nice', '-n', '10', '/usr/bin/bwrap']);
+      const sh = autogroupStep(cmd.args);
+      expect(cmd.args[sh - 1]).toBe('--');
+      expect(cmd.args.slice(sh + 1, sh + 5)).toEqual(['-c', '{ echo "$0" > /proc/self/autogroup; } 2>/dev/null; exec "$@"', '10', '/usr/bin/setpriv']);
+    });
+
+    it('leaves the autogroup alone where the grader shares the service session (blocking, unsandboxed)', () => {
+      const blocking = buildSandboxCommand({ ...base, isolation: 'none', niceness: 5, wallClockSeconds: 2 });
+      expect(blocking.args.slice(2, 6)).toEqual(['/usr/bin/nice', '-n', '5', '/usr/bin/prlimit']);
+      expect(autogroupStep(blocking.args)).toBe(-1);
+      const detached = buildSandboxCommand({ ...base, isolation: 'none', niceness: 5 });
+      expect(detached.args.slice(0, 3)).toEqual(['-n', '5', '/bin/sh']);
+    });
+
+    it('refuses values outside 0..19', () => {
+      expect(() => buildSandboxCommand({ ...base, isolation: 'none', niceness: 20 })).toThrow(/0\.\.19/);
+      expect(() => buildSandboxCommand({ ...base, isolation: 'none', niceness: -1 })).toThrow(/0\.\.19/);
+    });
+  });
 });

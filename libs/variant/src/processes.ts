@@ -112,6 +112,7 @@ export function serviceEnv(
     SG_GRADER_EXEC: spec.grader.exec,
     SG_ISOLATION: spec.grader.isolation,
     SG_GRADER_TIMEOUT_MS: String(spec.grader.timeoutMs),
+    SG_GRADER_NICE: String(spec.grader.nice),
     SG_DB_POOL: String(spec.database.pool),
     SG_TRACING: String(spec.tracing.enabled),
     SG_TRACE_SAMPLE: String(spec.tracing.sampleRatio),

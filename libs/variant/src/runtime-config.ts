@@ -38,6 +38,8 @@ export const runtimeConfigSchema = z.object({
   SG_PYTHON: z.string().default('/root/.pyenv/versions/3.11.7/bin/python3'),
   SG_SANDBOX_ROOT: z.string().default('/tmp/shellgrade-sandbox'),
   SG_GRADER_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Niceness of grader processes (0..19); see grader.nice in the variant spec. */
+  SG_GRADER_NICE: z.coerce.number().int().min(0).max(19).default(0),
   SG_MAX_ARCHIVE_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
   SG_MAX_BODY_BYTES: z.coerce.number().int().min(1).default(8 * 1024 * 1024),
   SG_LEFTOVER_URL: z.string().default('http://127.0.0.1:3200'),

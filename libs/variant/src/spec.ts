@@ -41,6 +41,12 @@ export const graderSchema = z.strictObject({
   exec: z.enum(['async', 'blocking', 'pool']).default('async'),
   isolation: z.enum(['bwrap', 'none']).default('bwrap'),
   timeoutMs: millis.default(10_000),
+  /**
+   * CPU niceness of grader processes, 0..19. 0 (the paper) lets grading compete with logins
+   * and HTTP handling on equal terms; above 0 grading runs on the CPU that interactive work
+   * leaves, which suits queue-fed graders (backlog waits in the queue, requests stay fast).
+   */
+  nice: z.number({ error: 'expected an integer 0..19' }).int().min(0).max(19).default(0),
 });
 
 export const tracingSchema = z.strictObject({
