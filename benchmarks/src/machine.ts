@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { raplDomains } from './energy';
 
@@ -10,6 +11,19 @@ export interface MachineFacts {
   node: string;
   k6: string;
   energy: 'rapl' | 'absent';
+  /**
+   * kernel.sched_autogroup_enabled: when on, CPU is shared between sessions (each service
+   * replica, each sandboxed grader), not threads — it changes who wins an overloaded machine.
+   */
+  schedAutogroup?: 'on' | 'off' | 'absent';
+}
+
+export function schedAutogroup(path = '/proc/sys/kernel/sched_autogroup_enabled'): 'on' | 'off' | 'absent' {
+  try {
+    return readFileSync(path, 'utf8').trim() === '1' ? 'on' : 'off';
+  } catch {
+    return 'absent';
+  }
 }
 
 export function machineFacts(k6Version: string): MachineFacts {
@@ -23,5 +37,6 @@ export function machineFacts(k6Version: string): MachineFacts {
     node: process.version,
     k6: k6Version,
     energy: raplDomains().length > 0 ? 'rapl' : 'absent',
+    schedAutogroup: schedAutogroup(),
   };
 }

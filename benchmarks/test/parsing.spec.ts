@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { baselinePoints } from '../src/baseline';
 import { energyWh, raplDomains } from '../src/energy';
+import { schedAutogroup } from '../src/machine';
 import { parseProcStat } from '../src/proc-times';
 import { makeRunId } from '../src/run-test';
 import { parseStatus } from '../src/stack';
@@ -47,5 +51,17 @@ describe('makeRunId', () => {
   it('is sortable by time and names the variant, profile and tracing', () => {
     expect(makeRunId('mon-x2', 'small', 'on', new Date('2026-11-22T03:04:05.678Z'))).toBe('20261122T030405Z-mon-x2-small-tracing');
     expect(makeRunId('naked-mon', 'smoke', undefined, new Date('2026-11-22T03:04:05Z'))).toBe('20261122T030405Z-naked-mon-smoke');
+  });
+});
+
+describe('scheduler autogroup', () => {
+  it('reads the sysctl as on/off and is absent where the kernel has none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sg-autogroup-'));
+    writeFileSync(join(dir, 'on'), '1\n');
+    writeFileSync(join(dir, 'off'), '0\n');
+    expect(schedAutogroup(join(dir, 'on'))).toBe('on');
+    expect(schedAutogroup(join(dir, 'off'))).toBe('off');
+    expect(schedAutogroup(join(dir, 'missing'))).toBe('absent');
+    rmSync(dir, { recursive: true });
   });
 });

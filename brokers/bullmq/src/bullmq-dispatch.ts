@@ -14,7 +14,7 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
-import { messageIdOf, refuseSubmission, within } from '@shellgrade/dispatch';
+import { messageIdOf, refuseSubmission, replyWaitMs, within } from '@shellgrade/dispatch';
 import type { GradingJobData } from './bullmq-worker';
 
 export const GRADING_JOB = 'grade';
@@ -65,7 +65,8 @@ export class BullMqDispatch implements GradingDispatch {
 
     if (this.options.reply === 'sync') {
       // Rejects when the job failed for good (the production is then final) or on timeout (still queued).
-      await job.waitUntilFinished(events, this.options.replyTimeoutMs).catch(() => undefined);
+      const waitMs = replyWaitMs(this.options.replyTimeoutMs, req.receivedAt);
+      if (waitMs > 0) await job.waitUntilFinished(events, waitMs).catch(() => undefined);
     }
     const production = await this.productions.findById(productionId);
     if (!production) throw new DomainError('not-found', `production ${productionId} vanished after dispatch`);

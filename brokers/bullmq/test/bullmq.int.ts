@@ -16,6 +16,7 @@ import {
   expectKill9Recovered,
   expectOneTrace,
   expectPoisonAudit,
+  expectReplyBudgetFromArrival,
   expectReplyTimeout,
   expectSyncGradedOnce,
   fillBoundedQueue,
@@ -117,6 +118,11 @@ test('sync: concurrent submissions answer with the stored grade; a duplicate job
 test('sync: a job that does not finish in time answers with the production as it stands; the job still completes', async () => {
   const r = await rig({ reply: 'sync', consume: true, delayMs: 1_500, replyTimeoutMs: 300 });
   await expectReplyTimeout(fx, r.dispatch, 'bullmq');
+});
+
+test('sync: the reply timeout counts from when the request entered the system, not from the dispatch', async () => {
+  const r = await rig({ reply: 'sync', consume: true, delayMs: 1_500, replyTimeoutMs: 5_000 });
+  await expectReplyBudgetFromArrival(fx, r.dispatch, 'bullmq');
 });
 
 test('bound: too many waiting jobs refuse with 503 + Retry-After and keep no refused production', async () => {

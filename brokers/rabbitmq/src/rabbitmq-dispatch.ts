@@ -17,7 +17,7 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
-import { messageIdOf, refuseSubmission, type GradingMessage } from '@shellgrade/dispatch';
+import { messageIdOf, refuseSubmission, replyWaitMs, type GradingMessage } from '@shellgrade/dispatch';
 import { decodeJson, encodeJson, gradingReplySchema } from './grading-message';
 import { PendingReplies } from './pending-replies';
 
@@ -67,7 +67,7 @@ export class RabbitMqDispatch implements GradingDispatch {
     const { productionId } = req;
     await this.productions.setStatus(productionId, 'queued');
     const correlationId = this.options.reply === 'sync' ? randomUUID() : undefined;
-    const reply = correlationId ? this.replies.expect(correlationId, productionId, this.options.replyTimeoutMs) : undefined;
+    const reply = correlationId ? this.replies.expect(correlationId, productionId, replyWaitMs(this.options.replyTimeoutMs, req.receivedAt)) : undefined;
     const message: GradingMessage = { productionId };
     try {
       await tracedPublish({ system: 'rabbitmq', queue: this.options.queue }, (headers) =>

@@ -16,6 +16,7 @@ import {
   expectKill9Recovered,
   expectOneTrace,
   expectPoisonAudit,
+  expectReplyBudgetFromArrival,
   expectReplyTimeout,
   expectSyncGradedOnce,
   fillBoundedQueue,
@@ -120,6 +121,11 @@ test('sync: concurrent submissions answer with the stored grade; a redelivery is
 test('sync: a reply that does not come in time answers with the production as it stands; the job still completes', async () => {
   const r = await rig({ reply: 'sync', consume: true, delayMs: 1_500, replyTimeoutMs: 300 });
   await expectReplyTimeout(fx, r.dispatch, 'rabbitmq');
+});
+
+test('sync: the reply timeout counts from when the request entered the system, not from the dispatch', async () => {
+  const r = await rig({ reply: 'sync', consume: true, delayMs: 1_500, replyTimeoutMs: 5_000 });
+  await expectReplyBudgetFromArrival(fx, r.dispatch, 'rabbitmq');
 });
 
 test('bound: a full queue refuses with 503 + Retry-After and keeps no refused production', async () => {

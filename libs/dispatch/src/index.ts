@@ -3,4 +3,5 @@ export * from './broker-module';
 export * from './grading-message';
 export * from './inline.dispatch';
 export * from './refusal';
+export * from './reply-budget';
 export * from './within';

@@ -98,6 +98,8 @@ export interface GradingRequest {
   archive?: Buffer;
   /** The statement and exercise when the dispatcher already loaded them (inline), so they are not read twice. */
   context?: SubmissionContext;
+  /** When the request entered the system (epoch ms): a sync reply's timeout counts from here. */
+  receivedAt?: number;
 }
 
 /**

@@ -23,6 +23,8 @@ export interface SubmitCommand {
   archive: Buffer;
   /** Client idempotency key; a retried submission with the same key returns the first production. */
   submissionKey?: string;
+  /** When the request entered the system (epoch ms), for the sync reply's time budget. */
+  receivedAt?: number;
 }
 
 export class SubmissionService {
@@ -63,7 +65,7 @@ export class SubmissionService {
         ? error
         : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
     }
-    return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive, context });
+    return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
   }
 }
 

@@ -21,7 +21,7 @@ export interface GatewayAppOptions {
 }
 
 export async function createGatewayApp(config: GatewayConfig, options: GatewayAppOptions = {}): Promise<NestExpressApplication> {
-  const poolOptions = { downCooldownMs: config.downCooldownMs };
+  const poolOptions = { downCooldownMs: config.downCooldownMs, maxSockets: config.upstreamMaxSockets };
   const state: GatewayState = {
     config,
     metrics: new GatewayMetrics(),

@@ -9,6 +9,8 @@ export interface GatewayConfig {
   /** Replica URLs of the Leftover service (SG_LEFTOVER_URL, comma-separated). */
   leftoverUrls: string[];
   upstreamTimeoutMs: number;
+  /** Concurrent connections per upstream URL (SG_UPSTREAM_MAX_SOCKETS). */
+  upstreamMaxSockets: number;
   corsOrigins: string;
   /** How long a replica that refused a connection answers 503 without being tried. */
   downCooldownMs: number;
@@ -22,6 +24,7 @@ export function gatewayConfigFrom(config: RuntimeConfig): GatewayConfig {
     exerciseUrls: parseUpstreamUrls('exercise', config.SG_EXERCISE_URL),
     leftoverUrls: parseUpstreamUrls('leftover', config.SG_LEFTOVER_URL),
     upstreamTimeoutMs: config.SG_UPSTREAM_TIMEOUT_MS,
+    upstreamMaxSockets: config.SG_UPSTREAM_MAX_SOCKETS,
     corsOrigins: config.SG_CORS_ORIGINS,
     downCooldownMs: 1000,
     clientKeepAliveMs: 65_000,

@@ -7,7 +7,7 @@
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, debugProxyErrorsPlugin, type Plugin, type RequestHandler } from 'http-proxy-middleware';
-import { problem, sendProblem, type Problem } from '@shellgrade/http';
+import { formatRequestStart, problem, REQUEST_START_HEADER, sendProblem, type Problem } from '@shellgrade/http';
 import type { GatewayMetrics } from './gateway-metrics';
 import { classifyPath, pathOf, type UpstreamName } from './route-table';
 import { classifyUpstreamError, upstreamTimeoutError } from './upstream-errors';
@@ -27,6 +27,8 @@ export type GatewayMiddleware = (req: IncomingMessage, res: ServerResponse, next
 /** Per-request state shared between the dispatcher and the proxy event handlers. */
 interface Exchange {
   replica: Replica;
+  /** When the gateway received the request (forwarded as X-Request-Start). */
+  arrivedAt: number;
   proxyReq?: ClientRequest;
   timer?: NodeJS.Timeout;
 }
@@ -53,7 +55,7 @@ export function createGatewayProxy(options: GatewayProxyOptions): GatewayMiddlew
       sendProblem(res, withInstance(problem(503, detail), req), Math.ceil(pick.retryAfterMs / 1000));
       return;
     }
-    const exchange: Exchange = { replica: pick.replica };
+    const exchange: Exchange = { replica: pick.replica, arrivedAt: Date.now() };
     exchanges.set(req, exchange);
     // A client that hangs up cancels the upstream call too (http-proxy only notices
     // aborts of requests whose body was still arriving).
@@ -91,6 +93,8 @@ function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyO
         return;
       }
       exchange.proxyReq = proxyReq;
+      // Upstream waits (a sync reply) are budgeted from here, not from when a socket was free.
+      if (!req.headers[REQUEST_START_HEADER]) proxyReq.setHeader(REQUEST_START_HEADER, formatRequestStart(exchange.arrivedAt));
       exchange.timer = setTimeout(() => proxyReq.destroy(upstreamTimeoutError(timeoutMs)), timeoutMs);
       const clear = () => clearTimeout(exchange.timer);
       proxyReq.once('response', clear);

@@ -154,6 +154,7 @@ export async function startGateway(overrides: Partial<GatewayConfig>): Promise<R
     exerciseUrls: ['http://127.0.0.1:1'],
     leftoverUrls: ['http://127.0.0.1:1'],
     upstreamTimeoutMs: 2000,
+    upstreamMaxSockets: 64,
     corsOrigins: '*',
     downCooldownMs: 1000,
     clientKeepAliveMs: 5000,

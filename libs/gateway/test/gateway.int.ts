@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { closedPort, eventually, json, send, startGateway, startKillableUpstream, startUpstream, type RunningGateway, type Upstream } from './fixtures';
+import { parseRequestStart } from '@shellgrade/http';
 
 const TIMEOUT_MS = 400;
 const ORIGIN = 'http://spa.example';
@@ -130,6 +131,16 @@ describe('gateway routing and passthrough (live upstreams)', () => {
     expect(seen['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
     expect(seen['x-forwarded-proto']).toBe('http');
     expect(seen['x-forwarded-host']).toBe('shellgrade.test:8080');
+  });
+
+  it('stamps X-Request-Start with its arrival time, keeping one set by a proxy in front', async () => {
+    const before = Date.now();
+    await send(`${gateway.url}/api/exercise-production/1`);
+    const stamped = parseRequestStart(exercise.requests.at(-1)?.headers['x-request-start']);
+    expect(stamped).toBeGreaterThanOrEqual(before);
+    expect(stamped).toBeLessThanOrEqual(Date.now());
+    await send(`${gateway.url}/api/exercise-production/1`, { headers: { 'X-Request-Start': 't=1795326137175' } });
+    expect(exercise.requests.at(-1)?.headers['x-request-start']).toBe('t=1795326137175');
   });
 
   it('does not forward hop-by-hop headers', async () => {

@@ -4,3 +4,4 @@ export * from './zod.pipe';
 export * from './cors';
 export * from './observability';
 export * from './bootstrap';
+export * from './request-start';

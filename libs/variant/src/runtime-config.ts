@@ -45,6 +45,11 @@ export const runtimeConfigSchema = z.object({
   SG_LEFTOVER_URL: z.string().default('http://127.0.0.1:3200'),
   SG_EXERCISE_URL: z.string().default('http://127.0.0.1:3300'),
   SG_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1).default(60_000),
+  /**
+   * Concurrent gateway connections per upstream URL; beyond it requests wait inside the gateway.
+   * Sync SPS hold theirs while grading (seconds under load), so this must exceed the SPS in flight.
+   */
+  SG_UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).default(1024),
   SG_TRACING: bool.default(false),
   SG_TRACE_SAMPLE: z.coerce.number().min(0).max(1).default(1),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default('http://127.0.0.1:4318'),

@@ -26,6 +26,7 @@ import {
   type ProductionRepository,
   SubmissionService,
 } from '@shellgrade/domain';
+import { parseRequestStart, REQUEST_START_HEADER } from '@shellgrade/http';
 import { productionView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './tokens';
@@ -52,6 +53,7 @@ export class ProductionController {
     @UploadedFile() file: { buffer: Buffer } | undefined,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<void> {
+    const receivedAt = Date.now();
     const decoded = req.is('multipart/form-data')
       ? decodeMultipart(body, file)
       : decodeSpaBody(this.requireJson(req, body), this.limits.maxArchiveBytes);
@@ -64,6 +66,7 @@ export class ProductionController {
       statementId: decoded.statementId,
       archive: decoded.archive,
       submissionKey: idempotencyKey ? `${user.id}:${idempotencyKey.slice(0, 200)}` : undefined,
+      receivedAt: parseRequestStart(req.headers[REQUEST_START_HEADER]) ?? receivedAt,
     });
     if (production.status === 'graded') {
       res.status(201).json({ ep_id: production.id, ex_id: production.exerciseId, grade: production.grade, comment: production.comment });

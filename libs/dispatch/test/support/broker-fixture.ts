@@ -65,10 +65,11 @@ export class BrokerFixture {
   async submit(
     service: SubmissionService,
     archive: Buffer,
+    receivedAt?: number,
   ): Promise<{ key: string; production?: ExerciseProduction; error?: unknown }> {
     const key = randomUUID();
     try {
-      const production = await service.submit({ ...this.seeded, archive, submissionKey: key });
+      const production = await service.submit({ ...this.seeded, archive, submissionKey: key, receivedAt });
       return { key, production };
     } catch (error) {
       return { key, error };

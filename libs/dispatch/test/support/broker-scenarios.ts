@@ -58,6 +58,21 @@ export async function expectReplyTimeout(fx: BrokerFixture, dispatch: GradingDis
   expect(audit).toMatchObject({ lost: 0, duplicated: 0, notFinal: 0, graded: 1 });
 }
 
+/**
+ * Sync with a 5 s reply timeout, for a request that entered the system 4.8 s ago (queued in a
+ * proxy): only the remaining 0.2 s is waited, so the answer stays inside the callers' timeouts.
+ */
+export async function expectReplyBudgetFromArrival(fx: BrokerFixture, dispatch: GradingDispatch, label: string) {
+  const service = fx.submissions(dispatch);
+  const started = Date.now();
+  const { key, production } = await fx.submit(service, archive(0), started - 4_800);
+  expect(Date.now() - started).toBeLessThan(1_200);
+  expect(['queued', 'grading']).toContain(production?.status);
+  expect(await fx.waitAllFinal(20_000)).toBe(0);
+  const audit = await fx.audit(`${label} sync-budget`, [key]);
+  expect(audit).toMatchObject({ lost: 0, duplicated: 0, notFinal: 0, graded: 1 });
+}
+
 /** 12 sequential submissions to a bounded queue nobody consumes; the accepted and refused ones. */
 export async function fillBoundedQueue(fx: BrokerFixture, dispatch: GradingDispatch, retryAfterSeconds: number) {
   const service = fx.submissions(dispatch);
