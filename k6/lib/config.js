@@ -33,8 +33,10 @@ export function loadConfig(env, profiles) {
     apdexFMs: numberEnv(env, 'APDEX_F_MS', 4 * apdexTMs),
     thresholds: env.THRESHOLDS ? env.THRESHOLDS === 'on' : Boolean(base.thresholds),
     logSps: env.LOG_SPS === 'on',
+    reply: env.REPLY || 'sync',
   };
   if (cfg.peak < 1) throw new Error('PEAK must be >= 1 iteration/s');
+  if (cfg.reply !== 'sync' && cfg.reply !== 'async') throw new Error(`REPLY must be sync or async, got "${cfg.reply}"`);
   return cfg;
 }
 

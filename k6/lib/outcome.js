@@ -11,6 +11,12 @@ export function classify(status, expected) {
   return 'unexpected';
 }
 
+// The SPS answer the student expects: the feedback (201) from a sync variant; 202 + poll from an
+// async one. A sync variant's 202 (its reply timed out; graded later) counts as unexpected.
+export function spsOkStatuses(reply) {
+  return reply === 'async' ? [200, 201, 202, 304] : [200, 201, 304];
+}
+
 /**
  * Client-observed response time of one request in ms: connection set-up included (under
  * overload the accept backlog is where time goes), k6-internal blocking excluded.

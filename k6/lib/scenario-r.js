@@ -5,13 +5,12 @@ import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { iterationsStarted, recordResponse, requestsPlanned } from './metrics.js';
+import { spsOkStatuses } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
 import { userFor } from './users.js';
 
 const OK_STATUSES = [200, 201, 304];
-// 202 is the success answer of the async-reply variants (DESIGN §4).
-const SPS_OK_STATUSES = [200, 201, 202, 304];
 // Preflights: a CORS middleware answers 204 No Content by default.
 const PREFLIGHT_OK_STATUSES = [200, 204, 304];
 const LOGGED_OUT_STATUSES = [401];
@@ -73,7 +72,7 @@ export function scenarioR(ctx) {
 
   const w = ctx.holdWindow;
   const sps = pair(cfg, 'sps', 'POST', '/api/exercise-production', spsBody(user, ctx.productionData),
-    jar, SPS_OK_STATUSES, w ? (endMs) => endMs >= w.startMs && endMs < w.endMs : null);
+    jar, spsOkStatuses(cfg.reply), w ? (endMs) => endMs >= w.startMs && endMs < w.endMs : null);
   if (cfg.logSps) {
     // One line per SPS so traces/ can match the client duration to its Jaeger trace.
     console.log(JSON.stringify({

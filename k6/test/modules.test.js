@@ -3,7 +3,7 @@
 // benchmarks/test/k6-modules.int.ts runs this file.
 import { check } from 'k6';
 import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
-import { apdexZone, bucketOf, classify, responseTimeMs } from '../lib/outcome.js';
+import { apdexZone, bucketOf, classify, responseTimeMs, spsOkStatuses } from '../lib/outcome.js';
 import { paperMetrics } from '../lib/paper-metrics.js';
 import { productionDataJson, spsBody } from '../lib/sps-body.js';
 import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
@@ -77,6 +77,12 @@ export default function () {
     'paper profile: 1 -> 200 arrivals/s over 60 s, then 60 s at 200': (s) =>
       s.executor === 'ramping-arrival-rate' && s.startRate === 1 && s.stages[0].target === 200 && s.stages[0].duration === '60s' && s.stages[1].target === 200 && s.stages[1].duration === '60s',
     'paper profile: VUs cover peak x 25 s of pauses': (s) => s.preAllocatedVUs >= 200 * 25 && s.maxVUs > s.preAllocatedVUs,
+    'a sync variant expects the SPS feedback (a 202 is unexpected); an async one its 202': () =>
+      cfg.reply === 'sync' &&
+      classify(202, spsOkStatuses(cfg.reply)) === 'unexpected' &&
+      classify(201, spsOkStatuses('sync')) === 'ok' &&
+      classify(202, spsOkStatuses(loadConfig({ PROFILE: 'paper', REPLY: 'async' }, profiles).reply)) === 'ok' &&
+      throws(() => loadConfig({ PROFILE: 'paper', REPLY: 'later' }, profiles)),
     'env overrides the profile (PAUSE_S for smoke)': () => loadConfig({ PROFILE: 'paper', PAUSE_S: '0.5', PEAK: '3' }, profiles).pauseS === 0.5,
     'unknown profile and bad numbers are rejected': () =>
       throws(() => loadConfig({ PROFILE: 'nope' }, profiles)) && throws(() => loadConfig({ PROFILE: 'smoke', PEAK: 'x' }, profiles)),

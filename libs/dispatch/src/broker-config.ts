@@ -17,7 +17,7 @@ export const brokerTunables = {
   /** Base of the exponential delay between attempts. */
   SG_BROKER_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(500),
   /** How long a sync SPS waits for its grading before answering 202 with the production as it stands. */
-  SG_BROKER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  SG_BROKER_REPLY_TIMEOUT_MS: z.coerce.number().int().min(1).default(50_000),
   /** How long a publish may wait for the broker (reconnection included) before the submission is refused. */
   SG_BROKER_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** Retry-After (seconds) of the 503 answered when the queue is full or the broker is down. */

@@ -10,6 +10,7 @@ describe('graderOptionsFromConfig', () => {
       SG_GRADER_EXEC: 'blocking',
       SG_ISOLATION: 'none',
       SG_MAX_ARCHIVE_BYTES: '65536',
+      SG_GRADER_NICE: '7',
     });
     expect(graderOptionsFromConfig(cfg)).toEqual({
       python: '/opt/py/bin/python3',
@@ -17,6 +18,7 @@ describe('graderOptionsFromConfig', () => {
       timeoutMs: 2500,
       exec: 'blocking',
       isolation: 'none',
+      niceness: 7,
       limits: undefined,
       archiveLimits: { maxCompressedBytes: 65536 },
     });

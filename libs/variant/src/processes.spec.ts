@@ -79,7 +79,7 @@ describe('variantProcesses', () => {
       tracing: { enabled: true, sampleRatio: 0.25 },
     });
     const env = variantProcesses(spec)[0].env;
-    expect(env).toMatchObject({ SG_BROKER_PREFETCH: '4', SG_BROKER_RETRIES: '3', SG_BROKER_RETRY_DELAY_MS: '500', SG_BROKER_REPLY_TIMEOUT_MS: '30000', SG_KDF_COST: '4', SG_DB_POOL: '3', SG_TRACING: 'true', SG_TRACE_SAMPLE: '0.25' });
+    expect(env).toMatchObject({ SG_BROKER_PREFETCH: '4', SG_BROKER_RETRIES: '3', SG_BROKER_RETRY_DELAY_MS: '500', SG_BROKER_REPLY_TIMEOUT_MS: '50000', SG_KDF_COST: '4', SG_DB_POOL: '3', SG_TRACING: 'true', SG_TRACE_SAMPLE: '0.25' });
   });
 });
 

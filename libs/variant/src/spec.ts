@@ -68,8 +68,12 @@ export const brokerSchema = z.strictObject({
   retries: z.number({ error: 'expected a non-negative integer' }).int().min(0).max(100).default(3),
   /** Pause before a failed job is delivered again. */
   retryDelayMs: z.number({ error: 'expected a non-negative number of milliseconds' }).int().min(0).default(500),
-  /** How long a sync reply waits for the job's result before answering 504/202. */
-  replyTimeoutMs: millis.default(30_000),
+  /**
+   * How long a sync reply waits for the job's result, counted from the request's arrival, before
+   * answering 202 (graded later, poll). As long as the callers allow (proxies and k6: 60 s) minus
+   * a margin: answering earlier only withholds feedback that was about to come.
+   */
+  replyTimeoutMs: millis.default(50_000),
 });
 
 export const haproxySchema = z.strictObject({
@@ -136,6 +140,10 @@ export const variantSpecSchema = z
     }
     if (spec.reply === 'async' && spec.dispatch !== 'rabbitmq' && spec.dispatch !== 'bullmq') {
       issue(['reply'], 'async replies need a broker: dispatch rabbitmq or bullmq');
+    }
+    const brokered = spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq';
+    if (brokered && spec.reply === 'sync' && spec.broker.replyTimeoutMs >= spec.haproxy.timeouts.serverMs) {
+      issue(['broker', 'replyTimeoutMs'], `must be below haproxy.timeouts.serverMs (${spec.haproxy.timeouts.serverMs} ms): the reply must come before the proxies give up`);
     }
     const entryReplicas = spec.topology === 'monolith' ? r.monolith : r.gateway;
     if (spec.entry === 'direct' && entryReplicas !== undefined && entryReplicas > 1) {
