@@ -210,7 +210,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   for (let attempt = 1; attempt <= 2 && (warmPaper === null || warmPaper.sps.OK === 0); attempt++) {
     await ensureUp();
     phase(`warm-up (a few SPS, not measured)${attempt > 1 ? ', second try' : ''}`);
-    const warm = k6Invocation(k6, dir, 'warmup', entry, usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off' }, false);
+    const warm = k6Invocation(k6, dir, 'warmup', entry, usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off', REPLY: spec.reply }, false);
     await runK6(warm, () => undefined);
     warmPaper = readPaper(warm.env.SUMMARY_JSON);
   }

@@ -37,6 +37,8 @@ export interface PaperMetrics {
   vusMax: number | null;
   checksRate: number | null;
   perType: Record<string, RequestTypeMetrics>;
+  /** Time to feedback: SPS sent -> grade known, from the reply (201) or by polling after a 202. */
+  feedback?: { reply: number; polled: number; missing: number; p50: number | null; p95: number | null; max: number | null; polls: number; pollsFailed: number };
 }
 
 /** Outcome counts of one request type and its OK response-time percentiles (ms). */

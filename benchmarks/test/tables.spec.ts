@@ -75,6 +75,7 @@ describe('request-type table', () => {
     expect(t.rows.find((r) => r.label.startsWith('login: OK'))!.cells).toEqual(['40 / 200 / 210 / 220']);
     expect(t.rows.find((r) => r.label === 'login: KO')!.cells).toEqual(['1 ±0']);
     expect(t.rows.find((r) => r.label.startsWith('sps: OK'))!.cells).toEqual(['n/a / n/a / n/a / n/a']);
+    expect(t.rows.find((r) => r.label.startsWith('feedback by reply'))!.cells).toEqual(['n/a / n/a / n/a']);
   });
 
   it('is left out for results without per-type latency', () => {

@@ -27,6 +27,10 @@ const apdex = {
 const rtOk = new Trend('sg_rt_ok', true);
 const rtOkSps = new Trend('sg_rt_ok_sps', true);
 const spsOkInHold = new Counter('sg_ok_sps_hold');
+// Time to feedback (SPS sent -> grade known, by the reply or by polling) and the polls it took.
+const feedbackMs = new Trend('sg_feedback_ms', true);
+const feedback = { reply: new Counter('sg_feedback_reply'), polled: new Counter('sg_feedback_polled'), missing: new Counter('sg_feedback_missing') };
+const polls = { ok: new Counter('sg_poll_ok'), failed: new Counter('sg_poll_failed') };
 const perType = {};
 for (const type of REQUEST_TYPES) {
   perType[type] = {};
@@ -56,4 +60,18 @@ export function recordResponse(type, res, expected, cfg, inHold) {
     }
   }
   return { outcome, ms };
+}
+
+/** One SPS's feedback: `found` false when no final status came within the request timeout. */
+export function recordFeedback(spsStatus, ms, found) {
+  if (!found) {
+    feedback.missing.add(1);
+    return;
+  }
+  feedbackMs.add(ms);
+  (spsStatus === 201 ? feedback.reply : feedback.polled).add(1);
+}
+
+export function recordPoll(status) {
+  (status === 200 ? polls.ok : polls.failed).add(1);
 }

@@ -79,6 +79,16 @@ export function paperMetrics(metrics, durationS, holdS, requestTypes) {
     droppedIterations: count(metrics, 'dropped_iterations'),
     vusMax: stat(metrics, 'vus_max', 'max') ?? stat(metrics, 'vus_max', 'value'),
     checksRate: stat(metrics, 'checks', 'rate'),
+    feedback: {
+      reply: count(metrics, 'sg_feedback_reply'),
+      polled: count(metrics, 'sg_feedback_polled'),
+      missing: count(metrics, 'sg_feedback_missing'),
+      p50: stat(metrics, 'sg_feedback_ms', 'p(50)'),
+      p95: stat(metrics, 'sg_feedback_ms', 'p(95)'),
+      max: stat(metrics, 'sg_feedback_ms', 'max'),
+      polls: count(metrics, 'sg_poll_ok'),
+      pollsFailed: count(metrics, 'sg_poll_failed'),
+    },
     perType,
   };
 }

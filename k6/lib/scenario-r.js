@@ -4,7 +4,7 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
-import { iterationsStarted, recordResponse, requestsPlanned } from './metrics.js';
+import { iterationsStarted, recordFeedback, recordPoll, recordResponse, requestsPlanned } from './metrics.js';
 import { spsOkStatuses } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
@@ -19,7 +19,7 @@ const REQUESTS_PER_ITERATION = 10;
 // Preflights never carry credentials, so they use a jar that stays empty.
 const noCookies = new http.CookieJar();
 
-function send(cfg, type, method, path, body, headers, jar, expected, inHoldFn) {
+function send(cfg, type, method, path, body, headers, jar, expected, inHoldFn, keepBody) {
   const tp = newTraceparent();
   const params = {
     headers: Object.assign({ Origin: cfg.origin, traceparent: tp.header }, headers),
@@ -29,6 +29,7 @@ function send(cfg, type, method, path, body, headers, jar, expected, inHoldFn) {
     tags: { name: type },
     responseCallback: http.expectedStatuses.apply(null, expected),
   };
+  if (keepBody) params.responseType = 'text';
   // The SPS sample carries its trace id as non-indexed metadata (raw `--out json` output)
   // without creating one time series per trace (k6 memory stays bounded).
   if (type === 'sps') exec.vu.metrics.metadata.trace_id = tp.traceId;
@@ -40,13 +41,13 @@ function send(cfg, type, method, path, body, headers, jar, expected, inHoldFn) {
   return { res, outcome: r.outcome, ms: r.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
 }
 
-function pair(cfg, step, method, path, body, jar, expected, inHoldFn) {
+function pair(cfg, step, method, path, body, jar, expected, inHoldFn, keepBody) {
   send(cfg, 'opt_' + step, 'OPTIONS', path, null, {
     'Access-Control-Request-Method': method,
     'Access-Control-Request-Headers': body === null ? 'traceparent' : 'content-type,traceparent',
   }, noCookies, PREFLIGHT_OK_STATUSES);
   const headers = body === null ? {} : { 'Content-Type': 'application/json' };
-  return send(cfg, step, method, path, body, headers, jar, expected, inHoldFn);
+  return send(cfg, step, method, path, body, headers, jar, expected, inHoldFn, keepBody);
 }
 
 /**
@@ -72,7 +73,8 @@ export function scenarioR(ctx) {
 
   const w = ctx.holdWindow;
   const sps = pair(cfg, 'sps', 'POST', '/api/exercise-production', spsBody(user, ctx.productionData),
-    jar, spsOkStatuses(cfg.reply), w ? (endMs) => endMs >= w.startMs && endMs < w.endMs : null);
+    jar, spsOkStatuses(cfg.reply), w ? (endMs) => endMs >= w.startMs && endMs < w.endMs : null, true);
+  awaitFeedback(cfg, sps, jar);
   if (cfg.logSps) {
     // One line per SPS so traces/ can match the client duration to its Jaeger trace.
     console.log(JSON.stringify({
@@ -88,4 +90,56 @@ export function scenarioR(ctx) {
 
   pair(cfg, 'verify_out', 'GET', '/api/auth/verify', null, jar, LOGGED_OUT_STATUSES);
   sleep(cfg.pauseS);
+}
+
+/**
+ * Time to feedback, what the student actually waits for: the SPS answer itself when it carries
+ * the grade (201), otherwise (202: async reply, or a sync reply that timed out) polling
+ * GET /api/exercise-production/:ep_id every pollS, as the SPA does, until the production is
+ * final or the request timeout has passed since the SPS. Polls are extra requests, outside N.
+ */
+function awaitFeedback(cfg, sps, jar) {
+  if (sps.res.status === 201) {
+    recordFeedback(sps.res.status, Date.now() - sps.startedMs, true);
+    return;
+  }
+  if (sps.res.status !== 202) return; // a failed SPS has no feedback to wait for
+  const epId = productionIdOf(sps.res.body);
+  const deadline = sps.startedMs + cfg.timeoutS * 1000;
+  while (epId !== null && Date.now() < deadline) {
+    sleep(cfg.pollS);
+    const res = http.get(`${cfg.baseUrl}/api/exercise-production/${epId}`, {
+      headers: { Origin: cfg.origin, traceparent: newTraceparent().header },
+      jar,
+      timeout: `${cfg.timeoutS}s`,
+      redirects: 0,
+      tags: { name: 'poll' },
+      responseType: 'text',
+      responseCallback: http.expectedStatuses(200),
+    });
+    recordPoll(res.status);
+    const status = res.status === 200 ? statusOf(res.body) : null;
+    if (status === 'graded' || status === 'failed') {
+      recordFeedback(202, Date.now() - sps.startedMs, true);
+      return;
+    }
+  }
+  recordFeedback(202, Date.now() - sps.startedMs, false);
+}
+
+function productionIdOf(body) {
+  try {
+    const id = JSON.parse(body).ep_id;
+    return Number.isInteger(id) ? id : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function statusOf(body) {
+  try {
+    return JSON.parse(body).status;
+  } catch (e) {
+    return null;
+  }
 }

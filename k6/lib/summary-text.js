@@ -28,6 +28,9 @@ export function summaryText(p, cfg) {
     ['SPS throughput (OK/s, sustained stage)', num(p.sps.throughputHold, 2)],
     ['p50 / p95 / p99 OK (ms)', `${num(p.p50, 0)} / ${num(p.p95, 0)} / ${num(p.p99, 0)}`],
     ['p50 / p95 / p99 SPS OK (ms)', `${num(p.sps.p50, 0)} / ${num(p.sps.p95, 0)} / ${num(p.sps.p99, 0)}`],
+    ['time to feedback p50 / p95 / max (ms)', p.feedback ? `${num(p.feedback.p50, 0)} / ${num(p.feedback.p95, 0)} / ${num(p.feedback.max, 0)}` : 'n/a'],
+    ['feedback by reply / by polling / none in time', p.feedback ? `${p.feedback.reply} / ${p.feedback.polled} / ${p.feedback.missing}` : 'n/a'],
+    ['polls (failed)', p.feedback ? `${p.feedback.polls} (${p.feedback.pollsFailed})` : 'n/a'],
     ['dropped iterations', String(p.droppedIterations)],
   ];
   const width = rows.reduce((w, r) => Math.max(w, r[0].length), 0);

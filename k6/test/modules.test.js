@@ -106,6 +106,11 @@ export default function () {
     sg_ok_sps_hold: counter(2),
     sg_rt_ok: { type: 'trend', values: { 'p(50)': 10, 'p(95)': 20, 'p(99)': 30 } },
     sg_rt_ok_sps: { type: 'trend', values: { 'p(50)': 11, 'p(95)': 21, 'p(99)': 31, max: 41 } },
+    sg_feedback_reply: counter(1),
+    sg_feedback_polled: counter(1),
+    sg_feedback_missing: counter(1),
+    sg_feedback_ms: { type: 'trend', values: { 'p(50)': 100, 'p(95)': 900, max: 950 } },
+    sg_poll_ok: counter(4),
   };
   const p = paperMetrics(metrics, 10, 4, ['sps']);
   check(p, {
@@ -113,6 +118,8 @@ export default function () {
     'paper metrics: SPS FR and EFR over iterations': (m) => m.sps.FR === 1 / 3 && m.sps.EFR === 1 / 3,
     'paper metrics: buckets share of OK, Apdex, throughput': (m) =>
       m.buckets.lt800 === 0.5 && m.buckets.ge1200 === 0.25 && m.apdex === 0.75 && m.throughput === 2.4 && m.sps.throughputHold === 0.5,
+    'paper metrics: time to feedback by reply and by polling': (m) =>
+      m.feedback.reply === 1 && m.feedback.polled === 1 && m.feedback.missing === 1 && m.feedback.p95 === 900 && m.feedback.polls === 4 && m.feedback.pollsFailed === 0,
     'paper metrics: percentiles and per-type counts': (m) => m.p95 === 20 && m.perType.sps.ko === 1 && m.perType.sps.ok === 2 && m.perType.sps.p95 === 21 && m.perType.sps.max === 41,
     'paper metrics: no requests gives n/a, not NaN': () => paperMetrics({}, 1, 1, []).RAC === null,
   });

@@ -178,12 +178,25 @@ export function requestTypeTable(all: Aggregated[]): Table | null {
     },
     { label: `${step}: KO`, cells: ordered.map((a) => cell(a.paper[`perType.${step}.ko`], 'int')) },
   ]);
+  rows.push(
+    {
+      label: 'time to feedback (SPS → grade, reply or polling): p50 / p95 / max (ms)',
+      cells: ordered.map((a) => ['p50', 'p95', 'max'].map((k) => meanOnly(a.paper[`feedback.${k}`])).join(' / ')),
+    },
+    {
+      label: 'feedback by reply / by polling / none within the timeout',
+      cells: ordered.map((a) => ['reply', 'polled', 'missing'].map((k) => meanOnly(a.paper[`feedback.${k}`])).join(' / ')),
+    },
+  );
   return {
     id: 'table-requests',
     title: 'Response time and failures by request type',
     columns: ordered.map((a) => columnLabel(a, all)),
     rows,
-    notes: ['Successful responses only for the percentiles; KO = 502/503/504, transport errors and 60 s timeouts. Mean over runs.'],
+    notes: [
+      'Successful responses only for the percentiles; KO = 502/503/504, transport errors and 60 s timeouts. Mean over runs.',
+      'Time to feedback: a 202 (async reply, or a sync reply that timed out) is followed by polling GET /api/exercise-production/:ep_id every second until the production is final, within the 60 s request timeout; polls are extra requests outside N.',
+    ],
   };
 }
 
