@@ -35,6 +35,7 @@ export function loadConfig(env, profiles) {
     logSps: env.LOG_SPS === 'on',
     reply: env.REPLY || 'sync',
     pollS: numberEnv(env, 'POLL_S', 1),
+    pollMaxS: numberEnv(env, 'POLL_MAX_S', 8),
   };
   if (cfg.peak < 1) throw new Error('PEAK must be >= 1 iteration/s');
   if (cfg.reply !== 'sync' && cfg.reply !== 'async') throw new Error(`REPLY must be sync or async, got "${cfg.reply}"`);

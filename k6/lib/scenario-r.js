@@ -95,8 +95,10 @@ export function scenarioR(ctx) {
 /**
  * Time to feedback, what the student actually waits for: the SPS answer itself when it carries
  * the grade (201), otherwise (202: async reply, or a sync reply that timed out) polling
- * GET /api/exercise-production/:ep_id every pollS, as the SPA does, until the production is
- * final or the request timeout has passed since the SPS. Polls are extra requests, outside N.
+ * GET /api/exercise-production/:ep_id as a well-behaved SPA does — after pollS, then doubling up
+ * to pollMaxS (fixed 1 s polling by hundreds of waiting students is itself an overload) — until
+ * the production is final or the request timeout has passed since the SPS. Polls are extra
+ * requests, outside N.
  */
 function awaitFeedback(cfg, sps, jar) {
   if (sps.res.status === 201) {
@@ -106,8 +108,10 @@ function awaitFeedback(cfg, sps, jar) {
   if (sps.res.status !== 202) return; // a failed SPS has no feedback to wait for
   const epId = productionIdOf(sps.res.body);
   const deadline = sps.startedMs + cfg.timeoutS * 1000;
-  while (epId !== null && Date.now() < deadline) {
-    sleep(cfg.pollS);
+  let waitS = cfg.pollS;
+  while (epId !== null && Date.now() + waitS * 1000 < deadline) {
+    sleep(waitS);
+    waitS = Math.min(waitS * 2, cfg.pollMaxS);
     const res = http.get(`${cfg.baseUrl}/api/exercise-production/${epId}`, {
       headers: { Origin: cfg.origin, traceparent: newTraceparent().header },
       jar,

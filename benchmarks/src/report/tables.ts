@@ -195,7 +195,7 @@ export function requestTypeTable(all: Aggregated[]): Table | null {
     rows,
     notes: [
       'Successful responses only for the percentiles; KO = 502/503/504, transport errors and 60 s timeouts. Mean over runs.',
-      'Time to feedback: a 202 (async reply, or a sync reply that timed out) is followed by polling GET /api/exercise-production/:ep_id every second until the production is final, within the 60 s request timeout; polls are extra requests outside N.',
+      'Time to feedback: a 202 (async reply, or a sync reply that timed out) is followed by polling GET /api/exercise-production/:ep_id (1 s, then doubling up to 8 s) until the production is final, within the 60 s request timeout; polls are extra requests outside N.',
     ],
   };
 }
