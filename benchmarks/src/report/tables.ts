@@ -139,9 +139,14 @@ export function tableII(all: Aggregated[], baseline: Baseline | null): Table | n
   return availabilityTable('table-2', 'Table II — Availability and performance: MSA configurations (X-Y: X Leftover, Y Exercise; G-X-Y: G gateways)', msa, all, baseline);
 }
 
+/** Every configuration: monoliths (naked first), then MSA by replicas. */
+function monolithsThenMsa(all: Aggregated[]): Aggregated[] {
+  return [...all.filter((a) => a.meta.topology === 'monolith').sort(monolithOrder), ...all.filter((a) => a.meta.topology !== 'monolith').sort(byReplicas)];
+}
+
 export function tableIII(all: Aggregated[], energyNote: string): Table | null {
   if (all.length === 0) return null;
-  const ordered = [...all.filter((a) => a.meta.topology === 'monolith').sort(monolithOrder), ...all.filter((a) => a.meta.topology !== 'monolith').sort(byReplicas)];
+  const ordered = monolithsThenMsa(all);
   const rows: { label: string; cells: string[] }[] = [
     { label: 'Memory usage (mean − min, % of machine memory)', cells: ordered.map((a) => cell(a.resources.variantMemShare, 'pct')) },
     { label: 'Memory (mean RSS of the system under test)', cells: ordered.map((a) => cell(a.resources.variantRssMeanBytes, 'mb')) },
@@ -169,23 +174,23 @@ const STEPS = ['login', 'verify', 'sps', 'logout', 'verify_out'];
 
 /** Where the latency tail lives per request of scenario R (the OPTIONS preflights are omitted). */
 export function requestTypeTable(all: Aggregated[]): Table | null {
-  const ordered = [...all.filter((a) => a.meta.topology === 'monolith').sort(monolithOrder), ...all.filter((a) => a.meta.topology !== 'monolith').sort(byReplicas)];
+  const ordered = monolithsThenMsa(all);
   if (!ordered.some((a) => a.paper['perType.login.p50'])) return null;
   const rows = STEPS.flatMap((step) => [
     {
       label: `${step}: OK p50 / p95 / p99 / max (ms)`,
-      cells: ordered.map((a) => ['p50', 'p95', 'p99', 'max'].map((k) => meanOnly(a.paper[`perType.${step}.${k}`])).join(' / ')),
+      cells: ordered.map((a) => means(a, `perType.${step}`, ['p50', 'p95', 'p99', 'max'])),
     },
     { label: `${step}: KO`, cells: ordered.map((a) => cell(a.paper[`perType.${step}.ko`], 'int')) },
   ]);
   rows.push(
     {
       label: 'time to feedback (SPS → grade, reply or polling): p50 / p95 / max (ms)',
-      cells: ordered.map((a) => ['p50', 'p95', 'max'].map((k) => meanOnly(a.paper[`feedback.${k}`])).join(' / ')),
+      cells: ordered.map((a) => means(a, 'feedback', ['p50', 'p95', 'max'])),
     },
     {
       label: 'feedback by reply / by polling / none within the timeout',
-      cells: ordered.map((a) => ['reply', 'polled', 'missing'].map((k) => meanOnly(a.paper[`feedback.${k}`])).join(' / ')),
+      cells: ordered.map((a) => means(a, 'feedback', ['reply', 'polled', 'missing'])),
     },
   );
   return {
@@ -200,8 +205,9 @@ export function requestTypeTable(all: Aggregated[]): Table | null {
   };
 }
 
-function meanOnly(e: Estimate | undefined): string {
-  return e ? fmt(e.mean, 'int') : 'n/a';
+/** "a / b / c": means (rounded) of several metrics under one prefix, without CIs to stay readable. */
+function means(a: Aggregated, prefix: string, keys: string[]): string {
+  return keys.map((k) => a.paper[`${prefix}.${k}`]).map((e) => (e ? fmt(e.mean, 'int') : 'n/a')).join(' / ');
 }
 
 function cellScaled(e: Estimate | undefined, factor: number): string {
