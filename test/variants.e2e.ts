@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => db.end());
 
-describe.each(['naked-mon', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2'])('scenario R on %s', (variant) => {
+describe.each(['naked-mon', 'mon-redis', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2'])('scenario R on %s', (variant) => {
   it('passes for 6 users concurrently with the expected statuses and stored grades', async () => {
     const { entry } = variantUp(variant);
     const outcomes = await Promise.all(users.slice(0, 6).map((u) => runScenarioR(entry, u, paper.good)));

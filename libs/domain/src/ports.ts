@@ -85,6 +85,23 @@ export interface SubmissionContext {
 }
 export const SUBMISSION_CONTEXT = Symbol('SubmissionContextReader');
 
+/**
+ * Told after an exercise or a student statement was updated or deleted, so a read-path cache
+ * (libs/cache, `cache: redis`) drops the submission contexts built from the old row. Never
+ * rejects: a cache that cannot be reached must not fail the write that already happened.
+ */
+export interface SubmissionContextInvalidation {
+  exerciseChanged(exerciseId: number): Promise<void>;
+  statementChanged(statementId: number): Promise<void>;
+}
+export const SUBMISSION_CONTEXT_INVALIDATION = Symbol('SubmissionContextInvalidation');
+
+/** The invalidation of a variant without a cache (`cache: none`): nothing to drop. */
+export const noSubmissionContextCache: SubmissionContextInvalidation = {
+  exerciseChanged: async () => undefined,
+  statementChanged: async () => undefined,
+};
+
 /** Rejects hostile or oversized archives before anything is stored (DomainError 422/413). */
 export interface ArchiveValidator {
   validate(bytes: Buffer): Promise<void>;

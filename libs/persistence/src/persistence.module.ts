@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
-import { PRODUCTION_REPOSITORY, SUBMISSION_CONTEXT } from '@shellgrade/domain';
+import { PRODUCTION_REPOSITORY } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { createPool } from './pool';
 import { PgEnrolmentRepository } from './repositories/enrolment.repository';
@@ -47,9 +47,11 @@ const REPOSITORIES = [
 ] as const;
 
 /**
- * Global: every module of a service injects the repositories (by class), the domain ports
- * PRODUCTION_REPOSITORY / SUBMISSION_CONTEXT and auth's CREDENTIAL_STORE / REFRESH_TOKEN_STORE
- * without importing this module again.
+ * Global: every module of a service injects the repositories (by class), the domain port
+ * PRODUCTION_REPOSITORY and auth's CREDENTIAL_STORE / REFRESH_TOKEN_STORE without importing
+ * this module again. SUBMISSION_CONTEXT is bound by CacheModule (libs/cache), the one place
+ * that knows whether PgSubmissionContextReader is read directly or through the Redis cache:
+ * two global modules binding one token would resolve by import order.
  */
 @Module({})
 export class PersistenceModule {
@@ -69,7 +71,6 @@ export class PersistenceModule {
       PoolCloser,
       ...repositories,
       { provide: PRODUCTION_REPOSITORY, useExisting: PgProductionRepository },
-      { provide: SUBMISSION_CONTEXT, useExisting: PgSubmissionContextReader },
       { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
       { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },
     ];
@@ -77,7 +78,7 @@ export class PersistenceModule {
       module: PersistenceModule,
       global: true,
       providers,
-      exports: [PG_POOL, HEALTH_CHECKS_TOKEN, ...REPOSITORIES, PRODUCTION_REPOSITORY, SUBMISSION_CONTEXT, CREDENTIAL_STORE, REFRESH_TOKEN_STORE],
+      exports: [PG_POOL, HEALTH_CHECKS_TOKEN, ...REPOSITORIES, PRODUCTION_REPOSITORY, CREDENTIAL_STORE, REFRESH_TOKEN_STORE],
     };
   }
 }

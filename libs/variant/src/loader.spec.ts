@@ -10,6 +10,7 @@ const PRESETS = [
   ...['rabbitmq', 'bullmq'].flatMap((b) => ['1-1', '1-2', '1-4', '2-2', '2-4', '4-4', '1-1-async', '1-4-async'].map((xy) => `msa-${b}-${xy}`)),
   'msa-rabbitmq-2-4-4', 'mon-minio', 'msa-minio-1-2', 'msa-minio-1-4',
   'msa-rabbitmq-minio-1-4', 'msa-bullmq-minio-1-4', 'msa-rabbitmq-minio-2-4-4',
+  'mon-redis', 'msa-redis-1-2',
 ];
 
 describe('presets', () => {
@@ -68,7 +69,7 @@ describe('bad specs fail naming the field', () => {
     ['extends: base\ndescription: x\nreply: async', 'reply: async replies need a broker'],
     ['extends: base\ndescription: x\nreplicas: { gateway: 2, leftover: 1, exercise: 1 }\nentry: direct', 'entry: direct needs exactly one gateway'],
     ['extends: base\ndescription: x\ngrader: { exec: fork }', 'grader.exec: Invalid option'],
-    ['extends: base\ndescription: x\ncache: redis', 'cache: redis: the read-path cache (paper 001) is not implemented yet'],
+    ['extends: base\ndescription: x\ncache: memcached', 'cache: Invalid option'],
     ['extends: base\ndescription: x\ngrader: { nice: 20 }', 'grader.nice: expected an integer 0..19'],
     ['extends: base\ndescription: x\ndispatch: rabbitmq\nbroker: { replyTimeoutMs: 60000 }', 'broker.replyTimeoutMs: must be below haproxy.timeouts.serverMs (60000 ms)'],
     ['extends: base\ndescription: x\nhaproxy: { timeouts: { serverMs: -5 } }', 'haproxy.timeouts.serverMs: expected a positive number of milliseconds'],

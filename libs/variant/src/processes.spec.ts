@@ -63,7 +63,7 @@ describe('variantProcesses', () => {
   });
 
   it('every env a spec produces is a valid runtime configuration', () => {
-    for (const name of ['naked-mon', 'msa-2-4-4', 'msa-rabbitmq-1-4-async', 'msa-bullmq-minio-1-4']) {
+    for (const name of ['naked-mon', 'msa-2-4-4', 'msa-rabbitmq-1-4-async', 'msa-bullmq-minio-1-4', 'msa-redis-1-2']) {
       for (const p of variantProcesses(loadVariant(name)).filter((q) => q.role !== 'haproxy')) {
         const cfg = runtimeConfigSchema.parse(p.env);
         expect(cfg.SG_PORT).toBe(p.port);
@@ -90,6 +90,8 @@ describe('variantServers', () => {
     ['msa-bullmq-1-4', ['postgres', 'redis', 'haproxy']],
     ['mon-minio', ['postgres', 'minio']],
     ['msa-rabbitmq-minio-1-4', ['postgres', 'rabbitmq', 'minio', 'haproxy']],
+    ['mon-redis', ['postgres', 'redis']],
+    ['msa-redis-1-2', ['postgres', 'redis', 'haproxy']],
   ])('%s needs %j', (name, servers) => {
     expect(variantServers(loadVariant(name))).toEqual(servers);
   });
@@ -97,9 +99,9 @@ describe('variantServers', () => {
   it('adds redis for a cache and jaeger for tracing', () => {
     const spec = validateVariant({
       name: 'c', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: 1 },
-      tracing: { enabled: true },
+      cache: 'redis', tracing: { enabled: true },
     });
-    // (validation refuses cache: redis until the cache exists; the server list is ready for it)
-    expect(variantServers({ ...spec, cache: 'redis' })).toEqual(['postgres', 'redis', 'jaeger']);
+    expect(variantServers(spec)).toEqual(['postgres', 'redis', 'jaeger']);
+    expect(variantServers({ ...spec, cache: 'none' })).toEqual(['postgres', 'jaeger']);
   });
 });

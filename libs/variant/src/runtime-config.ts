@@ -33,6 +33,8 @@ export const runtimeConfigSchema = z.object({
   SG_REPLY: z.enum(['sync', 'async']).default('sync'),
   SG_STORAGE: z.enum(['postgres', 'minio']).default('postgres'),
   SG_CACHE: z.enum(['none', 'redis']).default('none'),
+  /** Lifetime of a cached submission context (cache: redis): a safety net behind the API's invalidation. */
+  SG_CACHE_TTL_S: z.coerce.number().int().min(1).default(300),
   SG_GRADER_EXEC: z.enum(['async', 'blocking', 'pool']).default('async'),
   SG_ISOLATION: z.enum(['bwrap', 'none']).default('bwrap'),
   SG_PYTHON: z.string().default('/root/.pyenv/versions/3.11.7/bin/python3'),

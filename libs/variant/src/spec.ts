@@ -107,6 +107,7 @@ export const variantSpecSchema = z
     dispatch: z.enum(dispatchModes),
     reply: z.enum(['sync', 'async']).default('sync'),
     storage: z.enum(['postgres', 'minio']).default('postgres'),
+    /** redis: SPS read their submission context through Redis (paper 001's read-path cache, libs/cache). */
     cache: z.enum(['none', 'redis']).default('none'),
     replicas: replicasSchema,
     grader: graderSchema.prefault({}),
@@ -141,9 +142,6 @@ export const variantSpecSchema = z
     if (spec.reply === 'async' && spec.dispatch !== 'rabbitmq' && spec.dispatch !== 'bullmq') {
       issue(['reply'], 'async replies need a broker: dispatch rabbitmq or bullmq');
     }
-    // The axis is part of the design (paper 001's read-path cache) but nothing reads through a
-    // cache yet: accepting the value would measure a variant that does not exist.
-    if (spec.cache === 'redis') issue(['cache'], 'redis: the read-path cache (paper 001) is not implemented yet; use none');
     const brokered = spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq';
     if (brokered && spec.reply === 'sync' && spec.broker.replyTimeoutMs >= spec.haproxy.timeouts.serverMs) {
       issue(['broker', 'replyTimeoutMs'], `must be below haproxy.timeouts.serverMs (${spec.haproxy.timeouts.serverMs} ms): the reply must come before the proxies give up`);

@@ -3,6 +3,7 @@ import { GradingCoreModule, ProductionApiModule, StatementApiModule } from '@she
 import { AuthModule } from '@shellgrade/auth';
 import { BullMqDispatchModule } from '@shellgrade/broker-bullmq';
 import { RabbitMqDispatchModule } from '@shellgrade/broker-rabbitmq';
+import { CacheModule } from '@shellgrade/cache';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN, PersistenceModule } from '@shellgrade/persistence';
 import { StorageModule } from '@shellgrade/storage';
@@ -22,6 +23,7 @@ export class ExerciseModule {
       module: ExerciseModule,
       imports: [
         PersistenceModule.forRoot(cfg),
+        CacheModule.forRoot(cfg),
         StorageModule.forRoot(cfg),
         GradingCoreModule.forRoot(cfg, broker?.dispatchProvider()),
         ...(broker ? [broker.forRoot(cfg)] : []),

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { LeftoverApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
+import { CacheModule } from '@shellgrade/cache';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN, PersistenceModule } from '@shellgrade/persistence';
 import type { RuntimeConfig } from '@shellgrade/variant';
@@ -13,6 +14,7 @@ export class LeftoverModule {
       module: LeftoverModule,
       imports: [
         PersistenceModule.forRoot(cfg),
+        CacheModule.forRoot(cfg),
         AuthModule.forRoot(cfg),
         LeftoverApiModule,
         ObservabilityModule.forRoot({ role: cfg.SG_ROLE, replica: cfg.SG_REPLICA, variant: cfg.SG_VARIANT }, HEALTH_CHECKS_TOKEN),

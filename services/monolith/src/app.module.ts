@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { GradingCoreModule, LeftoverApiModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
+import { CacheModule } from '@shellgrade/cache';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN, PersistenceModule } from '@shellgrade/persistence';
 import { StorageModule } from '@shellgrade/storage';
@@ -14,6 +15,7 @@ export class MonolithModule {
       module: MonolithModule,
       imports: [
         PersistenceModule.forRoot(cfg),
+        CacheModule.forRoot(cfg),
         StorageModule.forRoot(cfg),
         GradingCoreModule.forRoot(cfg),
         AuthModule.forRoot(cfg),

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
-import { notFound } from '@shellgrade/domain';
+import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgExerciseRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
@@ -30,7 +30,10 @@ const listQuery = pageQuery.extend({ state: exerciseStateSchema.optional() });
 @Controller(['api/exercise', 'api/exercises'])
 @UseGuards(AuthGuard)
 export class ExercisesController {
-  constructor(private readonly exercises: PgExerciseRepository) {}
+  constructor(
+    private readonly exercises: PgExerciseRepository,
+    @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Exercises without archives (students: published only)' })
@@ -86,6 +89,8 @@ export class ExercisesController {
       skills: b.skills,
     });
     if (!updated) throw notFound('exercise', id);
+    // Awaited: once the teacher has the answer, no replica grades with the old grader or archive.
+    await this.cachedContexts.exerciseChanged(id);
     return exerciseView(updated, { full: true, staff: true });
   }
 
@@ -94,6 +99,7 @@ export class ExercisesController {
   @ApiOperation({ summary: 'Delete an exercise (409 once students have statements or productions for it)' })
   async remove(@Param('id', new ZodPipe(idParam)) id: number) {
     if (!(await this.exercises.delete(id))) throw notFound('exercise', id);
+    await this.cachedContexts.exerciseChanged(id);
     return { deleted: true, ex_id: id };
   }
 }

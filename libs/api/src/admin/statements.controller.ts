@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
-import { notFound } from '@shellgrade/domain';
+import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgExerciseRepository, PgStatementRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
@@ -33,6 +33,7 @@ export class StatementsController {
   constructor(
     private readonly statements: PgStatementRepository,
     private readonly exercises: PgExerciseRepository,
+    @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
   ) {}
 
   @Get()
@@ -83,6 +84,8 @@ export class StatementsController {
   async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
     const s = await this.statements.update(id, { statementHtml: b.statement, questionArchive: b.question_archive, deadline: b.deadline });
     if (!s) throw notFound('student statement', id);
+    // Awaited: the next submission sees the new deadline or archive on every replica.
+    await this.cachedContexts.statementChanged(id);
     return statementView(s, true);
   }
 
@@ -91,6 +94,7 @@ export class StatementsController {
   @ApiOperation({ summary: 'Delete a statement (409 once productions reference it)' })
   async remove(@Param('id', new ZodPipe(idParam)) id: number) {
     if (!(await this.statements.delete(id))) throw notFound('student statement', id);
+    await this.cachedContexts.statementChanged(id);
     return { deleted: true, ps_id: id };
   }
 }

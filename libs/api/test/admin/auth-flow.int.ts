@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
+import { CacheModule } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, createTestDatabase, PersistenceModule, seed, SEED_PASSWORDS, type TestDatabase } from '@shellgrade/persistence';
 import request from 'supertest';
@@ -32,7 +33,7 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
     const moduleRef = await Test.createTestingModule({
       // CRUD routes registered BEFORE the auth ones on purpose: DELETE /api/user/:id must not
       // shadow DELETE /api/user/logout whatever order a composition root imports them in.
-      imports: [PersistenceModule.forRoot(cfg), LeftoverApiModule, AuthModule.forRoot(cfg)],
+      imports: [PersistenceModule.forRoot(cfg), CacheModule.forRoot({ SG_CACHE: 'none' }), LeftoverApiModule, AuthModule.forRoot(cfg)],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
     configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
+import { CacheModule } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
 import {
   createPool,
@@ -46,7 +47,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
     seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
     const cfg = { DATABASE_URL: db.url, SG_DB_POOL: 5, SG_JWT_SECRET: 'integration-secret-0123456789', SG_ACCESS_TTL_S: 60, SG_REFRESH_TTL_S: 3600, SG_KDF_COST: 4 };
     const moduleRef = await Test.createTestingModule({
-      imports: [PersistenceModule.forRoot(cfg), AuthModule.forRoot(cfg), LeftoverApiModule, StatementApiModule],
+      imports: [PersistenceModule.forRoot(cfg), CacheModule.forRoot({ SG_CACHE: 'none' }), AuthModule.forRoot(cfg), LeftoverApiModule, StatementApiModule],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
     configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });

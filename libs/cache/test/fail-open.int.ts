@@ -1,0 +1,139 @@
+/**
+ * Redis down or slow never fails or stalls a load: PostgreSQL answers within a bounded time and
+ * the error is reported. "Down" is a closed port, or a proxy in front of the real Redis that cuts
+ * and refuses connections; "slow" is the same proxy holding requests. When Redis is back the cache
+ * resumes by itself (the connection reconnects in the background).
+ */
+import { PgSubmissionContextReader } from '@shellgrade/persistence';
+import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
+import type { CacheObserver, CacheOperation, CacheResult } from '../src/context-cache';
+import { CacheRedisConnection } from '../src/redis-connection';
+import { RedisSubmissionContextCache } from '../src/redis-context-cache';
+import { CountedReader, REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
+import { ControllableProxy, closedPort } from './support/tcp-proxy';
+
+/** Far below what a request may wait, far above a database round trip on a loaded machine. */
+const BOUND_MS = 1_000;
+
+class Recorder implements CacheObserver {
+  results: CacheResult[] = [];
+  failures: CacheOperation[] = [];
+  request(result: CacheResult): void {
+    this.results.push(result);
+  }
+  failed(operation: CacheOperation): void {
+    this.failures.push(operation);
+  }
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('fail open (real PostgreSQL, Redis unreachable or slow)', () => {
+  let database: SeededDatabase;
+  const connections: CacheRedisConnection[] = [];
+  const proxies: ControllableProxy[] = [];
+
+  const wire = (url: string) => {
+    const connection = new CacheRedisConnection({ url, keyPrefix: `sg-test-failopen-${process.pid}:` });
+    connections.push(connection);
+    const observer = new Recorder();
+    const cache = new RedisSubmissionContextCache(connection.client, { ttlSeconds: 60, observer });
+    const postgres = new CountedReader(new PgSubmissionContextReader(database.pool));
+    return { connection, observer, cache, postgres, reader: new CachedSubmissionContextReader(postgres, cache, observer) };
+  };
+  const exerciseId = () => database.seeded.csvExerciseId;
+  const student = () => database.seeded.students[0]!;
+
+  beforeAll(async () => {
+    database = await seededDatabase(1);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const connection of connections) await connection.close();
+    for (const proxy of proxies) await proxy.close();
+    const cleanup = new CacheRedisConnection({ url: REDIS_URL });
+    if (await cleanup.whenReady(5_000)) {
+      const keys = await cleanup.client.keys(`sg-test-failopen-${process.pid}:*`);
+      if (keys.length > 0) await cleanup.client.del(...keys);
+    }
+    await cleanup.close();
+    await database?.close();
+  });
+
+  it('a closed port: every load is answered by PostgreSQL at once and counted as an error', async () => {
+    const { reader, observer, postgres, cache } = wire(`redis://127.0.0.1:${await closedPort()}`);
+    const { userId, statementId } = student();
+    const direct = await new PgSubmissionContextReader(database.pool).load(userId, statementId, exerciseId());
+    for (let i = 0; i < 3; i++) {
+      const { value, ms } = await timed(() => reader.load(userId, statementId, exerciseId()));
+      expect(value).toEqual(direct);
+      expect(ms).toBeLessThan(BOUND_MS);
+    }
+    expect(postgres.calls).toBe(3);
+    expect(observer.results).toEqual(['error', 'error', 'error']);
+    expect(observer.failures).toEqual(['lookup', 'lookup', 'lookup']);
+
+    const invalidation = await timed(() => cache.exerciseChanged(exerciseId()));
+    expect(invalidation.ms).toBeLessThan(BOUND_MS);
+    await expect(cache.statementChanged(statementId)).resolves.toBeUndefined();
+    expect(observer.failures.slice(3)).toEqual(['invalidate', 'invalidate']);
+  });
+
+  it('a stalled Redis: the lookup gives up after its command timeout and PostgreSQL answers', async () => {
+    const target = new URL(REDIS_URL);
+    const proxy = await ControllableProxy.start({ host: target.hostname, port: Number(target.port) });
+    proxies.push(proxy);
+    const { reader, observer, connection } = wire(`redis://127.0.0.1:${proxy.port}`);
+    expect(await connection.whenReady(5_000)).toBe(true);
+    const { userId, statementId } = student();
+    await reader.load(userId, statementId, exerciseId());
+    await reader.load(userId, statementId, exerciseId());
+    expect(observer.results).toEqual(['miss', 'hit']);
+
+    proxy.stall();
+    const { value, ms } = await timed(() => reader.load(userId, statementId, exerciseId()));
+    expect(value).toMatchObject({ statement: { id: statementId, userId } });
+    expect(ms).toBeLessThan(BOUND_MS);
+    expect(observer.results[2]).toBe('error');
+
+    proxy.resume();
+    await eventually(async () => {
+      await reader.load(userId, statementId, exerciseId());
+      return observer.results.at(-1) === 'hit';
+    });
+  });
+
+  it('Redis going down and coming back: fail open meanwhile, hits again once it is back', async () => {
+    const target = new URL(REDIS_URL);
+    const proxy = await ControllableProxy.start({ host: target.hostname, port: Number(target.port) });
+    proxies.push(proxy);
+    const { reader, observer, connection } = wire(`redis://127.0.0.1:${proxy.port}`);
+    expect(await connection.whenReady(5_000)).toBe(true);
+    const { userId, statementId } = student();
+    await reader.load(userId, statementId, exerciseId());
+
+    await proxy.down();
+    for (let i = 0; i < 3; i++) {
+      const { ms } = await timed(() => reader.load(userId, statementId, exerciseId()));
+      expect(ms).toBeLessThan(BOUND_MS);
+    }
+    expect(observer.results.slice(-3)).toEqual(['error', 'error', 'error']);
+
+    await proxy.up();
+    expect(await connection.whenReady(10_000)).toBe(true);
+    await reader.load(userId, statementId, exerciseId());
+    expect(observer.results.at(-1)).toBe('hit');
+  });
+});
