@@ -81,8 +81,8 @@ export class CacheModule {
     if (cfg.SG_CACHE === 'none') providers = directProviders;
     else if (cfg.SG_CACHE === 'redis') providers = redisProviders(redisSettings(cfg), cfg.SG_CACHE_TTL_S ?? DEFAULT_CACHE_TTL_S);
     else throw new Error(`cache '${String(cfg.SG_CACHE)}' is not available in this build`);
-    const exports = cfg.SG_CACHE === 'redis' ? [SUBMISSION_CONTEXT, SUBMISSION_CONTEXT_INVALIDATION, CACHE_REDIS] : [SUBMISSION_CONTEXT, SUBMISSION_CONTEXT_INVALIDATION];
-    return { module: CacheModule, global: true, providers, exports };
+    const exported = cfg.SG_CACHE === 'redis' ? [SUBMISSION_CONTEXT, SUBMISSION_CONTEXT_INVALIDATION, CACHE_REDIS] : [SUBMISSION_CONTEXT, SUBMISSION_CONTEXT_INVALIDATION];
+    return { module: CacheModule, global: true, providers, exports: exported };
   }
 }
 
