@@ -1,6 +1,7 @@
 import { DomainError, notFound, type SubmissionContext, type SubmissionContextReader } from '@shellgrade/domain';
 import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
-import type { CacheObserver, CacheOperation, CacheResult, ContextLookup, FillGuard, SubmissionContextCache } from '../src/context-cache';
+import type { ContextLookup, FillGuard, SubmissionContextCache } from '../src/context-cache';
+import { RecordingObserver } from './support/recording-observer';
 import { sampleContext } from './sample-context';
 
 /** A deep copy, as a fresh database read would return (structuredClone turns Buffers into Uint8Arrays). */
@@ -38,16 +39,6 @@ class FakeCache implements SubmissionContextCache {
   }
 }
 
-class RecordingObserver implements CacheObserver {
-  results: CacheResult[] = [];
-  failures: CacheOperation[] = [];
-  request(result: CacheResult): void {
-    this.results.push(result);
-  }
-  failed(operation: CacheOperation): void {
-    this.failures.push(operation);
-  }
-}
 
 describe('CachedSubmissionContextReader', () => {
   const context = sampleContext({ userId: 7, statementId: 11, exerciseId: 3 });

@@ -6,25 +6,15 @@
  */
 import { PgSubmissionContextReader } from '@shellgrade/persistence';
 import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
-import type { CacheObserver, CacheOperation, CacheResult } from '../src/context-cache';
 import { CacheRedisConnection } from '../src/redis-connection';
 import { RedisSubmissionContextCache } from '../src/redis-context-cache';
 import { CountedReader, REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
+import { RecordingObserver } from './support/recording-observer';
 import { ControllableProxy, closedPort } from './support/tcp-proxy';
 
 /** Far below what a request may wait, far above a database round trip on a loaded machine. */
 const BOUND_MS = 1_000;
 
-class Recorder implements CacheObserver {
-  results: CacheResult[] = [];
-  failures: CacheOperation[] = [];
-  request(result: CacheResult): void {
-    this.results.push(result);
-  }
-  failed(operation: CacheOperation): void {
-    this.failures.push(operation);
-  }
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();
@@ -48,7 +38,7 @@ describe('fail open (real PostgreSQL, Redis unreachable or slow)', () => {
   const wire = (url: string) => {
     const connection = new CacheRedisConnection({ url, keyPrefix: `sg-test-failopen-${process.pid}:` });
     connections.push(connection);
-    const observer = new Recorder();
+    const observer = new RecordingObserver();
     const cache = new RedisSubmissionContextCache(connection.client, { ttlSeconds: 60, observer });
     const postgres = new CountedReader(new PgSubmissionContextReader(database.pool));
     return { connection, observer, cache, postgres, reader: new CachedSubmissionContextReader(postgres, cache, observer) };
@@ -91,12 +81,18 @@ describe('fail open (real PostgreSQL, Redis unreachable or slow)', () => {
     expect(observer.failures.slice(3)).toEqual(['invalidate', 'invalidate']);
   });
 
-  it('a stalled Redis: the lookup gives up after its command timeout and PostgreSQL answers', async () => {
+  /** A reader whose Redis traffic goes through a proxy the test can stall or cut. */
+  async function wireThroughProxy() {
     const target = new URL(REDIS_URL);
     const proxy = await ControllableProxy.start({ host: target.hostname, port: Number(target.port) });
     proxies.push(proxy);
-    const { reader, observer, connection } = wire(`redis://127.0.0.1:${proxy.port}`);
-    expect(await connection.whenReady(5_000)).toBe(true);
+    const wired = wire(`redis://127.0.0.1:${proxy.port}`);
+    expect(await wired.connection.whenReady(5_000)).toBe(true);
+    return { proxy, ...wired };
+  }
+
+  it('a stalled Redis: the lookup gives up after its command timeout and PostgreSQL answers', async () => {
+    const { proxy, reader, observer } = await wireThroughProxy();
     const { userId, statementId } = student();
     await reader.load(userId, statementId, exerciseId());
     await reader.load(userId, statementId, exerciseId());
@@ -116,11 +112,7 @@ describe('fail open (real PostgreSQL, Redis unreachable or slow)', () => {
   });
 
   it('Redis going down and coming back: fail open meanwhile, hits again once it is back', async () => {
-    const target = new URL(REDIS_URL);
-    const proxy = await ControllableProxy.start({ host: target.hostname, port: Number(target.port) });
-    proxies.push(proxy);
-    const { reader, observer, connection } = wire(`redis://127.0.0.1:${proxy.port}`);
-    expect(await connection.whenReady(5_000)).toBe(true);
+    const { proxy, reader, observer, connection } = await wireThroughProxy();
     const { userId, statementId } = student();
     await reader.load(userId, statementId, exerciseId());
 
