@@ -5,14 +5,14 @@
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { loadSamples } from '@shellgrade/grading';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { loadConnections } from '@shellgrade/variant';
 import { BrowserSession, FormData, spaSubmission } from './support/http-client';
 import { runScenarioR, type SeededUser } from './support/scenario-r';
 import { seed, variantUp } from './support/stack';
 
 jest.setTimeout(300_000);
 
-const db = new Pool({ connectionString: loadRuntimeConfig().DATABASE_URL, max: 2 });
+const db = new Pool({ connectionString: loadConnections().DATABASE_URL, max: 2 });
 let entry: string;
 let users: SeededUser[];
 const paper = loadSamples('paper-scripts');

@@ -5,14 +5,14 @@
  */
 import { Pool } from 'pg';
 import { loadSamples } from '@shellgrade/grading';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { loadConnections } from '@shellgrade/variant';
 import { BrowserSession, spaSubmission } from './support/http-client';
 import { runScenarioR, type SeededUser } from './support/scenario-r';
 import { seed, variantStatus, variantUp } from './support/stack';
 
 jest.setTimeout(600_000);
 
-const db = new Pool({ connectionString: loadRuntimeConfig().DATABASE_URL, max: 2 });
+const db = new Pool({ connectionString: loadConnections().DATABASE_URL, max: 2 });
 const paper = loadSamples('paper-scripts');
 let users: SeededUser[];
 
@@ -22,7 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => db.end());
 
-describe.each(['naked-mon', 'mon-redis', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2'])('scenario R on %s', (variant) => {
+describe.each(['naked-mon', 'mon-redis', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2', 'msa-rabbitmq-1-2'])('scenario R on %s', (variant) => {
   it('passes for 6 users concurrently with the expected statuses and stored grades', async () => {
     const { entry } = variantUp(variant);
     const outcomes = await Promise.all(users.slice(0, 6).map((u) => runScenarioR(entry, u, paper.good)));

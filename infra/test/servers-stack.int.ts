@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import amqp from 'amqplib';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { loadConnections } from '@shellgrade/variant';
 
 const run = promisify(execFile);
 // CLI calls spawn pm2/node/psql: seconds each on a loaded 2-core machine.
 jest.setTimeout(120_000);
 const SERVERS_CLI = path.resolve(__dirname, '../bin/servers');
-const defaults = loadRuntimeConfig({});
+const defaults = loadConnections({});
 const JAEGER_QUERY = 'http://127.0.0.1:16686';
 
 async function servers(...args: string[]): Promise<string> {

@@ -8,13 +8,13 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import { Client } from 'pg';
 import Redis from 'ioredis';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { loadConnections } from '@shellgrade/variant';
 
 const run = promisify(execFile);
 // CLI calls spawn pm2/node/psql: seconds each on a loaded 2-core machine.
 jest.setTimeout(120_000);
 const SERVERS_CLI = path.resolve(__dirname, '../bin/servers');
-const defaults = loadRuntimeConfig({});
+const defaults = loadConnections({});
 
 /** Runs the CLI from a foreign cwd (it must resolve the repo from its own path). */
 async function servers(...args: string[]): Promise<{ stdout: string; stderr: string }> {

@@ -15,7 +15,7 @@ import {
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
 import { messageIdOf, refuseSubmission, replyWaitMs, within } from '@shellgrade/dispatch';
-import type { GradingJobData } from './bullmq-worker';
+import type { GradingJobData } from './bullmq-consumer';
 
 export const GRADING_JOB = 'grade';
 

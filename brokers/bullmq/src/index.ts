@@ -1,2 +1,4 @@
-export * from './core';
-export * from './bullmq.module';
+export * from './bullmq-config';
+export * from './bullmq-connection';
+export * from './bullmq-consumer';
+export * from './bullmq-dispatch';

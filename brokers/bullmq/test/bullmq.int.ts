@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { BullMqConnection, BullMqDispatch, BullMqGradingWorker } from '../src/core';
+import { BullMqConnection, BullMqDispatch, BullMqConsumer } from '../src';
 // The broker test support (fixture, fake grader, scenarios) is shared with brokers/rabbitmq in libs/dispatch/test.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
@@ -25,6 +25,7 @@ import {
 } from '../../../libs/dispatch/test/support/broker-scenarios';
 import { FakeGrader, POISON } from '../../../libs/dispatch/test/support/fake-grader';
 import { startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
+import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
 
 jest.setTimeout(180_000);
 
@@ -34,7 +35,7 @@ const WORKER_SCRIPT = join(__dirname, 'bullmq-worker.child.ts');
 interface Rig {
   connection: BullMqConnection;
   dispatch: BullMqDispatch;
-  worker?: BullMqGradingWorker;
+  worker?: BullMqConsumer;
   grader: FakeGrader;
   queue: string;
 }
@@ -76,7 +77,7 @@ async function rig(opts: {
   });
   const grader = new FakeGrader(opts.delayMs ?? 30);
   const worker = opts.consume
-    ? new BullMqGradingWorker(connection, fx.worker(grader), fx.productions, {
+    ? new BullMqConsumer(connection, fx.worker(grader), fx.productions, {
         concurrency: opts.concurrency ?? 8,
         lockMs: 5_000,
         stalledIntervalMs: 2_000,
@@ -153,11 +154,7 @@ test('kill -9 of a worker process with jobs in flight: stalled jobs are recovere
   const env = {
     DATABASE_URL: fx.db.url,
     REDIS_URL,
-    SG_BROKER_QUEUE: queue,
-    SG_BROKER_PREFETCH: '8',
-    SG_BROKER_RETRY_DELAY_MS: '50',
-    SG_BROKER_LOCK_MS: '3000',
-    SG_BROKER_STALLED_INTERVAL_MS: '1500',
+    ...brokerSettingsEnv({ queue, prefetch: 8, retryDelayMs: 50, bullmq: { lockMs: 3000, stalledIntervalMs: 1500 } }),
     FAKE_GRADE_DELAY_MS: '400',
   };
   let publisher: Rig | undefined;
@@ -195,7 +192,7 @@ test('one trace: sps → broker.publish → broker.consume (child, with queue wa
     publishTimeoutMs: 10_000,
     retryAfterSeconds: 1,
   });
-  const worker = new BullMqGradingWorker(connection, fx.worker(new FakeGrader(20)), fx.productions, {
+  const worker = new BullMqConsumer(connection, fx.worker(new FakeGrader(20)), fx.productions, {
     concurrency: 1,
     lockMs: 5_000,
     stalledIntervalMs: 5_000,

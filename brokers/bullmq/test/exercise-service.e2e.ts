@@ -8,7 +8,7 @@ import { Queue } from 'bullmq';
 // The e2e checks are shared with brokers/rabbitmq in libs/dispatch/test.
 /* eslint-disable-next-line @nx/enforce-module-boundaries */
 import { describeExerciseServiceOver } from '../../../libs/dispatch/test/support/exercise-service-e2e';
-import { BULLMQ_PREFIX } from '../src/core';
+import { BULLMQ_PREFIX } from '../src';
 
 jest.setTimeout(240_000);
 

@@ -13,7 +13,7 @@ import { DomainError, type ExerciseProduction, type GradingWorker, type Producti
 import { ATTR, tracedConsume } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
 import { gradingMessageSchema } from '@shellgrade/dispatch';
-import { decodeJson, encodeJson, type GradingReply } from './grading-message';
+import { decodeJson, encodeJson, type GradingReply } from './grading-reply';
 
 export interface RabbitMqConsumerOptions {
   prefetch: number;

@@ -18,7 +18,7 @@ import {
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
 import { messageIdOf, refuseSubmission, replyWaitMs, type GradingMessage } from '@shellgrade/dispatch';
-import { decodeJson, encodeJson, gradingReplySchema } from './grading-message';
+import { decodeJson, encodeJson, gradingReplySchema } from './grading-reply';
 import { PendingReplies } from './pending-replies';
 
 export const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';

@@ -1,6 +1,7 @@
 import type { ConsumeMessage } from 'amqplib';
 import { DomainError, type ArchiveStore, type ProductionRepository } from '@shellgrade/domain';
-import { PendingReplies, decodeJson, deliveryCountOf, gradingMessageSchema, loadRabbitMqConfig, refuseSubmission, topologyOf } from '../src/core';
+import { gradingMessageSchema, refuseSubmission } from '@shellgrade/dispatch';
+import { PendingReplies, decodeJson, deliveryCountOf, topologyOf } from '../src';
 
 const msg = (headers: Record<string, unknown> | undefined) => ({ properties: { headers } }) as unknown as ConsumeMessage;
 
@@ -54,13 +55,7 @@ describe('grading message', () => {
   });
 });
 
-describe('config', () => {
-  it('has defaults, accepts the older SG_BROKER_MAX_QUEUE name and names a bad variable', () => {
-    expect(loadRabbitMqConfig({})).toMatchObject({ SG_BROKER_QUEUE: 'sg.grading', SG_BROKER_QUEUE_BOUND: 1000, SG_BROKER_RETRIES: 3 });
-    expect(loadRabbitMqConfig({ SG_BROKER_MAX_QUEUE: '7' }).SG_BROKER_QUEUE_BOUND).toBe(7);
-    expect(loadRabbitMqConfig({ SG_BROKER_QUEUE_BOUND: '9', SG_BROKER_MAX_QUEUE: '7' }).SG_BROKER_QUEUE_BOUND).toBe(9);
-    expect(() => loadRabbitMqConfig({ SG_BROKER_PREFETCH: '0' })).toThrow(/SG_BROKER_PREFETCH/);
-  });
+describe('topology', () => {
   it('derives the dead-letter names from the work queue', () => {
     expect(topologyOf('q')).toEqual({ work: 'q', deadLetterExchange: 'q.dlx', deadLetter: 'q.dead' });
   });

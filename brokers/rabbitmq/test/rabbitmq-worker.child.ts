@@ -1,24 +1,26 @@
 /**
  * A grading worker process for the RabbitMQ fault tests: real PostgreSQL, real RabbitMQ,
- * real GradingWorker around the test's fake grader. Configured by the environment.
+ * real GradingWorker around the test's fake grader. Configured by DATABASE_URL, AMQP_URL and SG_TEST_BROKER (JSON).
  */
-import { RabbitMqConnection, RabbitMqConsumer, loadRabbitMqConfig } from '../src/core';
+import { RabbitMqConnection, RabbitMqConsumer } from '../src';
 // The worker process body (pool, GradingWorker, fake grader) is shared with brokers/bullmq in libs/dispatch/test.
 /* eslint-disable-next-line @nx/enforce-module-boundaries */
 import { runWorkerProcess } from '../../../libs/dispatch/test/support/worker-process';
+/* eslint-disable-next-line @nx/enforce-module-boundaries */
+import { brokerSettingsFromEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
 
 runWorkerProcess(async (grading, productions) => {
-  const broker = loadRabbitMqConfig();
+  const broker = brokerSettingsFromEnv();
   const connection = new RabbitMqConnection({
     url: String(process.env.AMQP_URL),
-    queue: broker.SG_BROKER_QUEUE,
-    maxLength: broker.SG_BROKER_QUEUE_BOUND,
-    deliveryLimit: broker.SG_BROKER_RETRIES,
+    queue: broker.queue,
+    maxLength: broker.queueBound,
+    deliveryLimit: broker.retries,
   });
   const consumer = new RabbitMqConsumer(connection, grading, productions, {
-    prefetch: broker.SG_BROKER_PREFETCH,
-    retries: broker.SG_BROKER_RETRIES,
-    retryDelayMs: broker.SG_BROKER_RETRY_DELAY_MS,
+    prefetch: broker.prefetch,
+    retries: broker.retries,
+    retryDelayMs: broker.retryDelayMs,
   });
   await consumer.ready();
   return {

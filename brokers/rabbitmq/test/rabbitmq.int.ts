@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src/core';
+import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src';
 // The broker test support (fixture, fake grader, scenarios) is shared with brokers/bullmq in libs/dispatch/test.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
@@ -27,6 +27,7 @@ import {
 import { FakeGrader, POISON } from '../../../libs/dispatch/test/support/fake-grader';
 import { startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
 import { sleep } from '../../../libs/dispatch/test/support/servers';
+import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 
 jest.setTimeout(180_000);
@@ -161,9 +162,7 @@ test('kill -9 of a worker process with jobs in flight: nothing lost, nothing dup
   const env = {
     DATABASE_URL: fx.db.url,
     AMQP_URL,
-    SG_BROKER_QUEUE: queue,
-    SG_BROKER_PREFETCH: '8',
-    SG_BROKER_RETRY_DELAY_MS: '50',
+    ...brokerSettingsEnv({ queue, prefetch: 8, retryDelayMs: 50 }),
     FAKE_GRADE_DELAY_MS: '400',
   };
   await expectKill9Recovered(

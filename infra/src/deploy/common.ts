@@ -74,7 +74,6 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams): RoleDe
   return variantRoles(spec).map((role) => {
     const port = ROLE_BASE_PORT[role];
     const env = { ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams }), ...serverEnv(spec) };
-    delete env.SG_REPLICA;
     env.OTEL_RESOURCE_ATTRIBUTES = `deployment.environment=${spec.name}`;
     return {
       role,
@@ -87,4 +86,4 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams): RoleDe
   });
 }
 
-export const MIGRATE_COMMAND = ['node', 'dist/libs/persistence/src/cli.js', 'migrate'];
+export const MIGRATE_COMMAND = ['node', 'dist/libs/admin-cli/src/db.js', 'migrate'];

@@ -1,6 +1,9 @@
 import { parse } from 'yaml';
 import { loadVariant } from '@shellgrade/variant';
 import { composeFiles } from './compose';
+import { decodeProcessConfig } from '@shellgrade/variant';
+
+const processOf = (env: Record<string, string> | undefined) => decodeProcessConfig(env?.SG_PROCESS ?? '');
 
 interface ComposeDoc {
   name: string;
@@ -33,10 +36,8 @@ describe('docker-compose generator', () => {
     const mono = doc.services.monolith;
     expect(mono).toMatchObject({ image: 'shellgrade/app:latest', deploy: { replicas: 1 }, ports: ['3000:3000'], restart: 'always' });
     expect(mono.command).toEqual(['node', '--max-old-space-size=512', 'dist/services/monolith/src/main.js']);
-    expect(mono.environment).toMatchObject({
-      SG_ROLE: 'monolith', SG_PORT: '3000', SG_HOST: '0.0.0.0', SG_GRADER_EXEC: 'blocking', SG_VARIANT: 'naked-mon',
-      DATABASE_URL: 'postgres://shellgrade:shellgrade@postgres:5432/shellgrade',
-    });
+    expect(mono.environment).toMatchObject({ DATABASE_URL: 'postgres://shellgrade:shellgrade@postgres:5432/shellgrade' });
+    expect(processOf(mono.environment)).toMatchObject({ role: 'monolith', port: 3000, host: '0.0.0.0', spec: { name: 'naked-mon', grader: { exec: 'blocking' } } });
     expect(mono.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } });
     expect(mono.build).toEqual({ context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' });
     expect(mono.security_opt).toContain('seccomp=unconfined');
@@ -64,7 +65,7 @@ describe('docker-compose generator', () => {
     expect(Object.fromEntries(['gateway', 'leftover', 'exercise'].map((r) => [r, doc.services[r].deploy?.replicas]))).toEqual({
       gateway: 2, leftover: 4, exercise: 4,
     });
-    expect(doc.services.gateway.environment).toMatchObject({ SG_LEFTOVER_URL: 'http://haproxy:8081', SG_EXERCISE_URL: 'http://haproxy:8082', SG_PORT: '3100' });
+    expect(processOf(doc.services.gateway.environment)).toMatchObject({ port: 3100, upstreams: { leftoverUrl: 'http://haproxy:8081', exerciseUrl: 'http://haproxy:8082' } });
     expect(doc.services.leftover.security_opt).toBeUndefined();
     expect(files['haproxy.cfg']).toContain('server-template exercise 4 exercise:3300');
     expect(unresolvedHosts(doc)).toEqual([]);
@@ -74,17 +75,15 @@ describe('docker-compose generator', () => {
     const { doc } = compose('msa-1-1');
     expect(doc.services.haproxy).toBeUndefined();
     expect(doc.services.gateway.ports).toEqual(['3100:3100']);
-    expect(doc.services.gateway.environment).toMatchObject({ SG_LEFTOVER_URL: 'http://leftover:3200', SG_EXERCISE_URL: 'http://exercise:3300' });
+    expect(processOf(doc.services.gateway.environment).upstreams).toEqual({ leftoverUrl: 'http://leftover:3200', exerciseUrl: 'http://exercise:3300' });
   });
 
   it('broker and storage variants bring their servers with reachable URLs', () => {
     const { doc } = compose('msa-rabbitmq-minio-2-4-4');
     expect(doc.services.rabbitmq.image).toMatch(/^rabbitmq:/);
     expect(doc.services.minio.image).toMatch(/^minio\/minio/);
-    expect(doc.services.exercise.environment).toMatchObject({
-      SG_DISPATCH: 'rabbitmq', SG_STORAGE: 'minio', AMQP_URL: 'amqp://shellgrade:shellgrade@rabbitmq:5672', MINIO_ENDPOINT: 'http://minio:9000',
-      SG_BROKER_PREFETCH: '1',
-    });
+    expect(doc.services.exercise.environment).toMatchObject({ AMQP_URL: 'amqp://shellgrade:shellgrade@rabbitmq:5672', MINIO_ENDPOINT: 'http://minio:9000' });
+    expect(processOf(doc.services.exercise.environment).spec).toMatchObject({ dispatch: 'rabbitmq', storage: 'minio', broker: { prefetch: 1 } });
     expect(doc.services.exercise.depends_on).toMatchObject({ rabbitmq: { condition: 'service_healthy' }, minio: { condition: 'service_healthy' } });
     expect(unresolvedHosts(doc)).toEqual([]);
     const bull = compose('msa-bullmq-1-4').doc;

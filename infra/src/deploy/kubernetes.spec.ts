@@ -1,6 +1,9 @@
 import { parseAllDocuments } from 'yaml';
 import { loadVariant } from '@shellgrade/variant';
 import { kubernetesYaml } from './kubernetes';
+import { decodeProcessConfig } from '@shellgrade/variant';
+
+const processOf = (env: Record<string, string> | undefined) => decodeProcessConfig(env?.SG_PROCESS ?? '');
 
 interface K8sObject {
   apiVersion: string;
@@ -31,11 +34,11 @@ describe('Kubernetes generator', () => {
       const svc = find(objs, 'Service', role)!;
       expect(svc.spec.ports[0].port).toBe(port);
       expect(deploy.spec.template.metadata.labels).toMatchObject(svc.spec.selector);
-      expect(find(objs, 'ConfigMap', `shellgrade-${role}-env`)!.data).toMatchObject({ SG_ROLE: role, SG_PORT: String(port) });
+      expect(processOf(find(objs, 'ConfigMap', `shellgrade-${role}-env`)!.data as Record<string, string>)).toMatchObject({ role, port });
     }
     // kube-proxy balances callees: the gateway talks to the Services
-    expect(find(objs, 'ConfigMap', 'shellgrade-gateway-env')!.data).toMatchObject({
-      SG_LEFTOVER_URL: 'http://leftover:3200', SG_EXERCISE_URL: 'http://exercise:3300',
+    expect(processOf(find(objs, 'ConfigMap', 'shellgrade-gateway-env')!.data as Record<string, string>).upstreams).toEqual({
+      leftoverUrl: 'http://leftover:3200', exerciseUrl: 'http://exercise:3300',
     });
     expect(find(objs, 'ConfigMap', 'shellgrade-gateway-env')!.data).not.toHaveProperty('DATABASE_URL');
     expect(find(objs, 'Secret', 'shellgrade-credentials')!.stringData).toMatchObject({
@@ -49,7 +52,7 @@ describe('Kubernetes generator', () => {
     const ingress = find(objs, 'Ingress', 'shellgrade')!;
     expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'haproxy', port: { number: 8080 } });
     expect(find(objs, 'StatefulSet', 'postgres')!.spec.template.spec.containers[0].image).toBe('postgres:15-bookworm');
-    expect(find(objs, 'Job', 'shellgrade-migrate')!.spec.template.spec.containers[0].command).toEqual(['node', 'dist/libs/persistence/src/cli.js', 'migrate']);
+    expect(find(objs, 'Job', 'shellgrade-migrate')!.spec.template.spec.containers[0].command).toEqual(['node', 'dist/libs/admin-cli/src/db.js', 'migrate']);
   });
 
   it('naked-mon: the Ingress goes straight to the monolith Service; options are honoured', () => {

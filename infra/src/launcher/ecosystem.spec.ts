@@ -1,5 +1,6 @@
 import { loadVariant } from '@shellgrade/variant';
 import { ecosystem, ecosystemSource } from './ecosystem';
+import { decodeProcessConfig } from '@shellgrade/variant';
 
 describe('pm2 ecosystem', () => {
   const options = { haproxyConfig: '/repo/run/variant/haproxy.cfg' };
@@ -20,7 +21,7 @@ describe('pm2 ecosystem', () => {
     const exercise = apps[5];
     expect(exercise.script).toMatch(/\/dist\/services\/exercise\/src\/main\.js$/);
     expect(exercise.node_args).toContain('--max-old-space-size=512');
-    expect(exercise.env).toMatchObject({ SG_ROLE: 'exercise', SG_REPLICA: '1', SG_PORT: '3301' });
+    expect(decodeProcessConfig(exercise.env.SG_PROCESS)).toMatchObject({ role: 'exercise', replica: 1, port: 3301 });
     const haproxy = apps[10];
     expect(haproxy).toMatchObject({ script: '/usr/sbin/haproxy', interpreter: 'none', args: ['-db', '-f', options.haproxyConfig] });
   });

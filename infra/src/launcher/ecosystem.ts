@@ -61,7 +61,7 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     name: proc.name,
     script: serviceMain(proc.role),
     cwd: REPO_ROOT,
-    // The telemetry preload must run before http/express/pg are required; it is a no-op unless SG_TRACING.
+    // The telemetry preload must run before http/express/pg are required; it is a no-op unless SG_PROCESS says spec.tracing.enabled.
     node_args: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`, '--enable-source-maps', '--require', telemetryPreload()],
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
     env: { NODE_ENV: 'production', ...proc.env },

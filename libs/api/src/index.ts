@@ -1,3 +1,2 @@
 export * from './production';
-export * from './wiring';
 export * from './admin';

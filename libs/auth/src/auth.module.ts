@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { AUTH_CONFIG, type AuthRuntimeConfig, authConfigFrom } from './auth.config';
+import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { AuthController, SessionHttp } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
@@ -8,13 +8,12 @@ import { TokenService } from './tokens';
 /**
  * Login/verify/logout routes, plus TokenService and AuthGuard for every other module
  * (global, so @UseGuards(AuthGuard) resolves in any controller). Needs CREDENTIAL_STORE and
- * REFRESH_TOKEN_STORE from a global module (libs/persistence's PersistenceModule).
+ * REFRESH_TOKEN_STORE from the process's ports (libs/wiring binds libs/persistence's adapters).
  */
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(cfg: AuthRuntimeConfig, opts: { secureCookies?: boolean } = {}): DynamicModule {
-    const authConfig = authConfigFrom(cfg, opts.secureCookies ?? false);
+  static forRoot(authConfig: AuthConfig): DynamicModule {
     return {
       module: AuthModule,
       controllers: [AuthController],

@@ -1,4 +1,4 @@
-export * from './cache.module';
+export * from './cache.providers';
 export * from './cache-keys';
 export * from './cache-metrics';
 export * from './cached-submission-context.reader';

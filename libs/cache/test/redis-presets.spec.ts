@@ -1,4 +1,4 @@
-import { loadVariant, variantProcesses, type VariantSpec } from '@shellgrade/variant';
+import { decodeProcessConfig, loadVariant, variantProcesses, type VariantSpec } from '@shellgrade/variant';
 
 /** The read-path cache presets and the preset each one must match in everything but the cache. */
 const PRESETS: [cached: string, uncached: string][] = [
@@ -21,9 +21,9 @@ describe('Redis cache presets', () => {
     expect(cached.paper?.source).toBe('001 Eriksson (cache experiments)');
   });
 
-  it.each(PRESETS)('%s tells every process SG_CACHE=redis', (cachedName) => {
+  it.each(PRESETS)('%s tells every process cache: redis', (cachedName) => {
     const services = variantProcesses(loadVariant(cachedName)).filter((p) => p.role !== 'haproxy');
     expect(services.length).toBeGreaterThan(0);
-    for (const p of services) expect(p.env.SG_CACHE).toBe('redis');
+    for (const p of services) expect(decodeProcessConfig(p.env.SG_PROCESS).spec.cache).toBe('redis');
   });
 });

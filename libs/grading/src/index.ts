@@ -2,7 +2,6 @@ export * from './archive-limits';
 export { validateArchive, type ArchiveInfo, type ArchiveEntry, type ArchiveEntryType } from './validate-archive';
 export * from './grader-options';
 export { SandboxGrader } from './sandbox-grader';
-export { createGraderFromConfig, graderOptionsFromConfig } from './grader-factory';
 export { gradingResultSchema, parseGradingOutput } from './grading-output';
 export * from './catalog';
 export { helperLibDir, catalogDir } from './assets';

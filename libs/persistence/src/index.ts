@@ -1,8 +1,7 @@
 export * from './migrate';
 export * from './pool';
 export * from './queryable';
-export * from './stats';
-export * from './persistence.module';
+export * from './persistence.providers';
 export * from './repositories/production.repository';
 export * from './repositories/submission-context.reader';
 export * from './repositories/user.repository';
@@ -12,5 +11,3 @@ export * from './repositories/sequence.repository';
 export * from './repositories/session.repository';
 export * from './repositories/enrolment.repository';
 export * from './repositories/statement.repository';
-export * from './seed';
-export * from './testing/test-database';

@@ -1,12 +1,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Global, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ARCHIVE_STORE, type ArchiveStore, DomainError } from '@shellgrade/domain';
 import { PG_POOL } from '@shellgrade/persistence';
 import { MinioArchiveStore } from '../src/minio-archive-store';
 import { sha256Hex } from '../src/postgres-archive-store';
-import { StorageModule } from '../src/storage.module';
+import { minioArchiveStoreProvider, tracedArchiveStoreProviders } from '../src/storage.providers';
 import { archiveBytes, createTestBucket, failure, minioBase, seededDatabase, type SeededDb, type TestBucket } from './minio-test-support';
 
 describe('MinioArchiveStore (real MinIO + PostgreSQL)', () => {
@@ -141,41 +140,18 @@ describe('MinioArchiveStore (real MinIO + PostgreSQL)', () => {
     });
   });
 
-  it('StorageModule.forRoot picks the MinIO adapter for SG_STORAGE=minio', async () => {
-    @Global()
-    @Module({ providers: [{ provide: PG_POOL, useValue: seeded.pool }], exports: [PG_POOL] })
-    class PoolModule {}
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        PoolModule,
-        StorageModule.forRoot({
-          SG_STORAGE: 'minio',
-          MINIO_ENDPOINT: minioBase.endpoint,
-          MINIO_ACCESS_KEY: minioBase.accessKey,
-          MINIO_SECRET_KEY: minioBase.secretKey,
-          MINIO_BUCKET: bucket.settings.bucket,
-        }),
-      ],
-    }).compile();
+  it('minioArchiveStoreProvider binds ARCHIVE_STORE to the MinIO adapter (traced on demand)', async () => {
+    const pool = { provide: PG_POOL, useValue: seeded.pool };
+    const settings = { ...minioBase, bucket: bucket.settings.bucket };
+    const moduleRef = await Test.createTestingModule({ providers: [pool, minioArchiveStoreProvider(settings)] }).compile();
     const resolved = moduleRef.get(ARCHIVE_STORE);
     expect(resolved).toBeInstanceOf(MinioArchiveStore);
     expect((resolved as MinioArchiveStore).bucket).toBe(bucket.settings.bucket);
-    expect(() => StorageModule.forRoot({ SG_STORAGE: 'minio' })).toThrow(/needs MINIO_ENDPOINT/);
     await moduleRef.close();
 
     // With tracing on, ARCHIVE_STORE is the span-emitting wrapper around the same adapter.
     const tracedRef = await Test.createTestingModule({
-      imports: [
-        PoolModule,
-        StorageModule.forRoot({
-          SG_STORAGE: 'minio',
-          SG_TRACING: true,
-          MINIO_ENDPOINT: minioBase.endpoint,
-          MINIO_ACCESS_KEY: minioBase.accessKey,
-          MINIO_SECRET_KEY: minioBase.secretKey,
-          MINIO_BUCKET: bucket.settings.bucket,
-        }),
-      ],
+      providers: [pool, ...tracedArchiveStoreProviders(minioArchiveStoreProvider(settings), 'minio')],
     }).compile();
     const tracedStore = tracedRef.get<ArchiveStore>(ARCHIVE_STORE);
     expect(tracedStore).not.toBeInstanceOf(MinioArchiveStore);

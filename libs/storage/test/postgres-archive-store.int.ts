@@ -1,5 +1,6 @@
 import { DomainError } from '@shellgrade/domain';
-import { createPool, createTestDatabase, PgProductionRepository, seed, type TestDatabase } from '@shellgrade/persistence';
+import { createPool, PgProductionRepository } from '@shellgrade/persistence';
+import { createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Pool } from 'pg';
 import { PostgresArchiveStore, sha256Hex } from '../src/postgres-archive-store';
 

@@ -1,8 +1,9 @@
+import { ARCHIVE_STORE } from '@shellgrade/domain';
 import { DomainError } from '@shellgrade/domain';
 import { S3Error } from 'minio';
 import { productionIdOfKey, productionObjectKey } from '../src/object-keys';
 import { objectStoreUnavailable, OBJECT_STORE_RETRY_AFTER_S } from '../src/object-store-errors';
-import { StorageModule } from '../src/storage.module';
+import { postgresArchiveStoreProvider, tracedArchiveStoreProviders } from '../src/storage.providers';
 
 describe('object keys', () => {
   it('derives the key from the production id and back', () => {
@@ -41,21 +42,11 @@ describe('objectStoreUnavailable', () => {
   });
 });
 
-describe('StorageModule.forRoot', () => {
-  it('binds ARCHIVE_STORE to the adapter SG_STORAGE names', () => {
-    const pg = StorageModule.forRoot({ SG_STORAGE: 'postgres' });
-    expect(pg.providers).toHaveLength(1);
-    const minio = StorageModule.forRoot({ SG_STORAGE: 'minio', MINIO_ENDPOINT: 'http://127.0.0.1:1', MINIO_ACCESS_KEY: 'a', MINIO_SECRET_KEY: 'b', MINIO_BUCKET: 'c' });
-    expect(minio.providers).toHaveLength(1);
-    expect(minio.providers![0]).not.toBe(pg.providers![0]);
-  });
-
-  it('adds the traced wrapper only when SG_TRACING is on', () => {
-    expect(StorageModule.forRoot({ SG_STORAGE: 'postgres', SG_TRACING: true }).providers).toHaveLength(2);
-    expect(StorageModule.forRoot({ SG_STORAGE: 'postgres', SG_TRACING: false }).providers).toHaveLength(1);
-  });
-
-  it('refuses minio without its settings', () => {
-    expect(() => StorageModule.forRoot({ SG_STORAGE: 'minio' })).toThrow(/SG_STORAGE=minio needs MINIO_ENDPOINT/);
+describe('tracedArchiveStoreProviders', () => {
+  it('re-binds the adapter privately and exposes the traced wrapper as ARCHIVE_STORE', () => {
+    const providers = tracedArchiveStoreProviders(postgresArchiveStoreProvider, 'postgres');
+    expect(providers).toHaveLength(2);
+    expect(providers.map((p) => (p as { provide: unknown }).provide)).toContain(ARCHIVE_STORE);
+    expect((providers[0] as { provide: unknown }).provide).not.toBe(ARCHIVE_STORE);
   });
 });

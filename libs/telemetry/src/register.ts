@@ -1,7 +1,7 @@
 /**
  * Preload entry: `node -r ./dist/libs/telemetry/src/register.js dist/services/<role>/src/main.js`.
  * It must run before the application requires http, express, pg or Nest so their
- * instrumentation hooks are in place. With SG_TRACING unset/false it returns at once
+ * instrumentation hooks are in place. With tracing off in SG_PROCESS it returns at once
  * without loading the SDK, so the untraced variant pays nothing.
  */
 import { isMainThread } from 'node:worker_threads';

@@ -1,7 +1,7 @@
 /**
  * ParentBased(TraceIdRatio) where the ratio also applies to remote parents: k6 marks
  * every traceparent as sampled, so a plain ParentBased sampler would trace everything
- * and ignore SG_TRACE_SAMPLE. TraceIdRatio decides from the trace id alone, so the
+ * and ignore spec.tracing.sampleRatio. TraceIdRatio decides from the trace id alone, so the
  * gateway and the services it calls reach the same decision for one request; children
  * inside a process follow their local parent.
  */

@@ -1,26 +1,44 @@
 /**
- * Reads the tracing settings from the environment the launcher sets (see
- * libs/variant/src/runtime-config.ts: SG_TRACING, SG_TRACE_SAMPLE, SG_ROLE, SG_REPLICA,
- * SG_VARIANT, OTEL_EXPORTER_OTLP_ENDPOINT). Kept dependency-free so the off-case loads nothing.
+ * Reads the tracing settings from the process config the launcher sets (SG_PROCESS, JSON,
+ * see libs/variant/src/process-config.ts: role, replica, spec.name, spec.tracing) and the
+ * collector address (OTEL_EXPORTER_OTLP_ENDPOINT). The service validates SG_PROCESS in full
+ * right after; this preload only picks its few fields and stays dependency-free so the
+ * off-case loads nothing.
  */
 import type { TelemetrySettings } from './sdk';
 
+interface TracedProcess {
+  role?: string;
+  replica?: number;
+  spec?: { name?: string; tracing?: { enabled?: boolean; sampleRatio?: number } };
+}
+
+function processOf(env: NodeJS.ProcessEnv): TracedProcess {
+  if (!env.SG_PROCESS) return {};
+  try {
+    const parsed: unknown = JSON.parse(env.SG_PROCESS);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as TracedProcess) : {};
+  } catch {
+    return {}; // the service itself reports the malformed SG_PROCESS
+  }
+}
+
 export function isTracingEnabled(env: NodeJS.ProcessEnv): boolean {
-  const v = (env.SG_TRACING ?? '').trim().toLowerCase();
-  return v === 'true' || v === '1';
+  return processOf(env).spec?.tracing?.enabled === true;
 }
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv): TelemetrySettings {
-  const ratio = env.SG_TRACE_SAMPLE === undefined || env.SG_TRACE_SAMPLE === '' ? 1 : Number(env.SG_TRACE_SAMPLE);
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
-    throw new Error(`SG_TRACE_SAMPLE must be a number in [0, 1], got "${env.SG_TRACE_SAMPLE}"`);
+  const p = processOf(env);
+  const ratio = p.spec?.tracing?.sampleRatio ?? 1;
+  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
+    throw new Error(`SG_PROCESS spec.tracing.sampleRatio must be a number in [0, 1], got ${JSON.stringify(ratio)}`);
   }
-  const replica = Number(env.SG_REPLICA ?? '0');
-  if (!Number.isInteger(replica) || replica < 0) throw new Error(`SG_REPLICA must be an integer >= 0, got "${env.SG_REPLICA}"`);
+  const replica = p.replica ?? 0;
+  if (!Number.isInteger(replica) || replica < 0) throw new Error(`SG_PROCESS replica must be an integer >= 0, got ${JSON.stringify(replica)}`);
   return {
-    role: env.SG_ROLE || 'monolith',
+    role: p.role || 'monolith',
     replica,
-    variant: env.SG_VARIANT || 'naked-mon',
+    variant: p.spec?.name || 'naked-mon',
     sampleRatio: ratio,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || 'http://127.0.0.1:4318',
   };

@@ -21,10 +21,10 @@ beforeAll(() => {
 });
 
 describe('telemetry preload', () => {
-  it('loads nothing but its settings reader when SG_TRACING is off', async () => {
+  it('loads nothing but its settings reader when tracing is off', async () => {
     const script = `const loaded = Object.keys(require.cache).filter((f) => !f.endsWith('[eval]'));
       console.log(JSON.stringify(loaded));`;
-    const { stdout } = await run(process.execPath, ['-r', REGISTER, '-e', script], { env: { ...process.env, SG_TRACING: 'false' } });
+    const { stdout } = await run(process.execPath, ['-r', REGISTER, '-e', script], { env: { ...process.env, SG_PROCESS: JSON.stringify({ spec: { tracing: { enabled: false } } }) } });
     const loaded = (JSON.parse(stdout) as string[]).map((f) => f.slice(REPO.length));
     expect(loaded.sort()).toEqual(['/dist/libs/telemetry/src/register.js', '/dist/libs/telemetry/src/settings.js']);
   });
@@ -39,7 +39,7 @@ describe('telemetry preload', () => {
         setInterval(() => {}, 1000);
         setTimeout(() => process.kill(process.pid, 'SIGTERM'), 300);`;
       const child = spawn(process.execPath, ['-r', REGISTER, '-e', script], {
-        env: { ...process.env, SG_TRACING: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` },
+        env: { ...process.env, SG_PROCESS: JSON.stringify({ spec: { tracing: { enabled: true } } }), OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` },
       });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

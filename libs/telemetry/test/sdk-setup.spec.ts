@@ -7,24 +7,25 @@ import { NEST_SUPPORTED_VERSIONS, NestInstrumentation12 } from '../src/nest-inst
 import { CountingBatchSpanProcessor, CountingExporter, newSpanCounts } from '../src/span-accounting';
 import { isTracingEnabled, settingsFromEnv } from '../src/settings';
 
-describe('settings from the environment', () => {
-  it('is off unless SG_TRACING is true/1', () => {
+const processEnv = (p: object) => ({ SG_PROCESS: JSON.stringify(p) });
+
+describe('settings from the process config', () => {
+  it('is off unless SG_PROCESS says spec.tracing.enabled', () => {
     expect(isTracingEnabled({})).toBe(false);
-    expect(isTracingEnabled({ SG_TRACING: 'false' })).toBe(false);
-    expect(isTracingEnabled({ SG_TRACING: 'true' })).toBe(true);
-    expect(isTracingEnabled({ SG_TRACING: '1' })).toBe(true);
+    expect(isTracingEnabled({ SG_PROCESS: 'not json' })).toBe(false);
+    expect(isTracingEnabled(processEnv({ spec: { tracing: { enabled: false } } }))).toBe(false);
+    expect(isTracingEnabled(processEnv({ spec: { tracing: { enabled: true } } }))).toBe(true);
   });
 
   it('reads role, replica, variant, ratio and endpoint with defaults', () => {
     expect(settingsFromEnv({})).toEqual({ role: 'monolith', replica: 0, variant: 'naked-mon', sampleRatio: 1, otlpEndpoint: 'http://127.0.0.1:4318' });
-    expect(settingsFromEnv({ SG_ROLE: 'gateway', SG_REPLICA: '2', SG_VARIANT: 'msa-1-2', SG_TRACE_SAMPLE: '0.25', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x:1' })).toEqual({
-      role: 'gateway', replica: 2, variant: 'msa-1-2', sampleRatio: 0.25, otlpEndpoint: 'http://x:1',
-    });
+    const env = { ...processEnv({ role: 'gateway', replica: 2, spec: { name: 'msa-1-2', tracing: { enabled: true, sampleRatio: 0.25 } } }), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x:1' };
+    expect(settingsFromEnv(env)).toEqual({ role: 'gateway', replica: 2, variant: 'msa-1-2', sampleRatio: 0.25, otlpEndpoint: 'http://x:1' });
   });
 
-  it('rejects a bad ratio or replica with the variable name', () => {
-    expect(() => settingsFromEnv({ SG_TRACE_SAMPLE: '2' })).toThrow(/SG_TRACE_SAMPLE/);
-    expect(() => settingsFromEnv({ SG_REPLICA: '-1' })).toThrow(/SG_REPLICA/);
+  it('rejects a bad ratio or replica with the field name', () => {
+    expect(() => settingsFromEnv(processEnv({ spec: { tracing: { sampleRatio: 2 } } }))).toThrow(/sampleRatio/);
+    expect(() => settingsFromEnv(processEnv({ replica: -1 }))).toThrow(/replica/);
   });
 });
 

@@ -1,4 +1,6 @@
-export * from './runtime-config';
+export * from './connections';
+export * from './process-config';
 export * from './spec';
 export * from './loader';
 export * from './processes';
+export * from './service-config';

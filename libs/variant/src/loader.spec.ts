@@ -52,7 +52,7 @@ describe('presets', () => {
 
 describe('bad specs fail naming the field', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sg-variants-'));
-  writeFileSync(join(dir, 'base.yaml'), 'description: base\ntopology: msa\ndispatch: http\nreplicas: { gateway: 1, leftover: 1, exercise: 1 }\n');
+  writeFileSync(join(dir, 'base.yaml'), 'description: base\ntopology: msa\ndispatch: inline\nreplicas: { gateway: 1, leftover: 1, exercise: 1 }\n');
   const load = (yaml: string) => {
     const file = join(dir, 'case.yaml');
     writeFileSync(file, yaml);
@@ -63,8 +63,10 @@ describe('bad specs fail naming the field', () => {
     ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1, exercise: 0 }', 'replicas.exercise: expected a positive integer'],
     ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1, exercise: two }', 'replicas.exercise: expected a positive integer'],
     ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1 }', 'replicas.exercise: expected a positive integer'],
-    ['extends: base\ndescription: x\ndispatch: inline', 'dispatch: topology msa needs http, rabbitmq or bullmq'],
-    ['description: x\ntopology: monolith\ndispatch: http\nreplicas: { monolith: 2 }', 'dispatch: topology monolith grades in-process: expected inline'],
+    ['extends: base\ndescription: x\ndispatch: http', 'dispatch: dispatch http was renamed'],
+    ['extends: base\ndescription: x\ntransport: grpc', 'transport: Invalid input'],
+    ['description: x\ntopology: monolith\ndispatch: rabbitmq\nreplicas: { monolith: 2 }', 'dispatch: topology monolith grades in-process: expected inline'],
+    ['extends: base\ndescription: x\ndispatch: bullmq\ngrader: { exec: blocking }', 'grader.exec: dispatch bullmq needs a grader that does not block the event loop'],
     ['description: x\ntopology: monolith\ndispatch: inline\nreplicas: { monolith: 2, exercise: 1 }', 'replicas.exercise: not allowed with topology monolith'],
     ['extends: base\ndescription: x\nreply: async', 'reply: async replies need a broker'],
     ['extends: base\ndescription: x\nreplicas: { gateway: 2, leftover: 1, exercise: 1 }\nentry: direct', 'entry: direct needs exactly one gateway'],
@@ -76,6 +78,8 @@ describe('bad specs fail naming the field', () => {
     ['extends: base\ndescription: x\ntracing: { enabled: yes please }', 'tracing.enabled: expected true or false'],
     ['extends: base\ndescription: x\nreplica: { gateway: 1 }', 'replica: unknown field'],
     ['extends: base\ndescription: x\nbroker: { prefetch: 1, queuebound: 5 }', 'broker.queuebound: unknown field'],
+    ['extends: base\ndescription: x\nbroker: { queue: "a:b" }', "broker.queue: expected a queue name without ':'"],
+    ['extends: base\ndescription: x\nhttp: { maxArchiveBytes: 0 }', 'http.maxArchiveBytes: expected a positive integer'],
     ['extends: base\ndescription: x\nenv: { "bad-name": 1 }', 'env.bad-name: expected an environment variable name'],
     ['extends: base', 'description: expected a sentence'],
     ['extends: nowhere\ndescription: x', "extends: no preset 'nowhere'"],

@@ -1,6 +1,6 @@
 import { loadVariant } from './loader';
 import { balancedFrontends, entryUrl, variantProcesses, variantServers } from './processes';
-import { runtimeConfigSchema } from './runtime-config';
+import { decodeProcessConfig, PROCESS_ENV } from './process-config';
 import { validateVariant } from './loader';
 
 const summary = (name: string) => variantProcesses(loadVariant(name)).map((p) => `${p.name}@${p.port}`);
@@ -21,10 +21,9 @@ describe('variantProcesses', () => {
     const spec = loadVariant('mon-x2');
     const procs = variantProcesses(spec);
     expect(procs.map((p) => `${p.name}@${p.port}`)).toEqual(['sg-monolith-0@3000', 'sg-monolith-1@3001', 'sg-haproxy@8080']);
-    expect(procs[1].env).toMatchObject({
-      SG_ROLE: 'monolith', SG_REPLICA: '1', SG_PORT: '3001', SG_VARIANT: 'mon-x2', SG_DISPATCH: 'inline', SG_GRADER_EXEC: 'blocking',
-    });
-    expect(procs[1].env.SG_EXERCISE_URL).toBeUndefined();
+    const second = decodeProcessConfig(procs[1].env[PROCESS_ENV]);
+    expect(second).toMatchObject({ role: 'monolith', replica: 1, port: 3001, spec: { name: 'mon-x2', dispatch: 'inline', grader: { exec: 'blocking' } } });
+    expect(second.upstreams).toBeUndefined();
     expect(procs[2]).toMatchObject({ role: 'haproxy', healthUrl: 'http://127.0.0.1:8080/health' });
     expect(entryUrl(spec)).toBe('http://127.0.0.1:8080');
     expect(variantServers(spec)).toEqual(['postgres', 'haproxy']);
@@ -37,9 +36,9 @@ describe('variantProcesses', () => {
       'sg-leftover-0@3200', 'sg-exercise-0@3300', 'sg-exercise-1@3301', 'sg-gateway-0@3100', 'sg-haproxy@8082',
     ]);
     const gateway = procs.find((p) => p.role === 'gateway')!;
-    expect(gateway.env).toMatchObject({
-      SG_ROLE: 'gateway', SG_PORT: '3100', SG_DISPATCH: 'http',
-      SG_LEFTOVER_URL: 'http://127.0.0.1:3200', SG_EXERCISE_URL: 'http://127.0.0.1:8082',
+    expect(decodeProcessConfig(gateway.env[PROCESS_ENV])).toMatchObject({
+      role: 'gateway', port: 3100, spec: { dispatch: 'inline', transport: 'http' },
+      upstreams: { leftoverUrl: 'http://127.0.0.1:3200', exerciseUrl: 'http://127.0.0.1:8082' },
     });
     expect(entryUrl(spec)).toBe('http://127.0.0.1:3100');
     expect(balancedFrontends(spec).map((f) => [f.name, f.port, f.servers.length])).toEqual([['exercise', 8082, 2]]);
@@ -54,7 +53,7 @@ describe('variantProcesses', () => {
     expect(procs.filter((p) => p.role === 'exercise').map((p) => p.port)).toEqual([3300, 3301, 3302, 3303]);
     expect(new Set(procs.map((p) => p.port)).size).toBe(11);
     for (const p of procs.filter((q) => q.role === 'gateway')) {
-      expect(p.env).toMatchObject({ SG_LEFTOVER_URL: 'http://127.0.0.1:8081', SG_EXERCISE_URL: 'http://127.0.0.1:8082' });
+      expect(decodeProcessConfig(p.env[PROCESS_ENV]).upstreams).toEqual({ leftoverUrl: 'http://127.0.0.1:8081', exerciseUrl: 'http://127.0.0.1:8082' });
     }
     expect(balancedFrontends(spec).map((f) => [f.name, f.port, f.role, f.servers.length])).toEqual([
       ['entry', 8080, 'gateway', 2], ['leftover', 8081, 'leftover', 4], ['exercise', 8082, 'exercise', 4],
@@ -62,24 +61,42 @@ describe('variantProcesses', () => {
     expect(entryUrl(spec)).toBe('http://127.0.0.1:8080');
   });
 
-  it('every env a spec produces is a valid runtime configuration', () => {
+  it('every process receives one validated process config: its place and the whole spec', () => {
     for (const name of ['naked-mon', 'msa-2-4-4', 'msa-rabbitmq-1-4-async', 'msa-bullmq-minio-1-4', 'msa-redis-1-2']) {
-      for (const p of variantProcesses(loadVariant(name)).filter((q) => q.role !== 'haproxy')) {
-        const cfg = runtimeConfigSchema.parse(p.env);
-        expect(cfg.SG_PORT).toBe(p.port);
-        expect(cfg.SG_ROLE).toBe(p.role);
+      const spec = loadVariant(name);
+      for (const p of variantProcesses(spec).filter((q) => q.role !== 'haproxy')) {
+        const cfg = decodeProcessConfig(p.env[PROCESS_ENV]);
+        expect(cfg).toMatchObject({ role: p.role, replica: p.replica, port: p.port });
+        expect(cfg.spec).toEqual(spec);
+        // Only the process config and OpenTelemetry's own names: no tunable travels as its own variable.
+        expect(Object.keys(p.env).sort()).toEqual(['OTEL_RESOURCE_ATTRIBUTES', 'OTEL_SERVICE_NAME', PROCESS_ENV]);
       }
     }
   });
 
-  it('broker tunables and env overrides reach the processes', () => {
+  it('tunables reach the processes inside the spec, with the schema defaults filled in; env adds variables last', () => {
     const spec = validateVariant({
       name: 'custom', description: 'x', topology: 'msa', dispatch: 'rabbitmq', reply: 'async',
-      replicas: { gateway: 1, leftover: 1, exercise: 1 }, broker: { prefetch: 4 }, env: { SG_KDF_COST: 4, SG_DB_POOL: 3 },
-      tracing: { enabled: true, sampleRatio: 0.25 },
+      replicas: { gateway: 1, leftover: 1, exercise: 1 }, broker: { prefetch: 4 }, database: { pool: 3 },
+      tracing: { enabled: true, sampleRatio: 0.25 }, env: { NODE_OPTIONS: '--max-old-space-size=256' },
     });
     const env = variantProcesses(spec)[0].env;
-    expect(env).toMatchObject({ SG_BROKER_PREFETCH: '4', SG_BROKER_RETRIES: '3', SG_BROKER_RETRY_DELAY_MS: '500', SG_BROKER_REPLY_TIMEOUT_MS: '50000', SG_KDF_COST: '4', SG_DB_POOL: '3', SG_TRACING: 'true', SG_TRACE_SAMPLE: '0.25' });
+    expect(decodeProcessConfig(env[PROCESS_ENV]).spec).toMatchObject({
+      broker: { queue: 'sg.grading', prefetch: 4, retries: 3, retryDelayMs: 500, replyTimeoutMs: 50_000, publishTimeoutMs: 10_000, retryAfterS: 5, consume: true },
+      database: { pool: 3 },
+      tracing: { enabled: true, sampleRatio: 0.25 },
+      auth: { kdfCost: 14 },
+      http: { maxArchiveBytes: 1024 * 1024, maxBodyBytes: 8 * 1024 * 1024 },
+    });
+    expect(env.NODE_OPTIONS).toBe('--max-old-space-size=256');
+  });
+
+  it('refuses a process config that is not a valid spec, naming the field', () => {
+    const spec = loadVariant('naked-mon');
+    const raw = JSON.parse(variantProcesses(spec)[0].env[PROCESS_ENV]);
+    raw.spec.broker.prefetch = 0;
+    expect(() => decodeProcessConfig(JSON.stringify(raw))).toThrow(/spec\.broker\.prefetch/);
+    expect(() => decodeProcessConfig('{')).toThrow(/SG_PROCESS is not JSON/);
   });
 });
 

@@ -3,6 +3,7 @@
  * environment, where HAProxy sits, and which native servers must be up. Pure functions of the
  * spec, shared by the launcher (pm2), the benchmark runner and the deployment generators.
  */
+import { encodeProcessConfig, PROCESS_ENV, processConfigOf } from './process-config';
 import type { Role, VariantSpec } from './spec';
 
 export const LOOPBACK = '127.0.0.1';
@@ -90,8 +91,9 @@ export function loopbackUpstreams(spec: VariantSpec): Upstreams {
 }
 
 /**
- * The SG_* environment of one replica (see runtime-config.ts). Host, port and upstream URLs are
- * parameters so the compose/Kubernetes generators can reuse it with their own addresses.
+ * The environment of one replica: its process config as one JSON value (SG_PROCESS) and the
+ * OpenTelemetry resource names. Host, port and upstream URLs are parameters so the
+ * compose/Kubernetes generators can reuse it with their own addresses.
  */
 export function serviceEnv(
   spec: VariantSpec,
@@ -99,38 +101,12 @@ export function serviceEnv(
   replica: number,
   where: { host: string; port: number; upstreams: Upstreams },
 ): Record<string, string> {
-  const env: Record<string, string> = {
-    SG_ROLE: role,
-    SG_REPLICA: String(replica),
-    SG_VARIANT: spec.name,
-    SG_HOST: where.host,
-    SG_PORT: String(where.port),
-    SG_DISPATCH: spec.dispatch,
-    SG_REPLY: spec.reply,
-    SG_STORAGE: spec.storage,
-    SG_CACHE: spec.cache,
-    SG_GRADER_EXEC: spec.grader.exec,
-    SG_ISOLATION: spec.grader.isolation,
-    SG_GRADER_TIMEOUT_MS: String(spec.grader.timeoutMs),
-    SG_GRADER_NICE: String(spec.grader.nice),
-    SG_DB_POOL: String(spec.database.pool),
-    SG_TRACING: String(spec.tracing.enabled),
-    SG_TRACE_SAMPLE: String(spec.tracing.sampleRatio),
+  return {
+    [PROCESS_ENV]: encodeProcessConfig(processConfigOf(spec, role, replica, where)),
     OTEL_SERVICE_NAME: `shellgrade-${role}`,
     OTEL_RESOURCE_ATTRIBUTES: `service.instance.id=${processName(role, replica)},deployment.environment=${spec.name}`,
+    ...spec.env,
   };
-  if (spec.topology === 'msa') {
-    env.SG_LEFTOVER_URL = where.upstreams.leftoverUrl;
-    env.SG_EXERCISE_URL = where.upstreams.exerciseUrl;
-  }
-  if (spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq') {
-    env.SG_BROKER_PREFETCH = String(spec.broker.prefetch);
-    env.SG_BROKER_QUEUE_BOUND = String(spec.broker.queueBound);
-    env.SG_BROKER_RETRIES = String(spec.broker.retries);
-    env.SG_BROKER_RETRY_DELAY_MS = String(spec.broker.retryDelayMs);
-    env.SG_BROKER_REPLY_TIMEOUT_MS = String(spec.broker.replyTimeoutMs);
-  }
-  return { ...env, ...spec.env };
 }
 
 /** Every process of the variant on this machine: service replicas (callees first), then HAProxy. */

@@ -19,7 +19,10 @@ const replicaCount = positiveInt().max(MAX_REPLICAS, { error: `expected at most 
 const millis = positiveInt('a positive number of milliseconds');
 
 export const topologies = ['monolith', 'msa'] as const;
-export const dispatchModes = ['inline', 'http', 'rabbitmq', 'bullmq'] as const;
+/** How a received submission reaches a grader: in the receiving process, or through a broker. */
+export const dispatchModes = ['inline', 'rabbitmq', 'bullmq'] as const;
+/** How msa services call each other (gateway → leftover/exercise); grpc is paper 002's next one. */
+export const transports = ['http'] as const;
 export const balanceAlgorithms = ['roundrobin', 'leastconn', 'first', 'random', 'source'] as const;
 
 export const paperRefSchema = z.strictObject({
@@ -59,21 +62,78 @@ export const databaseSchema = z.strictObject({
   pool: positiveInt().max(200).default(10),
 });
 
+const nonNegativeInt = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(0, { error: `expected ${what}` });
+
+/** BullMQ's own job-lock and retention settings (dispatch: bullmq). */
+export const bullMqSchema = z.strictObject({
+  /** Job lock; renewed every half of it by the worker (grading runs in a child process). */
+  lockMs: positiveInt().min(1_000).default(30_000),
+  /** How often workers look for jobs whose lock expired (their worker died). */
+  stalledIntervalMs: positiveInt().min(1_000).default(30_000),
+  /** Stalls (worker deaths mid-job) a job survives before it is failed. */
+  maxStalled: positiveInt().default(2),
+  /** Finished jobs kept in Redis (bounded retention); the failed set is swept at start-up up to keepFailed. */
+  keepCompleted: nonNegativeInt('a non-negative integer').default(1_000),
+  keepFailed: nonNegativeInt('a non-negative integer').default(5_000),
+});
+
 export const brokerSchema = z.strictObject({
+  /** Work queue name; unset = the broker's own (rabbitmq: sg.grading, bullmq: sg-grading; BullMQ forbids ':'). */
+  queue: z.string().min(1).regex(/^[^:]+$/, { error: "expected a queue name without ':'" }).optional(),
   /** Unacknowledged jobs one consumer holds (RabbitMQ prefetch / BullMQ worker concurrency). */
   prefetch: positiveInt().default(1),
   /** In-flight jobs above which the gateway sheds with 503 + Retry-After. */
   queueBound: positiveInt().default(1000),
   /** Deliveries of a failing job before it is dead-lettered. */
-  retries: z.number({ error: 'expected a non-negative integer' }).int().min(0).max(100).default(3),
-  /** Pause before a failed job is delivered again. */
-  retryDelayMs: z.number({ error: 'expected a non-negative number of milliseconds' }).int().min(0).default(500),
+  retries: nonNegativeInt('a non-negative integer').max(100).default(3),
+  /** Pause before a failed job is delivered again (base of an exponential backoff). */
+  retryDelayMs: nonNegativeInt('a non-negative number of milliseconds').default(500),
   /**
    * How long a sync reply waits for the job's result, counted from the request's arrival, before
    * answering 202 (graded later, poll). As long as the callers allow (proxies and k6: 60 s) minus
    * a margin: answering earlier only withholds feedback that was about to come.
    */
   replyTimeoutMs: millis.default(50_000),
+  /** How long a publish may wait for the broker (reconnection included) before the submission is refused. */
+  publishTimeoutMs: millis.default(10_000),
+  /** Retry-After (seconds) of the 503 answered when the queue is full or the broker is down. */
+  retryAfterS: positiveInt().default(5),
+  /** Whether the exercise replicas consume the queue (false: publish only, e.g. to watch the bound). */
+  consume: z.boolean({ error: 'expected true or false' }).default(true),
+  bullmq: bullMqSchema.prefault({}),
+});
+
+/** What the HTTP edge of every service accepts. */
+export const httpSchema = z.strictObject({
+  /** Browser origins allowed with credentials, comma-separated; * = any. */
+  corsOrigins: z.string().min(1).default('*'),
+  /** Largest request body a service parses (the SPA's JSON byte map is ~5x the archive). */
+  maxBodyBytes: positiveInt().default(8 * 1024 * 1024),
+  /** Largest accepted submission archive (gzip-compressed bytes): 413 above it; the grader checks it again. */
+  maxArchiveBytes: positiveInt().default(1024 * 1024),
+});
+
+export const authSchema = z.strictObject({
+  accessTtlS: positiveInt().default(900),
+  refreshTtlS: positiveInt().default(7 * 24 * 3600),
+  /** log2 of scrypt's N for new password hashes; 14 is node's default (16 MiB, ~50 ms). */
+  kdfCost: positiveInt().max(20).default(14),
+  /** Set the Secure flag on cookies (only when clients reach the entry over HTTPS). */
+  secureCookies: z.boolean({ error: 'expected true or false' }).default(false),
+});
+
+export const gatewaySchema = z.strictObject({
+  /** How long the gateway waits for an upstream answer (504 after it). */
+  upstreamTimeoutMs: millis.default(60_000),
+  /**
+   * Concurrent gateway connections per upstream URL; beyond it requests wait inside the gateway.
+   * Sync SPS hold theirs while grading (seconds under load), so this must exceed the SPS in flight.
+   */
+  upstreamMaxSockets: positiveInt().default(1024),
+  /** How long a replica that refused a connection answers 503 without being tried. */
+  downCooldownMs: millis.default(1_000),
+  /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */
+  clientKeepAliveMs: millis.default(65_000),
 });
 
 export const haproxySchema = z.strictObject({
@@ -104,18 +164,30 @@ export const variantSpecSchema = z
     topology: z.enum(topologies),
     /** direct: clients talk to the single entry replica; haproxy: HAProxy on 8080 in front of it. */
     entry: z.enum(['direct', 'haproxy']).optional(),
-    dispatch: z.enum(dispatchModes),
+    dispatch: z.enum(dispatchModes, {
+      error: (issue) =>
+        issue.input === 'http'
+          ? 'dispatch http was renamed: an msa exercise service grades in-process (dispatch inline); its SPS arrive over transport http'
+          : `expected one of ${dispatchModes.join(', ')}`,
+    }),
+    /** msa: the internal hops' protocol (the gateway reaches leftover and exercise over it). */
+    transport: z.enum(transports).default('http'),
     reply: z.enum(['sync', 'async']).default('sync'),
     storage: z.enum(['postgres', 'minio']).default('postgres'),
     /** redis: SPS read their submission context through Redis (paper 001's read-path cache, libs/cache). */
     cache: z.enum(['none', 'redis']).default('none'),
+    /** Lifetime of a cached submission context (cache: redis): a safety net behind the API's invalidation. */
+    cacheTtlS: positiveInt().default(300),
     replicas: replicasSchema,
     grader: graderSchema.prefault({}),
     tracing: tracingSchema.prefault({}),
     database: databaseSchema.prefault({}),
     broker: brokerSchema.prefault({}),
     haproxy: haproxySchema.prefault({}),
-    /** Extra environment for every process, applied last (e.g. SG_KDF_COST). */
+    http: httpSchema.prefault({}),
+    auth: authSchema.prefault({}),
+    gateway: gatewaySchema.prefault({}),
+    /** Extra environment for every process, applied last (e.g. NODE_OPTIONS); tunables belong in the fields above. */
     env: z
       .record(
         z.string().regex(envName, { error: 'expected an environment variable name (A-Z, 0-9, _)' }),
@@ -137,12 +209,15 @@ export const variantSpecSchema = z
         if (r[role] === undefined) issue(['replicas', role], 'expected a positive integer (topology msa)');
       }
       if (r.monolith !== undefined) issue(['replicas', 'monolith'], 'not allowed with topology msa');
-      if (spec.dispatch === 'inline') issue(['dispatch'], 'topology msa needs http, rabbitmq or bullmq');
     }
     if (spec.reply === 'async' && spec.dispatch !== 'rabbitmq' && spec.dispatch !== 'bullmq') {
       issue(['reply'], 'async replies need a broker: dispatch rabbitmq or bullmq');
     }
     const brokered = spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq';
+    if (spec.dispatch === 'bullmq' && spec.grader.exec === 'blocking') {
+      // BullMQ renews job locks on the event loop: a blocking grader would make every job "stalled".
+      issue(['grader', 'exec'], 'dispatch bullmq needs a grader that does not block the event loop: expected async or pool');
+    }
     if (brokered && spec.reply === 'sync' && spec.broker.replyTimeoutMs >= spec.haproxy.timeouts.serverMs) {
       issue(['broker', 'replyTimeoutMs'], `must be below haproxy.timeouts.serverMs (${spec.haproxy.timeouts.serverMs} ms): the reply must come before the proxies give up`);
     }
@@ -151,7 +226,18 @@ export const variantSpecSchema = z
       issue(['entry'], `direct needs exactly one ${spec.topology === 'monolith' ? 'monolith' : 'gateway'}; use haproxy`);
     }
   })
-  .transform((spec) => ({ ...spec, entry: spec.entry ?? defaultEntry(spec.topology, spec.replicas) }));
+  .transform((spec) => ({
+    ...spec,
+    entry: spec.entry ?? defaultEntry(spec.topology, spec.replicas),
+    broker: { ...spec.broker, queue: spec.broker.queue ?? DEFAULT_QUEUE[spec.dispatch] },
+  }));
+
+/** Each broker's conventional work-queue name (kept so queues of running brokers keep their names). */
+const DEFAULT_QUEUE: Record<(typeof dispatchModes)[number], string> = {
+  inline: 'sg-grading',
+  rabbitmq: 'sg.grading',
+  bullmq: 'sg-grading',
+};
 
 /** A replicated entry point needs a balancer; a single one is reached directly unless the spec says otherwise. */
 function defaultEntry(topology: 'monolith' | 'msa', replicas: z.output<typeof replicasSchema>): 'direct' | 'haproxy' {

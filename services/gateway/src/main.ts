@@ -1,20 +1,22 @@
 /**
- * Composition root of the API gateway (MSA variants): read SG_* configuration, build the
- * gateway app from @shellgrade/gateway, listen, and drain on SIGTERM/SIGINT.
+ * Composition root of the API gateway (MSA variants): read the process config, build the
+ * gateway app from @shellgrade/gateway (it reaches the services over spec.transport: http),
+ * listen, and drain on SIGTERM/SIGINT.
  */
 import { Logger } from '@nestjs/common';
-import { createGatewayApp, gatewayConfigFrom } from '@shellgrade/gateway';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { createGatewayApp } from '@shellgrade/gateway';
+import { loadServiceConfig } from '@shellgrade/variant';
+import { gatewayConfigOf } from '@shellgrade/wiring';
 
 async function main(): Promise<void> {
-  const runtime = loadRuntimeConfig();
-  const config = gatewayConfigFrom(runtime);
-  const name = `gateway-${runtime.SG_REPLICA}`;
+  const cfg = loadServiceConfig('gateway');
+  const config = gatewayConfigOf(cfg);
+  const name = `gateway-${cfg.replica}`;
   const log = new Logger(name);
   const app = await createGatewayApp(config);
-  await app.listen(runtime.SG_PORT, runtime.SG_HOST);
+  await app.listen(cfg.port, cfg.host);
   log.log(
-    `listening on http://${runtime.SG_HOST}:${runtime.SG_PORT}; exercise → ${config.exerciseUrls.join(', ')}; ` +
+    `listening on http://${cfg.host}:${cfg.port}; exercise → ${config.exerciseUrls.join(', ')}; ` +
       `leftover → ${config.leftoverUrls.join(', ')}`,
   );
 

@@ -1,28 +1,31 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { GradingCoreModule, LeftoverApiModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
+import { LeftoverApiModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
-import { CacheModule } from '@shellgrade/cache';
 import { ObservabilityModule } from '@shellgrade/http';
-import { HEALTH_CHECKS_TOKEN, PersistenceModule } from '@shellgrade/persistence';
-import { StorageModule } from '@shellgrade/storage';
-import type { RuntimeConfig } from '@shellgrade/variant';
+import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
+import type { ServiceConfig } from '@shellgrade/variant';
+import { archiveStore, authConfigOf, cache, database, dispatch, gradingProviders, identityOf, portsModule } from '@shellgrade/wiring';
 
-/** The monolith (paper 000 §II): every module in one process, grading inline. */
+/** The monolith (paper 000 §II): every module in one process, grading in-process. */
 @Module({})
 export class MonolithModule {
-  static forRoot(cfg: RuntimeConfig): DynamicModule {
+  static forRoot(cfg: ServiceConfig): DynamicModule {
+    const { spec } = cfg;
     return {
       module: MonolithModule,
       imports: [
-        PersistenceModule.forRoot(cfg),
-        CacheModule.forRoot(cfg),
-        StorageModule.forRoot(cfg),
-        GradingCoreModule.forRoot(cfg),
-        AuthModule.forRoot(cfg),
+        portsModule([
+          ...database(cfg), //                 users, catalog, productions: PostgreSQL
+          ...archiveStore(cfg), //             archives: spec.storage
+          ...cache[spec.cache](cfg), //        SPS read path: spec.cache
+          ...gradingProviders(cfg), //         sandboxed grader: spec.grader
+          ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch (inline)
+        ]),
+        AuthModule.forRoot(authConfigOf(cfg)),
         LeftoverApiModule,
         StatementApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: cfg.SG_MAX_ARCHIVE_BYTES }),
-        ObservabilityModule.forRoot({ role: cfg.SG_ROLE, replica: cfg.SG_REPLICA, variant: cfg.SG_VARIANT }, HEALTH_CHECKS_TOKEN),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
+        ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
       ],
     };
   }

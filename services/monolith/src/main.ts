@@ -1,15 +1,12 @@
 import { createHttpApp, listen } from '@shellgrade/http';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { loadServiceConfig } from '@shellgrade/variant';
+import { httpOptionsOf } from '@shellgrade/wiring';
 import { MonolithModule } from './app.module';
 
 async function main(): Promise<void> {
-  const cfg = loadRuntimeConfig();
-  const app = await createHttpApp(MonolithModule.forRoot(cfg), {
-    title: 'shellgrade monolith',
-    corsOrigins: cfg.SG_CORS_ORIGINS,
-    bodyLimitBytes: cfg.SG_MAX_BODY_BYTES,
-  });
-  await listen(app, cfg.SG_HOST, cfg.SG_PORT, `monolith-${cfg.SG_REPLICA}`);
+  const cfg = loadServiceConfig('monolith');
+  const app = await createHttpApp(MonolithModule.forRoot(cfg), httpOptionsOf(cfg, 'shellgrade monolith'));
+  await listen(app, cfg.host, cfg.port, `monolith-${cfg.replica}`);
 }
 
 main().catch((error) => {

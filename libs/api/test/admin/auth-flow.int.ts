@@ -2,11 +2,15 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { CacheModule } from '@shellgrade/cache';
+import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
-import { createPool, createTestDatabase, PersistenceModule, seed, SEED_PASSWORDS, type TestDatabase } from '@shellgrade/persistence';
+import { createPool, persistenceProviders } from '@shellgrade/persistence';
+import { createTestDatabase, seed, SEED_PASSWORDS, type TestDatabase } from '@shellgrade/persistence/testing';
 import request from 'supertest';
 import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
+// The process's port table, as the services bind it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { portsModule } from '@shellgrade/wiring';
 
 const catalog = [
   { slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] },
@@ -29,11 +33,12 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
     const pool = createPool({ databaseUrl: db.url, size: 2 });
     await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
     await pool.end();
-    const cfg = { DATABASE_URL: db.url, SG_DB_POOL: 5, SG_JWT_SECRET: 'integration-secret-0123456789', SG_ACCESS_TTL_S: 60, SG_REFRESH_TTL_S: 3600, SG_KDF_COST: 4 };
+    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false };
+    const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
       // CRUD routes registered BEFORE the auth ones on purpose: DELETE /api/user/:id must not
       // shadow DELETE /api/user/logout whatever order a composition root imports them in.
-      imports: [PersistenceModule.forRoot(cfg), CacheModule.forRoot({ SG_CACHE: 'none' }), LeftoverApiModule, AuthModule.forRoot(cfg)],
+      imports: [portsModule([...database, ...directSubmissionContextProviders]), LeftoverApiModule, AuthModule.forRoot(auth)],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
     configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });

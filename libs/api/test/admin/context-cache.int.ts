@@ -7,14 +7,18 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { CacheModule, CachedSubmissionContextReader, contextKey, exerciseIndexKey } from '@shellgrade/cache';
+import { CachedSubmissionContextReader, redisSubmissionContextProviders, contextKey, exerciseIndexKey } from '@shellgrade/cache';
 import { SUBMISSION_CONTEXT, type SubmissionContextReader } from '@shellgrade/domain';
 import { configureHttpApp } from '@shellgrade/http';
-import { createPool, createTestDatabase, PersistenceModule, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { createPool, persistenceProviders } from '@shellgrade/persistence';
+import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+import { loadConnections } from '@shellgrade/variant';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
+// The process's port table, as the services bind it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { portsModule } from '@shellgrade/wiring';
 
 const catalog = [
   { slug: 'paper-scripts', name: 'Paper', statementHtml: '<p>paper</p>', questionArchive: Buffer.from([1, 2]), graderScript: 'old grader', locale: 'en', skills: [] },
@@ -23,7 +27,7 @@ const catalog = [
 /** A logical database of its own on the shared Redis: the module writes un-prefixed keys. */
 const PRIVATE_DB = 14;
 const redisUrl = () => {
-  const url = new URL(loadRuntimeConfig({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL);
+  const url = new URL(loadConnections({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL);
   url.pathname = `/${PRIVATE_DB}`;
   return url.toString();
 };
@@ -50,12 +54,12 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
     await pool.end();
     raw = new Redis(redisUrl());
     await dropCacheKeys(raw);
-    const cfg = { DATABASE_URL: db.url, SG_DB_POOL: 5, SG_JWT_SECRET: 'integration-secret-0123456789', SG_ACCESS_TTL_S: 60, SG_REFRESH_TTL_S: 3600, SG_KDF_COST: 4 };
+    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false };
+    const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
       imports: [
-        PersistenceModule.forRoot(cfg),
-        CacheModule.forRoot({ SG_CACHE: 'redis', REDIS_URL: redisUrl(), SG_CACHE_TTL_S: 300 }),
-        AuthModule.forRoot(cfg),
+        portsModule([...database, ...redisSubmissionContextProviders({ url: redisUrl(), ttlSeconds: 300 })]),
+        AuthModule.forRoot(auth),
         LeftoverApiModule,
         StatementApiModule,
       ],

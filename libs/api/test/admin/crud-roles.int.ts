@@ -2,21 +2,16 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { CacheModule } from '@shellgrade/cache';
+import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
-import {
-  createPool,
-  createTestDatabase,
-  PersistenceModule,
-  PgProductionRepository,
-  seed,
-  SEED_PASSWORDS,
-  type SeedResult,
-  type TestDatabase,
-} from '@shellgrade/persistence';
+import { createPool, persistenceProviders, PgProductionRepository } from '@shellgrade/persistence';
+import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
+// The process's port table, as the services bind it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { portsModule } from '@shellgrade/wiring';
 
 const catalog = [
   { slug: 'paper-scripts', name: 'Paper', statementHtml: '<p>paper</p>', questionArchive: Buffer.from([1, 2]), graderScript: 'secret grader', locale: 'en', skills: ['a'] },
@@ -45,9 +40,10 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
     db = await createTestDatabase();
     pool = createPool({ databaseUrl: db.url, size: 2 });
     seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
-    const cfg = { DATABASE_URL: db.url, SG_DB_POOL: 5, SG_JWT_SECRET: 'integration-secret-0123456789', SG_ACCESS_TTL_S: 60, SG_REFRESH_TTL_S: 3600, SG_KDF_COST: 4 };
+    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false };
+    const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
-      imports: [PersistenceModule.forRoot(cfg), CacheModule.forRoot({ SG_CACHE: 'none' }), AuthModule.forRoot(cfg), LeftoverApiModule, StatementApiModule],
+      imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(auth), LeftoverApiModule, StatementApiModule],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
     configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });

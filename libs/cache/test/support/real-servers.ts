@@ -5,13 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SubmissionContext, SubmissionContextReader } from '@shellgrade/domain';
-import { type CatalogExercise, createPool, createTestDatabase, seed, type SeedResult, type TestDatabase } from '@shellgrade/persistence';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { createPool } from '@shellgrade/persistence';
+import { type CatalogExercise, createTestDatabase, seed, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+import { loadConnections } from '@shellgrade/variant';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { CacheRedisConnection, type CacheRedisSettings } from '../../src/redis-connection';
 
-export const REDIS_URL = loadRuntimeConfig({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL;
+export const REDIS_URL = loadConnections({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL;
 
 export const testCatalog: CatalogExercise[] = [
   {

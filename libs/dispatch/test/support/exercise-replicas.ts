@@ -8,13 +8,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { LOOPBACK, serviceEnv, validateVariant, type VariantSpecInput } from '@shellgrade/variant';
 /* eslint-disable @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
 import { readUsersCsv, type SeededUser } from '../../../../test/support/scenario-r';
 
 const run = promisify(execFile);
 const REPO = join(__dirname, '../../../..');
 const MAIN = join(REPO, 'dist/services/exercise/src/main.js');
-const DB_CLI = join(REPO, 'dist/libs/persistence/src/cli.js');
+const DB_CLI = join(REPO, 'dist/libs/admin-cli/src/db.js');
 
 export interface ReplicaSet {
   urls: string[];
@@ -36,12 +37,23 @@ export async function seedStudents(databaseUrl: string, students: number): Promi
   return readUsersCsv(readFileSync(csv, 'utf8'));
 }
 
-export async function startExerciseReplicas(ports: number[], env: Record<string, string>): Promise<ReplicaSet> {
+/** The msa spec the replicas run: one exercise replica per port, `wiring` on top (dispatch, reply, broker). */
+export type ReplicaWiring = Pick<VariantSpecInput, 'dispatch' | 'reply' | 'broker'>;
+
+export async function startExerciseReplicas(ports: number[], wiring: ReplicaWiring, env: Record<string, string>): Promise<ReplicaSet> {
   assertBuilt();
+  const spec = validateVariant({
+    name: 'broker-e2e',
+    description: 'exercise replicas of the broker end-to-end tests',
+    topology: 'msa',
+    replicas: { gateway: 1, leftover: 1, exercise: ports.length },
+    ...wiring,
+  });
+  const upstreams = { leftoverUrl: `http://${LOOPBACK}:3200`, exerciseUrl: `http://${LOOPBACK}:${ports[0]}` };
   let out = '';
   const children: ChildProcess[] = ports.map((port, replica) => {
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, SG_ROLE: 'exercise', SG_HOST: '127.0.0.1', SG_PORT: String(port), SG_REPLICA: String(replica), ...env },
+      env: { ...process.env, ...serviceEnv(spec, 'exercise', replica, { host: LOOPBACK, port, upstreams }), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (c: Buffer) => (out += c.toString()));

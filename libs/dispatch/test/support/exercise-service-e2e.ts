@@ -15,7 +15,7 @@ import { seedStudents, startExerciseReplicas } from './exercise-replicas';
 import { spsRound } from './sps-round';
 
 export interface BrokerVariant {
-  /** SG_DISPATCH value, also the audit/log label. */
+  /** The spec's dispatch, also the audit/log label. */
   dispatch: 'rabbitmq' | 'bullmq';
   /** Display name in the test titles. */
   name: string;
@@ -42,13 +42,11 @@ export function describeExerciseServiceOver(variant: BrokerVariant): void {
     it('grades 12 concurrent submissions through 2 replicas, one production each', async () => {
       const users = await seedStudents(fx.db.url, 4);
       const queue = queueName();
-      const replicas = await startExerciseReplicas(variant.ports.pair, {
-        DATABASE_URL: fx.db.url,
-        SG_DISPATCH: variant.dispatch,
-        SG_REPLY: reply,
-        SG_BROKER_QUEUE: queue,
-        SG_BROKER_PREFETCH: '2',
-      });
+      const replicas = await startExerciseReplicas(
+        variant.ports.pair,
+        { dispatch: variant.dispatch, reply, broker: { queue, prefetch: 2 } },
+        { DATABASE_URL: fx.db.url },
+      );
       try {
         const outcome = await spsRound(replicas.urls, users, 12, (u) => spaSubmission(u.exerciseId, u.statementId, good), BrowserSession);
         expect(outcome.statuses).toEqual(Array(12).fill(reply === 'sync' ? 201 : 202));
@@ -74,15 +72,11 @@ export function describeExerciseServiceOver(variant: BrokerVariant): void {
     it('answers 503 problem+json with Retry-After once the queue is full, and keeps only accepted productions', async () => {
       const [user] = await seedStudents(fx.db.url, 1);
       const queue = queueName();
-      const replicas = await startExerciseReplicas([variant.ports.bounded], {
-        DATABASE_URL: fx.db.url,
-        SG_DISPATCH: variant.dispatch,
-        SG_REPLY: 'async',
-        SG_BROKER_QUEUE: queue,
-        SG_BROKER_QUEUE_BOUND: '3',
-        SG_BROKER_RETRY_AFTER_S: '7',
-        SG_BROKER_CONSUME: 'false',
-      });
+      const replicas = await startExerciseReplicas(
+        [variant.ports.bounded],
+        { dispatch: variant.dispatch, reply: 'async', broker: { queue, queueBound: 3, retryAfterS: 7, consume: false } },
+        { DATABASE_URL: fx.db.url },
+      );
       try {
         const out = await boundRound(replicas.urls[0], user, 8, spaSubmission(user.exerciseId, user.statementId, good));
         const accepted = out.statuses.filter((s) => s === 202).length;

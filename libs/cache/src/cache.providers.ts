@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { SUBMISSION_CONTEXT, SUBMISSION_CONTEXT_INVALIDATION, noSubmissionContextCache } from '@shellgrade/domain';
+import { PgSubmissionContextReader } from '@shellgrade/persistence';
+import { prometheusCacheObserver, throttled } from './cache-metrics';
+import { CachedSubmissionContextReader } from './cached-submission-context.reader';
+import { CacheRedisConnection, type CacheRedisSettings } from './redis-connection';
+import { RedisSubmissionContextCache } from './redis-context-cache';
+
+/** The Redis read-path cache's settings (spec: cache: redis, cacheTtlS). */
+export interface RedisCacheSettings {
+  url: string;
+  ttlSeconds: number;
+}
+
+/** How long a starting service waits for Redis before it starts without it (fail open). */
+const STARTUP_WAIT_MS = 2_000;
+
+/** The module's Redis connection (exported for tests and health probes). */
+export const CACHE_REDIS = Symbol('CacheRedisConnection');
+const REDIS_CONTEXT_CACHE = Symbol('RedisSubmissionContextCache');
+
+@Injectable()
+class CacheRedisCloser implements OnApplicationShutdown {
+  constructor(@Inject(CACHE_REDIS) private readonly connection: CacheRedisConnection) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+/** cache: none — SPS read PostgreSQL directly and there is nothing to invalidate. */
+export const directSubmissionContextProviders: Provider[] = [
+  { provide: SUBMISSION_CONTEXT, useExisting: PgSubmissionContextReader },
+  { provide: SUBMISSION_CONTEXT_INVALIDATION, useValue: noSubmissionContextCache },
+];
+
+/**
+ * cache: redis — SUBMISSION_CONTEXT is the cached reader (fail-open: Redis down means
+ * PostgreSQL), SUBMISSION_CONTEXT_INVALIDATION (told by the exercise and statement
+ * controllers) goes to Redis, and the connection is closed at shutdown.
+ */
+export function redisSubmissionContextProviders({ url, ttlSeconds }: RedisCacheSettings): Provider[] {
+  const settings: CacheRedisSettings = { url };
+  const logger = new Logger('SubmissionContextCache');
+  const observer = prometheusCacheObserver((line) => logger.warn(line));
+  return [
+    {
+      provide: CACHE_REDIS,
+      useFactory: async () => {
+        const reportConnection = throttled((line) => logger.warn(line), 10_000);
+        const connection = new CacheRedisConnection(settings, (error) => reportConnection(`redis ${settings.url}: ${error.message}`));
+        if (!(await connection.whenReady(STARTUP_WAIT_MS))) {
+          logger.warn(`redis ${settings.url} not reachable at startup: submission contexts are read from PostgreSQL until it is`);
+        }
+        return connection;
+      },
+    },
+    CacheRedisCloser,
+    {
+      provide: REDIS_CONTEXT_CACHE,
+      inject: [CACHE_REDIS],
+      useFactory: (connection: CacheRedisConnection) => new RedisSubmissionContextCache(connection.client, { ttlSeconds, observer }),
+    },
+    {
+      provide: SUBMISSION_CONTEXT,
+      inject: [PgSubmissionContextReader, REDIS_CONTEXT_CACHE],
+      useFactory: (postgres: PgSubmissionContextReader, cache: RedisSubmissionContextCache) =>
+        new CachedSubmissionContextReader(postgres, cache, observer),
+    },
+    { provide: SUBMISSION_CONTEXT_INVALIDATION, useExisting: REDIS_CONTEXT_CACHE },
+  ];
+}

@@ -1,0 +1,102 @@
+/**
+ * The cache providers as the service roots bind them, beside the real PostgreSQL ones: which
+ * reader SUBMISSION_CONTEXT is, which invalidation the controllers get, that a service starts
+ * when Redis is down, and that shutdown closes the connection.
+ */
+import type { INestApplicationContext, Provider } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import {
+  noSubmissionContextCache,
+  SUBMISSION_CONTEXT,
+  SUBMISSION_CONTEXT_INVALIDATION,
+  type SubmissionContextInvalidation,
+  type SubmissionContextReader,
+} from '@shellgrade/domain';
+import { persistenceProviders, PgSubmissionContextReader } from '@shellgrade/persistence';
+import { Redis } from 'ioredis';
+import { CACHE_REDIS, directSubmissionContextProviders, redisSubmissionContextProviders } from '../src/cache.providers';
+import { contextKey } from '../src/cache-keys';
+import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
+import type { CacheRedisConnection } from '../src/redis-connection';
+import { REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
+import { closedPort } from './support/tcp-proxy';
+
+/**
+ * The module uses REDIS_URL as configured (no key prefix), so this file keeps its keys in a
+ * logical database of their own, away from BullMQ (db 0) and the variants' cache.
+ */
+const PRIVATE_DB = 13;
+const privateDbUrl = () => {
+  const url = new URL(REDIS_URL);
+  url.pathname = `/${PRIVATE_DB}`;
+  return url.toString();
+};
+
+async function dropCacheKeys(redis: Redis): Promise<void> {
+  const keys = await redis.keys('sg:ctx:*');
+  if (keys.length > 0) await redis.del(...keys);
+}
+
+describe('cache providers (real PostgreSQL and Redis)', () => {
+  let database: SeededDatabase;
+  let raw: Redis;
+  const apps: INestApplicationContext[] = [];
+
+  const compile = async (cache: Provider[]) => {
+    const moduleRef = await Test.createTestingModule({
+      providers: [...persistenceProviders({ url: database.db.url, poolSize: 2 }), ...cache],
+    }).compile();
+    const app = await moduleRef.init();
+    apps.push(app);
+    return app;
+  };
+
+  beforeAll(async () => {
+    database = await seededDatabase(1);
+    raw = new Redis(privateDbUrl());
+    await dropCacheKeys(raw);
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    if (raw) await dropCacheKeys(raw);
+    await raw?.quit();
+    await database?.close();
+  });
+
+  it('cache none: SPS read PostgreSQL directly and invalidation does nothing', async () => {
+    const app = await compile(directSubmissionContextProviders);
+    expect(app.get(SUBMISSION_CONTEXT)).toBeInstanceOf(PgSubmissionContextReader);
+    expect(app.get(SUBMISSION_CONTEXT_INVALIDATION)).toBe(noSubmissionContextCache);
+    expect(() => app.get(CACHE_REDIS)).toThrow();
+  });
+
+  it('cache redis: SPS read through the cache, the controllers invalidate it, shutdown closes the connection', async () => {
+    const app = await compile(redisSubmissionContextProviders({ url: privateDbUrl(), ttlSeconds: 90 }));
+    const reader = app.get<SubmissionContextReader>(SUBMISSION_CONTEXT);
+    expect(reader).toBeInstanceOf(CachedSubmissionContextReader);
+    const { userId, statementId } = database.seeded.students[0]!;
+    const exerciseId = database.seeded.csvExerciseId;
+
+    const loaded = await reader.load(userId, statementId, exerciseId);
+    expect(loaded).toEqual(await app.get(PgSubmissionContextReader).load(userId, statementId, exerciseId));
+    expect(await raw.ttl(contextKey(statementId))).toBeGreaterThan(80);
+
+    await app.get<SubmissionContextInvalidation>(SUBMISSION_CONTEXT_INVALIDATION).exerciseChanged(exerciseId);
+    expect(await raw.exists(contextKey(statementId))).toBe(0);
+
+    const connection = app.get<CacheRedisConnection>(CACHE_REDIS);
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+    expect(connection.client.status).toBe('end');
+  });
+
+  it('cache redis with Redis down: the service starts (bounded wait) and SPS still read PostgreSQL', async () => {
+    const started = Date.now();
+    const app = await compile(redisSubmissionContextProviders({ url: `redis://127.0.0.1:${await closedPort()}`, ttlSeconds: 300 }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const { userId, statementId } = database.seeded.students[0]!;
+    const loaded = await app.get<SubmissionContextReader>(SUBMISSION_CONTEXT).load(userId, statementId, database.seeded.csvExerciseId);
+    expect(loaded.statement.id).toBe(statementId);
+  });
+});

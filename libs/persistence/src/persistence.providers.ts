@@ -1,0 +1,68 @@
+import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
+import { PRODUCTION_REPOSITORY } from '@shellgrade/domain';
+import type { Pool } from 'pg';
+import { createPool } from './pool';
+import { PgEnrolmentRepository } from './repositories/enrolment.repository';
+import { PgExerciseRepository } from './repositories/exercise.repository';
+import { PgProductionRepository } from './repositories/production.repository';
+import { PgRefreshTokenRepository } from './repositories/refresh-token.repository';
+import { PgSequenceRepository } from './repositories/sequence.repository';
+import { PgSessionRepository } from './repositories/session.repository';
+import { PgStatementRepository } from './repositories/statement.repository';
+import { PgSubmissionContextReader } from './repositories/submission-context.reader';
+import { PgUserRepository } from './repositories/user.repository';
+
+/** The process-wide pg.Pool. */
+export const PG_POOL = Symbol('PG_POOL');
+
+/** HealthCheck[] (libs/http's shape) with a postgres round trip, for ObservabilityModule. */
+export const HEALTH_CHECKS_TOKEN = Symbol('PersistenceHealthChecks');
+
+export interface DatabaseSettings {
+  url: string;
+  /** Connections of this process (spec: database.pool). */
+  poolSize: number;
+}
+
+@Injectable()
+class PoolCloser implements OnApplicationShutdown {
+  constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+const REPOSITORIES = [
+  PgUserRepository,
+  PgRefreshTokenRepository,
+  PgExerciseRepository,
+  PgSequenceRepository,
+  PgSessionRepository,
+  PgEnrolmentRepository,
+  PgStatementRepository,
+  PgProductionRepository,
+  PgSubmissionContextReader,
+] as const;
+
+/**
+ * The PostgreSQL adapter's bindings: the pool (closed at shutdown), its health check, every
+ * repository (by class), and the ports PRODUCTION_REPOSITORY, CREDENTIAL_STORE and
+ * REFRESH_TOKEN_STORE. SUBMISSION_CONTEXT is bound by the cache's providers, the one place
+ * that knows whether PgSubmissionContextReader is read directly or through Redis.
+ */
+export function persistenceProviders(db: DatabaseSettings): Provider[] {
+  return [
+    { provide: PG_POOL, useFactory: () => createPool({ databaseUrl: db.url, size: db.poolSize }) },
+    {
+      provide: HEALTH_CHECKS_TOKEN,
+      inject: [PG_POOL],
+      useFactory: (pool: Pool) => [{ name: 'postgres', check: async () => void (await pool.query('SELECT 1')) }],
+    },
+    PoolCloser,
+    ...REPOSITORIES.map((cls) => ({ provide: cls, useFactory: (pool: Pool) => new cls(pool), inject: [PG_POOL] })),
+    { provide: PRODUCTION_REPOSITORY, useExisting: PgProductionRepository },
+    { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
+    { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },
+  ];
+}

@@ -1,0 +1,4 @@
+// Test and tooling support (a fresh migrated database, load-test seed data): a secondary
+// entry point, @shellgrade/persistence/testing, so the runtime entry carries runtime code only.
+export * from './seed';
+export * from './test-database';

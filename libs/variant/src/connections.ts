@@ -1,0 +1,33 @@
+/**
+ * Where this machine's servers are, their credentials and the host paths a process needs:
+ * the only settings still read from individual environment variables (secrets stay out of
+ * the serialized spec, and addresses differ per machine). Every tunable is in the spec.
+ * Defaults are the loopback servers that infra/bin/servers starts.
+ */
+import { z } from 'zod';
+
+export const connectionsSchema = z.object({
+  DATABASE_URL: z.string().default('postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:56379'),
+  AMQP_URL: z.string().default('amqp://shellgrade:shellgrade@127.0.0.1:55672'),
+  MINIO_ENDPOINT: z.string().default('http://127.0.0.1:59000'),
+  MINIO_ACCESS_KEY: z.string().default('shellgrade'),
+  MINIO_SECRET_KEY: z.string().default('shellgrade-secret'),
+  MINIO_BUCKET: z.string().default('shellgrade-archives'),
+  SG_JWT_SECRET: z.string().min(16).default('shellgrade-dev-secret-change-me'),
+  SG_PYTHON: z.string().default('/root/.pyenv/versions/3.11.7/bin/python3'),
+  SG_SANDBOX_ROOT: z.string().default('/tmp/shellgrade-sandbox'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default('http://127.0.0.1:4318'),
+});
+
+export type Connections = z.infer<typeof connectionsSchema>;
+
+/** Parses the environment; a bad value fails fast with the variable's name. */
+export function loadConnections(env: NodeJS.ProcessEnv = process.env): Connections {
+  const parsed = connectionsSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid connection settings:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,51 @@
+/**
+ * Which adapter each spec value plugs into its port: one line per adapter. A new adapter
+ * (gRPC transport, pipeline dispatch, another store) is its folder, its spec value, and one
+ * line here.
+ */
+import type { Provider } from '@nestjs/common';
+import { directSubmissionContextProviders, redisSubmissionContextProviders } from '@shellgrade/cache';
+import { InlineDispatch } from '@shellgrade/dispatch';
+import { GRADING_DISPATCH, GradingWorker } from '@shellgrade/domain';
+import { persistenceProviders } from '@shellgrade/persistence';
+import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
+import type { ServiceConfig, VariantSpec } from '@shellgrade/variant';
+import { bullMqDispatchProviders } from './dispatch/bullmq';
+import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
+
+type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
+
+/** PostgreSQL: the pool, the repositories and their ports (every service has the one database). */
+export function database(cfg: ServiceConfig): Provider[] {
+  return persistenceProviders({ url: cfg.connections.DATABASE_URL, poolSize: cfg.spec.database.pool });
+}
+
+/** SUBMISSION_CONTEXT, the SPS read path, and its invalidation. */
+export const cache: Adapters<VariantSpec['cache']> = {
+  none: () => directSubmissionContextProviders,
+  redis: (cfg) => redisSubmissionContextProviders({ url: cfg.connections.REDIS_URL, ttlSeconds: cfg.spec.cacheTtlS }),
+};
+
+/** ARCHIVE_STORE: where submitted archives live. */
+export const storage: Adapters<VariantSpec['storage']> = {
+  postgres: () => [postgresArchiveStoreProvider],
+  minio: (cfg) => [minioArchiveStoreProvider(minioSettingsOf(cfg))],
+};
+
+/** GRADING_DISPATCH: how a received submission reaches a grader. */
+export const dispatch: Adapters<VariantSpec['dispatch']> = {
+  inline: () => [{ provide: GRADING_DISPATCH, inject: [GradingWorker], useFactory: (worker: GradingWorker) => new InlineDispatch(worker) }],
+  rabbitmq: (cfg) => rabbitMqDispatchProviders({ url: cfg.connections.AMQP_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
+  bullmq: (cfg) => bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
+};
+
+/** The storage adapter, inside `storage.*` spans when the spec traces. */
+export function archiveStore(cfg: ServiceConfig): Provider[] {
+  const [provider, ...rest] = storage[cfg.spec.storage](cfg);
+  return cfg.spec.tracing.enabled ? [...tracedArchiveStoreProviders(provider, cfg.spec.storage), ...rest] : [provider, ...rest];
+}
+
+export function minioSettingsOf(cfg: Pick<ServiceConfig, 'connections'>): MinioSettings {
+  const c = cfg.connections;
+  return { endpoint: c.MINIO_ENDPOINT, accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY, bucket: c.MINIO_BUCKET };
+}

@@ -1,0 +1,71 @@
+/**
+ * The Nest bindings both broker dispatches share: one connection per process, the publisher
+ * (bound to GRADING_DISPATCH), the consumer unless the spec says broker.consume: false, and
+ * the lifecycle that starts and stops them. What "connect", "ready" and "close" mean stays in
+ * each broker (brokers/*, which know nothing of Nest).
+ */
+import type { Provider, Type } from '@nestjs/common';
+import {
+  ARCHIVE_STORE,
+  GRADING_DISPATCH,
+  GradingWorker,
+  PRODUCTION_REPOSITORY,
+  type ArchiveStore,
+  type GradingDispatch,
+  type ProductionRepository,
+} from '@shellgrade/domain';
+
+/** The parts of one process's broker wiring, as the lifecycle sees them. */
+export interface BrokerParts<C, D, W> {
+  connection: C;
+  dispatch: D;
+  /** null when this process does not consume. */
+  consumer: W | null;
+}
+
+export interface BrokerWiring<C, D extends GradingDispatch, W> {
+  /** Names the lifecycle provider (e.g. 'rabbitmq'). */
+  name: string;
+  connection: Type<C>;
+  connect: () => C;
+  dispatch: Type<D>;
+  createDispatch: (connection: C, productions: ProductionRepository, archives: ArchiveStore) => D;
+  /** null when this process does not consume (broker.consume: false). */
+  createConsumer: ((connection: C, grading: GradingWorker, productions: ProductionRepository) => W) | null;
+  /** At application bootstrap: resolves once the parts are connected and consuming. */
+  start: (parts: BrokerParts<C, D, W>) => Promise<void>;
+  /** At application shutdown: stops consuming, then closes the publisher and the connection. */
+  stop: (parts: BrokerParts<C, D, W>) => Promise<void>;
+}
+
+/** GRADING_DISPATCH and the broker parts behind it. */
+export function brokerProviders<C, D extends GradingDispatch, W>(wiring: BrokerWiring<C, D, W>): Provider[] {
+  const consumer = Symbol(`${wiring.name} consumer`);
+  return [
+    { provide: wiring.connection, useFactory: wiring.connect },
+    {
+      provide: wiring.dispatch,
+      inject: [wiring.connection, PRODUCTION_REPOSITORY, ARCHIVE_STORE],
+      useFactory: wiring.createDispatch,
+    },
+    { provide: GRADING_DISPATCH, useExisting: wiring.dispatch },
+    {
+      provide: consumer,
+      inject: [wiring.connection, GradingWorker, PRODUCTION_REPOSITORY],
+      useFactory: (connection: C, grading: GradingWorker, productions: ProductionRepository) =>
+        wiring.createConsumer ? wiring.createConsumer(connection, grading, productions) : null,
+    },
+    {
+      // Nest calls the lifecycle hooks of any provider instance, factory-made ones included.
+      provide: Symbol(`${wiring.name} lifecycle`),
+      inject: [wiring.connection, wiring.dispatch, consumer],
+      useFactory: (connection: C, dispatch: D, consumer: W | null) => {
+        const parts: BrokerParts<C, D, W> = { connection, dispatch, consumer };
+        return {
+          onApplicationBootstrap: () => wiring.start(parts),
+          onApplicationShutdown: () => wiring.stop(parts),
+        };
+      },
+    },
+  ];
+}

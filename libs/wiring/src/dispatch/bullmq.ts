@@ -1,0 +1,46 @@
+/**
+ * dispatch: bullmq — the process's shared Redis connection, queue and queue events, the
+ * publisher (GRADING_DISPATCH) and, unless broker.consume is false, the worker.
+ */
+import type { Provider } from '@nestjs/common';
+import { BullMqConnection, BullMqConsumer, BullMqDispatch, type BullMqSettings } from '@shellgrade/broker-bullmq';
+import { dispatchTimingsOf } from '@shellgrade/dispatch';
+import { brokerProviders } from './broker-providers';
+
+export function bullMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BullMqSettings }): Provider[] {
+  const { broker } = cfg;
+  return brokerProviders({
+    name: 'bullmq',
+    connection: BullMqConnection,
+    connect: () =>
+      new BullMqConnection({
+        url: cfg.url,
+        queue: broker.queue,
+        retries: broker.retries,
+        retryDelayMs: broker.retryDelayMs,
+        keepCompleted: broker.bullmq.keepCompleted,
+        keepFailed: broker.bullmq.keepFailed,
+      }),
+    dispatch: BullMqDispatch,
+    createDispatch: (connection, productions, archives) =>
+      new BullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply) }),
+    createConsumer: broker.consume
+      ? (connection, grading, productions) =>
+          new BullMqConsumer(connection, grading, productions, {
+            concurrency: broker.prefetch,
+            lockMs: broker.bullmq.lockMs,
+            stalledIntervalMs: broker.bullmq.stalledIntervalMs,
+            maxStalled: broker.bullmq.maxStalled,
+            sweepFailed: broker.bullmq.keepFailed,
+          })
+      : null,
+    start: async ({ connection, consumer }) => {
+      await connection.ready();
+      await consumer?.ready();
+    },
+    stop: async ({ connection, consumer }) => {
+      await consumer?.close();
+      await connection.close();
+    },
+  });
+}

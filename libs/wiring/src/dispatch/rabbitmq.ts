@@ -1,0 +1,41 @@
+/**
+ * dispatch: rabbitmq — the process's AMQP connection, the publisher (GRADING_DISPATCH) and,
+ * unless broker.consume is false, the work-queue consumer.
+ */
+import type { Provider } from '@nestjs/common';
+import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '@shellgrade/broker-rabbitmq';
+import { dispatchTimingsOf, within, type BrokerSettings } from '@shellgrade/dispatch';
+import { brokerProviders } from './broker-providers';
+
+const CONNECT_TIMEOUT_MS = 30_000;
+
+const notReady = (what: string) => () => new Error(`${what} not ready after ${CONNECT_TIMEOUT_MS} ms`);
+
+export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BrokerSettings }): Provider[] {
+  const { broker } = cfg;
+  return brokerProviders({
+    name: 'rabbitmq',
+    connection: RabbitMqConnection,
+    connect: () => new RabbitMqConnection({ url: cfg.url, queue: broker.queue, maxLength: broker.queueBound, deliveryLimit: broker.retries }),
+    dispatch: RabbitMqDispatch,
+    createDispatch: (connection, productions, archives) =>
+      new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply) }),
+    createConsumer: broker.consume
+      ? (connection, worker, productions) =>
+          new RabbitMqConsumer(connection, worker, productions, {
+            prefetch: broker.prefetch,
+            retries: broker.retries,
+            retryDelayMs: broker.retryDelayMs,
+          })
+      : null,
+    start: async ({ connection, dispatch, consumer }) => {
+      await within(dispatch.ready(), CONNECT_TIMEOUT_MS, notReady(`RabbitMQ at ${connection.topology.work}`));
+      if (consumer) await within(consumer.ready(), CONNECT_TIMEOUT_MS, notReady('RabbitMQ consumer'));
+    },
+    stop: async ({ connection, dispatch, consumer }) => {
+      await consumer?.close();
+      await dispatch.close();
+      await connection.close();
+    },
+  });
+}

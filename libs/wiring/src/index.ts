@@ -1,0 +1,7 @@
+export * from './adapters';
+export * from './grading';
+export * from './ports-module';
+export * from './service-settings';
+export * from './dispatch/broker-providers';
+export * from './dispatch/bullmq';
+export * from './dispatch/rabbitmq';

@@ -1,0 +1,39 @@
+/** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
+import type { AuthConfig } from '@shellgrade/auth';
+import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
+import type { HttpAppOptions, ServiceIdentity } from '@shellgrade/http';
+import type { ServiceConfig } from '@shellgrade/variant';
+
+export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
+  return { title, corsOrigins: cfg.spec.http.corsOrigins, bodyLimitBytes: cfg.spec.http.maxBodyBytes };
+}
+
+export function identityOf(cfg: ServiceConfig): ServiceIdentity {
+  return { role: cfg.role, replica: cfg.replica, variant: cfg.spec.name };
+}
+
+export function authConfigOf(cfg: ServiceConfig): AuthConfig {
+  const { auth } = cfg.spec;
+  return {
+    jwtSecret: cfg.connections.SG_JWT_SECRET,
+    accessTtlSeconds: auth.accessTtlS,
+    refreshTtlSeconds: auth.refreshTtlS,
+    kdfCost: auth.kdfCost,
+    secureCookies: auth.secureCookies,
+  };
+}
+
+export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
+  if (!cfg.upstreams) throw new Error(`the gateway of ${cfg.spec.name} has no upstreams: topology ${cfg.spec.topology}`);
+  const { gateway } = cfg.spec;
+  return {
+    replica: cfg.replica,
+    exerciseUrls: parseUpstreamUrls('exercise', cfg.upstreams.exerciseUrl),
+    leftoverUrls: parseUpstreamUrls('leftover', cfg.upstreams.leftoverUrl),
+    upstreamTimeoutMs: gateway.upstreamTimeoutMs,
+    upstreamMaxSockets: gateway.upstreamMaxSockets,
+    corsOrigins: cfg.spec.http.corsOrigins,
+    downCooldownMs: gateway.downCooldownMs,
+    clientKeepAliveMs: gateway.clientKeepAliveMs,
+  };
+}

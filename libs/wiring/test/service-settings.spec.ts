@@ -1,0 +1,58 @@
+import { loadConnections, processConfigOf, validateVariant, type ServiceConfig, type VariantSpecInput } from '@shellgrade/variant';
+import { authConfigOf, gatewayConfigOf, graderOptionsOf, httpOptionsOf, identityOf } from '../src';
+
+const msa: VariantSpecInput = { name: 'settings', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 2, leftover: 1, exercise: 2 } };
+
+function serviceConfig(spec: VariantSpecInput, role: ServiceConfig['role'], env: NodeJS.ProcessEnv = {}): ServiceConfig {
+  const upstreams = { leftoverUrl: 'http://127.0.0.1:3200/', exerciseUrl: 'http://127.0.0.1:3300,http://127.0.0.1:3301' };
+  return { ...processConfigOf(validateVariant(spec), role, 1, { host: '127.0.0.1', port: 3101, upstreams }), connections: loadConnections(env) };
+}
+
+describe('gatewayConfigOf', () => {
+  it('reads upstream replica lists, timeouts, CORS origins and the replica index off the process config', () => {
+    const cfg = serviceConfig({ ...msa, gateway: { upstreamTimeoutMs: 1500 }, http: { corsOrigins: 'http://localhost:5173' } }, 'gateway');
+    expect(gatewayConfigOf(cfg)).toEqual({
+      replica: 1,
+      exerciseUrls: ['http://127.0.0.1:3300', 'http://127.0.0.1:3301'],
+      leftoverUrls: ['http://127.0.0.1:3200'],
+      upstreamTimeoutMs: 1500,
+      upstreamMaxSockets: 1024,
+      corsOrigins: 'http://localhost:5173',
+      downCooldownMs: 1000,
+      clientKeepAliveMs: 65_000,
+    });
+  });
+
+  it('fails with the upstream name on a bad URL', () => {
+    const cfg = serviceConfig(msa, 'gateway');
+    expect(() => gatewayConfigOf({ ...cfg, upstreams: { ...cfg.upstreams!, exerciseUrl: 'ftp://x' } })).toThrow(/exercise/);
+  });
+});
+
+describe('graderOptionsOf', () => {
+  it('maps the spec grader and archive limit onto the machine interpreter and sandbox', () => {
+    const cfg = serviceConfig(
+      { ...msa, grader: { exec: 'pool', isolation: 'none', timeoutMs: 2500, nice: 7 }, http: { maxArchiveBytes: 65536 } },
+      'exercise',
+      { SG_PYTHON: '/opt/py/bin/python3', SG_SANDBOX_ROOT: '/var/tmp/sb' },
+    );
+    expect(graderOptionsOf(cfg)).toEqual({
+      python: '/opt/py/bin/python3',
+      sandboxRoot: '/var/tmp/sb',
+      timeoutMs: 2500,
+      exec: 'pool',
+      isolation: 'none',
+      niceness: 7,
+      archiveLimits: { maxCompressedBytes: 65536 },
+    });
+  });
+});
+
+describe('the HTTP edge, auth and identity', () => {
+  it('come from the spec (tunables) and the connections (the secret)', () => {
+    const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+' });
+    expect(httpOptionsOf(cfg, 't')).toEqual({ title: 't', corsOrigins: '*', bodyLimitBytes: 8 * 1024 * 1024 });
+    expect(authConfigOf(cfg)).toEqual({ jwtSecret: 'a-secret-of-16-chars+', accessTtlSeconds: 900, refreshTtlSeconds: 604_800, kdfCost: 4, secureCookies: false });
+    expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });
+  });
+});
