@@ -14,11 +14,21 @@ export default [
         'error',
         {
           allow: [],
+          // The layers, outermost first: services -> wiring -> adapters -> domain. A project's
+          // type: tag says which layer it is in; it may depend on its own layer and the ones below.
           depConstraints: [
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:lib', 'type:broker'] },
-            { sourceTag: 'type:broker', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:broker'] },
+            // Business rules know nothing of frameworks, storage or the variant spec.
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+            // The spec schema is data: it depends on no project.
+            { sourceTag: 'type:spec', onlyDependOnLibsWithTags: ['type:spec'] },
+            // Adapters implement the domain's ports and are told their settings: they never read the spec.
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+            // The wiring reads the spec and picks adapters; it never reaches up into a service.
+            { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
+            // Composition roots: anything but the tools.
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
+            // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool'] },
           ],
         },
       ],

@@ -10,9 +10,11 @@ step() { printf '\n== %s\n' "$*"; }
 cleanup() { npm run --silent variant -- down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
-step "typecheck and lint"
+step "typecheck, lint and layer rules"
 npx tsc -p tsconfig.json --noEmit
-npx eslint .
+# Through nx: @nx/enforce-module-boundaries (the tag rules) needs the computed project graph.
+npm run --silent lint
+npm run --silent depcruise
 
 step "unit tests"
 npx jest --selectProjects unit

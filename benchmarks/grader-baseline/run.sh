@@ -10,4 +10,4 @@ cd "$(dirname "$0")/../.."
 tsconfig=benchmarks/grader-baseline/tsconfig.json
 npx tsc -p "$tsconfig"
 npx tsc-alias -p "$tsconfig"
-exec node run/grader-baseline/dist/libs/grading/src/baseline-cli.js "$@"
+exec node run/grader-baseline/dist/libs/admin-cli/src/grader-baseline.js "$@"

@@ -1,4 +1,4 @@
-import { messageIdOf, productionIdOfMessageId } from '@shellgrade/dispatch';
+import { messageIdOf, productionIdOfMessageId } from '../src';
 
 describe('job ids', () => {
   it('one job id per production, and back', () => {

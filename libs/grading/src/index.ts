@@ -4,5 +4,5 @@ export * from './grader-options';
 export { SandboxGrader } from './sandbox-grader';
 export { gradingResultSchema, parseGradingOutput } from './grading-output';
 export * from './catalog';
-export { helperLibDir, catalogDir } from './assets';
+export { gradingLibDir, helperLibDir, catalogDir } from './assets';
 export { runGraderBaseline, formatBaselineTable, DEFAULT_BASELINE_ROWS, type BaselineReport, type BaselineRow, type BaselineRowSpec } from './baseline';

@@ -12,6 +12,8 @@ import { SUBMISSION_CONTEXT, type SubmissionContextReader } from '@shellgrade/do
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+// Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections } from '@shellgrade/variant';
 import { Redis } from 'ioredis';
 import request from 'supertest';

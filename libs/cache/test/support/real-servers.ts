@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import type { SubmissionContext, SubmissionContextReader } from '@shellgrade/domain';
 import { createPool } from '@shellgrade/persistence';
 import { type CatalogExercise, createTestDatabase, seed, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+// Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections } from '@shellgrade/variant';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';

@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+// Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { LOOPBACK, serviceEnv, validateVariant, type VariantSpecInput } from '@shellgrade/variant';
 /* eslint-disable @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
 import { readUsersCsv, type SeededUser } from '../../../../test/support/scenario-r';

@@ -2,6 +2,8 @@
  * Broker settings for tests, with the spec's defaults (libs/variant's broker section): a worker
  * child process receives them as one JSON value, like a service receives its spec.
  */
+// Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { brokerSchema } from '@shellgrade/variant';
 import type { z } from 'zod';
 

@@ -1,13 +1,12 @@
 /**
  * Runs the grader baseline and writes results/grader-baseline/<timestamp>.json and latest.json.
- *   node dist/libs/grading/src/baseline-cli.js [--duration-s 2] [--out <dir>]
+ *   node dist/libs/admin-cli/src/grader-baseline.js [--duration-s 2] [--out <dir>]
  * (benchmarks/grader-baseline/run.sh builds and calls this.)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { graderSchema, loadConnections } from '@shellgrade/variant';
-import { gradingLibDir } from './assets';
-import { formatBaselineTable, runGraderBaseline } from './baseline';
+import { formatBaselineTable, gradingLibDir, runGraderBaseline } from '@shellgrade/grading';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

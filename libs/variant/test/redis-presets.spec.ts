@@ -1,4 +1,4 @@
-import { decodeProcessConfig, loadVariant, variantProcesses, type VariantSpec } from '@shellgrade/variant';
+import { decodeProcessConfig, loadVariant, variantProcesses, type VariantSpec } from '../src';
 
 /** The read-path cache presets and the preset each one must match in everything but the cache. */
 const PRESETS: [cached: string, uncached: string][] = [

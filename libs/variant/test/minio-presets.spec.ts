@@ -1,4 +1,4 @@
-import { loadVariant, type VariantSpec } from '@shellgrade/variant';
+import { loadVariant, type VariantSpec } from '../src';
 
 /** The MinIO presets of issue 8 and the postgres preset each one must match in everything but storage. */
 const PRESETS: [minio: string, postgres: string][] = [

@@ -1,0 +1,117 @@
+/**
+ * The layer rules of shellgrade as failing checks (run by `npm run depcruise`, part of
+ * `npm test`). Layers are recognised by path, so a new file is checked the day it is added:
+ *
+ *   services/*   composition roots       → wiring, adapters, spec, domain
+ *   libs/wiring  spec value → adapter     → adapters, spec, domain
+ *   adapters     libs/{persistence,storage,cache,grading,dispatch,telemetry,http,auth,api,gateway}, brokers/*
+ *                                        → adapters, domain
+ *   libs/variant the spec (data)          → nothing of ours
+ *   libs/domain  business rules           → nothing of ours, no framework
+ *   tools        infra, benchmarks, traces, libs/admin-cli, test/ → anything but services
+ *
+ * Nx's depConstraints (eslint.config.mjs) say the same per project; these rules also see files
+ * outside any tag, circles inside one project, and runtime code reaching into tests.
+ *
+ * .dependency-cruiser-known-violations.json holds the one violation known when the rules were
+ * written (libs/grading: process-runner <-> sandbox-process, being removed in the grading
+ * work); once it is gone, delete that file's entry so the circle can never come back.
+ */
+const DOMAIN = '^libs/domain/src/';
+const SPEC = '^libs/variant/src/';
+const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway)/src/|brokers/[^/]+/src/)';
+const WIRING = '^libs/wiring/src/';
+const SERVICES = '^services/[^/]+/src/';
+const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/src/|test/)';
+const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A circle has no layer order: one of its files must move, or a shared part must be cut out of both.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-domain-to-outside',
+      severity: 'error',
+      comment: 'The domain is framework-free business logic: it depends on no other project and no package but zod.',
+      from: { path: DOMAIN },
+      to: { pathNot: [DOMAIN, '^node_modules/zod/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'no-spec-to-runtime',
+      severity: 'error',
+      comment: 'The variant spec is data (schema, loader, process plan): it must not pull in the code it configures.',
+      from: { path: SPEC },
+      to: { path: [DOMAIN, ADAPTERS, WIRING, SERVICES, TOOLS] },
+    },
+    {
+      name: 'no-adapter-to-spec',
+      severity: 'error',
+      comment: 'Adapters are told their settings by the wiring; they never read the spec (or the environment) themselves.',
+      from: { path: ADAPTERS, pathNot: TESTS },
+      to: { path: SPEC },
+    },
+    {
+      name: 'no-adapter-to-wiring',
+      severity: 'error',
+      comment: 'Wiring picks adapters; an adapter that reached the wiring would pick itself.',
+      from: { path: ADAPTERS },
+      to: { path: WIRING },
+    },
+    {
+      name: 'no-adapter-to-service',
+      severity: 'error',
+      comment: 'Services are composition roots at the top; nothing below imports them.',
+      from: { path: [DOMAIN, SPEC, ADAPTERS, WIRING] },
+      to: { path: SERVICES },
+    },
+    {
+      name: 'no-runtime-to-tool',
+      severity: 'error',
+      comment: 'Tools (launcher, harness, admin CLI) drive the runtime from outside; runtime code never needs them.',
+      from: { path: [DOMAIN, SPEC, ADAPTERS, WIRING, SERVICES] },
+      to: { path: TOOLS },
+    },
+    {
+      name: 'no-service-to-service',
+      severity: 'error',
+      comment: 'Each service is its own process: what two share belongs in a library.',
+      from: { path: '^services/([^/]+)/' },
+      to: { path: '^services/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'not-to-test',
+      severity: 'error',
+      comment: 'Runtime code must not depend on tests or their support files.',
+      from: { path: '^(libs|brokers|services)/[^/]+/src/', pathNot: TESTS },
+      to: { path: TESTS },
+    },
+    {
+      name: 'not-to-dev-dep',
+      severity: 'error',
+      comment: 'Runtime code must run from a production install: no devDependencies outside tests.',
+      from: { path: '^(libs|brokers|services)/[^/]+/src/', pathNot: TESTS },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve fails at run time.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|run)/' },
+    // Type-only imports are dependencies of the design too (a circle of types is still a circle).
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], mainFields: ['main', 'types'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
