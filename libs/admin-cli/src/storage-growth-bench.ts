@@ -18,10 +18,10 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ArchiveStore } from '@shellgrade/domain';
 import { createPool, PgProductionRepository } from '@shellgrade/persistence';
-import { createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createReceivedProduction, createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
 import { mean, quantile } from 'simple-statistics';
 import type { Pool } from 'pg';
-import { createMinioClient, listObjects, MinioArchiveStore, PostgresArchiveStore, removeObjectsInBatches, sha256Hex } from '@shellgrade/storage';
+import { createMinioClient, listObjects, MinioArchiveStore, PostgresArchiveStore, removeObjectsInBatches } from '@shellgrade/storage';
 import { minioSettingsFrom } from './storage-commands';
 import { loadToolEnv } from './tool-env';
 
@@ -116,18 +116,7 @@ async function openLane(storage: StorageName, makeStore: (pool: Pool) => Archive
     ids: [],
     putMs: [],
     getMs: [],
-    newProduction: async (bytes) => {
-      const { production } = await productions.create({
-        userId: student.userId,
-        exerciseId: seeded.csvExerciseId,
-        statementId: student.statementId,
-        submissionKey: randomBytes(12).toString('hex'),
-        archiveSize: bytes.length,
-        archiveSha256: sha256Hex(bytes),
-        status: 'received',
-      });
-      return production.id;
-    },
+    newProduction: (bytes) => createReceivedProduction(productions, student, seeded.csvExerciseId, bytes),
   };
 }
 

@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as tar from 'tar-stream';
 import { createPool, PgProductionRepository } from '@shellgrade/persistence';
-import { createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createReceivedProduction, createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Client } from 'minio';
 import type { Pool } from 'pg';
 import { createMinioClient, type MinioSettings } from '../src/minio-client';
 import { listObjects, removeObjectsInBatches } from '../src/object-purge';
-import { sha256Hex } from '../src/postgres-archive-store';
 
 const REPO = join(__dirname, '..', '..', '..');
 
@@ -69,18 +68,7 @@ export async function seededDatabase(): Promise<SeededDb> {
     productions,
     student,
     exerciseId: seeded.csvExerciseId,
-    newProduction: async (bytes) => {
-      const { production } = await productions.create({
-        userId: student.userId,
-        exerciseId: seeded.csvExerciseId,
-        statementId: student.statementId,
-        submissionKey: randomBytes(8).toString('hex'),
-        archiveSize: bytes.length,
-        archiveSha256: sha256Hex(bytes),
-        status: 'received',
-      });
-      return production.id;
-    },
+    newProduction: (bytes) => createReceivedProduction(productions, student, seeded.csvExerciseId, bytes),
     close: async () => {
       await pool.end();
       await db.drop();

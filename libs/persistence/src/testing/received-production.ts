@@ -1,0 +1,22 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { ProductionRepository } from '@shellgrade/domain';
+import type { SeededStudent } from './seed';
+
+/** A 'received' production of a seeded student whose archive will be `bytes` (not stored: the test or bench stores it). */
+export async function createReceivedProduction(
+  productions: ProductionRepository,
+  student: Pick<SeededStudent, 'userId' | 'statementId'>,
+  exerciseId: number,
+  bytes: Buffer,
+): Promise<number> {
+  const { production } = await productions.create({
+    userId: student.userId,
+    exerciseId,
+    statementId: student.statementId,
+    submissionKey: randomBytes(12).toString('hex'),
+    archiveSize: bytes.length,
+    archiveSha256: createHash('sha256').update(bytes).digest('hex'),
+    status: 'received',
+  });
+  return production.id;
+}
