@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { HAPROXY_PORTS, entryUrl, needsHaproxy, replicaCount, ROLE_BASE_PORT, variantServers, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { REPO_ROOT, RUN_DIR } from '../paths';
-import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_IMAGES } from './common';
+import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_IMAGES } from './container-plan';
 import { DOCKERFILE, DOCKERIGNORE } from './dockerfile';
 
 type ComposeService = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { RUN_DIR } from '../paths';
-import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './common';
+import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
 
 export interface KubernetesOptions {
   namespace?: string;

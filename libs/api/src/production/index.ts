@@ -2,4 +2,4 @@ export * from './production-api.module';
 export * from './production.controller';
 export * from './submission-body';
 export * from './production.view';
-export * from './tokens';
+export * from './production-limits';

@@ -13,7 +13,7 @@ import {
   type SubmissionContextReader,
 } from '@shellgrade/domain';
 import { ProductionController } from './production.controller';
-import { PRODUCTION_LIMITS, type ProductionLimits } from './tokens';
+import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 
 /**
  * SPS endpoints. Needs the ports (context, validator, productions, archives, dispatch)

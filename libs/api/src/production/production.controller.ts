@@ -29,7 +29,7 @@ import {
 import { parseRequestStart, REQUEST_START_HEADER } from '@shellgrade/http';
 import { productionView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
-import { PRODUCTION_LIMITS, type ProductionLimits } from './tokens';
+import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 
 @ApiTags('exercise-production')
 @Controller('api/exercise-production')
