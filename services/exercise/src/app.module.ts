@@ -28,7 +28,7 @@ export class ExerciseModule {
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         StatementApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes, maxBodyBytes: spec.http.maxBodyBytes }),
         ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
       ],
     };

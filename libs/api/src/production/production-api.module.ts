@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { MulterModule } from '@nestjs/platform-express';
 import {
   ARCHIVE_STORE,
   ARCHIVE_VALIDATOR,
@@ -24,6 +25,8 @@ export class ProductionApiModule {
   static forRoot(limits: ProductionLimits): DynamicModule {
     return {
       module: ProductionApiModule,
+      // Multipart limits here, not on the route's interceptor: they come from the spec.
+      imports: [MulterModule.register({ limits: { fileSize: limits.maxBodyBytes, files: 1, fields: 20 } })],
       controllers: [ProductionController],
       providers: [
         { provide: PRODUCTION_LIMITS, useValue: limits },

@@ -44,7 +44,7 @@ export class ProductionController {
   @Post()
   @ApiOperation({ summary: 'Student production submission (SPS): store, grade, answer with the feedback' })
   @ApiConsumes('application/json', 'multipart/form-data')
-  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: 8 * 1024 * 1024, files: 1, fields: 20 } }))
+  @UseInterceptors(FileInterceptor('file'))
   async submit(
     @CurrentUser() user: AuthenticatedUser,
     @Req() req: Request,
