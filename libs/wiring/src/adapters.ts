@@ -1,14 +1,28 @@
 /**
- * Which adapter each spec value plugs into its port: one line per adapter. A new adapter
- * (gRPC transport, pipeline dispatch, another store) is its folder, its spec value, and one
- * line here.
+ * Which adapter each spec value plugs into its port: one line per adapter, and the sandboxed
+ * grader every dispatch ends in. A new adapter (gRPC transport, pipeline dispatch, another
+ * store) is its folder, its spec value, and one line here.
  */
 import type { Provider } from '@nestjs/common';
 import { directSubmissionContextProviders, redisSubmissionContextProviders } from '@shellgrade/cache';
 import { InlineDispatch } from '@shellgrade/dispatch';
-import { GRADING_DISPATCH, GradingWorker } from '@shellgrade/domain';
+import {
+  ARCHIVE_STORE,
+  ARCHIVE_VALIDATOR,
+  GRADER,
+  GRADING_DISPATCH,
+  GradingWorker,
+  PRODUCTION_REPOSITORY,
+  SUBMISSION_CONTEXT,
+  type ArchiveStore,
+  type Grader,
+  type ProductionRepository,
+  type SubmissionContextReader,
+} from '@shellgrade/domain';
+import { SandboxGrader, validateArchive, type GraderOptions } from '@shellgrade/grading';
 import { persistenceProviders } from '@shellgrade/persistence';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
+import { tracedGrader } from '@shellgrade/telemetry';
 import type { ServiceConfig, VariantSpec } from '@shellgrade/variant';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
@@ -38,6 +52,43 @@ export const dispatch: Adapters<VariantSpec['dispatch']> = {
   rabbitmq: (cfg) => rabbitMqDispatchProviders({ url: cfg.connections.AMQP_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
   bullmq: (cfg) => bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
 };
+
+/** GRADER (the sandbox, traced when the spec traces), ARCHIVE_VALIDATOR and the GradingWorker every dispatch hands submissions to. */
+export function grader(cfg: ServiceConfig): Provider[] {
+  const { spec } = cfg;
+  return [
+    {
+      provide: GRADER,
+      useFactory: () => {
+        const sandbox = new SandboxGrader(graderOptionsOf(cfg));
+        return spec.tracing.enabled ? tracedGrader(sandbox, spec.grader.exec) : sandbox;
+      },
+    },
+    {
+      provide: ARCHIVE_VALIDATOR,
+      useValue: { validate: (bytes: Buffer) => validateArchive(bytes, { maxCompressedBytes: spec.http.maxArchiveBytes }).then(() => undefined) },
+    },
+    {
+      provide: GradingWorker,
+      inject: [SUBMISSION_CONTEXT, PRODUCTION_REPOSITORY, ARCHIVE_STORE, GRADER],
+      useFactory: (ctx: SubmissionContextReader, prods: ProductionRepository, store: ArchiveStore, g: Grader) => new GradingWorker(ctx, prods, store, g),
+    },
+  ];
+}
+
+/** The grader options a spec asks for, on this machine's interpreter and sandbox folder. */
+export function graderOptionsOf(cfg: ServiceConfig): GraderOptions {
+  const { grader: g, http } = cfg.spec;
+  return {
+    python: cfg.connections.SG_PYTHON,
+    sandboxRoot: cfg.connections.SG_SANDBOX_ROOT,
+    timeoutMs: g.timeoutMs,
+    exec: g.exec,
+    isolation: g.isolation,
+    niceness: g.nice,
+    archiveLimits: { maxCompressedBytes: http.maxArchiveBytes },
+  };
+}
 
 /** The storage adapter, inside `storage.*` spans when the spec traces. */
 export function archiveStore(cfg: ServiceConfig): Provider[] {

@@ -1,5 +1,4 @@
 export * from './adapters';
-export * from './grading';
 export * from './ports-module';
 export * from './service-settings';
 export * from './dispatch/broker-providers';

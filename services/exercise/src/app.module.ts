@@ -4,7 +4,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { archiveStore, authConfigOf, cache, database, dispatch, gradingProviders, identityOf, portsModule } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule } from '@shellgrade/wiring';
 
 /**
  * The "Exercise" grading service of paper 000 §III: receives SPS (and student statements)
@@ -23,7 +23,7 @@ export class ExerciseModule {
           ...database(cfg), //                 statements, productions: PostgreSQL
           ...archiveStore(cfg), //             archives: spec.storage
           ...cache[spec.cache](cfg), //        SPS read path: spec.cache
-          ...gradingProviders(cfg), //         sandboxed grader: spec.grader
+          ...grader(cfg), //                   sandboxed grader: spec.grader
           ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),

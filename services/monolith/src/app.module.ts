@@ -4,7 +4,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { archiveStore, authConfigOf, cache, database, dispatch, gradingProviders, identityOf, portsModule } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule } from '@shellgrade/wiring';
 
 /** The monolith (paper 000 §II): every module in one process, grading in-process. */
 @Module({})
@@ -18,7 +18,7 @@ export class MonolithModule {
           ...database(cfg), //                 users, catalog, productions: PostgreSQL
           ...archiveStore(cfg), //             archives: spec.storage
           ...cache[spec.cache](cfg), //        SPS read path: spec.cache
-          ...gradingProviders(cfg), //         sandboxed grader: spec.grader
+          ...grader(cfg), //                   sandboxed grader: spec.grader
           ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch (inline)
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
