@@ -35,7 +35,8 @@ interface App {
 function startApp(tracing: boolean, script = APP): Promise<App> {
   const child = spawn(process.execPath, ['-r', REGISTER, script], {
     cwd: REPO,
-    env: { ...process.env, SG_TRACING: String(tracing), SG_ROLE: 'monolith', SG_REPLICA: '0', SG_VARIANT: VARIANT, SG_TRACE_SAMPLE: '1' },
+    // The fields of the process config (SG_PROCESS) the telemetry preload reads.
+    env: { ...process.env, SG_PROCESS: JSON.stringify({ role: 'monolith', replica: 0, spec: { name: VARIANT, tracing: { enabled: tracing, sampleRatio: 1 } } }) },
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
