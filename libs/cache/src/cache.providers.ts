@@ -6,10 +6,11 @@ import { CachedSubmissionContextReader } from './cached-submission-context.reade
 import { CacheRedisConnection, type CacheRedisSettings } from './redis-connection';
 import { RedisSubmissionContextCache } from './redis-context-cache';
 
-/** The Redis read-path cache's settings (spec: cache: redis, cacheTtlS). */
+/** The Redis read-path cache's settings (spec: cache: redis, cacheTtlS, cacheCommandTimeoutMs). */
 export interface RedisCacheSettings {
   url: string;
   ttlSeconds: number;
+  commandTimeoutMs: number;
 }
 
 /** How long a starting service waits for Redis before it starts without it (fail open). */
@@ -38,8 +39,8 @@ export const directSubmissionContextProviders: Provider[] = [
  * PostgreSQL), SUBMISSION_CONTEXT_INVALIDATION (told by the exercise and statement
  * controllers) goes to Redis, and the connection is closed at shutdown.
  */
-export function redisSubmissionContextProviders({ url, ttlSeconds }: RedisCacheSettings): Provider[] {
-  const settings: CacheRedisSettings = { url };
+export function redisSubmissionContextProviders({ url, ttlSeconds, commandTimeoutMs }: RedisCacheSettings): Provider[] {
+  const settings: CacheRedisSettings = { url, commandTimeoutMs };
   const logger = new Logger('SubmissionContextCache');
   const observer = prometheusCacheObserver((line) => logger.warn(line));
   return [

@@ -4,14 +4,13 @@ import { Redis } from 'ioredis';
 export interface CacheRedisSettings {
   /** e.g. redis://127.0.0.1:56379 (REDIS_URL) */
   url: string;
-  /** Longest wait for one command before the caller goes to PostgreSQL instead. */
-  commandTimeoutMs?: number;
+  /** Longest wait for one command before the caller goes to PostgreSQL instead (spec: cacheCommandTimeoutMs). */
+  commandTimeoutMs: number;
   connectTimeoutMs?: number;
   /** Prepended to every key (tests use a private one on the shared server). */
   keyPrefix?: string;
 }
 
-export const DEFAULT_CACHE_COMMAND_TIMEOUT_MS = 100;
 const DEFAULT_CONNECT_TIMEOUT_MS = 1_000;
 /** Reconnection back-off cap: a Redis that comes back is used again within this delay. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
@@ -27,7 +26,7 @@ export class CacheRedisConnection {
 
   constructor(settings: CacheRedisSettings, onError: (error: Error) => void = () => undefined) {
     this.client = new Redis(settings.url, {
-      commandTimeout: settings.commandTimeoutMs ?? DEFAULT_CACHE_COMMAND_TIMEOUT_MS,
+      commandTimeout: settings.commandTimeoutMs,
       connectTimeout: settings.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

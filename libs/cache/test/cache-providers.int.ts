@@ -18,7 +18,7 @@ import { CACHE_REDIS, directSubmissionContextProviders, redisSubmissionContextPr
 import { contextKey } from '../src/cache-keys';
 import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
 import type { CacheRedisConnection } from '../src/redis-connection';
-import { REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
+import { COMMAND_TIMEOUT_MS, REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
 import { closedPort } from './support/tcp-proxy';
 
 /**
@@ -72,7 +72,7 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
   });
 
   it('cache redis: SPS read through the cache, the controllers invalidate it, shutdown closes the connection', async () => {
-    const app = await compile(redisSubmissionContextProviders({ url: privateDbUrl(), ttlSeconds: 90 }));
+    const app = await compile(redisSubmissionContextProviders({ url: privateDbUrl(), ttlSeconds: 90, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     const reader = app.get<SubmissionContextReader>(SUBMISSION_CONTEXT);
     expect(reader).toBeInstanceOf(CachedSubmissionContextReader);
     const { userId, statementId } = database.seeded.students[0]!;
@@ -93,7 +93,7 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
 
   it('cache redis with Redis down: the service starts (bounded wait) and SPS still read PostgreSQL', async () => {
     const started = Date.now();
-    const app = await compile(redisSubmissionContextProviders({ url: `redis://127.0.0.1:${await closedPort()}`, ttlSeconds: 300 }));
+    const app = await compile(redisSubmissionContextProviders({ url: `redis://127.0.0.1:${await closedPort()}`, ttlSeconds: 300, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     expect(Date.now() - started).toBeLessThan(10_000);
     const { userId, statementId } = database.seeded.students[0]!;
     const loaded = await app.get<SubmissionContextReader>(SUBMISSION_CONTEXT).load(userId, statementId, database.seeded.csvExerciseId);

@@ -8,7 +8,7 @@ import { PgSubmissionContextReader } from '@shellgrade/persistence';
 import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
 import { CacheRedisConnection } from '../src/redis-connection';
 import { RedisSubmissionContextCache } from '../src/redis-context-cache';
-import { CountedReader, REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
+import { COMMAND_TIMEOUT_MS, CountedReader, REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
 import { RecordingObserver } from './support/recording-observer';
 import { ControllableProxy, closedPort } from './support/tcp-proxy';
 
@@ -36,7 +36,7 @@ describe('fail open (real PostgreSQL, Redis unreachable or slow)', () => {
   const proxies: ControllableProxy[] = [];
 
   const wire = (url: string) => {
-    const connection = new CacheRedisConnection({ url, keyPrefix: `sg-test-failopen-${process.pid}:` });
+    const connection = new CacheRedisConnection({ url, keyPrefix: `sg-test-failopen-${process.pid}:`, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     connections.push(connection);
     const observer = new RecordingObserver();
     const cache = new RedisSubmissionContextCache(connection.client, { ttlSeconds: 60, observer });
@@ -53,7 +53,7 @@ describe('fail open (real PostgreSQL, Redis unreachable or slow)', () => {
   afterAll(async () => {
     for (const connection of connections) await connection.close();
     for (const proxy of proxies) await proxy.close();
-    const cleanup = new CacheRedisConnection({ url: REDIS_URL });
+    const cleanup = new CacheRedisConnection({ url: REDIS_URL, commandTimeoutMs: COMMAND_TIMEOUT_MS });
     if (await cleanup.whenReady(5_000)) {
       const keys = await cleanup.client.keys(`sg-test-failopen-${process.pid}:*`);
       if (keys.length > 0) await cleanup.client.del(...keys);

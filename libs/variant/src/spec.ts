@@ -178,6 +178,8 @@ export const variantSpecSchema = z
     cache: z.enum(['none', 'redis']).default('none'),
     /** Lifetime of a cached submission context (cache: redis): a safety net behind the API's invalidation. */
     cacheTtlS: positiveInt().default(300),
+    /** cache: redis — longest wait for one Redis command before the SPS reads PostgreSQL instead (fail open). */
+    cacheCommandTimeoutMs: millis.default(100),
     replicas: replicasSchema,
     grader: graderSchema.prefault({}),
     tracing: tracingSchema.prefault({}),

@@ -37,7 +37,8 @@ export function database(cfg: ServiceConfig): Provider[] {
 /** SUBMISSION_CONTEXT, the SPS read path, and its invalidation. */
 export const cache: Adapters<VariantSpec['cache']> = {
   none: () => directSubmissionContextProviders,
-  redis: (cfg) => redisSubmissionContextProviders({ url: cfg.connections.REDIS_URL, ttlSeconds: cfg.spec.cacheTtlS }),
+  redis: (cfg) =>
+    redisSubmissionContextProviders({ url: cfg.connections.REDIS_URL, ttlSeconds: cfg.spec.cacheTtlS, commandTimeoutMs: cfg.spec.cacheCommandTimeoutMs }),
 };
 
 /** ARCHIVE_STORE: where submitted archives live. */

@@ -60,7 +60,7 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
     const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
       imports: [
-        portsModule([...database, ...redisSubmissionContextProviders({ url: redisUrl(), ttlSeconds: 300 })]),
+        portsModule([...database, ...redisSubmissionContextProviders({ url: redisUrl(), ttlSeconds: 300, commandTimeoutMs: 100 })]),
         AuthModule.forRoot(auth),
         LeftoverApiModule,
         StatementApiModule,

@@ -14,6 +14,9 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { CacheRedisConnection, type CacheRedisSettings } from '../../src/redis-connection';
 
+/** The command timeout these tests run the cache with (the spec's default, cacheCommandTimeoutMs). */
+export const COMMAND_TIMEOUT_MS = 100;
+
 export const REDIS_URL = loadConnections({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL;
 
 export const testCatalog: CatalogExercise[] = [
@@ -76,7 +79,7 @@ export interface PrivateRedis {
 /** A cache connection whose keys live under a prefix of their own; close() deletes them. */
 export async function privateRedis(settings: Partial<CacheRedisSettings> = {}): Promise<PrivateRedis> {
   const prefix = `sg-test-${randomBytes(4).toString('hex')}:`;
-  const connection = new CacheRedisConnection({ url: REDIS_URL, keyPrefix: prefix, ...settings });
+  const connection = new CacheRedisConnection({ url: REDIS_URL, keyPrefix: prefix, commandTimeoutMs: COMMAND_TIMEOUT_MS, ...settings });
   if (!(await connection.whenReady(5_000))) throw new Error(`redis ${REDIS_URL} not reachable: bash infra/bin/servers up redis`);
   const raw = new Redis(REDIS_URL);
   return {
