@@ -19,7 +19,6 @@ COPY --from=build /usr/local/bin/node /usr/local/bin/node
 WORKDIR /app
 COPY --from=build /app /app
 ENV NODE_ENV=production \\
-    SG_HOST=0.0.0.0 \\
     SG_PYTHON=/usr/local/bin/python3
 EXPOSE 3000 3100 3200 3300
 CMD ["node", "dist/services/monolith/src/main.js"]
