@@ -2,11 +2,12 @@
 //   k6 run -e PROFILE=smoke -e BASE_URL=http://127.0.0.1:3000 -e USERS_CSV=/abs/users.csv benchmarks/sps.js
 // Environment: PROFILE (paper|small|smoke), BASE_URL, USERS_CSV, ARCHIVE, PEAK, RAMP_S, HOLD_S,
 // PAUSE_S, TIMEOUT_S, APDEX_T_MS, APDEX_F_MS, THRESHOLDS (on|off), LOG_SPS (on|off),
+// CONNECTION_REUSE (on|off), ARRIVALS (even|exponential), ARRIVALS_OVERSAMPLE,
 // SUMMARY_JSON / SUMMARY_TXT (output paths). See benchmarks/README.md.
 import { SharedArray } from 'k6/data';
 import { loadConfig, scenarioOptions, thresholdOptions } from '../k6/lib/config.js';
-import { REQUEST_TYPES } from '../k6/lib/metrics.js';
-import { paperMetrics } from '../k6/lib/paper-metrics.js';
+import { REQUEST_TYPES, stageThresholds } from '../k6/lib/metrics.js';
+import { paperMetricsByStage } from '../k6/lib/paper-metrics.js';
 import { scenarioR } from '../k6/lib/scenario-r.js';
 import { productionDataJson } from '../k6/lib/sps-body.js';
 import { summaryText } from '../k6/lib/summary-text.js';
@@ -26,7 +27,9 @@ const productionData = new SharedArray('production_data', () => [
 
 export const options = {
   scenarios: { r: scenarioOptions(cfg) },
-  thresholds: thresholdOptions(cfg),
+  thresholds: Object.assign(stageThresholds(), thresholdOptions(cfg)),
+  // Gatling (the paper's client) gives every virtual user its own connections.
+  noVUConnectionReuse: !cfg.connectionReuse,
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(50)', 'p(90)', 'p(95)', 'p(99)', 'count'],
   discardResponseBodies: true,
   // Checks and the many counters are enough; one sample per request is kept in the trends only.
@@ -37,19 +40,16 @@ export function setup() {
   const startMs = Date.now();
   // The runner judges k6's CPU from here on: VU initialisation before it sends no request.
   console.log(JSON.stringify({ sg: 'start', start_ms: startMs }));
-  // SPS is the third request, after two pauses: it lands in the sustained stage roughly when
-  // the iteration started there.
-  const offsetMs = 2 * cfg.pauseS * 1000;
-  return { holdWindow: { startMs: startMs + cfg.rampS * 1000 + offsetMs, endMs: startMs + (cfg.rampS + cfg.holdS) * 1000 + offsetMs } };
+  return { startMs };
 }
 
 export default function (data) {
-  scenarioR({ cfg, users, productionData, holdWindow: data.holdWindow });
+  scenarioR({ cfg, users, productionData, startMs: data.startMs });
 }
 
 export function handleSummary(data) {
   const durationS = data.state.testRunDurationMs / 1000;
-  const paper = paperMetrics(data.metrics, durationS, cfg.holdS, REQUEST_TYPES);
+  const paper = paperMetricsByStage(data.metrics, durationS, cfg, REQUEST_TYPES);
   const text = summaryText(paper, cfg);
   const out = {
     stdout: '\n' + text,

@@ -2,7 +2,6 @@
 // where it stops keeping up — the basis for sizing the `small` profile (benchmarks/README.md).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadBaseline } from './baseline';
 import { phase } from './log';
 import { resultsDir } from './paths';
 import { makeRunId, runTest } from './run-test';
@@ -36,8 +35,8 @@ export interface Calibration {
  */
 export function stepOf(peak: number, a: Aggregated): CalibrationStep {
   const m = (k: string): number | null => a.paper[k]?.mean ?? null;
-  const efr = m('sps.EFR');
-  const p95 = m('sps.p95');
+  const efr = m('stages.hold.sps.efr_paper') ?? m('sps.efr_paper');
+  const p95 = m('stages.hold.sps.p95') ?? m('sps.p95');
   const tput = m('sps.throughputHold');
   const saturated = !a.valid || (efr ?? 1) > 0 || (tput ?? 0) < 0.9 * peak;
   const cpu = a.resources.machineCpuSPerOk?.mean;
@@ -48,7 +47,7 @@ export function stepOf(peak: number, a: Aggregated): CalibrationStep {
     spsEfr: efr,
     spsP95Ms: p95,
     spsThroughputHold: tput,
-    rac: m('RAC'),
+    rac: m('stages.hold.RAC') ?? m('RAC'),
     machineCpuSPerOkMs: cpu === undefined ? null : cpu * 1000,
     saturated,
   };
@@ -65,17 +64,19 @@ export function recommend(steps: CalibrationStep[]): number | null {
 
 export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number }): Promise<Calibration> {
   const steps: CalibrationStep[] = [];
+  let baselineGradingsPerS: number | null = null;
   for (const peak of input.peaks) {
     phase(`calibrate ${input.variant}: peak ${peak}/s`);
     const runId = `${makeRunId(input.variant, 'calibrate', undefined)}-p${peak}`;
     const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true });
     const step = stepOf(peak, a);
     steps.push(step);
+    // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
+    baselineGradingsPerS = a.meta.baseline?.best.gradingsPerS ?? baselineGradingsPerS;
     phase(`peak ${peak}/s: ${step.saturated ? 'SATURATED' : 'keeps up'} (SPS EFR ${step.spsEfr}, SPS p95 ${step.spsP95Ms?.toFixed(0)} ms, SPS ${step.spsThroughputHold?.toFixed(2)}/s)`);
     if (step.saturated) break;
   }
-  const baseline = loadBaseline();
-  const result: Calibration = { ...input, baselineGradingsPerS: baseline?.best.gradingsPerS ?? null, steps, recommendedPeak: recommend(steps) };
+  const result: Calibration = { ...input, baselineGradingsPerS, steps, recommendedPeak: recommend(steps) };
   const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));
   phase(`wrote ${file}`);

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
 import { calibrate, calibrationMarkdown } from './calibrate';
+import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
 
 function positiveInt(v: string): number {
@@ -39,7 +40,17 @@ interface CommonFlags {
   peak?: number;
   rampS?: number;
   holdS?: number;
-  retrySwitched?: number;
+  connectionReuse?: 'on' | 'off';
+  arrivals?: 'even' | 'exponential';
+  drainTimeoutS?: number;
+  powerIdleW?: number;
+  powerMaxW?: number;
+  dashboard?: boolean;
+}
+
+function arrivals(v: string): 'even' | 'exponential' {
+  if (v !== 'even' && v !== 'exponential') throw new InvalidArgumentError('must be even or exponential');
+  return v;
 }
 
 function common(cmd: Command): Command {
@@ -49,11 +60,16 @@ function common(cmd: Command): Command {
     .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
     .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
     .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
-    .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T)', nonNegative)
+    .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T; default 1500 as gatling-report)', nonNegative)
     .option('--peak <n>', 'override the profile peak (iterations/s)', nonNegative)
     .option('--ramp-s <s>', 'override the ramp stage length', nonNegative)
     .option('--hold-s <s>', 'override the sustained stage length', nonNegative)
-    .option('--retry-switched <n>', 'repeat a run invalidated by a variant switch (shared machine)', (v) => Number(v), 2);
+    .option('--connection-reuse <on|off>', "override the profile's connection reuse between users (k6 noVUConnectionReuse)", onOff)
+    .option('--arrivals <even|exponential>', "override the profile's inter-arrival times", arrivals)
+    .option('--drain-timeout-s <s>', 'upper bound of the post-run drain before the audit (default 120)', nonNegative)
+    .option('--power-idle-w <w>', `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})`, nonNegative)
+    .option('--power-max-w <w>', `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})`, nonNegative)
+    .option('--no-dashboard', "skip k6's web dashboard HTML export per run");
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
@@ -70,7 +86,20 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     peak: f.peak,
     rampS: f.rampS,
     holdS: f.holdS,
-    retrySwitched: f.retrySwitched,
+    connectionReuse: f.connectionReuse === undefined ? undefined : f.connectionReuse === 'on',
+    arrivals: f.arrivals,
+    drainTimeoutS: f.drainTimeoutS,
+    powerModel: powerModel(f),
+    dashboard: f.dashboard,
+  };
+}
+
+function powerModel(f: CommonFlags): PowerModel | undefined {
+  if (f.powerIdleW === undefined && f.powerMaxW === undefined) return undefined;
+  return {
+    idleWPerCpu: f.powerIdleW ?? DEFAULT_POWER_MODEL.idleWPerCpu,
+    maxWPerCpu: f.powerMaxW ?? DEFAULT_POWER_MODEL.maxWPerCpu,
+    source: 'set on the command line (--power-idle-w / --power-max-w)',
   };
 }
 

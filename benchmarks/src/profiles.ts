@@ -13,6 +13,10 @@ export const profileSchema = z.object({
   pauseS: z.number().nonnegative(),
   students: z.number().int().positive(),
   thresholds: z.boolean(),
+  /** false: no connection reuse between the users a k6 VU plays (k6 noVUConnectionReuse), as Gatling. */
+  connectionReuse: z.boolean().default(false),
+  /** even: k6's evenly spaced arrivals; exponential: Poisson arrivals (k6/lib/scenario-r.js). */
+  arrivals: z.enum(['even', 'exponential']).default('even'),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

@@ -1,10 +1,15 @@
 // Samples CPU and memory of every process of the variant, of the native servers it uses and of
 // k6 once a second. A group is a root pid and all its descendants (pidtree): postgres backends,
-// grader children, HAProxy, and so on.
+// grader children, HAProxy, and so on. CPU comes from a cgroup per group when the machine offers
+// one (cgroup-cpu.ts: forked children, sandboxed graders included, are counted), else from
+// /proc (own + reaped children). Memory is PSS (shared pages split among their users: the
+// PostgreSQL shared buffers are counted once, not once per backend); RSS is kept beside it.
 import { execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { cpus, freemem, totalmem } from 'node:os';
 import pidtree from 'pidtree';
 import pidusage from 'pidusage';
+import { CpuCgroups, detectCgroup, parsePss, parseSchedstat } from './cgroup-cpu';
 import { procTimes } from './proc-times';
 
 /** Pseudo-group: the whole machine (every process, k6 included), from /proc/stat via os.cpus(). */
@@ -28,6 +33,13 @@ export interface ResourceSample {
   /** CPU seconds used by the group since the sampler started (reaped children included). */
   cpuS: number;
   rssBytes: number;
+  /** Sum of the PSS of the group's live processes. */
+  pssBytes: number;
+  /** Where cpuS comes from: the group's cgroup, or /proc of its live processes. */
+  cpuSource: 'cgroup' | 'proc';
+  /** k6 only: seconds its threads spent waiting for a CPU / running, cumulative (schedstat). */
+  waitS?: number;
+  runS?: number;
 }
 
 let clockTicks: number | null = null;
@@ -72,29 +84,48 @@ export function machineBusyS(): number {
 }
 
 interface GroupReading {
-  pids: number;
+  pids: number[];
   cpuTicks: number;
   rssBytes: number;
+  pssBytes: number;
+}
+
+async function pssOf(pid: number): Promise<number> {
+  try {
+    return parsePss(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8')) ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 async function readGroup(root: number, table: { ppid: number; pid: number }[]): Promise<GroupReading> {
   const pids = descendantsOf(root, table);
   let cpuTicks = 0;
   let rssBytes = 0;
-  let alive = 0;
+  let pssBytes = 0;
+  const alive: number[] = [];
   await Promise.all(
     pids.map(async (pid) => {
-      const [times, usage] = await Promise.all([
-        procTimes(pid),
-        pidusage(pid).catch(() => null),
-      ]);
+      const [times, usage, pss] = await Promise.all([procTimes(pid), pidusage(pid).catch(() => null), pssOf(pid)]);
       if (!times) return;
-      alive++;
+      alive.push(pid);
       cpuTicks += times.ownTicks + times.reapedChildrenTicks;
       rssBytes += usage?.memory ?? 0;
+      pssBytes += pss;
     }),
   );
-  return { pids: alive, cpuTicks, rssBytes };
+  return { pids: alive, cpuTicks, rssBytes, pssBytes };
+}
+
+/** Run-queue wait and run time summed over every thread of a process. */
+async function schedOf(pid: number): Promise<{ runS: number; waitS: number } | null> {
+  try {
+    const tids = await readdir(`/proc/${pid}/task`);
+    const all = await Promise.all(tids.map((t) => readFile(`/proc/${pid}/task/${t}/schedstat`, 'utf8').then(parseSchedstat).catch(() => ({ runS: 0, waitS: 0 }))));
+    return all.reduce((a, b) => ({ runS: a.runS + b.runS, waitS: a.waitS + b.waitS }), { runS: 0, waitS: 0 });
+  } catch {
+    return null;
+  }
 }
 
 export class ResourceSampler {
@@ -106,9 +137,23 @@ export class ResourceSampler {
   readonly samples: ResourceSample[] = [];
 
   private run = 0;
+  private readonly cgroups: CpuCgroups | null;
+  /** Threads of k6 that exited take their schedstat with them: keep the last total per pid. */
+  private readonly schedByPid = new Map<number, { runS: number; waitS: number }>();
 
-  /** `groups` is read at every tick: groups may come and go (k6 exists only during runs). */
-  constructor(private readonly groups: () => ProcessGroup[]) {}
+  /**
+   * `groups` is read at every tick: groups may come and go (k6 exists only during runs).
+   * `useCgroups` false keeps the /proc accounting only (tests, or a machine without cgroups).
+   */
+  constructor(private readonly groups: () => ProcessGroup[], useCgroups = true) {
+    const flavour = useCgroups ? detectCgroup() : null;
+    this.cgroups = flavour ? new CpuCgroups(flavour) : null;
+  }
+
+  /** "cgroup v1", "cgroup v2" or "proc": recorded in machine.json. */
+  get cpuAccounting(): string {
+    return this.cgroups ? `cgroup v${this.cgroups.flavour.version}` : 'proc';
+  }
 
   /** Labels the next samples with a run number (0 = between runs) and samples right away. */
   async mark(run: number): Promise<void> {
@@ -128,6 +173,7 @@ export class ResourceSampler {
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
     await this.tick();
     pidusage.clear();
+    this.cgroups?.release();
     return this.samples;
   }
 
@@ -138,10 +184,14 @@ export class ResourceSampler {
       const now = Date.now();
       const hz = ticksPerSecond();
       const table = await processTable();
-      const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await readGroup(g.pid, table) })));
-      readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: { pids: table.length, cpuTicks: machineBusyS() * hz, rssBytes: totalmem() - freemem() } });
+      const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await this.readCounted(g, table, hz) })));
+      const machine: GroupReading & { source: 'cgroup' | 'proc' } = { pids: table.map((t) => t.pid), cpuTicks: machineBusyS() * hz, rssBytes: totalmem() - freemem(), pssBytes: totalmem() - freemem(), source: 'proc' };
+      readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: machine });
+      const k6 = this.groups().find((g) => g.role === 'load');
+      const sched = k6 ? await schedOf(k6.pid) : null;
+      if (k6 && sched) this.schedByPid.set(k6.pid, sched);
       for (const { g, r } of readings) {
-        if (r.pids === 0) continue;
+        if (r.pids.length === 0) continue;
         if (!this.firstTicks.has(g.name)) this.firstTicks.set(g.name, r.cpuTicks);
         const last = this.lastTicks.get(g.name);
         const cpuPct = last && now > last.atMs ? Math.max(0, ((r.cpuTicks - last.ticks) / hz) / ((now - last.atMs) / 1000)) * 100 : 0;
@@ -152,14 +202,26 @@ export class ResourceSampler {
           epochMs: now,
           group: g.name,
           role: g.role,
-          pids: r.pids,
+          pids: r.pids.length,
           cpuPct: Math.round(cpuPct * 10) / 10,
           cpuS: Math.max(0, (r.cpuTicks - (this.firstTicks.get(g.name) ?? r.cpuTicks)) / hz),
           rssBytes: r.rssBytes,
+          pssBytes: r.pssBytes,
+          cpuSource: r.source,
+          ...(g.role === 'load' && sched ? { waitS: sched.waitS, runS: sched.runS } : {}),
         });
       }
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A group's reading, its CPU from its cgroup (new members attached first) when there is one. */
+  private async readCounted(g: ProcessGroup, table: { ppid: number; pid: number }[], hz: number): Promise<GroupReading & { source: 'cgroup' | 'proc' }> {
+    const r = await readGroup(g.pid, table);
+    if (!this.cgroups || r.pids.length === 0) return { ...r, source: 'proc' };
+    this.cgroups.attach(g.name, r.pids);
+    const cpuS = this.cgroups.cpuS(g.name);
+    return cpuS === null ? { ...r, source: 'proc' } : { ...r, cpuTicks: cpuS * hz, source: 'cgroup' };
   }
 }

@@ -1,4 +1,4 @@
-// Per-run resource figures from the 1 s samples (paper RQ3, Table III).
+// Per-run resource figures from the 1 s samples (paper RQ3, Table III; benchmarks/METRICS.md).
 import { MACHINE_GROUP, type ResourceSample } from './resource-sampler';
 
 export const K6_GROUP = 'k6';
@@ -6,23 +6,42 @@ export const K6_GROUP = 'k6';
 export interface ResourceSummary {
   /** CPU seconds used by the system under test (every group but k6) over the samples. */
   variantCpuS: number;
+  /** Per process group (variant processes and servers), CPU seconds over the run. */
+  cpuSByGroup: Record<string, number>;
   k6CpuS: number;
-  /**
-   * CPU seconds of the whole machine minus k6's. Includes the sandboxed graders, whose time
-   * escapes per-process accounting (bwrap's pid namespace keeps it out of the parent's
-   * cutime), and also any unrelated process running meanwhile.
-   */
+  /** CPU seconds of the whole machine (/proc/stat) minus k6's. */
   machineCpuSButK6: number;
-  /** Mean / min / max of the summed RSS of the system under test over the samples. */
+  /**
+   * (machine − k6 − Σ groups) / (machine − k6): the CPU no group accounts for (other users of
+   * the machine, the harness itself, or a gap in the accounting). Null without machine CPU.
+   */
+  cpuResidualShare: number | null;
+  /** How group CPU was measured: cgroup (forked children included) or proc. */
+  cpuSource: 'cgroup' | 'proc' | 'mixed';
+  /** Mean / min / max of the summed PSS of the system under test over the samples. */
+  variantPssMeanBytes: number;
+  variantPssMinBytes: number;
+  variantPssMaxBytes: number;
+  /** Summed RSS (counts shared pages once per process: kept for comparison only). */
   variantRssMeanBytes: number;
-  variantRssMinBytes: number;
   variantRssMaxBytes: number;
-  /** Paper Table III: (mean - min) memory as a share of the machine's memory. */
+  /** Paper Table III: (mean − min) memory (PSS) as a share of the machine's memory. */
   variantMemShare: number | null;
   k6CpuMaxPct: number;
-  /** Share of samples where k6 used more than the saturation threshold of one core. */
+  /** k6 samples in the hold stage, and how many of them above the saturation threshold. */
+  k6HoldSamples: number;
+  k6SaturatedSamples: number;
   k6SaturatedShare: number;
+  /** Share of k6's runnable time in the hold stage spent waiting for a CPU; null when unmeasured. */
+  k6StarvedShare: number | null;
   samples: number;
+}
+
+/** The load window of one run (epoch ms): VU initialisation before `loadFromMs` is not load. */
+export interface LoadWindow {
+  loadFromMs: number;
+  holdFromMs: number;
+  holdToMs: number;
 }
 
 /** CPU seconds a group used between its first and last sample of the set. */
@@ -31,33 +50,58 @@ function groupCpuS(samples: ResourceSample[], group: string): number {
   return own.length < 2 ? 0 : Math.max(0, own[own.length - 1].cpuS - own[0].cpuS);
 }
 
-/**
- * @param k6LoadFromMs when k6 started sending load (its setup ran): k6 samples before it are
- *   VU initialisation and do not count towards saturation.
- */
-export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, k6LoadFromMs = 0): ResourceSummary {
-  const groups = [...new Set(samples.map((s) => s.group))];
-  const variantGroups = groups.filter((g) => g !== K6_GROUP && g !== MACHINE_GROUP);
-  const variantCpuS = variantGroups.reduce((sum, g) => sum + groupCpuS(samples, g), 0);
+function perTick(samples: ResourceSample[], value: (s: ResourceSample) => number): number[] {
   const byTick = new Map<number, number>();
-  for (const s of samples) if (s.group !== K6_GROUP && s.group !== MACHINE_GROUP) byTick.set(s.epochMs, (byTick.get(s.epochMs) ?? 0) + s.rssBytes);
-  const rss = [...byTick.values()];
-  const mean = rss.length ? rss.reduce((a, b) => a + b, 0) / rss.length : 0;
-  const min = rss.length ? Math.min(...rss) : 0;
-  const max = rss.length ? Math.max(...rss) : 0;
-  // The first k6 sample has no interval yet (0%): leave it out of the saturation share.
-  const k6 = samples.filter((s) => s.group === K6_GROUP).slice(1).filter((s) => s.epochMs >= k6LoadFromMs);
-  const saturated = k6.filter((s) => s.cpuPct > k6SaturationPct).length;
+  for (const s of samples) byTick.set(s.epochMs, (byTick.get(s.epochMs) ?? 0) + value(s));
+  return [...byTick.values()];
+}
+
+const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** Waiting share of k6's runnable time between the first and last hold-stage samples. */
+function starvedShare(k6Hold: ResourceSample[]): number | null {
+  const withSched = k6Hold.filter((s) => s.waitS !== undefined && s.runS !== undefined);
+  if (withSched.length < 2) return null;
+  const a = withSched[0];
+  const b = withSched[withSched.length - 1];
+  const wait = b.waitS! - a.waitS!;
+  const run = b.runS! - a.runS!;
+  return wait + run > 0 ? wait / (wait + run) : null;
+}
+
+export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, window: LoadWindow = { loadFromMs: 0, holdFromMs: 0, holdToMs: Infinity }): ResourceSummary {
+  const variant = samples.filter((s) => s.group !== K6_GROUP && s.group !== MACHINE_GROUP);
+  const groups = [...new Set(variant.map((s) => s.group))];
+  const cpuSByGroup = Object.fromEntries(groups.map((g) => [g, groupCpuS(samples, g)]));
+  const variantCpuS = Object.values(cpuSByGroup).reduce((a, b) => a + b, 0);
+  const k6CpuS = groupCpuS(samples, K6_GROUP);
+  const machineCpuSButK6 = Math.max(0, groupCpuS(samples, MACHINE_GROUP) - k6CpuS);
+  const pss = perTick(variant, (s) => s.pssBytes ?? 0);
+  const rss = perTick(variant, (s) => s.rssBytes);
+  const sources = new Set(variant.map((s) => s.cpuSource ?? 'proc'));
+  // The first k6 sample has no interval yet (0%); only the hold stage is judged.
+  const k6 = samples.filter((s) => s.group === K6_GROUP).slice(1).filter((s) => s.epochMs >= window.loadFromMs);
+  const k6Hold = k6.filter((s) => s.epochMs >= window.holdFromMs && s.epochMs <= window.holdToMs);
+  const saturated = k6Hold.filter((s) => s.cpuPct > k6SaturationPct).length;
+  const pssMin = pss.length ? Math.min(...pss) : 0;
   return {
     variantCpuS,
-    k6CpuS: groupCpuS(samples, K6_GROUP),
-    machineCpuSButK6: Math.max(0, groupCpuS(samples, MACHINE_GROUP) - groupCpuS(samples, K6_GROUP)),
-    variantRssMeanBytes: mean,
-    variantRssMinBytes: min,
-    variantRssMaxBytes: max,
-    variantMemShare: totalMemBytes > 0 && rss.length ? (mean - min) / totalMemBytes : null,
+    cpuSByGroup,
+    k6CpuS,
+    machineCpuSButK6,
+    cpuResidualShare: machineCpuSButK6 > 0 ? (machineCpuSButK6 - variantCpuS) / machineCpuSButK6 : null,
+    cpuSource: sources.size === 1 ? ([...sources][0] as 'cgroup' | 'proc') : sources.size === 0 ? 'proc' : 'mixed',
+    variantPssMeanBytes: mean(pss),
+    variantPssMinBytes: pssMin,
+    variantPssMaxBytes: pss.length ? Math.max(...pss) : 0,
+    variantRssMeanBytes: mean(rss),
+    variantRssMaxBytes: rss.length ? Math.max(...rss) : 0,
+    variantMemShare: totalMemBytes > 0 && pss.length ? (mean(pss) - pssMin) / totalMemBytes : null,
     k6CpuMaxPct: k6.reduce((m, s) => Math.max(m, s.cpuPct), 0),
-    k6SaturatedShare: k6.length ? saturated / k6.length : 0,
-    samples: byTick.size,
+    k6HoldSamples: k6Hold.length,
+    k6SaturatedSamples: saturated,
+    k6SaturatedShare: k6Hold.length ? saturated / k6Hold.length : 0,
+    k6StarvedShare: starvedShare(k6Hold),
+    samples: pss.length,
   };
 }

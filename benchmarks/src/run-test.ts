@@ -1,26 +1,39 @@
 // `bench run`: one *test* of the paper's protocol (§IV-B) on one variant — bring it up, seed,
-// warm up, then R runs of benchmarks/sps.js with pauses, productions deleted after each run,
-// resources sampled throughout — and the results folder results/<run-id>/.
-import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// warm up, then R runs of benchmarks/sps.js with pauses, each drained, audited and judged,
+// productions deleted after each run, resources sampled throughout — and the results folder
+// results/<run-id>/. runTest reads as the sequence of its steps; each step is a function below.
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { loadVariant, variantsDir } from '@shellgrade/variant';
 import { stringify } from 'yaml';
 import { aggregateRuns } from './aggregate';
-import { energyWh, raplDomains, readEnergyUj } from './energy';
+import { drain, judgeAudit, productionRows, rabbitAcks, type Audit } from './audit';
+import { copyBaselineInto } from './baseline';
+import { CrashWatch, type CrashEvent } from './crash-watch';
+import { DEFAULT_POWER_MODEL, energyWh, estimateEnergy, raplDomains, readEnergyUj, type PowerModel } from './energy';
+import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, runK6, type SpsSample } from './k6-run';
 import { k6Path, k6Version } from './k6-tool';
 import { phase } from './log';
 import { machineFacts } from './machine';
-import { defaultArchive, runDir, spsScript } from './paths';
+import { runDir } from './paths';
 import { loadProfile, type Profile } from './profiles';
 import { ResourceSampler, type ProcessGroup } from './resource-sampler';
 import { K6_GROUP, summarizeResources } from './resource-summary';
-import { sleep, startInherited, waitExit } from './shell';
+import { writeResources } from './resources-file';
+import { sleep } from './shell';
 import { entryUrl, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
+import { runLineOf } from './run-lines';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
 import { DEFAULT_VALIDITY, judgeRun } from './validity';
-import { writeResources } from './resources-file';
+
+/** Test hooks: the integration tests break the system under test at a chosen point. */
+export interface RunHooks {
+  /** Called once k6 is sending load (its pid known). */
+  duringLoad?: (run: number, status: VariantStatus) => Promise<void>;
+  /** Called after the drain, before the audit reads the database. */
+  beforeAudit?: (run: number) => Promise<void>;
+}
 
 export interface RunOptions {
   variant: string;
@@ -32,12 +45,19 @@ export interface RunOptions {
   raw?: boolean;
   apdexTMs?: number;
   runId?: string;
-  /** Repeat a run invalidated only by a variant switch (shared launcher), at most this many times. */
-  retrySwitched?: number;
   /** Override the profile's injection (calibration steps, ad-hoc runs). */
   peak?: number;
   rampS?: number;
   holdS?: number;
+  /** Client fidelity overrides (k6/profiles.json has each profile's choice). */
+  connectionReuse?: boolean;
+  arrivals?: 'even' | 'exponential';
+  /** Upper bound of the post-run drain (no production left queued or grading), seconds. */
+  drainTimeoutS?: number;
+  powerModel?: PowerModel;
+  /** k6 web dashboard HTML export per run (default on). */
+  dashboard?: boolean;
+  hooks?: RunHooks;
 }
 
 export function makeRunId(variant: string, profile: string, tracing: 'on' | 'off' | undefined, now = new Date()): string {
@@ -56,94 +76,86 @@ function restartsOf(status: VariantStatus): Record<string, number> {
   return Object.fromEntries(status.processes.map((p) => [p.name, p.restarts ?? 0]));
 }
 
-/** Identity of the running processes: a restart or a variant switch changes it. */
-export function fingerprint(status: VariantStatus): string {
-  return `${status.variant ?? '-'}|${status.processes.map((p) => `${p.name}:${p.pid ?? '-'}`).sort().join(',')}`;
-}
-
 function isUp(status: VariantStatus, variant: string): boolean {
   return status.variant === variant && status.processes.length > 0 && status.processes.every((p) => p.status === 'online');
 }
 
-/** Keeps the SPS sample lines (trace id, start, client duration) that traces/ matches to Jaeger. */
-async function extractSpsSamples(logFile: string, outFile: string): Promise<number> {
-  if (!existsSync(logFile)) return 0;
-  const lines: string[] = [];
-  const rl = createInterface({ input: createReadStream(logFile) });
-  for await (const line of rl) {
-    if (!line.includes('\\"sg\\":\\"sps\\"')) continue;
-    try {
-      const msg = (JSON.parse(line) as { msg: string }).msg;
-      lines.push(JSON.stringify(JSON.parse(msg)));
-    } catch {
-      /* a k6 warning that merely quotes the marker */
-    }
-  }
-  writeFileSync(outFile, lines.length ? lines.join('\n') + '\n' : '');
-  return lines.length;
-}
-
-/** When k6 began sending load: the `{"sg":"start"}` line its setup() logs (0 if absent). */
-async function loadStartMs(logFile: string): Promise<number> {
-  if (!existsSync(logFile)) return 0;
-  const rl = createInterface({ input: createReadStream(logFile) });
-  for await (const line of rl) {
-    if (!line.includes('\\"sg\\":\\"start\\"')) continue;
-    try {
-      const start = (JSON.parse((JSON.parse(line) as { msg: string }).msg) as { start_ms?: number }).start_ms;
-      rl.close();
-      return typeof start === 'number' ? start : 0;
-    } catch {
-      /* not our marker */
-    }
-  }
-  return 0;
-}
-
-interface K6Invocation {
+/** Everything one test carries from step to step. */
+interface TestContext {
+  opts: RunOptions;
+  profile: Profile;
+  runs: number;
+  betweenS: number;
+  dir: string;
+  meta: TestMeta;
+  specName: string;
+  reply: string;
+  /** inline, http, rabbitmq, bullmq: the audit counts broker acks for rabbitmq. */
+  dispatch: string;
+  upTarget: string;
+  wasUp: boolean;
   k6: string;
-  env: Record<string, string>;
-  args: string[];
+  status: VariantStatus;
+  entry: string;
+  usersCsv: string;
+  runEnv: Record<string, string>;
+  groups: ProcessGroup[];
+  sampler: ResourceSampler | null;
+  records: RunRecord[];
 }
 
-function k6Invocation(k6: string, dir: string, tag: string, entry: string, usersCsv: string, profileName: string, extraEnv: Record<string, string>, raw: boolean): K6Invocation {
-  const env: Record<string, string> = {
-    PROFILE: profileName,
-    BASE_URL: entry,
-    USERS_CSV: usersCsv,
-    ARCHIVE: defaultArchive(),
-    SUMMARY_JSON: join(dir, `k6-${tag}.json`),
-    SUMMARY_TXT: join(dir, `k6-${tag}.txt`),
-    LOG_SPS: 'on',
-    ...extraEnv,
-  };
-  const args = ['run', '--log-output', `file=${join(dir, `k6-${tag}.log`)}`, '--log-format', 'json'];
-  if (raw) args.push('--out', `json=${join(dir, `raw-${tag}.json.gz`)}`);
-  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
-  args.push(spsScript());
-  return { k6, env, args };
-}
-
-async function runK6(inv: K6Invocation, onStart: (pid: number) => void): Promise<number> {
-  const child = startInherited(inv.k6, inv.args, {});
-  if (child.pid) onStart(child.pid);
-  return waitExit(child);
-}
-
-function readPaper(file: string): PaperMetrics {
-  if (!existsSync(file)) throw new Error(`k6 wrote no summary at ${file}`);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { paper: PaperMetrics }).paper;
+/** What driving one run's load produced, before it is audited and judged. */
+interface LoadResult {
+  startedAt: string;
+  code: number;
+  paper: PaperMetrics;
+  samples: SpsSample[];
+  loadFromMs: number;
+  crashes: CrashEvent[];
+  restartsBefore: Record<string, number>;
+  variantBefore: string | null | undefined;
+  energyStartUj: number | null;
+  energyEndUj: number | null;
+  dashboard: string | null;
+  loadBefore: number;
+  /** RabbitMQ work-queue acks before the run (null: not a RabbitMQ variant, or no management API). */
+  acksBefore: number | null;
 }
 
 export async function runTest(opts: RunOptions): Promise<Aggregated> {
-  const named: Profile = loadProfile(opts.profile);
-  const profile: Profile = { ...named, peak: opts.peak ?? named.peak, rampS: opts.rampS ?? named.rampS, holdS: opts.holdS ?? named.holdS };
+  const ctx = await prepareTest(opts);
+  await bringUp(ctx);
+  await seedAndWarmUp(ctx);
+  startSampling(ctx);
+  try {
+    for (let r = 1; r <= ctx.runs; r++) {
+      ctx.records.push(await measuredRun(ctx, r));
+      await betweenRuns(ctx, r);
+    }
+  } finally {
+    await stopSampling(ctx);
+    await tearDown(ctx);
+  }
+  return writeAggregate(ctx);
+}
+
+/** Step 1: profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
+async function prepareTest(opts: RunOptions): Promise<TestContext> {
+  const named = loadProfile(opts.profile);
+  const profile: Profile = {
+    ...named,
+    peak: opts.peak ?? named.peak,
+    rampS: opts.rampS ?? named.rampS,
+    holdS: opts.holdS ?? named.holdS,
+    connectionReuse: opts.connectionReuse ?? named.connectionReuse,
+    arrivals: opts.arrivals ?? named.arrivals,
+  };
   const runs = opts.runs ?? profile.runs;
   const betweenS = opts.pauseS ?? profile.betweenRunsS;
   const runId = opts.runId ?? makeRunId(opts.variant, opts.profile, opts.tracing);
   const dir = runDir(runId);
   mkdirSync(dir, { recursive: true });
-  phase(`run ${runId}: variant ${opts.variant}, profile ${opts.profile} (peak ${profile.peak}/s, ${profile.rampS}s + ${profile.holdS}s), ${runs} run(s), ${betweenS}s apart -> ${dir}`);
+  phase(`run ${runId}: variant ${opts.variant}, profile ${opts.profile} (peak ${profile.peak}/s, ${profile.rampS}s + ${profile.holdS}s, ${profile.arrivals} arrivals, connection reuse ${profile.connectionReuse ? 'on' : 'off'}), ${runs} run(s), ${betweenS}s apart -> ${dir}`);
 
   // The spec as run: resolved (extends merged), with the tracing override if any.
   const spec = loadVariant(opts.variant);
@@ -155,27 +167,8 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   const k6 = await k6Path();
   const machine = machineFacts(await k6Version(k6));
   writeFileSync(join(dir, 'machine.json'), JSON.stringify(machine, null, 2));
-
-  const before = await variantStatus().catch(() => null);
-  const wasUp = before !== null && isUp(before, opts.variant) && !opts.tracing;
-  phase(wasUp ? `variant ${opts.variant} already up` : `bringing up ${opts.variant}`);
-  if (!wasUp) await variantUp(opts.tracing ? join(dir, 'spec.yaml') : opts.variant);
-  const upTarget = opts.tracing ? join(dir, 'spec.yaml') : opts.variant;
-  let status = await variantStatus();
-  const entry = entryUrl(status);
-  // The launcher is shared: another user may switch variants under us. Re-assert ours before
-  // each phase (a no-op when it is still up) and flag runs during which it changed.
-  const ensureUp = async (): Promise<void> => {
-    const now = await variantStatus();
-    if (isUp(now, spec.name)) {
-      status = now;
-      return;
-    }
-    phase(`variant is now ${now.variant ?? 'none'}: bringing ${opts.variant} back up`);
-    await variantUp(upTarget);
-    status = await variantStatus();
-  };
-  phase(`entry ${entry}; processes: ${status.processes.map((p) => `${p.name}(${p.pid ?? '-'})`).join(' ')}; servers: ${status.servers.map((s) => s.name).join(' ')}`);
+  const baseline = copyBaselineInto(dir);
+  phase(baseline ? `grader-only baseline (sandboxed) copied into the run: ${baseline.best.gradingsPerS} gradings/s (${baseline.best.label})` : 'no sandboxed grader-only baseline (results/grader-baseline/latest.json)');
 
   const meta: TestMeta = {
     runId,
@@ -185,145 +178,300 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
     topology: spec.topology,
     replicas: spec.replicas as Record<string, number>,
     tracing: spec.tracing.enabled,
-    entry,
+    entry: '',
     startedAt: new Date().toISOString(),
     machine,
-    apdexTMs: opts.apdexTMs ?? 800,
+    apdexTMs: opts.apdexTMs ?? 1500,
+    baseline,
+    powerModel: opts.powerModel ?? DEFAULT_POWER_MODEL,
   };
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
-
-  const usersCsv = join(dir, 'users.csv');
-  phase(`seeding ${profile.students} students -> ${usersCsv}`);
-  await seedStudents(profile.students, usersCsv);
-
-  // Everything the k6 runs need beyond the profile name: overrides are explicit env values.
+  const upTarget = opts.tracing ? join(dir, 'spec.yaml') : opts.variant;
   const runEnv: Record<string, string> = {
     PEAK: String(profile.peak),
     RAMP_S: String(profile.rampS),
     HOLD_S: String(profile.holdS),
     // A sync variant's 202 (reply timed out, graded later) is not the feedback the student waited for.
     REPLY: spec.reply,
+    CONNECTION_REUSE: profile.connectionReuse ? 'on' : 'off',
+    ARRIVALS: profile.arrivals,
   };
   if (opts.apdexTMs) runEnv.APDEX_T_MS = String(opts.apdexTMs);
-  // Warm-up: a few SPS, not measured; a second try if the variant was switched meanwhile.
-  let warmPaper: PaperMetrics | null = null;
-  for (let attempt = 1; attempt <= 2 && (warmPaper === null || warmPaper.sps.OK === 0); attempt++) {
-    await ensureUp();
-    phase(`warm-up (a few SPS, not measured)${attempt > 1 ? ', second try' : ''}`);
-    const warm = k6Invocation(k6, dir, 'warmup', entry, usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off', REPLY: spec.reply }, false);
-    await runK6(warm, () => undefined);
-    warmPaper = readPaper(warm.env.SUMMARY_JSON);
+  return {
+    opts,
+    profile,
+    runs,
+    betweenS,
+    dir,
+    meta,
+    specName: spec.name,
+    reply: spec.reply,
+    dispatch: spec.dispatch,
+    upTarget,
+    wasUp: false,
+    k6,
+    status: { variant: null, processes: [], servers: [] },
+    entry: '',
+    usersCsv: join(dir, 'users.csv'),
+    runEnv,
+    groups: [],
+    sampler: null,
+    records: [],
+  };
+}
+
+/** Step 2: the variant up (left as found at the end), its entry URL. */
+async function bringUp(ctx: TestContext): Promise<void> {
+  const before = await variantStatus().catch(() => null);
+  ctx.wasUp = before !== null && isUp(before, ctx.opts.variant) && !ctx.opts.tracing;
+  phase(ctx.wasUp ? `variant ${ctx.opts.variant} already up` : `bringing up ${ctx.opts.variant}`);
+  if (!ctx.wasUp) await variantUp(ctx.upTarget);
+  ctx.status = await variantStatus();
+  ctx.entry = entryUrl(ctx.status);
+  ctx.meta.entry = ctx.entry;
+  writeMeta(ctx);
+  phase(`entry ${ctx.entry}; processes: ${ctx.status.processes.map((p) => `${p.name}(${p.pid ?? '-'})`).join(' ')}; servers: ${ctx.status.servers.map((s) => s.name).join(' ')}`);
+}
+
+/**
+ * The launcher is shared and a crashed process may still be down: re-assert the variant before
+ * each phase (a no-op when it is up). Between runs only — never a reason to repeat a run.
+ */
+async function ensureUp(ctx: TestContext): Promise<void> {
+  const now = await variantStatus();
+  if (isUp(now, ctx.specName)) {
+    ctx.status = now;
+    return;
   }
-  if (!warmPaper || warmPaper.sps.OK === 0) {
-    throw new Error(`warm-up failed: no SPS succeeded at ${entry} (OK ${warmPaper?.OK}, KO ${warmPaper?.KO}, unexpected ${warmPaper?.unexpected}); see ${join(dir, 'k6-warmup.txt')}`);
+  phase(`variant is now ${now.variant ?? 'none'}${now.variant === ctx.specName ? ' (a process is down)' : ''}: bringing ${ctx.opts.variant} back up`);
+  await variantUp(ctx.upTarget);
+  ctx.status = await variantStatus();
+}
+
+/** Step 3: students seeded, a few SPS not measured (a second try if the variant was switched), productions deleted. */
+async function seedAndWarmUp(ctx: TestContext): Promise<void> {
+  phase(`seeding ${ctx.profile.students} students -> ${ctx.usersCsv}`);
+  await seedStudents(ctx.profile.students, ctx.usersCsv);
+  let warm: PaperMetrics | null = null;
+  for (let attempt = 1; attempt <= 2 && (warm === null || warm.sps.OK === 0); attempt++) {
+    await ensureUp(ctx);
+    phase(`warm-up (a few SPS, not measured)${attempt > 1 ? ', second try' : ''}`);
+    const inv = k6Invocation(ctx.k6, ctx.dir, 'warmup', ctx.entry, ctx.usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off', REPLY: ctx.reply }, false);
+    await runK6(inv, () => undefined);
+    warm = readPaper(inv.env.SUMMARY_JSON);
+  }
+  if (!warm || warm.sps.OK === 0) {
+    throw new Error(`warm-up failed: no SPS succeeded at ${ctx.entry} (OK ${warm?.OK}, KO ${warm?.KO}); see ${join(ctx.dir, 'k6-warmup.txt')}`);
   }
   await resetProductions();
+}
 
-  // The measured window starts now (traces/ reads it from meta.json / aggregated.json).
-  meta.startedAt = new Date().toISOString();
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
-  let groups = groupsOf(status);
-  const sampler = new ResourceSampler(() => groups);
-  sampler.start();
+/** Step 4: the measured window starts (traces/ reads it from meta.json); resources sampled from now on. */
+function startSampling(ctx: TestContext): void {
+  ctx.meta.startedAt = new Date().toISOString();
+  ctx.groups = groupsOf(ctx.status);
+  ctx.sampler = new ResourceSampler(() => ctx.groups);
+  ctx.meta.cpuAccounting = ctx.sampler.cpuAccounting;
+  writeMeta(ctx);
+  ctx.sampler.start();
+}
+
+/** Step 5 (per run): load, drain and audit, judgement, record. */
+async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
+  await ensureUp(ctx);
+  const load = await driveLoad(ctx, r);
+  const audit = await auditRun(ctx, r, load);
+  const record = await judgeAndRecord(ctx, r, load, audit);
+  phase(runLine(r, ctx.runs, record));
+  return record;
+}
+
+/** k6 against the entry, with crashes watched and the sampler told about k6 and restarted processes. */
+async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
+  const sampler = ctx.sampler!;
+  ctx.groups = groupsOf(ctx.status);
+  const startedAt = new Date().toISOString();
+  const restartsBefore = restartsOf(ctx.status);
+  const variantBefore = ctx.status.variant;
+  const loadBefore = loadavg()[0];
+  const acksBefore = ctx.dispatch === 'rabbitmq' ? await rabbitAcks() : null;
+  let k6Group: ProcessGroup | null = null;
+  const watch = new CrashWatch((e) => {
+    phase(`run ${r}: ${e.process} (pid ${e.pid}) exited during the run — recorded, the run counts`);
+    // Follow the restarted process so its CPU and memory are sampled too.
+    void variantStatus()
+      .then((s) => {
+        ctx.status = s;
+        ctx.groups = [...groupsOf(s), ...(k6Group ? [k6Group] : [])];
+        watch.follow(s);
+      })
+      .catch(() => undefined);
+  });
+  phase(`run ${r}/${ctx.runs}: k6 (profile ${ctx.opts.profile}) against ${ctx.entry}`);
+  const inv = k6Invocation(ctx.k6, ctx.dir, `run-${r}`, ctx.entry, ctx.usersCsv, ctx.opts.profile, ctx.runEnv, Boolean(ctx.opts.raw), ctx.opts.dashboard !== false);
   const rapl = raplDomains();
-  const records: RunRecord[] = [];
-  let retriesLeft = opts.retrySwitched ?? 2;
-  try {
-    for (let r = 1; r <= runs; r++) {
-      await ensureUp();
-      groups = groupsOf(status);
-      const startedAt = new Date().toISOString();
-      const restartsBefore = restartsOf(status);
-      const identityBefore = fingerprint(status);
-      const loadBefore = loadavg()[0];
-      phase(`run ${r}/${runs}: k6 (profile ${opts.profile}) against ${entry}`);
-      const inv = k6Invocation(k6, dir, `run-${r}`, entry, usersCsv, opts.profile, runEnv, Boolean(opts.raw));
-      const energyStart = readEnergyUj(rapl);
-      const code = await runK6(inv, (pid) => {
-        groups = [...groupsOf(status), { name: K6_GROUP, role: 'load', pid }];
-        void sampler.mark(r);
-      });
-      await sampler.mark(r);
-      const energyEnd = readEnergyUj(rapl);
-      groups = groupsOf(status);
-      await sampler.mark(0);
-
-      const paper = readPaper(inv.env.SUMMARY_JSON);
-      const samples = await extractSpsSamples(join(dir, `k6-run-${r}.log`), join(dir, `sps-samples-run-${r}.jsonl`));
-      const loadFromMs = await loadStartMs(join(dir, `k6-run-${r}.log`));
-      const resources = summarizeResources(sampler.samples.filter((s) => s.run === r), machine.memBytes, DEFAULT_VALIDITY.k6SaturationPct, loadFromMs);
-      const after = await variantStatus();
-      const validity = judgeRun({ droppedIterations: paper.droppedIterations, k6ExitCode: code, resources, variantChanged: fingerprint(after) !== identityBefore });
-      const restarts = Object.fromEntries(
-        Object.entries(restartsOf(after)).map(([k, v]) => [k, v - (restartsBefore[k] ?? 0)]).filter(([, d]) => (d as number) > 0),
-      );
-      const record: RunRecord = {
-        run: r,
-        startedAt,
-        endedAt: new Date().toISOString(),
-        k6ExitCode: code,
-        valid: validity.valid,
-        reasons: validity.reasons,
-        paper,
-        resources,
-        derived: {
-          cpuSPerOk: paper.OK > 0 ? resources.variantCpuS / paper.OK : null,
-          machineCpuSPerOk: paper.OK > 0 ? resources.machineCpuSButK6 / paper.OK : null,
-          energyWh: energyWh(energyStart, energyEnd),
-        },
-        restarts,
-        // The machine is shared: the 1-min load average says how busy it was besides us.
-        loadAvg1: { before: loadBefore, after: loadavg()[0] },
-      };
-      writeFileSync(join(dir, `run-${r}.json`), JSON.stringify(record, null, 2));
-      const onlySwitched = !record.valid && record.reasons.every((x) => x.startsWith('the variant was switched'));
-      if (onlySwitched && retriesLeft > 0) {
-        retriesLeft--;
-        // Keep the discarded attempt apart: its record renamed, its samples labelled -r.
-        renameSync(join(dir, `run-${r}.json`), join(dir, `run-${r}.discarded-${Date.now()}.json`));
-        for (const sample of sampler.samples) if (sample.run === r) sample.run = -r;
-        phase(`run ${r}/${runs}: the variant changed under us (another launcher user); repeating it (${retriesLeft} retries left)`);
-        await resetProductions();
-        r--;
-        continue;
-      }
-      records.push(record);
-      phase(
-        `run ${r}/${runs} ${record.valid ? 'VALID' : 'INVALID: ' + record.reasons.join('; ')} — OK ${paper.OK} KO ${paper.KO} RAC ${pct(paper.RAC)} SPS EFR ${pct(paper.sps.EFR)}, ${samples} SPS samples, variant CPU ${resources.variantCpuS.toFixed(1)} s (machine but k6 ${resources.machineCpuSButK6.toFixed(1)} s), k6 CPU max ${resources.k6CpuMaxPct.toFixed(0)}%`,
-      );
-      phase('deleting productions (db reset)');
-      await resetProductions();
-      if (r < runs) {
-        phase(`pause ${betweenS}s before the next run`);
-        await sleep(betweenS * 1000);
-      }
-    }
-  } finally {
-    const all = await sampler.stop();
-    writeResources(dir, all);
-    if (!wasUp && !opts.keepUp) {
-      phase(`bringing ${opts.variant} down`);
-      await variantDown();
-    }
-  }
-
-  meta.endedAt = records.length ? records[records.length - 1].endedAt : new Date().toISOString();
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta, null, 2));
-  const aggregated: Aggregated = {
-    schema: 'shellgrade.bench-aggregated/1',
-    meta,
-    runs: records.length,
-    validRuns: records.filter((r) => r.valid).length,
-    valid: records.every((r) => r.valid),
-    invalidReasons: records.flatMap((r) => r.reasons.map((reason) => `run ${r.run}: ${reason}`)),
-    paper: aggregateRuns(records.map((r) => r.paper)),
-    resources: aggregateRuns(records.map((r) => ({ ...r.resources, ...r.derived }))),
+  const energyStartUj = readEnergyUj(rapl);
+  watch.start(ctx.status);
+  const hooks: Promise<void>[] = [];
+  const code = await runK6(inv, (pid) => {
+    k6Group = { name: K6_GROUP, role: 'load', pid };
+    ctx.groups = [...groupsOf(ctx.status), k6Group];
+    void sampler.mark(r);
+    if (ctx.opts.hooks?.duringLoad) hooks.push(ctx.opts.hooks.duringLoad(r, ctx.status));
+  });
+  await Promise.all(hooks);
+  await sampler.mark(r);
+  const energyEndUj = readEnergyUj(rapl);
+  const crashes = watch.stop();
+  ctx.groups = groupsOf(ctx.status);
+  await sampler.mark(0);
+  const log = join(ctx.dir, `k6-run-${r}.log`);
+  return {
+    startedAt,
+    code,
+    paper: readPaper(inv.env.SUMMARY_JSON),
+    samples: await extractSpsSamples(log, join(ctx.dir, `sps-samples-run-${r}.jsonl`)),
+    loadFromMs: await loadStartMs(log),
+    crashes,
+    restartsBefore,
+    variantBefore,
+    energyStartUj,
+    energyEndUj,
+    dashboard: inv.dashboard && existsSync(inv.dashboard) ? inv.dashboard.slice(ctx.dir.length + 1) : null,
+    loadBefore,
+    acksBefore,
   };
-  writeFileSync(join(dir, 'aggregated.json'), JSON.stringify(aggregated, null, 2));
-  phase(`wrote ${join(dir, 'aggregated.json')} (${aggregated.validRuns}/${aggregated.runs} runs VALID)`);
+}
+
+/** Bounded drain, then what the client was told vs what the database (and the broker) kept. */
+async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<Audit> {
+  const timeoutS = ctx.opts.drainTimeoutS ?? 120;
+  phase(`run ${r}: draining (no production queued or grading; at most ${timeoutS} s)`);
+  const d = await drain(timeoutS);
+  await ctx.opts.hooks?.beforeAudit?.(r);
+  const accepted = load.samples.filter((s) => s.status === 201 || s.status === 202);
+  const ids = accepted.map((s) => s.ep_id).filter((id): id is number => typeof id === 'number');
+  const acksAfter = load.acksBefore === null ? null : await rabbitAcks();
+  return judgeAudit({
+    acceptedCount: load.paper.sps.accepted,
+    // Ids when the sample lines carry every accepted SPS; counts otherwise.
+    acceptedIds: ids.length === load.paper.sps.accepted ? ids : null,
+    rows: await productionRows(),
+    acked: load.acksBefore === null || acksAfter === null ? null : acksAfter - load.acksBefore,
+    ...d,
+  });
+}
+
+/** Validity, resources, energy, restarts: the run's record (run-N.json). */
+async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, audit: Audit): Promise<RunRecord> {
+  const { paper } = load;
+  const holdFromMs = load.loadFromMs + ctx.profile.rampS * 1000;
+  const resources = summarizeResources(ctx.sampler!.samples.filter((s) => s.run === r), ctx.meta.machine.memBytes, DEFAULT_VALIDITY.k6SaturationPct, {
+    loadFromMs: load.loadFromMs,
+    holdFromMs,
+    holdToMs: holdFromMs + ctx.profile.holdS * 1000,
+  });
+  const after = await variantStatus();
+  const validity = judgeRun({
+    droppedIterations: paper.droppedIterations,
+    k6ExitCode: load.code,
+    clientErrors: (paper.clientErrors ?? 0) + clientResourceErrors(join(ctx.dir, `k6-run-${r}.log`)),
+    resources,
+    variantSwitched: after.variant !== load.variantBefore,
+    audit,
+  });
+  const restarts = Object.fromEntries(
+    Object.entries(restartsOf(after))
+      .map(([k, v]) => [k, v - (load.restartsBefore[k] ?? 0)])
+      .filter(([, d]) => (d as number) > 0),
+  );
+  const durationS = paper.durationS;
+  const record: RunRecord = {
+    run: r,
+    startedAt: load.startedAt,
+    endedAt: new Date().toISOString(),
+    k6ExitCode: load.code,
+    valid: validity.valid,
+    reasons: validity.reasons,
+    paper,
+    resources,
+    derived: {
+      cpuSPerOk: paper.OK > 0 ? resources.variantCpuS / paper.OK : null,
+      machineCpuSPerOk: paper.OK > 0 ? resources.machineCpuSButK6 / paper.OK : null,
+      energyWh: energyWh(load.energyStartUj, load.energyEndUj),
+      energyEstimate: estimateEnergy(resources.machineCpuSButK6, durationS, ctx.meta.machine.cores, ctx.meta.powerModel),
+    },
+    crashes: load.crashes,
+    restarts,
+    audit,
+    dashboard: load.dashboard,
+    // The machine is shared: the 1-min load average says how busy it was besides us.
+    loadAvg1: { before: load.loadBefore, after: loadavg()[0] },
+  };
+  writeFileSync(join(ctx.dir, `run-${r}.json`), JSON.stringify(record, null, 2));
+  return record;
+}
+
+/** Step 6 (between runs): productions deleted, then the pause. */
+async function betweenRuns(ctx: TestContext, r: number): Promise<void> {
+  phase('deleting productions (db reset)');
+  await resetProductions();
+  if (r < ctx.runs) {
+    phase(`pause ${ctx.betweenS}s before the next run`);
+    await sleep(ctx.betweenS * 1000);
+  }
+}
+
+async function stopSampling(ctx: TestContext): Promise<void> {
+  if (!ctx.sampler) return;
+  writeResources(ctx.dir, await ctx.sampler.stop());
+}
+
+async function tearDown(ctx: TestContext): Promise<void> {
+  if (!ctx.wasUp && !ctx.opts.keepUp) {
+    phase(`bringing ${ctx.opts.variant} down`);
+    await variantDown();
+  }
+}
+
+/** Step 7: the test's aggregate — means over VALID runs only, every run listed with its reasons. */
+function writeAggregate(ctx: TestContext): Aggregated {
+  const records = ctx.records;
+  ctx.meta.endedAt = records.length ? records[records.length - 1].endedAt : new Date().toISOString();
+  writeMeta(ctx);
+  const valid = records.filter((r) => r.valid);
+  const aggregated: Aggregated = {
+    schema: 'shellgrade.bench-aggregated/2',
+    meta: ctx.meta,
+    runsAsked: ctx.runs,
+    runs: records.length,
+    validRuns: valid.length,
+    valid: valid.length === ctx.runs,
+    invalidReasons: records.flatMap((r) => r.reasons.map((reason) => `run ${r.run}: ${reason}`)),
+    runLines: records.map(runLineOf),
+    paper: aggregateRuns(valid.map((r) => r.paper)),
+    resources: aggregateRuns(valid.map((r) => ({ ...r.resources, ...r.derived }))),
+  };
+  writeFileSync(join(ctx.dir, 'aggregated.json'), JSON.stringify(aggregated, null, 2));
+  phase(`wrote ${join(ctx.dir, 'aggregated.json')} (${aggregated.validRuns}/${aggregated.runsAsked} runs VALID)`);
   return aggregated;
 }
 
-function pct(v: number | null): string {
-  return v === null ? 'n/a' : `${(100 * v).toFixed(1)}%`;
+function writeMeta(ctx: TestContext): void {
+  writeFileSync(join(ctx.dir, 'meta.json'), JSON.stringify(ctx.meta, null, 2));
+}
+
+function runLine(r: number, runs: number, record: RunRecord): string {
+  const p = record.paper.stages?.hold ?? record.paper;
+  const res = record.resources;
+  return [
+    `run ${r}/${runs} ${record.valid ? 'VALID' : 'INVALID: ' + record.reasons.join('; ')}`,
+    `hold stage: efr_paper ${pct(p.efr_paper)}, ko_rate ${pct(p.ko_rate)}, RAC ${pct(p.RAC)}, SPS efr_paper ${pct(p.sps.efr_paper)}`,
+    `audit ${record.audit?.summary ?? 'n/a'}`,
+    record.crashes.length ? `crashes: ${record.crashes.map((c) => c.process).join(', ')}` : 'no crash',
+    `variant CPU ${res.variantCpuS.toFixed(1)} s (${res.cpuSource}), machine but k6 ${res.machineCpuSButK6.toFixed(1)} s, residual ${pct(res.cpuResidualShare)}, k6 CPU max ${res.k6CpuMaxPct.toFixed(0)}%`,
+  ].join(' — ');
+}
+
+function pct(v: number | null | undefined): string {
+  return v === null || v === undefined ? 'n/a' : `${(100 * v).toFixed(1)}%`;
 }

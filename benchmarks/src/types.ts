@@ -1,25 +1,38 @@
 import type { Estimate } from './aggregate';
+import type { Audit } from './audit';
+import type { Baseline } from './baseline';
+import type { CrashEvent } from './crash-watch';
+import type { EnergyEstimate, PowerModel } from './energy';
 import type { MachineFacts } from './machine';
 import type { Profile } from './profiles';
 import type { ResourceSummary } from './resource-summary';
 
-/** The `paper` block written by benchmarks/sps.js handleSummary (k6/lib/paper-metrics.js). */
+/** The `paper` block written by benchmarks/sps.js handleSummary (k6/lib/paper-metrics.js); definitions in benchmarks/METRICS.md. */
 export interface PaperMetrics {
   vus: number;
   N: number;
   OK: number;
   KO: number;
-  unexpected: number;
+  /** N − OK − KO: requests never sent (after a failed login, or cut by the end of the test). */
+  notSent: number;
   RAC: number | null;
   FR: number | null;
-  EFR: number | null;
+  /** (N − OK) / N = 1 − RAC·(1 − FR): the EFR paper 000 publishes in its tables. */
+  efr_paper: number | null;
+  /** KO / N: what §IV-C's text calls EFR. */
+  ko_rate: number | null;
+  koCauses: Record<string, number>;
+  /** Every iteration ends OK or KO (with the cause of its first failure, or cut_by_graceful_stop). */
+  iterations: { started: number; ok: number; ko: number; koCauses: Record<string, number> };
   sps: {
     N: number;
     OK: number;
     KO: number;
-    unexpected: number;
+    /** SPS answered 201/202: what the platform told the client it accepted. */
+    accepted: number;
     FR: number | null;
-    EFR: number | null;
+    efr_paper: number | null;
+    ko_rate: number | null;
     throughput: number | null;
     throughputHold: number | null;
     p50: number | null;
@@ -34,18 +47,20 @@ export interface PaperMetrics {
   p99: number | null;
   durationS: number;
   droppedIterations: number;
+  clientErrors: number;
   vusMax: number | null;
   checksRate: number | null;
   perType: Record<string, RequestTypeMetrics>;
   /** Time to feedback: SPS sent -> grade known, from the reply (201) or by polling after a 202. */
   feedback?: { reply: number; polled: number; missing: number; p50: number | null; p95: number | null; max: number | null; polls: number; pollsFailed: number };
+  /** The same metrics over the iterations that started in each stage (tables use `hold`). */
+  stages?: { ramp: PaperMetrics; hold: PaperMetrics };
 }
 
 /** Outcome counts of one request type and its OK response-time percentiles (ms). */
 export interface RequestTypeMetrics {
   ok: number;
   ko: number;
-  unexpected: number;
   p50?: number | null;
   p95?: number | null;
   p99?: number | null;
@@ -61,8 +76,21 @@ export interface RunRecord {
   reasons: string[];
   paper: PaperMetrics;
   resources: ResourceSummary;
-  derived: { cpuSPerOk: number | null; machineCpuSPerOk: number | null; energyWh: number | null };
+  derived: {
+    cpuSPerOk: number | null;
+    machineCpuSPerOk: number | null;
+    /** Measured (RAPL), null when the machine has no counters. */
+    energyWh: number | null;
+    /** Linear CPU-utilisation model: an estimate (meta.powerModel), never a measurement. */
+    energyEstimate: EnergyEstimate | null;
+  };
+  /** Variant processes that exited during the run (the run counts, with the KOs they caused). */
+  crashes: CrashEvent[];
+  /** pm2 restart count increase per process over the run. */
   restarts: Record<string, number>;
+  audit: Audit | null;
+  /** k6's own HTML report of this run (file name in the run folder). */
+  dashboard: string | null;
   loadAvg1: { before: number; after: number };
 }
 
@@ -80,16 +108,36 @@ export interface TestMeta {
   endedAt?: string;
   machine: MachineFacts;
   apdexTMs: number;
+  /** The sandboxed grader-only baseline as copied into the run folder when the test started. */
+  baseline?: Baseline | null;
+  powerModel?: PowerModel;
+  /** cgroup v1 / cgroup v2 / proc: how group CPU was measured. */
+  cpuAccounting?: string;
+}
+
+/** One line per run in aggregated.json: INVALID runs are listed with their reasons, never averaged. */
+export interface RunLine {
+  run: number;
+  valid: boolean;
+  reasons: string[];
+  efr_paper: number | null;
+  ko_rate: number | null;
+  crashes: string[];
+  audit: string | null;
+  dashboard: string | null;
 }
 
 export interface Aggregated {
-  schema: 'shellgrade.bench-aggregated/1';
+  schema: 'shellgrade.bench-aggregated/2';
   meta: TestMeta;
+  /** Runs asked for (the profile's or --runs) and runs done. */
+  runsAsked: number;
   runs: number;
   validRuns: number;
   valid: boolean;
   invalidReasons: string[];
-  /** Estimates keyed by metric path: "RAC", "sps.EFR", "buckets.lt800", ... */
+  runLines: RunLine[];
+  /** Estimates over the VALID runs only, keyed by metric path: "RAC", "stages.hold.efr_paper", ... */
   paper: Record<string, Estimate>;
   resources: Record<string, Estimate>;
 }

@@ -1,43 +1,64 @@
-// A run measures the system only if the load generator kept up (DESIGN §1.4): k6 must not be
-// CPU-saturated for a sustained share of the run, nor drop arrivals for lack of VUs.
+// A run measures the system only if the load generator kept up and the books balance
+// (DESIGN §1.4, benchmarks/METRICS.md "Validity"). A run is INVALID when, over the hold stage
+// (the ramp is reported, never judged: k6 starting its VUs is not the system's doing):
+//   - k6 was CPU-saturated (above k6SaturationPct of one core) in more than maxSaturatedShare of
+//     its samples, and in at least minSaturatedSamples of them (one busy second is a spike);
+//   - k6 was CPU-starved: its threads waited for a CPU (run queue, /proc/<pid>/task/*/schedstat)
+//     more than k6MaxStarvedShare of the wall time;
+// and, over the whole run, when k6 dropped arrivals, hit client-side errors (script exceptions,
+// local resource exhaustion), crashed, when the variant was switched by someone else, or when the
+// zero-loss audit found submissions lost or duplicated. A crash of a variant process is data, not
+// a reason: the run counts with the KOs it caused.
+import type { Audit } from './audit';
 import type { ResourceSummary } from './resource-summary';
 
 export interface ValidityRules {
   /** k6 CPU above this (100 = one core) counts as a saturated sample. */
   k6SaturationPct: number;
-  /** INVALID when more than this share of samples are saturated... */
+  /** INVALID when more than this share of hold-stage k6 samples are saturated... */
   maxSaturatedShare: number;
-  /** ...and at least this many of them: one busy second (k6 starting its VUs) is not a sustained saturation. */
+  /** ...and at least this many of them. */
   minSaturatedSamples: number;
+  /** INVALID when k6's threads waited for a CPU more than this share of the hold stage (summed over threads). */
+  k6MaxStarvedShare: number;
 }
 
-export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3 };
+export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxStarvedShare: 0.25 };
 
 export interface Validity {
   valid: boolean;
   reasons: string[];
 }
 
-export function judgeRun(
-  input: {
-    droppedIterations: number;
-    k6ExitCode: number;
-    resources: Pick<ResourceSummary, 'k6SaturatedShare' | 'k6CpuMaxPct' | 'samples'>;
-    /** The variant was switched or one of its processes restarted during the run. */
-    variantChanged?: boolean;
-  },
-  rules: ValidityRules = DEFAULT_VALIDITY,
-): Validity {
+export interface ValidityInput {
+  droppedIterations: number;
+  k6ExitCode: number;
+  /** Script exceptions counted by k6 plus local resource errors found in its log. */
+  clientErrors: number;
+  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6StarvedShare' | 'samples'>;
+  /** Another launcher user switched the variant during the run (not a crash of ours). */
+  variantSwitched?: boolean;
+  audit?: Pick<Audit, 'balanced' | 'summary'> | null;
+}
+
+export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VALIDITY): Validity {
   const reasons: string[] = [];
+  const r = input.resources;
   if (input.droppedIterations > 0) reasons.push(`k6 dropped ${input.droppedIterations} iterations (not enough VUs to keep the arrival rate)`);
-  const saturatedSamples = Math.round(input.resources.k6SaturatedShare * input.resources.samples);
-  if (input.resources.k6SaturatedShare > rules.maxSaturatedShare && saturatedSamples >= rules.minSaturatedSamples) {
+  // The share is over the samples it counts: k6's own hold-stage samples.
+  const share = r.k6HoldSamples > 0 ? r.k6SaturatedSamples / r.k6HoldSamples : 0;
+  if (share > rules.maxSaturatedShare && r.k6SaturatedSamples >= rules.minSaturatedSamples) {
     reasons.push(
-      `k6 CPU above ${rules.k6SaturationPct}% of a core in ${(100 * input.resources.k6SaturatedShare).toFixed(0)}% of samples (max ${input.resources.k6CpuMaxPct.toFixed(0)}%)`,
+      `k6 CPU above ${rules.k6SaturationPct}% of a core in ${r.k6SaturatedSamples}/${r.k6HoldSamples} hold-stage samples (${(100 * share).toFixed(0)}%, max ${r.k6CpuMaxPct.toFixed(0)}%)`,
     );
   }
-  if (input.variantChanged) reasons.push('the variant was switched or a process restarted during the run (pids changed)');
-  if (input.resources.samples === 0) reasons.push('no resource samples were taken');
+  if (r.k6StarvedShare !== null && r.k6StarvedShare > rules.k6MaxStarvedShare) {
+    reasons.push(`k6 starved of CPU: its threads waited for a CPU ${(100 * r.k6StarvedShare).toFixed(0)}% of the hold stage (limit ${(100 * rules.k6MaxStarvedShare).toFixed(0)}%)`);
+  }
+  if (input.clientErrors > 0) reasons.push(`${input.clientErrors} client-side errors (k6 script exceptions or local resource exhaustion)`);
+  if (input.variantSwitched) reasons.push('the variant was switched by another launcher user during the run');
+  if (input.audit && !input.audit.balanced) reasons.push(`zero-loss audit: ${input.audit.summary}`);
+  if (r.samples === 0) reasons.push('no resource samples were taken');
   // 99 = thresholds crossed: a measurement, not a harness failure. Anything else is.
   if (input.k6ExitCode !== 0 && input.k6ExitCode !== 99) reasons.push(`k6 exited with code ${input.k6ExitCode}`);
   return { valid: reasons.length === 0, reasons };

@@ -1,8 +1,8 @@
 import { recommend, stepOf } from '../src/calibrate';
 import { aggregatedFixture } from './support';
 
-const sps = (throughputHold: number, EFR: number, p95: number) => ({
-  N: 10, OK: 10, KO: 0, unexpected: 0, FR: EFR, EFR, throughput: throughputHold, throughputHold, p50: p95 / 2, p95, p99: p95,
+const sps = (throughputHold: number, efr: number, p95: number) => ({
+  N: 10, OK: 10, KO: 0, accepted: 10, FR: efr, efr_paper: efr, ko_rate: efr, throughput: throughputHold, throughputHold, p50: p95 / 2, p95, p99: p95,
 });
 
 describe('calibration steps', () => {

@@ -33,8 +33,8 @@ describe('baselinePoints', () => {
   it('finds the gradings/s of each concurrency whatever the nesting', () => {
     const pts = baselinePoints({ machine: {}, results: [{ mode: 'async', concurrency: 1, gradingsPerSecond: 18.5 }, { mode: 'async', concurrency: 2, gradingsPerSecond: 33.1 }] });
     expect(pts).toEqual([
-      { label: 'mode async, concurrency 1', gradingsPerS: 18.5 },
-      { label: 'mode async, concurrency 2', gradingsPerS: 33.1 },
+      { label: 'mode async, concurrency 1', gradingsPerS: 18.5, isolation: null },
+      { label: 'mode async, concurrency 2', gradingsPerS: 33.1, isolation: null },
     ]);
   });
 });

@@ -1,71 +1,101 @@
-import { allTables, cell, requestTypeTable, tableI, tableII, tableIII } from '../src/report/tables';
+import { allTables, cell, requestTypeTable, runsTable, tableI, tableII, tableIII } from '../src/report/tables';
 import { tableMarkdown } from '../src/report/markdown';
 import { cpuSeries, reportHtml, tableHtml } from '../src/report/html';
 import type { Baseline } from '../src/baseline';
-import { aggregatedFixture } from './support';
+import type { Aggregated } from '../src/types';
+import { aggregatedFixture, smokePaper } from './support';
 
-const runs = (rac: number[], spsHold: number[]) => rac.map((RAC, i) => ({ RAC, sps: { ...baseSps(), throughputHold: spsHold[i] } }));
-function baseSps() {
-  return { N: 9, OK: 9, KO: 0, unexpected: 0, FR: 0, EFR: 0, throughput: 1.5, throughputHold: 2, p50: 50, p95: 60, p99: 70 };
-}
+const runs = (rac: number[], spsHold: number[]) => rac.map((RAC, i) => ({ RAC, sps: { ...smokePaper().sps, throughputHold: spsHold[i] } }));
+
+const baseline: Baseline = { file: 'grader-baseline.json', points: [], best: { label: 'async bwrap, concurrency 2', gradingsPerS: 10, isolation: 'bwrap' } };
+const withBaseline = (a: Aggregated): Aggregated => ({ ...a, meta: { ...a.meta, baseline } });
 
 const results = [
-  aggregatedFixture('msa-1-2', 'msa', { gateway: 1, leftover: 1, exercise: 2 }, runs([1, 1, 1], [5, 5, 5])),
-  aggregatedFixture('mon-x2', 'monolith', { monolith: 2 }, runs([1, 0.9, 0.95], [4, 4.5, 5])),
-  aggregatedFixture('msa-1-1', 'msa', { gateway: 1, leftover: 1, exercise: 1 }, runs([0.9, 0.92, 0.94], [3, 3, 3]), { valid: false }),
-  aggregatedFixture('naked-mon', 'monolith', { monolith: 1 }, runs([0.5, 0.6, 0.55], [2, 2.2, 2.4])),
+  withBaseline(aggregatedFixture('msa-1-2', 'msa', { gateway: 1, leftover: 1, exercise: 2 }, runs([1, 1, 1], [5, 5, 5]))),
+  withBaseline(aggregatedFixture('mon-x2', 'monolith', { monolith: 2 }, runs([1, 0.9, 0.95], [4, 4.5, 5]))),
+  withBaseline(aggregatedFixture('msa-1-1', 'msa', { gateway: 1, leftover: 1, exercise: 1 }, runs([0.9, 0.92, 0.94], [3, 3, 3]), { valid: false })),
+  withBaseline(aggregatedFixture('naked-mon', 'monolith', { monolith: 1 }, runs([0.5, 0.6, 0.55], [2, 2.2, 2.4]))),
 ];
-const baseline: Baseline = { file: 'results/grader-baseline/latest.json', points: [], best: { label: 'async, concurrency 2', gradingsPerS: 10 } };
 
 describe('Table I', () => {
-  const t = tableI(results, baseline)!;
+  const t = tableI(results)!;
 
   it('lists Naked MON, MON×N by replicas, then MSA-1-1, like the paper', () => {
     expect(t.columns).toEqual(['naked-mon', 'mon-x2', 'msa-1-1']);
   });
 
-  it('has the paper rows plus the baseline ratio and validity, one cell per configuration', () => {
+  it('has the paper rows with efr_paper and ko_rate named apart, KO causes, audit, crashes and valid/asked', () => {
     const labels = t.rows.map((r) => r.label);
-    expect(labels.slice(0, 14)).toEqual([
-      'N (10 × VUs)', 'OK', 'KO', 'Request Acceptance Capability (RAC)', 'Failure Rate (FR)', 'Effective Failure Rate (EFR)',
-      'FR (Req-SPS)', 'EFR (Req-SPS)', 'Response time < 800 ms', '800 ms ≤ response time < 1200 ms', '1200 ms ≤ response time',
-      'Application Performance Index (Apdex)', 'System Throughput (ST, OK/s)', 'SPS throughput at peak (OK/s)',
+    expect(labels.slice(0, 9)).toEqual([
+      'N (10 × VUs)', 'OK', 'KO', 'KO causes (mean count per run)', 'Request Acceptance Capability (RAC)', 'Failure Rate (FR)',
+      'Effective Failure Rate (EFR = (N − OK)/N, as published: efr_paper)', 'KO / N (ko_rate)', 'FR (Req-SPS)',
     ]);
-    expect(labels).toContain('SPS throughput / grader-only baseline');
+    for (const l of ['SPS throughput at peak / sandboxed grader-only baseline', 'Zero-loss audit (per run)', 'Crashes (per run)', 'Runs VALID / asked']) expect(labels).toContain(l);
     for (const r of t.rows) expect(r.cells).toHaveLength(3);
   });
 
-  it('shows mean ± 95% CI, the ratio to the baseline and INVALID tests', () => {
+  it('shows mean ± 95% CI over valid runs, the ratio to the run\'s own baseline', () => {
     const rac = t.rows.find((r) => r.label.startsWith('Request Acceptance'))!;
     expect(rac.cells[0]).toMatch(/^55\.00% ±\d+\.\d\d$/);
-    const ratio = t.rows.find((r) => r.label.startsWith('SPS throughput /'))!;
-    expect(ratio.cells).toEqual(['22.0%', '45.0%', '30.0%']);
-    const valid = t.rows.find((r) => r.label === 'Runs VALID')!;
-    expect(valid.cells).toEqual(['3/3', '3/3', '2/3 INVALID']);
+    const ratio = t.rows.find((r) => r.label.startsWith('SPS throughput at peak /'))!;
+    expect(ratio.cells.slice(0, 2)).toEqual(['22.0%', '45.0%']);
+  });
+
+  it('a configuration with fewer valid runs than asked shows n/a (k/n valid), never a mean', () => {
+    for (const r of t.rows.filter((x) => !/audit|Crashes|Runs VALID/.test(x.label))) expect(r.cells[2]).toBe('n/a (2/3 valid)');
+    expect(t.rows.find((r) => r.label === 'Runs VALID / asked')!.cells).toEqual(['3/3', '3/3', '2/3 INVALID']);
   });
 });
 
-describe('Table II and III', () => {
-  it('Table II holds the MSA configurations by replicas', () => {
-    expect(tableII(results, null)!.columns).toEqual(['msa-1-1', 'msa-1-2']);
-    expect(tableII(results, null)!.rows.find((r) => r.label.startsWith('SPS throughput /'))!.cells).toEqual(['no baseline', 'no baseline']);
+describe('valid-only averages', () => {
+  it('the mean leaves INVALID runs out', () => {
+    // Run 1 of 3 INVALID: the mean is over runs 2 and 3 only.
+    const a = aggregatedFixture('x', 'msa', {}, [{ RAC: 0.1 }, { RAC: 0.9 }, { RAC: 0.7 }], { valid: false });
+    expect(a.paper['stages.hold.RAC'].mean).toBeCloseTo(0.8);
+    expect(a.paper['stages.hold.RAC'].n).toBe(2);
   });
 
-  it('Table III has memory, CPU per request and energy marked absent here', () => {
-    const t = tableIII(results, 'Energy: absent')!;
+  it('a short test (fewer runs done than asked) says so too', () => {
+    const a = aggregatedFixture('x', 'msa', {}, [{ RAC: 1 }], { runsAsked: 3 });
+    expect(tableII([a])!.rows[0].cells[0]).toBe('n/a (1/3 valid)');
+  });
+});
+
+describe('Table II and III, runs', () => {
+  it('Table II holds the MSA configurations by replicas; no baseline when the run copied none', () => {
+    const noBaseline = results.map((a) => ({ ...a, meta: { ...a.meta, baseline: null } }));
+    expect(tableII(noBaseline)!.columns).toEqual(['msa-1-1', 'msa-1-2']);
+    expect(tableII(noBaseline)!.rows.find((r) => r.label.startsWith('SPS throughput at peak /'))!.cells).toEqual(['no baseline', 'no baseline']);
+  });
+
+  it('Table III: PSS memory, CPU per process and residual, energy labelled an estimate, RAPL absent', () => {
+    const t = tableIII(results, 'Energy measured: absent')!;
     expect(t.columns).toEqual(['naked-mon', 'mon-x2', 'msa-1-1', 'msa-1-2']);
-    expect(t.rows.find((r) => r.label.startsWith('Energy'))!.cells).toEqual(['absent', 'absent', 'absent', 'absent']);
-    expect(t.rows.find((r) => r.label.startsWith('CPU per successful request, variant'))!.cells[0]).toBe('20.00 ±0.00');
-    expect(t.rows.find((r) => r.label.startsWith('CPU per successful request, machine'))!.cells[0]).toBe('50.00 ±0.00');
+    const row = (start: string) => t.rows.find((r) => r.label.startsWith(start))!;
+    expect(row('Energy measured').cells).toEqual(['absent', 'absent', 'absent', 'absent']);
+    expect(row('Energy ESTIMATE: mean power').cells[2]).toBe('n/a (2/3 valid)');
+    expect(row('Energy ESTIMATE: mean power').cells[0]).toBe('3.20 ±0.00');
+    expect(row('CPU-seconds per run, per process group').cells[0]).toBe('sg-monolith-0 30.0, postgres 10.0');
+    expect(row('CPU residual').cells[0]).toBe('60.00% ±0.00');
+    expect(row('CPU per successful request, variant').cells[0]).toBe('20.00 ±0.00');
+    expect(t.notes.join(' ')).toMatch(/ESTIMATE, not a measurement/);
+  });
+
+  it('the runs table lists every run, INVALID ones with their reasons, and links k6\'s HTML report', () => {
+    const t = runsTable(results)!;
+    const invalid = t.rows.find((r) => r.label === 'msa-1-1 run 1')!;
+    expect(invalid.cells[0]).toBe('INVALID: k6 dropped 3 iterations');
+    expect(invalid.cells[5]).toBe('20261122T000000Z-msa-1-1-small/k6-dashboard-run-1.html');
+    expect(tableHtml({ ...t, rows: [{ label: 'x', cells: ['a/k6-dashboard-run-1.html'] }] })).toContain('<a href="a/k6-dashboard-run-1.html">');
   });
 
   it('omits Table II without MSA results', () => {
-    expect(allTables(results.filter((r) => r.meta.topology === 'monolith'), null).map((t) => t.id)).toEqual(['table-1', 'table-3']);
+    expect(allTables(results.filter((r) => r.meta.topology === 'monolith')).map((t) => t.id)).toEqual(['table-1', 'table-ramp', 'table-3', 'table-runs']);
   });
 });
 
 describe('request-type table', () => {
-  const login = (p95: number, ko: number) => ({ ok: 9, ko, unexpected: 0, p50: 40, p95, p99: p95 + 10, max: p95 + 20 });
+  const login = (p95: number, ko: number) => ({ ok: 9, ko, p50: 40, p95, p99: p95 + 10, max: p95 + 20 });
   const withTypes = (variant: string, p95s: number[]) =>
     aggregatedFixture(variant, 'msa', { gateway: 1, leftover: 1, exercise: 4 }, p95s.map((p95) => ({ perType: { login: login(p95, 1) } })));
 
@@ -85,7 +115,7 @@ describe('request-type table', () => {
 
 describe('rendering', () => {
   it('Markdown has a header, a separator and one line per row', () => {
-    const t = tableI(results, baseline)!;
+    const t = tableI(results)!;
     const lines = tableMarkdown(t).split('\n');
     expect(lines[2]).toBe('| Metrics | naked-mon | mon-x2 | msa-1-1 |');
     expect(lines[3]).toBe('|---|---:|---:|---:|');
@@ -97,19 +127,16 @@ describe('rendering', () => {
   });
 
   it('HTML inlines Chart.js (no CDN) and escapes labels', () => {
-    const html = reportHtml({ title: 't', intro: ['<x>'], tables: [tableI(results, baseline)!], buckets: [], cpu: [], breakdowns: [] });
+    const html = reportHtml({ title: 't', intro: ['<x>'], tables: [tableI(results)!], buckets: [], cpu: [], breakdowns: [] });
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(html).toContain('Chart');
     expect(html).toContain('&lt;x&gt;');
-    expect(tableHtml(tableI(results, baseline)!)).toContain('<th>naked-mon</th>');
+    expect(tableHtml(tableI(results)!)).toContain('<th>naked-mon</th>');
   });
 
   it('CPU series stacks groups per second and leaves k6 out', () => {
-    const s = cpuSeries('naked-mon', [
-      { run: 1, tS: 0, epochMs: 1000, group: 'sg-monolith-0', role: 'monolith', pids: 1, cpuPct: 50, cpuS: 0, rssBytes: 1 },
-      { run: 1, tS: 0, epochMs: 1000, group: 'k6', role: 'load', pids: 1, cpuPct: 30, cpuS: 0, rssBytes: 1 },
-      { run: 1, tS: 1, epochMs: 2000, group: 'postgres', role: 'server', pids: 3, cpuPct: 10, cpuS: 0, rssBytes: 1 },
-    ]);
+    const sample = (epochMs: number, group: string, cpuPct: number) => ({ run: 1, tS: 0, epochMs, group, role: 'x', pids: 1, cpuPct, cpuS: 0, rssBytes: 1, pssBytes: 1, cpuSource: 'proc' as const });
+    const s = cpuSeries('naked-mon', [sample(1000, 'sg-monolith-0', 50), sample(1000, 'k6', 30), sample(2000, 'postgres', 10)]);
     expect(s.t).toEqual([0, 1]);
     expect(s.groups).toEqual([
       { name: 'postgres', cpu: [0, 10] },

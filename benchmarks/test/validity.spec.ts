@@ -2,90 +2,107 @@ import { judgeRun } from '../src/validity';
 import { summarizeResources } from '../src/resource-summary';
 import { descendantsOf, type ResourceSample } from '../src/resource-sampler';
 
-const calm = { k6SaturatedShare: 0, k6CpuMaxPct: 30, samples: 60 };
+const calm = { k6HoldSamples: 40, k6SaturatedSamples: 0, k6CpuMaxPct: 30, k6StarvedShare: 0.05, samples: 60 };
+const base = { droppedIterations: 0, k6ExitCode: 0, clientErrors: 0 };
 
 describe('judgeRun (INVALID detection)', () => {
   it('accepts a run where k6 kept up', () => {
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: calm })).toEqual({ valid: true, reasons: [] });
+    expect(judgeRun({ ...base, resources: calm })).toEqual({ valid: true, reasons: [] });
   });
 
   it('accepts crossed thresholds (exit 99): they are a measurement', () => {
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 99, resources: calm }).valid).toBe(true);
+    expect(judgeRun({ ...base, k6ExitCode: 99, resources: calm }).valid).toBe(true);
   });
 
-  it('rejects dropped iterations', () => {
-    const v = judgeRun({ droppedIterations: 4, k6ExitCode: 0, resources: calm });
+  it('rejects dropped iterations and client-side errors', () => {
+    expect(judgeRun({ ...base, droppedIterations: 4, resources: calm }).reasons[0]).toMatch(/dropped 4 iterations/);
+    expect(judgeRun({ ...base, clientErrors: 2, resources: calm }).reasons[0]).toMatch(/2 client-side errors/);
+  });
+
+  it('rejects a sustained k6 CPU saturation in the hold stage, counted over k6\'s own hold samples', () => {
+    // 4 of 40 hold samples = 10%: not past the 10% share.
+    expect(judgeRun({ ...base, resources: { ...calm, k6SaturatedSamples: 4, k6CpuMaxPct: 99 } }).valid).toBe(true);
+    // 5 of 40 = 12.5%, even though the run has 60 samples in all (5/60 = 8% would pass: the old denominator).
+    const v = judgeRun({ ...base, resources: { ...calm, k6SaturatedSamples: 5, k6CpuMaxPct: 99 } });
     expect(v.valid).toBe(false);
-    expect(v.reasons[0]).toMatch(/dropped 4 iterations/);
+    expect(v.reasons[0]).toMatch(/k6 CPU above 90% of a core in 5\/40 hold-stage samples \(13%/);
   });
 
-  it('rejects a sustained k6 CPU saturation, not a short spike', () => {
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { k6SaturatedShare: 0.05, k6CpuMaxPct: 99, samples: 60 } }).valid).toBe(true);
-    const v = judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { k6SaturatedShare: 0.4, k6CpuMaxPct: 99, samples: 60 } });
-    expect(v.valid).toBe(false);
-    expect(v.reasons[0]).toMatch(/k6 CPU above 90% .* in 40% of samples/);
+  it('needs several saturated samples: one busy second of a short run is a spike', () => {
+    expect(judgeRun({ ...base, resources: { ...calm, k6HoldSamples: 6, k6SaturatedSamples: 1, k6CpuMaxPct: 109 } }).valid).toBe(true);
+    expect(judgeRun({ ...base, resources: { ...calm, k6HoldSamples: 6, k6SaturatedSamples: 3, k6CpuMaxPct: 109 } }).valid).toBe(false);
   });
 
-  it('needs several saturated samples: one busy second of a 6-sample smoke run is a spike', () => {
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { k6SaturatedShare: 1 / 6, k6CpuMaxPct: 109, samples: 6 } }).valid).toBe(true);
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { k6SaturatedShare: 3 / 6, k6CpuMaxPct: 109, samples: 6 } }).valid).toBe(false);
+  it('rejects a CPU-starved k6 (waiting for a CPU more than the threshold of its runnable time)', () => {
+    expect(judgeRun({ ...base, resources: { ...calm, k6StarvedShare: 0.6 } }).reasons[0]).toMatch(/k6 starved of CPU: .* 60%/);
+    expect(judgeRun({ ...base, resources: { ...calm, k6StarvedShare: null } }).valid).toBe(true);
   });
 
-  it('rejects a run during which the variant changed', () => {
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: calm, variantChanged: true }).reasons[0]).toMatch(/switched or a process restarted/);
+  it('rejects a variant switched by someone else and an unbalanced audit; a crash alone is no reason', () => {
+    expect(judgeRun({ ...base, resources: calm, variantSwitched: true }).reasons[0]).toMatch(/switched by another launcher user/);
+    expect(judgeRun({ ...base, resources: calm, audit: { balanced: false, summary: 'lost 1 / duplicated 0 (accepted 9)' } }).reasons[0]).toBe('zero-loss audit: lost 1 / duplicated 0 (accepted 9)');
+    expect(judgeRun({ ...base, resources: calm, audit: { balanced: true, summary: 'balanced' } }).valid).toBe(true);
   });
 
   it('rejects a k6 crash and a run without samples', () => {
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 107, resources: calm }).reasons).toEqual(['k6 exited with code 107']);
-    expect(judgeRun({ droppedIterations: 0, k6ExitCode: 0, resources: { ...calm, samples: 0 } }).valid).toBe(false);
+    expect(judgeRun({ ...base, k6ExitCode: 107, resources: calm }).reasons).toEqual(['k6 exited with code 107']);
+    expect(judgeRun({ ...base, resources: { ...calm, samples: 0 } }).valid).toBe(false);
   });
 });
 
-function sample(tS: number, group: string, cpuPct: number, cpuS: number, rssMb: number): ResourceSample {
-  return { run: 1, tS, epochMs: 1_000_000 + tS * 1000, group, role: group === 'k6' ? 'load' : 'service', pids: 1, cpuPct, cpuS, rssBytes: rssMb * 2 ** 20 };
+function sample(tS: number, group: string, cpuPct: number, cpuS: number, mb: number, extra: Partial<ResourceSample> = {}): ResourceSample {
+  return { run: 1, tS, epochMs: 1_000_000 + tS * 1000, group, role: group === 'k6' ? 'load' : 'service', pids: 1, cpuPct, cpuS, rssBytes: 2 * mb * 2 ** 20, pssBytes: mb * 2 ** 20, cpuSource: 'cgroup', ...extra };
 }
 
 describe('summarizeResources', () => {
   const samples = [
     sample(0, 'sg-monolith-0', 0, 10, 100),
     sample(0, 'postgres', 0, 5, 50),
-    sample(0, 'k6', 0, 0, 80),
+    sample(0, 'k6', 0, 0, 80, { waitS: 0, runS: 0 }),
     sample(1, 'sg-monolith-0', 150, 11.5, 120),
     sample(1, 'postgres', 20, 5.2, 60),
-    sample(1, 'k6', 95, 0.95, 80),
+    sample(1, 'k6', 95, 0.95, 80, { waitS: 0.1, runS: 0.9 }),
     sample(2, 'sg-monolith-0', 150, 13, 140),
     sample(2, 'postgres', 20, 5.4, 70),
-    sample(2, 'k6', 40, 1.35, 80),
+    sample(2, 'k6', 40, 1.35, 80, { waitS: 0.5, runS: 1.3 }),
     sample(0, 'machine', 0, 1000, 9000),
     sample(2, 'machine', 180, 1010, 9000),
   ];
 
-  it('sums CPU seconds of the system under test from first to last sample, k6 apart', () => {
+  it('sums CPU seconds per group and in all, k6 apart, and the residual against machine CPU minus k6', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
-    expect(r.variantCpuS).toBeCloseTo(3 + 0.4);
+    expect(r.cpuSByGroup['sg-monolith-0']).toBeCloseTo(3);
+    expect(r.cpuSByGroup.postgres).toBeCloseTo(0.4);
+    expect(r.variantCpuS).toBeCloseTo(3.4);
     expect(r.k6CpuS).toBeCloseTo(1.35);
     expect(r.machineCpuSButK6).toBeCloseTo(10 - 1.35);
+    expect(r.cpuResidualShare).toBeCloseTo((8.65 - 3.4) / 8.65);
+    expect(r.cpuSource).toBe('cgroup');
   });
 
-  it('computes memory as the paper does: (mean - min) / machine memory', () => {
+  it('computes memory from PSS as the paper does: (mean − min) / machine memory; RSS kept apart', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
-    // per tick: 150, 180, 210 MiB -> mean 180, min 150
-    expect(r.variantRssMeanBytes).toBe(180 * 2 ** 20);
+    // PSS per tick: 150, 180, 210 MiB -> mean 180, min 150
+    expect(r.variantPssMeanBytes).toBe(180 * 2 ** 20);
     expect(r.variantMemShare).toBeCloseTo(30 / 1024);
-    expect(r.variantRssMaxBytes).toBe(210 * 2 ** 20);
+    expect(r.variantPssMaxBytes).toBe(210 * 2 ** 20);
+    expect(r.variantRssMeanBytes).toBe(360 * 2 ** 20);
   });
 
-  it('leaves k6 VU initialisation (before its load started) out of the saturation share', () => {
-    const r = summarizeResources(samples, 1024 * 2 ** 20, 90, 1_000_000 + 2000);
-    expect(r.k6SaturatedShare).toBe(0);
-    expect(r.k6CpuMaxPct).toBe(40);
+  it('judges k6 on the hold stage only: ramp samples and VU initialisation are left out', () => {
+    const holdFrom2 = summarizeResources(samples, 1024 * 2 ** 20, 90, { loadFromMs: 0, holdFromMs: 1_000_000 + 2000, holdToMs: Infinity });
+    expect(holdFrom2.k6HoldSamples).toBe(1);
+    expect(holdFrom2.k6SaturatedSamples).toBe(0);
+    const all = summarizeResources(samples, 1024 * 2 ** 20);
+    expect(all.k6HoldSamples).toBe(2);
+    expect(all.k6SaturatedSamples).toBe(1);
+    expect(all.k6CpuMaxPct).toBe(95);
   });
 
-  it('measures k6 saturation on the samples that have an interval', () => {
+  it('k6 starvation: share of its runnable time spent waiting for a CPU over the hold stage', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
-    expect(r.k6CpuMaxPct).toBe(95);
-    expect(r.k6SaturatedShare).toBe(0.5);
-    expect(r.samples).toBe(3);
+    // from tick 1 to 2: waited 0.4 s, ran 0.4 s
+    expect(r.k6StarvedShare).toBeCloseTo(0.5);
   });
 });
 

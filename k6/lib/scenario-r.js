@@ -4,8 +4,8 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
-import { iterationsStarted, recordFeedback, recordPoll, recordResponse, requestsPlanned } from './metrics.js';
-import { spsOkStatuses } from './outcome.js';
+import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordResponse, requestsPlanned } from './metrics.js';
+import { spsOkStatuses, stageOf } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
 import { userFor } from './users.js';
@@ -19,7 +19,7 @@ const REQUESTS_PER_ITERATION = 10;
 // Preflights never carry credentials, so they use a jar that stays empty.
 const noCookies = new http.CookieJar();
 
-function send(cfg, type, method, path, body, headers, jar, expected, inHoldFn, keepBody) {
+function send(cfg, it, type, method, path, body, headers, jar, expected, keepBody) {
   const tp = newTraceparent();
   const params = {
     headers: Object.assign({ Origin: cfg.origin, traceparent: tp.header }, headers),
@@ -36,59 +36,84 @@ function send(cfg, type, method, path, body, headers, jar, expected, inHoldFn, k
   const startedMs = Date.now();
   const res = http.request(method, cfg.baseUrl + path, body, params);
   if (type === 'sps') delete exec.vu.metrics.metadata.trace_id;
-  const r = recordResponse(type, res, expected, cfg, inHoldFn ? inHoldFn(Date.now()) : false);
+  const r = recordResponse(type, res, expected, cfg);
+  if (r.cause !== null && it.cause === null) it.cause = r.cause;
   check(res, { [`${type} answered ${expected.join('/')}`]: () => r.outcome === 'ok' });
   return { res, outcome: r.outcome, ms: r.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
 }
 
-function pair(cfg, step, method, path, body, jar, expected, inHoldFn, keepBody) {
-  send(cfg, 'opt_' + step, 'OPTIONS', path, null, {
+function pair(cfg, it, step, method, path, body, jar, expected, keepBody) {
+  send(cfg, it, 'opt_' + step, 'OPTIONS', path, null, {
     'Access-Control-Request-Method': method,
     'Access-Control-Request-Headers': body === null ? 'traceparent' : 'content-type,traceparent',
   }, noCookies, PREFLIGHT_OK_STATUSES);
   const headers = body === null ? {} : { 'Content-Type': 'application/json' };
-  return send(cfg, step, method, path, body, headers, jar, expected, inHoldFn, keepBody);
+  return send(cfg, it, step, method, path, body, headers, jar, expected, keepBody);
 }
 
 /**
- * One iteration of R. `ctx` = { cfg, users (SharedArray), productionData (JSON text),
- * holdWindow: { startMs, endMs } | null }.
+ * One arrival of the open model. With `arrivals: exponential` the executor ticks `oversample`
+ * times faster and each tick starts a user with probability 1/oversample: the gaps between users
+ * are then geometric on a fine grid, i.e. close to exponential (a Poisson process, as Gatling's
+ * `randomized` injection), instead of k6's evenly spaced arrivals.
+ * `ctx` = { cfg, users (SharedArray), productionData (JSON text), startMs (load start) }.
  */
 export function scenarioR(ctx) {
   const cfg = ctx.cfg;
+  if (cfg.arrivals === 'exponential' && Math.random() >= 1 / cfg.oversample) return;
+  // Every metric of this iteration carries the stage it started in (tables use the hold stage).
+  exec.vu.metrics.tags.stage = stageOf(Date.now(), ctx.startMs, cfg.rampS);
   iterationsStarted.add(1);
   requestsPlanned.add(REQUESTS_PER_ITERATION);
+  // `it.cause`: the first KO of this iteration, i.e. why the student did not get through R.
+  const it = { cause: null };
+  try {
+    userR(ctx, it);
+    recordIteration(it.cause);
+  } catch (e) {
+    recordClientError();
+    recordIteration(it.cause === null ? 'client_error' : it.cause);
+    console.error(JSON.stringify({ sg: 'client_error', error: String(e) }));
+  }
+}
+
+/** Scenario R for one student. Requests after a failed login are not sent (counted in N, not in OK/KO). */
+function userR(ctx, it) {
+  const cfg = ctx.cfg;
   const user = userFor(ctx.users, exec.scenario.iterationInTest);
   const jar = new http.CookieJar();
 
-  const login = pair(cfg, 'login', 'POST', '/api/user/login',
+  const login = pair(cfg, it, 'login', 'POST', '/api/user/login',
     JSON.stringify({ email: user.email, password: user.password }), jar, OK_STATUSES);
   if (login.outcome !== 'ok') return;
   const session = jar.cookiesForURL(cfg.baseUrl + '/api/auth/verify');
-  if (!check(session, { 'login set an access_token cookie': (c) => Boolean(c.access_token) })) return;
+  if (!check(session, { 'login set an access_token cookie': (c) => Boolean(c.access_token) })) {
+    if (it.cause === null) it.cause = 'no_session_cookie';
+    return;
+  }
   sleep(cfg.pauseS);
 
-  pair(cfg, 'verify', 'GET', '/api/auth/verify', null, jar, OK_STATUSES);
+  pair(cfg, it, 'verify', 'GET', '/api/auth/verify', null, jar, OK_STATUSES);
   sleep(cfg.pauseS);
 
-  const w = ctx.holdWindow;
-  const sps = pair(cfg, 'sps', 'POST', '/api/exercise-production', spsBody(user, ctx.productionData),
-    jar, spsOkStatuses(cfg.reply), w ? (endMs) => endMs >= w.startMs && endMs < w.endMs : null, true);
+  const sps = pair(cfg, it, 'sps', 'POST', '/api/exercise-production', spsBody(user, ctx.productionData),
+    jar, spsOkStatuses(cfg.reply), true);
   awaitFeedback(cfg, sps, jar);
   if (cfg.logSps) {
-    // One line per SPS so traces/ can match the client duration to its Jaeger trace.
+    // One line per SPS so traces/ can match the client duration to its Jaeger trace, and the
+    // zero-loss audit can match what the client was told to what the database kept.
     console.log(JSON.stringify({
       sg: 'sps', trace_id: sps.traceId, span_id: sps.spanId, start_ms: sps.startedMs,
       duration_ms: sps.ms, status: sps.res.status, outcome: sps.outcome, error_code: sps.res.error_code,
-      vu: exec.vu.idInTest, iteration: exec.scenario.iterationInTest,
+      ep_id: productionIdOf(sps.res.body), vu: exec.vu.idInTest, iteration: exec.scenario.iterationInTest,
     }));
   }
   sleep(cfg.pauseS);
 
-  pair(cfg, 'logout', 'DELETE', '/api/user/logout', null, jar, OK_STATUSES);
+  pair(cfg, it, 'logout', 'DELETE', '/api/user/logout', null, jar, OK_STATUSES);
   sleep(cfg.pauseS);
 
-  pair(cfg, 'verify_out', 'GET', '/api/auth/verify', null, jar, LOGGED_OUT_STATUSES);
+  pair(cfg, it, 'verify_out', 'GET', '/api/auth/verify', null, jar, LOGGED_OUT_STATUSES);
   sleep(cfg.pauseS);
 }
 

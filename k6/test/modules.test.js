@@ -3,8 +3,7 @@
 // benchmarks/test/k6-modules.int.ts runs this file.
 import { check } from 'k6';
 import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
-import { apdexZone, bucketOf, classify, responseTimeMs, spsOkStatuses } from '../lib/outcome.js';
-import { paperMetrics } from '../lib/paper-metrics.js';
+import { bucketOf, classify, responseTimeMs, spsOkStatuses } from '../lib/outcome.js';
 import { productionDataJson, spsBody } from '../lib/sps-body.js';
 import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
 import { parseUsersCsv, userFor } from '../lib/users.js';
@@ -22,21 +21,11 @@ function throws(fn) {
   }
 }
 
-function counter(count) {
-  return { type: 'counter', values: { count } };
-}
-
 export default function () {
+  // Outcome and metric arithmetic: benchmarks/test/paper-definitions.spec.ts (Jest).
   check(null, {
-    'classify: expected status is OK': () => classify(201, [200, 201, 304]) === 'ok',
-    'classify: 401 is OK only where expected': () => classify(401, [401]) === 'ok' && classify(401, [200]) === 'unexpected',
-    'classify: 502/503/504 and transport errors are KO': () =>
-      [502, 503, 504, 0].every((s) => classify(s, [200]) === 'ko'),
-    'classify: 500 and 404 are unexpected, not KO': () => classify(500, [200]) === 'unexpected' && classify(404, [200]) === 'unexpected',
     'buckets: 799 / 800 / 1199 / 1200': () =>
       bucketOf(799) === 'lt800' && bucketOf(800) === 'b800_1200' && bucketOf(1199.9) === 'b800_1200' && bucketOf(1200) === 'ge1200',
-    'apdex zones with T and 4T': () =>
-      apdexZone(800, 800, 3200) === 'satisfied' && apdexZone(801, 800, 3200) === 'tolerating' && apdexZone(3201, 800, 3200) === 'frustrated',
     'response time counts connecting and TLS, not blocking': () =>
       responseTimeMs({ blocked: 100, connecting: 5, tls_handshaking: 0, duration: 20 }) === 25,
   });
@@ -77,50 +66,22 @@ export default function () {
     'paper profile: 1 -> 200 arrivals/s over 60 s, then 60 s at 200': (s) =>
       s.executor === 'ramping-arrival-rate' && s.startRate === 1 && s.stages[0].target === 200 && s.stages[0].duration === '60s' && s.stages[1].target === 200 && s.stages[1].duration === '60s',
     'paper profile: VUs cover peak x 25 s of pauses': (s) => s.preAllocatedVUs >= 200 * 25 && s.maxVUs > s.preAllocatedVUs,
-    'a sync variant expects the SPS feedback (a 202 is unexpected); an async one its 202': () =>
+    'a sync variant expects the SPS feedback (a 202 is KO); an async one its 202': () =>
       cfg.reply === 'sync' &&
-      classify(202, spsOkStatuses(cfg.reply)) === 'unexpected' &&
-      classify(201, spsOkStatuses('sync')) === 'ok' &&
-      classify(202, spsOkStatuses(loadConfig({ PROFILE: 'paper', REPLY: 'async' }, profiles).reply)) === 'ok' &&
+      classify(202, spsOkStatuses(cfg.reply), 0, 10, 60000).cause === 'unplanned_status' &&
+      classify(201, spsOkStatuses('sync'), 0, 10, 60000).outcome === 'ok' &&
+      classify(202, spsOkStatuses(loadConfig({ PROFILE: 'paper', REPLY: 'async' }, profiles).reply), 0, 10, 60000).outcome === 'ok' &&
       throws(() => loadConfig({ PROFILE: 'paper', REPLY: 'later' }, profiles)),
     'env overrides the profile (PAUSE_S for smoke)': () => loadConfig({ PROFILE: 'paper', PAUSE_S: '0.5', PEAK: '3' }, profiles).pauseS === 0.5,
     'unknown profile and bad numbers are rejected': () =>
       throws(() => loadConfig({ PROFILE: 'nope' }, profiles)) && throws(() => loadConfig({ PROFILE: 'smoke', PEAK: 'x' }, profiles)),
     'smoke profile has CI thresholds, paper has none': () =>
       thresholdOptions(loadConfig({ PROFILE: 'smoke' }, profiles)).sg_ko[0] === 'count==0' && Object.keys(thresholdOptions(cfg)).length === 0,
-  });
-
-  // 3 users started R: 30 planned; 24 OK, 4 KO (SPS 1 KO); 2 requests never sent (failed login).
-  const metrics = {
-    sg_iterations_started: counter(3),
-    sg_requests_planned: counter(30),
-    sg_ok: counter(24),
-    sg_ko: counter(4),
-    sg_ok_sps: counter(2),
-    sg_ko_sps: counter(1),
-    sg_ok_lt800: counter(12),
-    sg_ok_800_1200: counter(6),
-    sg_ok_ge1200: counter(6),
-    sg_apdex_satisfied: counter(12),
-    sg_apdex_tolerating: counter(12),
-    sg_ok_sps_hold: counter(2),
-    sg_rt_ok: { type: 'trend', values: { 'p(50)': 10, 'p(95)': 20, 'p(99)': 30 } },
-    sg_rt_ok_sps: { type: 'trend', values: { 'p(50)': 11, 'p(95)': 21, 'p(99)': 31, max: 41 } },
-    sg_feedback_reply: counter(1),
-    sg_feedback_polled: counter(1),
-    sg_feedback_missing: counter(1),
-    sg_feedback_ms: { type: 'trend', values: { 'p(50)': 100, 'p(95)': 900, max: 950 } },
-    sg_poll_ok: counter(4),
-  };
-  const p = paperMetrics(metrics, 10, 4, ['sps']);
-  check(p, {
-    'paper metrics: N, RAC, FR, EFR': (m) => m.N === 30 && m.RAC === 28 / 30 && m.FR === 4 / 28 && m.EFR === 4 / 30,
-    'paper metrics: SPS FR and EFR over iterations': (m) => m.sps.FR === 1 / 3 && m.sps.EFR === 1 / 3,
-    'paper metrics: buckets share of OK, Apdex, throughput': (m) =>
-      m.buckets.lt800 === 0.5 && m.buckets.ge1200 === 0.25 && m.apdex === 0.75 && m.throughput === 2.4 && m.sps.throughputHold === 0.5,
-    'paper metrics: time to feedback by reply and by polling': (m) =>
-      m.feedback.reply === 1 && m.feedback.polled === 1 && m.feedback.missing === 1 && m.feedback.p95 === 900 && m.feedback.polls === 4 && m.feedback.pollsFailed === 0,
-    'paper metrics: percentiles and per-type counts': (m) => m.p95 === 20 && m.perType.sps.ko === 1 && m.perType.sps.ok === 2 && m.perType.sps.p95 === 21 && m.perType.sps.max === 41,
-    'paper metrics: no requests gives n/a, not NaN': () => paperMetrics({}, 1, 1, []).RAC === null,
+    'paper profile: like Gatling, no connection reuse between users, evenly spaced arrivals': () =>
+      cfg.connectionReuse === false && cfg.arrivals === 'even',
+    'exponential arrivals: the executor ticks oversample x faster': () => {
+      const e = scenarioOptions(loadConfig({ PROFILE: 'paper', ARRIVALS: 'exponential' }, profiles));
+      return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ PROFILE: 'paper', ARRIVALS: 'bursty' }, profiles));
+    },
   });
 }

@@ -11,9 +11,14 @@ export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/** A cell naming an HTML file (k6's per-run report) becomes a link to it. */
+function cellHtml(c: string): string {
+  return /^[^\s<>"]+\.html$/.test(c) ? `<a href="${escapeHtml(c)}">${escapeHtml(c)}</a>` : escapeHtml(c);
+}
+
 export function tableHtml(t: Table): string {
   const head = `<tr><th>Metrics</th>${t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr>`;
-  const body = t.rows.map((r) => `<tr><th>${escapeHtml(r.label)}</th>${r.cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
+  const body = t.rows.map((r) => `<tr><th>${escapeHtml(r.label)}</th>${r.cells.map((c) => `<td>${cellHtml(c)}</td>`).join('')}</tr>`).join('\n');
   const notes = t.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   return `<h2 id="${t.id}">${escapeHtml(t.title)}</h2>\n<table>\n${head}\n${body}\n</table>\n<ul class="notes">${notes}</ul>`;
 }

@@ -1,12 +1,18 @@
 // `bench report [run-ids...]`: Tables I–III as Markdown and as an HTML page with charts.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { loadBaseline } from '../baseline';
+import { join, relative } from 'node:path';
 import { resultsDir } from '../paths';
 import { cpuSeries, reportHtml } from './html';
 import { latestRunIds, loadResult, type LoadedResult } from './load-results';
 import { tableMarkdown } from './markdown';
-import { allTables } from './tables';
+import { allTables, type Table } from './tables';
+
+/** k6's HTML report of each run, as a path relative to the report (a link in the HTML). */
+function linkDashboards(tables: Table[], dir: string): void {
+  const runs = tables.find((t) => t.id === 'table-runs');
+  if (!runs) return;
+  for (const row of runs.rows) row.cells = row.cells.map((c) => (c.endsWith('.html') ? relative(dir, join(resultsDir(), c)) : c));
+}
 
 export interface ReportOutput {
   dir: string;
@@ -30,8 +36,9 @@ export function buildReport(runIds: string[], outDir?: string): ReportOutput {
   if (ids.length === 0) throw new Error(`no finished bench runs under ${resultsDir()}`);
   const results = ids.map((id) => loadResult(id));
   const aggregated = results.map((r) => r.aggregated);
-  const baseline = loadBaseline();
-  const tables = allTables(aggregated, baseline);
+  const tables = allTables(aggregated);
+  const dir = outDir ?? join(resultsDir(), 'reports', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
+  linkDashboards(tables, dir);
   const title = 'shellgrade — paper 000 load test (Tables I–III)';
   const breakdowns = results.filter((r) => r.breakdown !== null || r.breakdownMd !== null).map((r) => ({ label: r.runId, markdown: r.breakdownMd, json: r.breakdown }));
   const markdown = [
@@ -50,14 +57,13 @@ export function buildReport(runIds: string[], outDir?: string): ReportOutput {
     tables,
     buckets: results.map((r) => ({
       label: labels(r),
-      lt800: r.aggregated.paper['buckets.lt800']?.mean ?? 0,
-      b800_1200: r.aggregated.paper['buckets.b800_1200']?.mean ?? 0,
-      ge1200: r.aggregated.paper['buckets.ge1200']?.mean ?? 0,
+      lt800: r.aggregated.paper['stages.hold.buckets.lt800']?.mean ?? 0,
+      b800_1200: r.aggregated.paper['stages.hold.buckets.b800_1200']?.mean ?? 0,
+      ge1200: r.aggregated.paper['stages.hold.buckets.ge1200']?.mean ?? 0,
     })),
     cpu: results.map((r) => cpuSeries(labels(r), r.samples)),
     breakdowns,
   });
-  const dir = outDir ?? join(resultsDir(), 'reports', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
   mkdirSync(dir, { recursive: true });
   const markdownFile = join(dir, 'report.md');
   const htmlFile = join(dir, 'report.html');

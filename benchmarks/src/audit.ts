@@ -1,0 +1,137 @@
+// Zero-loss audit of one run (benchmarks/METRICS.md "Audit"): after a bounded drain (no
+// production left received/queued/grading), what the platform told the client it accepted
+// (SPS answered 201/202, counted by k6, ids from the SPS sample lines) must equal what the
+// database kept with a final status, and for broker variants what the broker saw acked. The
+// harness reads all of it from the outside: the database, RabbitMQ's management API.
+import { Client } from 'pg';
+import { sleep } from './shell';
+
+export const DEFAULT_DATABASE_URL = 'postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade';
+const RABBITMQ_MANAGEMENT = 'http://127.0.0.1:55673';
+
+export interface Audit {
+  /** SPS the client saw accepted (201/202). */
+  accepted: number;
+  /** Productions in the database with a final status (graded or failed) after the drain. */
+  persistedFinal: number;
+  /** Of which the grader could not grade (status failed): reported, not a loss. */
+  failedGrading: number;
+  /** Still received/queued/grading when the drain gave up. */
+  stuck: number;
+  /** Rows the client was never told were accepted (its SPS timed out or failed after the write). */
+  unacknowledgedWrites: number;
+  /** Broker acks during the run (RabbitMQ), null when not a broker variant or unreadable. */
+  acked: number | null;
+  lost: number;
+  duplicated: number;
+  balanced: boolean;
+  /** "lost N / duplicated M" (+ details), or "balanced". */
+  summary: string;
+  drainS: number;
+  drained: boolean;
+}
+
+export interface AuditInput {
+  acceptedCount: number;
+  /** ep_id of every accepted SPS when the sample lines carry them all; null otherwise (counts only). */
+  acceptedIds: number[] | null;
+  rows: { id: number; status: string }[];
+  acked: number | null;
+  drainS: number;
+  drained: boolean;
+}
+
+const FINAL = new Set(['graded', 'failed']);
+
+/** The arithmetic of the audit, pure (benchmarks/test/audit.spec.ts). */
+export function judgeAudit(input: AuditInput): Audit {
+  const final = input.rows.filter((r) => FINAL.has(r.status));
+  const stuck = input.rows.length - final.length;
+  let lost: number;
+  let duplicated: number;
+  let unacknowledgedWrites: number;
+  if (input.acceptedIds) {
+    const finalIds = new Set(final.map((r) => r.id));
+    const accepted = new Set(input.acceptedIds);
+    lost = [...accepted].filter((id) => !finalIds.has(id)).length;
+    // The same production acknowledged twice to the client.
+    duplicated = input.acceptedIds.length - accepted.size;
+    unacknowledgedWrites = input.rows.filter((r) => !accepted.has(r.id)).length;
+  } else {
+    lost = Math.max(0, input.acceptedCount - final.length);
+    duplicated = 0;
+    unacknowledgedWrites = Math.max(0, input.rows.length - input.acceptedCount);
+  }
+  // A broker that acked more jobs than the platform accepted graded something twice (or a stranger's job).
+  if (input.acked !== null) duplicated += Math.max(0, input.acked - input.acceptedCount - unacknowledgedWrites);
+  const balanced = lost === 0 && duplicated === 0;
+  const details = [`accepted ${input.acceptedCount}`, `persisted final ${final.length}`];
+  if (input.acked !== null) details.push(`acked ${input.acked}`);
+  if (stuck) details.push(`${stuck} not final after a ${input.drainS.toFixed(0)} s drain`);
+  if (unacknowledgedWrites) details.push(`${unacknowledgedWrites} written after the client gave up`);
+  const failedGrading = final.filter((r) => r.status === 'failed').length;
+  if (failedGrading) details.push(`${failedGrading} failed grading`);
+  return {
+    accepted: input.acceptedCount,
+    persistedFinal: final.length,
+    failedGrading,
+    stuck,
+    unacknowledgedWrites,
+    acked: input.acked,
+    lost,
+    duplicated,
+    balanced,
+    summary: `${balanced ? 'balanced' : `lost ${lost} / duplicated ${duplicated}`} (${details.join(', ')})`,
+    drainS: input.drainS,
+    drained: input.drained,
+  };
+}
+
+async function withDb<T>(fn: (db: Client) => Promise<T>, url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): Promise<T> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    return await fn(db);
+  } finally {
+    await db.end();
+  }
+}
+
+export async function productionRows(): Promise<{ id: number; status: string }[]> {
+  return withDb(async (db) => (await db.query<{ id: number; status: string }>('SELECT id, status FROM exercise_productions ORDER BY id')).rows);
+}
+
+/** Test hook of the audit integration test: one persisted production disappears. */
+export async function deleteProduction(id: number): Promise<void> {
+  await withDb((db) => db.query('DELETE FROM exercise_productions WHERE id = $1', [id]));
+}
+
+/**
+ * Bounded drain: waits until no production is received/queued/grading, polling the database
+ * once a second, at most `timeoutS`. Returns how long it took and whether it drained.
+ */
+export async function drain(timeoutS: number): Promise<{ drainS: number; drained: boolean }> {
+  const started = Date.now();
+  for (;;) {
+    const open = await withDb(async (db) => Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM exercise_productions WHERE status NOT IN ('graded', 'failed')")).rows[0].n));
+    const drainS = (Date.now() - started) / 1000;
+    if (open === 0) return { drainS, drained: true };
+    if (drainS >= timeoutS) return { drainS, drained: false };
+    await sleep(1000);
+  }
+}
+
+/** Cumulative acks of the RabbitMQ work queues (management API; dead-letter and amq.* queues aside), null when it is not reachable. */
+export async function rabbitAcks(base = process.env.SG_RABBITMQ_MANAGEMENT_URL ?? RABBITMQ_MANAGEMENT): Promise<number | null> {
+  try {
+    const res = await fetch(`${base}/api/queues`, {
+      headers: { authorization: `Basic ${Buffer.from('shellgrade:shellgrade').toString('base64')}` },
+      signal: AbortSignal.timeout(3000),
+    });
+    if (!res.ok) return null;
+    const queues = (await res.json()) as { name: string; message_stats?: { ack?: number } }[];
+    return queues.filter((q) => !q.name.endsWith('.dead') && !q.name.startsWith('amq.')).reduce((sum, q) => sum + (q.message_stats?.ack ?? 0), 0);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,95 @@
+// One k6 process of a test: its command line, its run, and what the runner reads back from it
+// (the summary's paper metrics, the SPS sample lines, its load-start marker, client-side errors).
+import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { defaultArchive, spsScript } from './paths';
+import { startInherited, waitExit } from './shell';
+import type { PaperMetrics } from './types';
+
+export interface K6Invocation {
+  k6: string;
+  env: Record<string, string>;
+  /** Environment of the k6 process itself (web dashboard export). */
+  processEnv: Record<string, string>;
+  args: string[];
+  dashboard: string | null;
+}
+
+export function k6Invocation(k6: string, dir: string, tag: string, entry: string, usersCsv: string, profileName: string, extraEnv: Record<string, string>, raw: boolean, dashboard = false): K6Invocation {
+  const env: Record<string, string> = {
+    PROFILE: profileName,
+    BASE_URL: entry,
+    USERS_CSV: usersCsv,
+    ARCHIVE: defaultArchive(),
+    SUMMARY_JSON: join(dir, `k6-${tag}.json`),
+    SUMMARY_TXT: join(dir, `k6-${tag}.txt`),
+    LOG_SPS: 'on',
+    ...extraEnv,
+  };
+  const args = ['run', '--log-output', `file=${join(dir, `k6-${tag}.log`)}`, '--log-format', 'json'];
+  if (raw) args.push('--out', `json=${join(dir, `raw-${tag}.json.gz`)}`);
+  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
+  args.push(spsScript());
+  const file = dashboard ? join(dir, `k6-dashboard-${tag}.html`) : null;
+  // k6's own HTML report of the run; port -1: no web server, only the export at the end.
+  const processEnv: Record<string, string> = file ? { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_EXPORT: file } : {};
+  return { k6, env, processEnv, args, dashboard: file };
+}
+
+export async function runK6(inv: K6Invocation, onStart: (pid: number) => void): Promise<number> {
+  const child = startInherited(inv.k6, inv.args, inv.processEnv);
+  if (child.pid) onStart(child.pid);
+  return waitExit(child);
+}
+
+export function readPaper(file: string): PaperMetrics {
+  if (!existsSync(file)) throw new Error(`k6 wrote no summary at ${file}`);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { paper: PaperMetrics }).paper;
+}
+
+/** The `msg` objects of k6 log lines carrying `{"sg":"<marker>"}` (console.log of the script). */
+async function* markedLines(logFile: string, marker: string): AsyncGenerator<Record<string, unknown>> {
+  if (!existsSync(logFile)) return;
+  const rl = createInterface({ input: createReadStream(logFile) });
+  for await (const line of rl) {
+    if (!line.includes(`\\"sg\\":\\"${marker}\\"`)) continue;
+    try {
+      yield JSON.parse((JSON.parse(line) as { msg: string }).msg) as Record<string, unknown>;
+    } catch {
+      /* a k6 warning that merely quotes the marker */
+    }
+  }
+}
+
+export interface SpsSample {
+  trace_id: string;
+  start_ms: number;
+  duration_ms: number;
+  status: number;
+  outcome: string;
+  ep_id?: number | null;
+}
+
+/** Keeps the SPS sample lines (trace id, start, client duration, ep_id) for traces/ and the audit. */
+export async function extractSpsSamples(logFile: string, outFile: string): Promise<SpsSample[]> {
+  const samples: SpsSample[] = [];
+  for await (const s of markedLines(logFile, 'sps')) samples.push(s as unknown as SpsSample);
+  writeFileSync(outFile, samples.length ? samples.map((s) => JSON.stringify(s)).join('\n') + '\n' : '');
+  return samples;
+}
+
+/** When k6 began sending load: the `{"sg":"start"}` line its setup() logs (0 if absent). */
+export async function loadStartMs(logFile: string): Promise<number> {
+  for await (const s of markedLines(logFile, 'start')) if (typeof s.start_ms === 'number') return s.start_ms;
+  return 0;
+}
+
+// Local exhaustion on the client's side: its failures are not the system's.
+const CLIENT_RESOURCE_ERRORS = /too many open files|cannot assign requested address|no buffer space available/i;
+
+/** k6 log lines reporting local resource exhaustion (the script's own exceptions are counted by k6). */
+export function clientResourceErrors(logFile: string): number {
+  if (!existsSync(logFile)) return 0;
+  return readFileSync(logFile, 'utf8').split('\n').filter((l) => CLIENT_RESOURCE_ERRORS.test(l)).length;
+}

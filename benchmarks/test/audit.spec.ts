@@ -1,0 +1,39 @@
+import { judgeAudit } from '../src/audit';
+
+const rows = (n: number, status = 'graded') => Array.from({ length: n }, (_, i) => ({ id: i + 1, status }));
+const base = { acked: null, drainS: 1, drained: true };
+
+describe('zero-loss audit arithmetic', () => {
+  it('balanced: every accepted SPS persisted with a final status', () => {
+    const a = judgeAudit({ ...base, acceptedCount: 3, acceptedIds: [1, 2, 3], rows: rows(3) });
+    expect(a).toMatchObject({ balanced: true, lost: 0, duplicated: 0, persistedFinal: 3 });
+    expect(a.summary).toMatch(/^balanced/);
+  });
+
+  it('a deleted production is lost (matched by id)', () => {
+    const a = judgeAudit({ ...base, acceptedCount: 3, acceptedIds: [1, 2, 3], rows: rows(3).filter((r) => r.id !== 2) });
+    expect(a).toMatchObject({ balanced: false, lost: 1, duplicated: 0 });
+    expect(a.summary).toMatch(/^lost 1 \/ duplicated 0/);
+  });
+
+  it('a production stuck in the queue after the drain is lost too', () => {
+    const a = judgeAudit({ ...base, drained: false, acceptedCount: 2, acceptedIds: [1, 2], rows: [{ id: 1, status: 'graded' }, { id: 2, status: 'queued' }] });
+    expect(a).toMatchObject({ lost: 1, stuck: 1 });
+  });
+
+  it('the same production acknowledged twice, or acked more often than accepted, is duplicated', () => {
+    expect(judgeAudit({ ...base, acceptedCount: 3, acceptedIds: [1, 2, 2], rows: rows(2) }).duplicated).toBe(1);
+    expect(judgeAudit({ ...base, acked: 4, acceptedCount: 3, acceptedIds: [1, 2, 3], rows: rows(3) })).toMatchObject({ duplicated: 1, balanced: false });
+  });
+
+  it('a write the client never heard of (its SPS timed out) is reported, not a loss', () => {
+    const a = judgeAudit({ ...base, acked: 3, acceptedCount: 2, acceptedIds: [1, 3], rows: rows(3) });
+    expect(a).toMatchObject({ balanced: true, unacknowledgedWrites: 1 });
+  });
+
+  it('without ids it falls back to counts; failed grading is final but reported', () => {
+    const a = judgeAudit({ ...base, acceptedCount: 3, acceptedIds: null, rows: [...rows(2), { id: 3, status: 'failed' }] });
+    expect(a).toMatchObject({ balanced: true, failedGrading: 1 });
+    expect(judgeAudit({ ...base, acceptedCount: 3, acceptedIds: null, rows: rows(2) }).lost).toBe(1);
+  });
+});
