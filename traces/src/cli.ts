@@ -61,7 +61,7 @@ async function attributeCommand(args: string[]): Promise<void> {
   for (const v of file.variants) {
     console.log(
       `${v.variant}: ${v.requests} SPS, median ${v.totalMs.median.toFixed(1)} ms, p95 ${v.totalMs.p95.toFixed(1)} ms, ` +
-        `explained ${(100 * v.explainedShareMedian).toFixed(1)}% of median — ${dominantComponents(v).join(', ')}`,
+        `coverage ${(100 * v.coverageMedian).toFixed(1)}% of median — ${dominantComponents(v).join(', ')}`,
     );
   }
   console.log(`wrote ${join(outDir, 'breakdown.json')}, breakdown.md, breakdown.html`);

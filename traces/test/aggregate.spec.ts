@@ -35,6 +35,16 @@ describe('aggregation per variant', () => {
     expect(mon.explainedShareMedian).toBeLessThanOrEqual(1);
   });
 
+  it('computes coverage by named spans: the inferred client-side wait is not covered, not 100% by construction', () => {
+    const [q] = aggregateByVariant([
+      request('q', 0, { exercise: 60, 'exercise.queueing': 10, 'client/queueing': 30 }),
+      request('q', 1, { exercise: 50, unexplained: 50 }),
+    ]);
+    expect(q.coverage).toBeCloseTo(120 / 200, 6);
+    expect(mon.coverage).toBeCloseTo(mon.explainedShare, 6);
+    expect(mon.coverage).toBeLessThan(1);
+  });
+
   it('builds a median band whose stack adds up to about the median latency', () => {
     const stack = COMPONENTS.reduce((s, c) => s + mon.medianBand[c], 0);
     expect(Math.abs(stack - mon.totalMs.median) / mon.totalMs.median).toBeLessThan(0.05);

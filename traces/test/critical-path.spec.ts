@@ -87,14 +87,16 @@ describe('critical-path attribution', () => {
     expect(sum(t)).toBe(100);
   });
 
-  it('attributes gateway proxying (server and client span self time) apart from the service', () => {
+  it('attributes gateway proxying apart from the service, and the wait for the service to start to queueing before it', () => {
     const t = attribute([
       spsRoot(0, 100, 'shellgrade-gateway'),
       span({ id: 'c', parent: 'root', name: 'POST', kind: 'client', service: 'shellgrade-gateway', start: 5, end: 95 }),
       span({ id: 's', parent: 'c', name: 'POST /api/exercise-production', kind: 'server', service: 'shellgrade-exercise', start: 10, end: 90 }),
       pg('q', 's', 20, 40),
     ]);
-    expect(t).toEqual({ gateway: 20, exercise: 60, database: 20 });
+    // Root self time 0..5 and 95..100 is the gateway's; the client span's 5..10 and 90..95,
+    // waiting for the exercise service to start and to answer, is queueing before that service.
+    expect(t).toEqual({ gateway: 10, 'exercise.queueing': 10, exercise: 60, database: 20 });
   });
 
   it('puts self time of unknown services in unexplained', () => {

@@ -5,7 +5,7 @@
  * latencies — a component's median does not, which is why the chart uses the bands.
  */
 import { mean, quantileSorted } from 'simple-statistics';
-import { COMPONENTS, type Component } from './components';
+import { COMPONENTS, UNCOVERED, type Component } from './components';
 import type { RequestBreakdown } from './request';
 
 export interface Distribution {
@@ -29,6 +29,18 @@ export interface VariantBreakdown {
   explainedShare: number;
   /** Same over the median band: the share of median latency explained by named components. */
   explainedShareMedian: number;
+  /**
+   * Σ time covered by named spans / Σ client-observed latency: the inferred client-side wait
+   * (k6 duration minus the root span) and unexplained self time are not covered. Computed,
+   * never 1 by construction.
+   */
+  coverage: number;
+  coverageMedian: number;
+}
+
+/** Milliseconds of a breakdown covered by named spans. */
+export function coveredMs(r: RequestBreakdown): number {
+  return COMPONENTS.filter((c) => !UNCOVERED.has(c)).reduce((s, c) => s + componentMs(r, c), 0);
 }
 
 function distribution(values: number[]): Distribution {
@@ -65,6 +77,8 @@ export function aggregateVariant(variant: string, requests: RequestBreakdown[]):
   const tail = bandMeans(requests, 0.9, 0.99);
   const sumTotal = requests.reduce((s, r) => s + r.totalMs, 0);
   const sumUnexplained = requests.reduce((s, r) => s + componentMs(r, 'unexplained'), 0);
+  const sumCovered = requests.reduce((s, r) => s + coveredMs(r), 0);
+  const medianCovered = COMPONENTS.filter((c) => !UNCOVERED.has(c)).reduce((s, c) => s + median.band[c], 0);
   return {
     variant,
     requests: requests.length,
@@ -75,6 +89,8 @@ export function aggregateVariant(variant: string, requests: RequestBreakdown[]):
     tailBand: tail.band,
     explainedShare: explained(sumUnexplained, sumTotal),
     explainedShareMedian: explained(median.band.unexplained, median.total),
+    coverage: sumTotal > 0 ? sumCovered / sumTotal : 0,
+    coverageMedian: median.total > 0 ? medianCovered / median.total : 0,
   };
 }
 

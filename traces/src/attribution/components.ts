@@ -7,8 +7,11 @@ import type { TraceSpan } from '../jaeger/span';
 
 export const COMPONENTS = [
   'client/queueing',
+  'gateway.queueing',
   'gateway',
+  'leftover.queueing',
   'leftover',
+  'exercise.queueing',
   'exercise',
   'database',
   'storage',
@@ -22,6 +25,27 @@ export const COMPONENTS = [
 ] as const;
 
 export type Component = (typeof COMPONENTS)[number];
+
+/**
+ * Not covered by any span: inferred (the client's wait around the root span) or unexplained.
+ * Coverage is the share of the client-observed latency outside these.
+ */
+export const UNCOVERED: ReadonlySet<Component> = new Set<Component>(['client/queueing', 'unexplained']);
+
+const QUEUEING_BEFORE: Partial<Record<Component, Component>> = {
+  gateway: 'gateway.queueing',
+  leftover: 'leftover.queueing',
+  exercise: 'exercise.queueing',
+};
+
+/**
+ * A caller's client span waiting for a downstream service that has not started (or has
+ * finished) its server span: that wait is queueing before the downstream service (its accept
+ * queue, its event loop), not the caller's work. Null when the downstream is no service.
+ */
+export function queueingBefore(downstream: Component): Component | null {
+  return QUEUEING_BEFORE[downstream] ?? null;
+}
 
 export const QUEUE_WAIT_SPAN = 'broker.queue_wait';
 

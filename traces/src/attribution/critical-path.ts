@@ -7,7 +7,7 @@
  * the parent, and overlapped siblings, add nothing.
  */
 import type { TraceSpan } from '../jaeger/span';
-import { componentOf, isConsumer, isProducer, QUEUE_WAIT_SPAN, type Component } from './components';
+import { componentOf, isConsumer, isProducer, queueingBefore, QUEUE_WAIT_SPAN, type Component } from './components';
 
 export type ComponentTimes = Partial<Record<Component, number>>;
 
@@ -93,6 +93,9 @@ export function attributeCriticalPath(root: TraceSpan, index: SpanIndex): Compon
     if (end <= start) continue;
     const component = componentOf(span, parent);
     const kids = (index.children.get(span.spanId) ?? []).filter((c) => c.endUs > start && c.startUs < end);
+    // A client span's self time around its downstream server span is queueing before that service.
+    const server = span.kind === 'client' ? kids.find((k) => k.kind === 'server') : undefined;
+    const self = (server && queueingBefore(componentOf(server, component))) || component;
     // Latest end first; walking the list once works because the cursor only moves left.
     kids.sort((a, b) => b.endUs - a.endUs);
     let cursor = end;
@@ -100,12 +103,12 @@ export function attributeCriticalPath(root: TraceSpan, index: SpanIndex): Compon
       if (kid.startUs >= cursor) continue; // overlapped by a later child already on the path
       const kidEnd = Math.min(kid.endUs, cursor);
       const kidStart = Math.max(kid.startUs, start);
-      add(component, cursor - kidEnd);
+      add(self, cursor - kidEnd);
       stack.push({ span: kid, lo: kidStart, hi: kidEnd, parent: component });
       cursor = kidStart;
       if (cursor <= start) break;
     }
-    add(component, cursor - start);
+    add(self, cursor - start);
   }
   return times;
 }
