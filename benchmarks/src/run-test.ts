@@ -7,7 +7,6 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadVariant, variantsDir } from '@shellgrade/variant';
 import { stringify } from 'yaml';
-import { aggregateRuns } from './aggregate';
 import { drain, judgeAudit, productionRows, rabbitAcks, type Audit } from './audit';
 import { copyBaselineInto } from './baseline';
 import { CrashWatch, type CrashEvent } from './crash-watch';
@@ -23,7 +22,7 @@ import { K6_GROUP, summarizeResources } from './resource-summary';
 import { writeResources } from './resources-file';
 import { sleep } from './shell';
 import { entryUrl, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
-import { runLineOf } from './run-lines';
+import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
 import { DEFAULT_VALIDITY, judgeRun } from './validity';
 
@@ -438,19 +437,7 @@ function writeAggregate(ctx: TestContext): Aggregated {
   const records = ctx.records;
   ctx.meta.endedAt = records.length ? records[records.length - 1].endedAt : new Date().toISOString();
   writeMeta(ctx);
-  const valid = records.filter((r) => r.valid);
-  const aggregated: Aggregated = {
-    schema: 'shellgrade.bench-aggregated/2',
-    meta: ctx.meta,
-    runsAsked: ctx.runs,
-    runs: records.length,
-    validRuns: valid.length,
-    valid: valid.length === ctx.runs,
-    invalidReasons: records.flatMap((r) => r.reasons.map((reason) => `run ${r.run}: ${reason}`)),
-    runLines: records.map(runLineOf),
-    paper: aggregateRuns(valid.map((r) => r.paper)),
-    resources: aggregateRuns(valid.map((r) => ({ ...r.resources, ...r.derived }))),
-  };
+  const aggregated = aggregateTest(ctx.meta, records, ctx.runs);
   writeFileSync(join(ctx.dir, 'aggregated.json'), JSON.stringify(aggregated, null, 2));
   phase(`wrote ${join(ctx.dir, 'aggregated.json')} (${aggregated.validRuns}/${aggregated.runsAsked} runs VALID)`);
   return aggregated;

@@ -1,7 +1,6 @@
 // Test data builders: an Aggregated record from per-run paper metrics (as the runner does).
-import { aggregateRuns } from '../src/aggregate';
-import { runLineOf } from '../src/run-lines';
-import type { Aggregated, PaperMetrics, RunRecord } from '../src/types';
+import { aggregateTest } from '../src/test-aggregate';
+import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from '../src/types';
 
 /** A clean smoke-sized run: every request OK. */
 export function smokePaper(): PaperMetrics {
@@ -29,7 +28,6 @@ export function aggregatedFixture(
     const hold = { ...base, ...r };
     return { ...hold, stages: { hold, ramp: base } };
   });
-  const validRuns = opts.valid === false ? runs.length - 1 : runs.length;
   const records = papers.map(
     (paper, i) =>
       ({
@@ -37,14 +35,17 @@ export function aggregatedFixture(
         valid: opts.valid === false ? i > 0 : true,
         reasons: opts.valid === false && i === 0 ? ['k6 dropped 3 iterations'] : [],
         paper,
+        resources: {
+          variantCpuS: 40, cpuSByGroup: { postgres: 10, 'sg-monolith-0': 30 }, variantMemShare: 0.01, variantPssMeanBytes: 300 * 2 ** 20, variantPssMaxBytes: 350 * 2 ** 20,
+          variantRssMeanBytes: 500 * 2 ** 20, k6CpuMaxPct: 20, machineCpuSButK6: 100, cpuResidualShare: 0.6,
+        },
+        derived: { cpuSPerOk: 0.02, machineCpuSPerOk: 0.05, energyWh: null, energyEstimate: { meanW: 3.2, wh: 0.05 } },
         crashes: [],
         audit: { summary: 'balanced (accepted 9, persisted final 9)' },
         dashboard: `k6-dashboard-run-${i + 1}.html`,
       }) as unknown as RunRecord,
   );
-  return {
-    schema: 'shellgrade.bench-aggregated/2',
-    meta: {
+  const meta: TestMeta = {
       runId: `20261122T000000Z-${variant}-small`,
       variant,
       profileName: 'small',
@@ -59,20 +60,6 @@ export function aggregatedFixture(
       baseline: null,
       powerModel: { idleWPerCpu: 0.74, maxWPerCpu: 3.5, source: 'test' },
       cpuAccounting: 'cgroup v1',
-    },
-    runsAsked: opts.runsAsked ?? runs.length,
-    runs: runs.length,
-    validRuns,
-    valid: validRuns === (opts.runsAsked ?? runs.length),
-    invalidReasons: opts.valid === false ? ['run 1: k6 dropped 3 iterations'] : [],
-    runLines: records.map(runLineOf),
-    paper: aggregateRuns(papers.filter((_, i) => records[i].valid)),
-    resources: aggregateRuns(
-      runs.map(() => ({
-        variantCpuS: 40, cpuSByGroup: { postgres: 10, 'sg-monolith-0': 30 }, variantMemShare: 0.01, variantPssMeanBytes: 300 * 2 ** 20, variantPssMaxBytes: 350 * 2 ** 20,
-        variantRssMeanBytes: 500 * 2 ** 20, k6CpuMaxPct: 20, cpuSPerOk: 0.02, machineCpuSPerOk: 0.05, machineCpuSButK6: 100, cpuResidualShare: 0.6,
-        energyWh: null, energyEstimate: { meanW: 3.2, wh: 0.05 },
-      })),
-    ),
   };
+  return aggregateTest(meta, records, opts.runsAsked ?? runs.length);
 }
