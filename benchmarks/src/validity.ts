@@ -4,7 +4,7 @@
 //   - k6 was CPU-saturated (above k6SaturationPct of one core) in more than maxSaturatedShare of
 //     its samples, and in at least minSaturatedSamples of them (one busy second is a spike);
 //   - k6 was CPU-starved: its threads waited for a CPU (run queue, /proc/<pid>/task/*/schedstat)
-//     more than k6MaxStarvedShare of the wall time;
+//     more than k6MaxStarvedShare of their runnable time (wait / (wait + run));
 // and, over the whole run, when k6 dropped arrivals, hit client-side errors (script exceptions,
 // local resource exhaustion), crashed, when the variant was switched by someone else, or when the
 // zero-loss audit found submissions lost or duplicated. A crash of a variant process is data, not
@@ -19,11 +19,11 @@ export interface ValidityRules {
   maxSaturatedShare: number;
   /** ...and at least this many of them. */
   minSaturatedSamples: number;
-  /** INVALID when k6's threads waited for a CPU more than this share of the hold stage (summed over threads). */
+  /** INVALID when k6's threads waited for a CPU more than this share of their runnable time (wait / (wait + run)) in the hold stage. */
   k6MaxStarvedShare: number;
 }
 
-export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxStarvedShare: 0.25 };
+export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxStarvedShare: 0.5 };
 
 export interface Validity {
   valid: boolean;
@@ -53,7 +53,7 @@ export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VA
     );
   }
   if (r.k6StarvedShare !== null && r.k6StarvedShare > rules.k6MaxStarvedShare) {
-    reasons.push(`k6 starved of CPU: its threads waited for a CPU ${(100 * r.k6StarvedShare).toFixed(0)}% of the hold stage (limit ${(100 * rules.k6MaxStarvedShare).toFixed(0)}%)`);
+    reasons.push(`k6 starved of CPU: its threads spent ${(100 * r.k6StarvedShare).toFixed(0)}% of their runnable time in the hold stage waiting for a CPU (limit ${(100 * rules.k6MaxStarvedShare).toFixed(0)}%)`);
   }
   if (input.clientErrors > 0) reasons.push(`${input.clientErrors} client-side errors (k6 script exceptions or local resource exhaustion)`);
   if (input.variantSwitched) reasons.push('the variant was switched by another launcher user during the run');
