@@ -1,5 +1,6 @@
 // Crashes are data (issue 13 item 4): while k6 runs, a process of the variant that exits is
 // recorded on the run — which one, when — and the run counts, with the KOs it caused.
+import { existsSync } from 'node:fs';
 import type { VariantStatus } from './stack';
 
 export interface CrashEvent {
@@ -10,14 +11,8 @@ export interface CrashEvent {
   at: string;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** The sampler reads /proc too: a pid without its /proc entry has exited (and been reaped). */
+const alive = (pid: number): boolean => existsSync(`/proc/${pid}`);
 
 /** Polls the variant's process pids once a second; `onCrash` lets the caller follow the restarted process. */
 export class CrashWatch {
