@@ -108,8 +108,11 @@ export function parsePss(smapsRollup: string): number | null {
   return m ? Number(m[1]) * 1024 : null;
 }
 
-/** Time a process's threads spent waiting for a CPU and running, from /proc/<pid>/task/<tid>/schedstat (ns). */
-export function parseSchedstat(text: string): { runS: number; waitS: number } {
-  const [run, wait] = text.trim().split(/\s+/).map(Number);
-  return { runS: (run || 0) / 1e9, waitS: (wait || 0) / 1e9 };
+/**
+ * A thread's time on a CPU, time runnable but waiting for one (ns), and how many times it was
+ * scheduled: /proc/<pid>/task/<tid>/schedstat.
+ */
+export function parseSchedstat(text: string): { runS: number; waitS: number; slices: number } {
+  const [run, wait, slices] = text.trim().split(/\s+/).map(Number);
+  return { runS: (run || 0) / 1e9, waitS: (wait || 0) / 1e9, slices: slices || 0 };
 }

@@ -32,8 +32,9 @@ export function k6Invocation(k6: string, dir: string, tag: string, entry: string
   for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
   args.push(spsScript());
   const file = dashboard ? join(dir, `k6-dashboard-${tag}.html`) : null;
-  // k6's own HTML report of the run; port -1: no web server, only the export at the end.
-  const processEnv: Record<string, string> = file ? { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_EXPORT: file } : {};
+  // k6's own HTML report of the run; port -1: no web server, only the export at the end. A 2 s
+  // period: with the default 10 s, k6 skips the report of a short (smoke) run as "not enough data".
+  const processEnv: Record<string, string> = file ? { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_PERIOD: '2s', K6_WEB_DASHBOARD_EXPORT: file } : {};
   return { k6, env, processEnv, args, dashboard: file };
 }
 

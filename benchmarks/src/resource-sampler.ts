@@ -37,9 +37,10 @@ export interface ResourceSample {
   pssBytes: number;
   /** Where cpuS comes from: the group's cgroup, or /proc of its live processes. */
   cpuSource: 'cgroup' | 'proc';
-  /** k6 only: seconds its threads spent waiting for a CPU / running, cumulative (schedstat). */
+  /** k6 only: seconds its threads spent waiting for a CPU / running, and times scheduled, cumulative (schedstat). */
   waitS?: number;
   runS?: number;
+  slices?: number;
 }
 
 let clockTicks: number | null = null;
@@ -117,12 +118,15 @@ async function readGroup(root: number, table: { ppid: number; pid: number }[]): 
   return { pids: alive, cpuTicks, rssBytes, pssBytes };
 }
 
-/** Run-queue wait and run time summed over every thread of a process. */
-async function schedOf(pid: number): Promise<{ runS: number; waitS: number } | null> {
+type Sched = { runS: number; waitS: number; slices: number };
+const NO_SCHED: Sched = { runS: 0, waitS: 0, slices: 0 };
+
+/** Run-queue wait, run time and time slices summed over every thread of a process. */
+async function schedOf(pid: number): Promise<Sched | null> {
   try {
     const tids = await readdir(`/proc/${pid}/task`);
-    const all = await Promise.all(tids.map((t) => readFile(`/proc/${pid}/task/${t}/schedstat`, 'utf8').then(parseSchedstat).catch(() => ({ runS: 0, waitS: 0 }))));
-    return all.reduce((a, b) => ({ runS: a.runS + b.runS, waitS: a.waitS + b.waitS }), { runS: 0, waitS: 0 });
+    const all = await Promise.all(tids.map((t) => readFile(`/proc/${pid}/task/${t}/schedstat`, 'utf8').then(parseSchedstat).catch(() => NO_SCHED)));
+    return all.reduce((a, b) => ({ runS: a.runS + b.runS, waitS: a.waitS + b.waitS, slices: a.slices + b.slices }), NO_SCHED);
   } catch {
     return null;
   }
@@ -138,8 +142,6 @@ export class ResourceSampler {
 
   private run = 0;
   private readonly cgroups: CpuCgroups | null;
-  /** Threads of k6 that exited take their schedstat with them: keep the last total per pid. */
-  private readonly schedByPid = new Map<number, { runS: number; waitS: number }>();
 
   /**
    * `groups` is read at every tick: groups may come and go (k6 exists only during runs).
@@ -189,7 +191,6 @@ export class ResourceSampler {
       readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: machine });
       const k6 = this.groups().find((g) => g.role === 'load');
       const sched = k6 ? await schedOf(k6.pid) : null;
-      if (k6 && sched) this.schedByPid.set(k6.pid, sched);
       for (const { g, r } of readings) {
         if (r.pids.length === 0) continue;
         if (!this.firstTicks.has(g.name)) this.firstTicks.set(g.name, r.cpuTicks);
@@ -208,7 +209,7 @@ export class ResourceSampler {
           rssBytes: r.rssBytes,
           pssBytes: r.pssBytes,
           cpuSource: r.source,
-          ...(g.role === 'load' && sched ? { waitS: sched.waitS, runS: sched.runS } : {}),
+          ...(g.role === 'load' && sched ? { waitS: sched.waitS, runS: sched.runS, slices: sched.slices } : {}),
         });
       }
     } finally {

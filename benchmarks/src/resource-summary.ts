@@ -32,8 +32,13 @@ export interface ResourceSummary {
   k6HoldSamples: number;
   k6SaturatedSamples: number;
   k6SaturatedShare: number;
-  /** Share of k6's runnable time in the hold stage spent waiting for a CPU; null when unmeasured. */
-  k6StarvedShare: number | null;
+  /**
+   * k6's mean run-queue delay per time slice in the hold stage, ms: how long k6 waited for a CPU
+   * each time it had work (a request to send, a response to time). Null when unmeasured.
+   */
+  k6SchedDelayMs: number | null;
+  /** Share of k6's runnable time in the hold stage spent waiting (context for the delay). */
+  k6WaitShare: number | null;
   samples: number;
 }
 
@@ -58,15 +63,16 @@ function perTick(samples: ResourceSample[], value: (s: ResourceSample) => number
 
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-/** Waiting share of k6's runnable time between the first and last hold-stage samples. */
-function starvedShare(k6Hold: ResourceSample[]): number | null {
-  const withSched = k6Hold.filter((s) => s.waitS !== undefined && s.runS !== undefined);
-  if (withSched.length < 2) return null;
+/** k6's scheduling delay between the first and last hold-stage samples. */
+function starvation(k6Hold: ResourceSample[]): { delayMs: number | null; waitShare: number | null } {
+  const withSched = k6Hold.filter((s) => s.waitS !== undefined && s.runS !== undefined && s.slices !== undefined);
+  if (withSched.length < 2) return { delayMs: null, waitShare: null };
   const a = withSched[0];
   const b = withSched[withSched.length - 1];
   const wait = b.waitS! - a.waitS!;
   const run = b.runS! - a.runS!;
-  return wait + run > 0 ? wait / (wait + run) : null;
+  const slices = b.slices! - a.slices!;
+  return { delayMs: slices > 0 ? (1000 * wait) / slices : null, waitShare: wait + run > 0 ? wait / (wait + run) : null };
 }
 
 export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, window: LoadWindow = { loadFromMs: 0, holdFromMs: 0, holdToMs: Infinity }): ResourceSummary {
@@ -84,6 +90,7 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
   const k6Hold = k6.filter((s) => s.epochMs >= window.holdFromMs && s.epochMs <= window.holdToMs);
   const saturated = k6Hold.filter((s) => s.cpuPct > k6SaturationPct).length;
   const pssMin = pss.length ? Math.min(...pss) : 0;
+  const starved = starvation(k6Hold);
   return {
     variantCpuS,
     cpuSByGroup,
@@ -101,7 +108,8 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
     k6HoldSamples: k6Hold.length,
     k6SaturatedSamples: saturated,
     k6SaturatedShare: k6Hold.length ? saturated / k6Hold.length : 0,
-    k6StarvedShare: starvedShare(k6Hold),
+    k6SchedDelayMs: starved.delayMs,
+    k6WaitShare: starved.waitShare,
     samples: pss.length,
   };
 }

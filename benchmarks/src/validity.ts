@@ -3,8 +3,9 @@
 // (the ramp is reported, never judged: k6 starting its VUs is not the system's doing):
 //   - k6 was CPU-saturated (above k6SaturationPct of one core) in more than maxSaturatedShare of
 //     its samples, and in at least minSaturatedSamples of them (one busy second is a spike);
-//   - k6 was CPU-starved: its threads waited for a CPU (run queue, /proc/<pid>/task/*/schedstat)
-//     more than k6MaxStarvedShare of their runnable time (wait / (wait + run));
+//   - k6 was CPU-starved: each time its threads had work, they waited on average more than
+//     k6MaxSchedDelayMs for a CPU (run-queue delay per time slice, /proc/<pid>/task/*/schedstat)
+//     — the error that adds to every timestamp it takes;
 // and, over the whole run, when k6 dropped arrivals, hit client-side errors (script exceptions,
 // local resource exhaustion), crashed, when the variant was switched by someone else, or when the
 // zero-loss audit found submissions lost or duplicated. A crash of a variant process is data, not
@@ -19,11 +20,11 @@ export interface ValidityRules {
   maxSaturatedShare: number;
   /** ...and at least this many of them. */
   minSaturatedSamples: number;
-  /** INVALID when k6's threads waited for a CPU more than this share of their runnable time (wait / (wait + run)) in the hold stage. */
-  k6MaxStarvedShare: number;
+  /** INVALID when k6's mean run-queue delay per time slice in the hold stage exceeds this (ms). */
+  k6MaxSchedDelayMs: number;
 }
 
-export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxStarvedShare: 0.5 };
+export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxSchedDelayMs: 10 };
 
 export interface Validity {
   valid: boolean;
@@ -35,7 +36,7 @@ export interface ValidityInput {
   k6ExitCode: number;
   /** Script exceptions counted by k6 plus local resource errors found in its log. */
   clientErrors: number;
-  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6StarvedShare' | 'samples'>;
+  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6SchedDelayMs' | 'samples'>;
   /** Another launcher user switched the variant during the run (not a crash of ours). */
   variantSwitched?: boolean;
   audit?: Pick<Audit, 'balanced' | 'summary'> | null;
@@ -52,8 +53,8 @@ export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VA
       `k6 CPU above ${rules.k6SaturationPct}% of a core in ${r.k6SaturatedSamples}/${r.k6HoldSamples} hold-stage samples (${(100 * share).toFixed(0)}%, max ${r.k6CpuMaxPct.toFixed(0)}%)`,
     );
   }
-  if (r.k6StarvedShare !== null && r.k6StarvedShare > rules.k6MaxStarvedShare) {
-    reasons.push(`k6 starved of CPU: its threads spent ${(100 * r.k6StarvedShare).toFixed(0)}% of their runnable time in the hold stage waiting for a CPU (limit ${(100 * rules.k6MaxStarvedShare).toFixed(0)}%)`);
+  if (r.k6SchedDelayMs !== null && r.k6SchedDelayMs > rules.k6MaxSchedDelayMs) {
+    reasons.push(`k6 starved of CPU: in the hold stage it waited ${r.k6SchedDelayMs.toFixed(1)} ms for a CPU each time it had work (limit ${rules.k6MaxSchedDelayMs} ms)`);
   }
   if (input.clientErrors > 0) reasons.push(`${input.clientErrors} client-side errors (k6 script exceptions or local resource exhaustion)`);
   if (input.variantSwitched) reasons.push('the variant was switched by another launcher user during the run');

@@ -26,7 +26,7 @@ describe('cgroup CPU accounting', () => {
   it('PSS from smaps_rollup, schedstat run and wait', () => {
     expect(parsePss('55d0-7ffc ---p 00000000 00:00 0 [rollup]\nRss:  1612 kB\nPss:  245 kB\nPss_Dirty: 112 kB\n')).toBe(245 * 1024);
     expect(parsePss('Rss: 1 kB\n')).toBeNull();
-    expect(parseSchedstat('2000000000 500000000 42\n')).toEqual({ runS: 2, waitS: 0.5 });
+    expect(parseSchedstat('2000000000 500000000 42\n')).toEqual({ runS: 2, waitS: 0.5, slices: 42 });
   });
 });
 

@@ -2,7 +2,7 @@ import { judgeRun } from '../src/validity';
 import { summarizeResources } from '../src/resource-summary';
 import { descendantsOf, type ResourceSample } from '../src/resource-sampler';
 
-const calm = { k6HoldSamples: 40, k6SaturatedSamples: 0, k6CpuMaxPct: 30, k6StarvedShare: 0.05, samples: 60 };
+const calm = { k6HoldSamples: 40, k6SaturatedSamples: 0, k6CpuMaxPct: 30, k6SchedDelayMs: 0.5, samples: 60 };
 const base = { droppedIterations: 0, k6ExitCode: 0, clientErrors: 0 };
 
 describe('judgeRun (INVALID detection)', () => {
@@ -33,9 +33,10 @@ describe('judgeRun (INVALID detection)', () => {
     expect(judgeRun({ ...base, resources: { ...calm, k6HoldSamples: 6, k6SaturatedSamples: 3, k6CpuMaxPct: 109 } }).valid).toBe(false);
   });
 
-  it('rejects a CPU-starved k6 (waiting for a CPU more than the threshold of its runnable time)', () => {
-    expect(judgeRun({ ...base, resources: { ...calm, k6StarvedShare: 0.6 } }).reasons[0]).toMatch(/k6 starved of CPU: .* 60%/);
-    expect(judgeRun({ ...base, resources: { ...calm, k6StarvedShare: null } }).valid).toBe(true);
+  it('rejects a CPU-starved k6 (waiting for a CPU more than 10 ms each time it had work)', () => {
+    expect(judgeRun({ ...base, resources: { ...calm, k6SchedDelayMs: 12.5 } }).reasons[0]).toMatch(/k6 starved of CPU: .* waited 12\.5 ms/);
+    expect(judgeRun({ ...base, resources: { ...calm, k6SchedDelayMs: 9.9 } }).valid).toBe(true);
+    expect(judgeRun({ ...base, resources: { ...calm, k6SchedDelayMs: null } }).valid).toBe(true);
   });
 
   it('rejects a variant switched by someone else and an unbalanced audit; a crash alone is no reason', () => {
@@ -58,13 +59,13 @@ describe('summarizeResources', () => {
   const samples = [
     sample(0, 'sg-monolith-0', 0, 10, 100),
     sample(0, 'postgres', 0, 5, 50),
-    sample(0, 'k6', 0, 0, 80, { waitS: 0, runS: 0 }),
+    sample(0, 'k6', 0, 0, 80, { waitS: 0, runS: 0, slices: 0 }),
     sample(1, 'sg-monolith-0', 150, 11.5, 120),
     sample(1, 'postgres', 20, 5.2, 60),
-    sample(1, 'k6', 95, 0.95, 80, { waitS: 0.1, runS: 0.9 }),
+    sample(1, 'k6', 95, 0.95, 80, { waitS: 0.1, runS: 0.9, slices: 100 }),
     sample(2, 'sg-monolith-0', 150, 13, 140),
     sample(2, 'postgres', 20, 5.4, 70),
-    sample(2, 'k6', 40, 1.35, 80, { waitS: 0.5, runS: 1.3 }),
+    sample(2, 'k6', 40, 1.35, 80, { waitS: 0.5, runS: 1.3, slices: 300 }),
     sample(0, 'machine', 0, 1000, 9000),
     sample(2, 'machine', 180, 1010, 9000),
   ];
@@ -99,10 +100,11 @@ describe('summarizeResources', () => {
     expect(all.k6CpuMaxPct).toBe(95);
   });
 
-  it('k6 starvation: share of its runnable time spent waiting for a CPU over the hold stage', () => {
+  it('k6 starvation: mean wait for a CPU per time slice over the hold stage', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
-    // from tick 1 to 2: waited 0.4 s, ran 0.4 s
-    expect(r.k6StarvedShare).toBeCloseTo(0.5);
+    // from tick 1 to 2: waited 0.4 s over 200 slices = 2 ms each; half its runnable time
+    expect(r.k6SchedDelayMs).toBeCloseTo(2);
+    expect(r.k6WaitShare).toBeCloseTo(0.5);
   });
 });
 
