@@ -121,6 +121,22 @@ export async function drain(timeoutS: number): Promise<{ drainS: number; drained
   }
 }
 
+/**
+ * RabbitMQ's management API refreshes its message stats every few seconds
+ * (collect_statistics_interval, 5 s by default): a reading taken right after a burst is stale.
+ * Reads until two readings `settleMs` apart agree (at most `tries`), null when unreachable.
+ */
+export async function settledRabbitAcks(settleMs = 5500, tries = 4, read: () => Promise<number | null> = rabbitAcks): Promise<number | null> {
+  let last = await read();
+  for (let i = 0; i < tries && last !== null; i++) {
+    await sleep(settleMs);
+    const now = await read();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** Cumulative acks of the RabbitMQ work queues (management API; dead-letter and amq.* queues aside), null when it is not reachable. */
 export async function rabbitAcks(base = process.env.SG_RABBITMQ_MANAGEMENT_URL ?? RABBITMQ_MANAGEMENT): Promise<number | null> {
   try {

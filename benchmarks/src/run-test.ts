@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadVariant, variantsDir } from '@shellgrade/variant';
 import { stringify } from 'yaml';
-import { drain, judgeAudit, productionRows, rabbitAcks, type Audit } from './audit';
+import { drain, judgeAudit, productionRows, settledRabbitAcks, type Audit } from './audit';
 import { copyBaselineInto } from './baseline';
 import { CrashWatch, type CrashEvent } from './crash-watch';
 import { DEFAULT_POWER_MODEL, energyWh, estimateEnergy, raplDomains, readEnergyUj, type PowerModel } from './energy';
@@ -292,7 +292,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   const restartsBefore = restartsOf(ctx.status);
   const variantBefore = ctx.status.variant;
   const loadBefore = loadavg()[0];
-  const acksBefore = ctx.dispatch === 'rabbitmq' ? await rabbitAcks() : null;
+  const acksBefore = ctx.dispatch === 'rabbitmq' ? await settledRabbitAcks() : null;
   let k6Group: ProcessGroup | null = null;
   const watch = new CrashWatch((e) => {
     phase(`run ${r}: ${e.process} (pid ${e.pid}) exited during the run — recorded, the run counts`);
@@ -349,7 +349,7 @@ async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<
   await ctx.opts.hooks?.beforeAudit?.(r);
   const accepted = load.samples.filter((s) => s.status === 201 || s.status === 202);
   const ids = accepted.map((s) => s.ep_id).filter((id): id is number => typeof id === 'number');
-  const acksAfter = load.acksBefore === null ? null : await rabbitAcks();
+  const acksAfter = load.acksBefore === null ? null : await settledRabbitAcks();
   return judgeAudit({
     acceptedCount: load.paper.sps.accepted,
     // Ids when the sample lines carry every accepted SPS; counts otherwise.

@@ -1,4 +1,4 @@
-import { judgeAudit } from '../src/audit';
+import { judgeAudit, settledRabbitAcks } from '../src/audit';
 
 const rows = (n: number, status = 'graded') => Array.from({ length: n }, (_, i) => ({ id: i + 1, status }));
 const base = { acked: null, drainS: 1, drained: true };
@@ -35,5 +35,18 @@ describe('zero-loss audit arithmetic', () => {
     const a = judgeAudit({ ...base, acceptedCount: 3, acceptedIds: null, rows: [...rows(2), { id: 3, status: 'failed' }] });
     expect(a).toMatchObject({ balanced: true, failedGrading: 1 });
     expect(judgeAudit({ ...base, acceptedCount: 3, acceptedIds: null, rows: rows(2) }).lost).toBe(1);
+  });
+});
+
+describe('RabbitMQ ack readings', () => {
+  it('waits until the management stats stop moving (they lag a burst by a few seconds)', async () => {
+    const readings = [10, 12, 12];
+    const read = jest.fn(async () => readings.shift() ?? 12);
+    expect(await settledRabbitAcks(1, 4, read)).toBe(12);
+    expect(read).toHaveBeenCalledTimes(3);
+  });
+
+  it('is null when the management API is not reachable', async () => {
+    expect(await settledRabbitAcks(1, 4, async () => null)).toBeNull();
   });
 });
