@@ -4,9 +4,10 @@ import type { User } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import type { CookieOptions, Request, Response } from 'express';
 import { z } from 'zod';
-import { AUTH_CONFIG, type AuthConfig } from './auth.config';
-import { ACCESS_COOKIE, bearerToken, REFRESH_COOKIE } from './auth.guard';
-import { AuthService } from './auth.service';
+import { AUTH_CONFIG, type ResolvedAuthConfig } from './auth.config';
+import { ACCESS_COOKIE, accessTokenOf, bearerToken, REFRESH_COOKIE } from './auth.guard';
+import { AuthService, type SessionTokens } from './auth.service';
+import { TokenService } from './tokens';
 
 const loginSchema = z.object({
   email: z.string().trim().min(3).max(320),
@@ -30,34 +31,73 @@ function refreshTokenOf(req: Request): string | undefined {
 export class SessionHttp {
   constructor(
     private readonly auth: AuthService,
-    @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
+    private readonly tokens: TokenService,
+    @Inject(AUTH_CONFIG) private readonly cfg: ResolvedAuthConfig,
   ) {}
 
-  async login(body: LoginBody, res: Response) {
-    const { user, accessToken, refreshToken } = await this.auth.login(body.email, body.password);
-    res.cookie(ACCESS_COOKIE, accessToken, this.cookie(this.cfg.accessTtlSeconds));
-    res.cookie(REFRESH_COOKIE, refreshToken, this.cookie(this.cfg.refreshTtlSeconds));
-    return sessionUserView(user);
+  async login(body: LoginBody, req: Request, res: Response) {
+    const session = await this.auth.login(body.email, body.password, clientOf(req));
+    this.setCookies(req, res, session);
+    return sessionUserView(session.user);
   }
 
+  /** Rotates the refresh token (new refresh and access cookies); a reused one ends the login. */
   async verify(req: Request, res: Response) {
-    const { user, accessToken } = await this.auth.refresh(refreshTokenOf(req));
-    res.cookie(ACCESS_COOKIE, accessToken, this.cookie(this.cfg.accessTtlSeconds));
-    return sessionUserView(user);
+    const session = await this.auth.refresh(refreshTokenOf(req));
+    this.setCookies(req, res, session);
+    return sessionUserView(session.user);
   }
 
+  /** A new access cookie for this session after the account changed (its token version moved). */
+  async reissueAccess(req: Request, res: Response, userId: number, sid: string): Promise<void> {
+    res.cookie(ACCESS_COOKIE, await this.auth.reissueAccess(userId, sid), this.cookie(req, this.cfg.accessTtlSeconds, '/'));
+  }
+
+  /**
+   * Ends the login session: named by the refresh token when the client sends one (bearer
+   * clients), else by the access token's `sid` (browsers: the refresh cookie is scoped to
+   * the refresh path and never reaches this route). An expired access token still names it.
+   */
   async logout(req: Request, res: Response) {
-    const revoked = await this.auth.logout(refreshTokenOf(req));
-    const { maxAge: _maxAge, ...clear } = this.cookie(0);
-    res.clearCookie(ACCESS_COOKIE, clear);
-    res.clearCookie(REFRESH_COOKIE, clear);
+    const refresh = refreshTokenOf(req);
+    const sid = (refresh && this.familyOf(refresh)) ?? this.sessionOfAccess(req);
+    const revoked = await this.auth.logout(sid);
+    res.clearCookie(ACCESS_COOKIE, this.clearing(req, '/'));
+    res.clearCookie(REFRESH_COOKIE, this.clearing(req, this.cfg.refreshCookiePath));
     return { logged_out: true, revoked };
   }
 
-  private cookie(ttlSeconds: number): CookieOptions {
-    return { httpOnly: true, sameSite: 'lax', path: '/', secure: this.cfg.secureCookies, maxAge: ttlSeconds * 1000 };
+  private setCookies(req: Request, res: Response, session: SessionTokens): void {
+    res.cookie(ACCESS_COOKIE, session.accessToken, this.cookie(req, this.cfg.accessTtlSeconds, '/'));
+    res.cookie(REFRESH_COOKIE, session.refreshToken, this.cookie(req, this.cfg.refreshTtlSeconds, this.cfg.refreshCookiePath));
+  }
+
+  private familyOf(refreshToken: string): string | undefined {
+    try {
+      return this.tokens.verifyRefresh(refreshToken).familyId;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private sessionOfAccess(req: Request): string | undefined {
+    const token = accessTokenOf(req);
+    return token ? this.tokens.sessionOfAccess(token) : undefined;
+  }
+
+  private cookie(req: Request, ttlSeconds: number, path: string): CookieOptions {
+    const secure = this.cfg.secureCookies === 'auto' ? req.secure : this.cfg.secureCookies;
+    return { httpOnly: true, sameSite: 'lax', path, secure, maxAge: ttlSeconds * 1000 };
+  }
+
+  private clearing(req: Request, path: string): CookieOptions {
+    const { maxAge: _maxAge, ...clear } = this.cookie(req, 0, path);
+    return clear;
   }
 }
+
+/** The client's address as seen through trusted proxies (libs/http sets `trust proxy`). */
+const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 @ApiTags('auth')
 @Controller('api')
@@ -68,12 +108,12 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in: sets httpOnly access_token and refresh_token cookies' })
   @ApiBody({ schema: { properties: { email: { type: 'string' }, password: { type: 'string' } }, required: ['email', 'password'] } })
-  login(@Body(new ZodPipe(loginSchema)) body: LoginBody, @Res({ passthrough: true }) res: Response) {
-    return this.sessions.login(body, res);
+  login(@Body(new ZodPipe(loginSchema)) body: LoginBody, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.sessions.login(body, req, res);
   }
 
   @Get('auth/verify')
-  @ApiOperation({ summary: 'Fresh access token while the refresh token (cookie or bearer) is valid and not revoked' })
+  @ApiOperation({ summary: 'Rotates the refresh token (cookie or bearer) and sets a fresh access token; a reused refresh token revokes its login' })
   verify(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return this.sessions.verify(req, res);
   }

@@ -1,8 +1,10 @@
-import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { AUTH_CONFIG, type AuthConfig } from './auth.config';
+import { type DynamicModule, Global, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { AUTH_CONFIG, type AuthConfig, resolveAuthConfig } from './auth.config';
 import { AuthController, SessionHttp } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { RateLimits } from './rate-limits';
+import { TokenVersions } from './token-versions';
 import { TokenService } from './tokens';
 
 /**
@@ -10,10 +12,19 @@ import { TokenService } from './tokens';
  * (global, so @UseGuards(AuthGuard) resolves in any controller). Needs CREDENTIAL_STORE and
  * REFRESH_TOKEN_STORE from the process's ports (libs/wiring binds libs/persistence's adapters).
  */
+@Injectable()
+class RateLimitsCloser implements OnApplicationShutdown {
+  constructor(private readonly limits: RateLimits) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.limits.close();
+  }
+}
+
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(authConfig: AuthConfig): DynamicModule {
+  static forRoot(config: AuthConfig): DynamicModule {
+    const authConfig = resolveAuthConfig(config);
     return {
       module: AuthModule,
       controllers: [AuthController],
@@ -27,11 +38,14 @@ export class AuthModule {
             refreshTtlSeconds: authConfig.refreshTtlSeconds,
           }),
         },
+        { provide: RateLimits, useFactory: () => new RateLimits(authConfig.rateLimits) },
+        RateLimitsCloser,
+        TokenVersions,
         AuthService,
         SessionHttp,
         AuthGuard,
       ],
-      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard],
+      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard, TokenVersions, RateLimits],
     };
   }
 }

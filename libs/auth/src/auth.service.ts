@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { User } from '@shellgrade/domain';
 import { hashPassword, verifyPassword } from './password';
-import { CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
+import { type Account, CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
+import { RateLimits } from './rate-limits';
 import { TokenService, unauthenticated } from './tokens';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 
-export interface LoginResult {
+export interface SessionTokens {
   user: User;
   accessToken: string;
   refreshToken: string;
@@ -21,40 +22,76 @@ export class AuthService {
     @Inject(CREDENTIAL_STORE) private readonly credentials: CredentialStore,
     @Inject(REFRESH_TOKEN_STORE) private readonly refreshTokens: RefreshTokenStore,
     @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
+    private readonly limits: RateLimits,
   ) {}
 
-  /** A new session (one refresh-token row) per login: an account may be logged in many times. */
-  async login(email: string, password: string): Promise<LoginResult> {
+  /**
+   * A new session (a new refresh-token family) per login: an account may be logged in many
+   * times. Failed attempts count against the account and the client (`client`: its address).
+   */
+  async login(email: string, password: string, client: string): Promise<SessionTokens> {
+    await this.limits.checkLogin(email, client);
     const found = await this.credentials.findCredentials(email);
-    if (!found) {
-      this.decoyHash ??= hashPassword('decoy password', this.cfg.kdfCost);
-      await verifyPassword(password, await this.decoyHash);
+    if (!(await this.passwordMatches(found?.passwordHash, password))) {
+      await this.limits.loginFailed(email, client);
       throw unauthenticated('invalid email or password');
     }
-    if (!(await verifyPassword(password, found.passwordHash))) throw unauthenticated('invalid email or password');
-    const refresh = this.tokens.signRefresh(found.user.id);
-    await this.refreshTokens.insert(refresh.jti, found.user.id, refresh.expiresAt);
-    return { user: found.user, accessToken: this.tokens.signAccess(found.user), refreshToken: refresh.token };
+    await this.limits.loginSucceeded(email);
+    const refresh = this.tokens.signRefresh(found!.user.id);
+    await this.refreshTokens.insert(refresh.jti, found!.user.id, refresh.familyId, refresh.expiresAt);
+    return { user: found!.user, accessToken: this.access(found!, refresh.familyId), refreshToken: refresh.token };
   }
 
-  /** A fresh access token while the refresh token is valid and its session not revoked. */
-  async refresh(refreshToken: string | undefined): Promise<{ user: User; accessToken: string }> {
+  /**
+   * Rotates the refresh token: the presented one is spent and a new one of the same family is
+   * returned with a fresh access token. Presenting a spent token again (a stolen copy, or the
+   * thief's after the owner refreshed) revokes the whole family: both parties are logged out.
+   */
+  async refresh(refreshToken: string | undefined): Promise<SessionTokens> {
     if (!refreshToken) throw unauthenticated('no refresh token');
-    const { userId, jti } = this.tokens.verifyRefresh(refreshToken);
-    if (!(await this.refreshTokens.isActive(jti, userId))) throw unauthenticated('session revoked or expired');
-    const user = await this.credentials.findById(userId);
-    if (!user) throw unauthenticated('user no longer exists');
-    return { user, accessToken: this.tokens.signAccess(user) };
+    const { userId, jti, familyId } = this.tokens.verifyRefresh(refreshToken);
+    const next = this.tokens.signRefresh(userId, familyId);
+    const outcome = await this.refreshTokens.rotate(jti, userId, next);
+    if (outcome === 'reused') throw unauthenticated('refresh token reused: every session of this login is revoked');
+    if (outcome !== 'rotated') throw unauthenticated('session revoked or expired');
+    const account = await this.credentials.findAccount(userId);
+    if (!account) throw unauthenticated('user no longer exists');
+    return { user: account.user, accessToken: this.access(account, familyId), refreshToken: next.token };
   }
 
-  /** Revokes the session of this refresh token; a missing or invalid token is not an error. */
-  async logout(refreshToken: string | undefined): Promise<boolean> {
-    if (!refreshToken) return false;
-    try {
-      const { jti } = this.tokens.verifyRefresh(refreshToken);
-      return await this.refreshTokens.revoke(jti);
-    } catch {
+  /** A fresh access token for a session whose account just changed (new token version). */
+  async reissueAccess(userId: number, sid: string): Promise<string> {
+    const account = await this.credentials.findAccount(userId);
+    if (!account) throw unauthenticated('user no longer exists');
+    return this.access(account, sid);
+  }
+
+  /** Ends the login session `sid` (its refresh-token family); false when nothing was live. */
+  async logout(sid: string | undefined): Promise<boolean> {
+    return sid ? this.refreshTokens.revokeFamily(sid) : false;
+  }
+
+  /** True when `password` is the account's current password (a password change asks for it). */
+  async checkPassword(email: string, password: string): Promise<boolean> {
+    const found = await this.credentials.findCredentials(email);
+    return this.passwordMatches(found?.passwordHash, password);
+  }
+
+  /** Revokes every session of the user except `keepSid` (after a password change). */
+  async endOtherSessions(userId: number, keepSid?: string): Promise<number> {
+    return this.refreshTokens.revokeUserSessions(userId, keepSid);
+  }
+
+  private access(account: Account, sid: string): string {
+    return this.tokens.signAccess(account.user, { sid, ver: account.tokenVersion });
+  }
+
+  private async passwordMatches(stored: string | undefined, password: string): Promise<boolean> {
+    if (stored === undefined) {
+      this.decoyHash ??= hashPassword('decoy password', this.cfg.kdfCost);
+      await verifyPassword(password, await this.decoyHash);
       return false;
     }
+    return verifyPassword(password, stored);
   }
 }

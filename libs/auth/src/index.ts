@@ -8,3 +8,8 @@ export * from './auth.guard';
 export * from './auth.service';
 export * from './auth.controller';
 export * from './auth.module';
+export * from './rate-limits.config';
+export * from './rate-limits';
+export * from './token-versions';
+export * from './ownership';
+export * from './enrolment-key';

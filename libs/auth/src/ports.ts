@@ -4,17 +4,39 @@
  */
 import type { User } from '@shellgrade/domain';
 
+/** An account as authentication sees it: the user and its token version. */
+export interface Account {
+  user: User;
+  /** Bumped by every role, email or password change: access tokens of an older version are refused. */
+  tokenVersion: number;
+}
+
 export interface CredentialStore {
-  /** The user and its stored password hash; email compared case-insensitively. */
-  findCredentials(email: string): Promise<{ user: User; passwordHash: string } | null>;
-  findById(id: number): Promise<User | null>;
+  /** The account and its stored password hash; email compared case-insensitively. */
+  findCredentials(email: string): Promise<(Account & { passwordHash: string }) | null>;
+  /** null once the account is deleted. */
+  findAccount(id: number): Promise<Account | null>;
 }
 export const CREDENTIAL_STORE = Symbol('CredentialStore');
 
-/** Refresh-token sessions, shared by every replica (logout must hold everywhere). */
+/**
+ * What presenting a refresh token did: `rotated` (it was the family's live token; `next` now is),
+ * `reused` (it had already been rotated or revoked: the whole family is now revoked) or
+ * `unknown` (no such session, e.g. purged).
+ */
+export type RotationOutcome = 'rotated' | 'reused' | 'unknown';
+
+/**
+ * Refresh-token sessions, shared by every replica (logout must hold everywhere). One family per
+ * login; each refresh token is used once and replaced by the next of its family.
+ */
 export interface RefreshTokenStore {
-  insert(jti: string, userId: number, expiresAt: Date): Promise<void>;
-  isActive(jti: string, userId: number): Promise<boolean>;
-  revoke(jti: string): Promise<boolean>;
+  insert(jti: string, userId: number, familyId: string, expiresAt: Date): Promise<void>;
+  /** Atomically marks `jti` used and inserts `next` into its family, or detects reuse (see RotationOutcome). */
+  rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<RotationOutcome>;
+  /** Revokes every live token of the family; false when none was live. */
+  revokeFamily(familyId: string): Promise<boolean>;
+  /** Revokes every session of the user but `keepFamilyId`; returns how many tokens were revoked. */
+  revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number>;
 }
 export const REFRESH_TOKEN_STORE = Symbol('RefreshTokenStore');

@@ -1,6 +1,7 @@
 /**
- * JWTs: a short-lived access token (stateless, checked by the guard) and a refresh token
- * whose jti is a row in the refresh-token store (checked by /api/auth/verify and revocable).
+ * JWTs: a short-lived access token (checked by the guard against the account's token version)
+ * and a refresh token whose jti is a row in the refresh-token store: single use, rotated by
+ * /api/auth/verify within its family (one family per login, `sid` in the access token).
  */
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -17,11 +18,22 @@ export interface AuthenticatedUser {
   id: number;
   email: string;
   role: Role;
+  /** The login session (refresh-token family) this token was issued for. */
+  sid: string;
+  /** The account's token version when issued; a role, email or password change bumps it. */
+  ver: number;
+}
+
+/** What an access token is issued for besides the user. */
+export interface SessionStamp {
+  sid: string;
+  ver: number;
 }
 
 export interface RefreshClaims {
   userId: number;
   jti: string;
+  familyId: string;
 }
 
 const ALGORITHM = 'HS256';
@@ -39,8 +51,8 @@ export class TokenService {
     return this.cfg.refreshTtlSeconds;
   }
 
-  signAccess(user: Pick<User, 'id' | 'email' | 'role'>): string {
-    return jwt.sign({ typ: 'access', email: user.email, role: user.role }, this.cfg.secret, {
+  signAccess(user: Pick<User, 'id' | 'email' | 'role'>, session: SessionStamp): string {
+    return jwt.sign({ typ: 'access', email: user.email, role: user.role, sid: session.sid, ver: session.ver }, this.cfg.secret, {
       algorithm: ALGORITHM,
       issuer: ISSUER,
       subject: String(user.id),
@@ -48,36 +60,53 @@ export class TokenService {
     });
   }
 
-  signRefresh(userId: number): { token: string; jti: string; expiresAt: Date } {
+  /** A refresh token of `familyId` (a new family, i.e. a new login, when omitted). */
+  signRefresh(userId: number, familyId: string = randomUUID()): { token: string; jti: string; familyId: string; expiresAt: Date } {
     const jti = randomUUID();
-    const token = jwt.sign({ typ: 'refresh' }, this.cfg.secret, {
+    const token = jwt.sign({ typ: 'refresh', fam: familyId }, this.cfg.secret, {
       algorithm: ALGORITHM,
       issuer: ISSUER,
       subject: String(userId),
       jwtid: jti,
       expiresIn: this.cfg.refreshTtlSeconds,
     });
-    return { token, jti, expiresAt: new Date(Date.now() + this.cfg.refreshTtlSeconds * 1000) };
+    return { token, jti, familyId, expiresAt: new Date(Date.now() + this.cfg.refreshTtlSeconds * 1000) };
   }
 
   /** Rejects with DomainError('unauthenticated') unless it is a valid, unexpired access token. */
   verifyAccess(token: string): AuthenticatedUser {
     const claims = this.decode(token, 'access');
     const role = claims.role as Role;
-    if (typeof claims.email !== 'string' || !ROLES.includes(role)) throw unauthenticated('malformed access token');
-    return { id: subjectId(claims), email: claims.email, role };
+    const { email, sid, ver } = claims;
+    if (typeof email !== 'string' || !ROLES.includes(role) || typeof sid !== 'string' || !Number.isSafeInteger(ver)) {
+      throw unauthenticated('malformed access token');
+    }
+    return { id: subjectId(claims), email, role, sid, ver: ver as number };
   }
 
   verifyRefresh(token: string): RefreshClaims {
     const claims = this.decode(token, 'refresh');
-    if (typeof claims.jti !== 'string') throw unauthenticated('malformed refresh token');
-    return { userId: subjectId(claims), jti: claims.jti };
+    if (typeof claims.jti !== 'string' || typeof claims.fam !== 'string') throw unauthenticated('malformed refresh token');
+    return { userId: subjectId(claims), jti: claims.jti, familyId: claims.fam };
   }
 
-  private decode(token: string, typ: 'access' | 'refresh'): jwt.JwtPayload {
+  /**
+   * The session (refresh-token family) of an access token signed by us, even an expired one,
+   * so logout can end the session without the refresh cookie (scoped to the refresh path).
+   */
+  sessionOfAccess(token: string): string | undefined {
+    try {
+      const sid = this.decode(token, 'access', true).sid;
+      return typeof sid === 'string' ? sid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private decode(token: string, typ: 'access' | 'refresh', ignoreExpiration = false): jwt.JwtPayload {
     let claims: string | jwt.JwtPayload;
     try {
-      claims = jwt.verify(token, this.cfg.secret, { algorithms: [ALGORITHM], issuer: ISSUER });
+      claims = jwt.verify(token, this.cfg.secret, { algorithms: [ALGORITHM], issuer: ISSUER, ignoreExpiration });
     } catch (err) {
       const expired = err instanceof jwt.TokenExpiredError;
       throw unauthenticated(expired ? `${typ} token expired` : `invalid ${typ} token`);

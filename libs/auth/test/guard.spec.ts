@@ -2,10 +2,23 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, type Role } from '@shellgrade/domain';
 import { AuthGuard } from '../src/auth.guard';
+import type { ResolvedAuthConfig } from '../src/auth.config';
+import type { CredentialStore } from '../src/ports';
 import { isStaff, roleAllowed } from '../src/role-policy';
+import { TokenVersions } from '../src/token-versions';
 import { TokenService } from '../src/tokens';
 
 const tokens = new TokenService({ secret: 'unit-test-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 60 });
+const SID = '6f1f7c4e-0000-4000-8000-000000000001';
+
+/** Accounts by id → token version (a fake credential store: unit test only). */
+function versionsOf(accounts: Map<number, number>, cacheMs = 0): TokenVersions {
+  const store: CredentialStore = {
+    findCredentials: async () => null,
+    findAccount: async (id) => (accounts.has(id) ? { user: { id, email: 'x', firstname: '', lastname: '', role: 'student' }, tokenVersion: accounts.get(id)! } : null),
+  };
+  return new TokenVersions(store, { tokenVersionCacheMs: cacheMs } as ResolvedAuthConfig);
+}
 
 function context(req: object, required?: Role[]): { ctx: ExecutionContext; reflector: Reflector } {
   const reflector = new Reflector();
@@ -18,9 +31,9 @@ function context(req: object, required?: Role[]): { ctx: ExecutionContext; refle
   return { ctx, reflector };
 }
 
-function kindOf(fn: () => unknown): string | undefined {
+async function kindOf(fn: () => Promise<unknown>): Promise<string | undefined> {
   try {
-    fn();
+    await fn();
     return undefined;
   } catch (err) {
     return err instanceof DomainError ? err.kind : 'other';
@@ -42,30 +55,50 @@ describe('role policy', () => {
 });
 
 describe('AuthGuard', () => {
-  const student = tokens.signAccess({ id: 3, email: 's@x.test', role: 'student' });
+  const accounts = new Map([[3, 0]]);
+  const student = tokens.signAccess({ id: 3, email: 's@x.test', role: 'student' }, { sid: SID, ver: 0 });
+  const guard = (reflector: Reflector, versions = versionsOf(accounts)) => new AuthGuard(tokens, reflector, versions);
 
-  it('accepts a bearer token and sets req.user', () => {
+  it('accepts a bearer token and sets req.user', async () => {
     const req: Record<string, unknown> = { headers: { authorization: `Bearer ${student}` } };
     const { ctx, reflector } = context(req);
-    expect(new AuthGuard(tokens, reflector).canActivate(ctx)).toBe(true);
-    expect(req.user).toEqual({ id: 3, email: 's@x.test', role: 'student' });
+    await expect(guard(reflector).canActivate(ctx)).resolves.toBe(true);
+    expect(req.user).toEqual({ id: 3, email: 's@x.test', role: 'student', sid: SID, ver: 0 });
   });
 
-  it('accepts the access_token cookie', () => {
+  it('accepts the access_token cookie', async () => {
     const req: Record<string, unknown> = { headers: {}, cookies: { access_token: student } };
     const { ctx, reflector } = context(req);
-    expect(new AuthGuard(tokens, reflector).canActivate(ctx)).toBe(true);
+    await expect(guard(reflector).canActivate(ctx)).resolves.toBe(true);
   });
 
-  it('401 without a token or with a refresh token', () => {
+  it('401 without a token or with a refresh token', async () => {
     const none = context({ headers: {} });
-    expect(kindOf(() => new AuthGuard(tokens, none.reflector).canActivate(none.ctx))).toBe('unauthenticated');
+    expect(await kindOf(() => guard(none.reflector).canActivate(none.ctx))).toBe('unauthenticated');
     const refresh = context({ headers: { authorization: `Bearer ${tokens.signRefresh(3).token}` } });
-    expect(kindOf(() => new AuthGuard(tokens, refresh.reflector).canActivate(refresh.ctx))).toBe('unauthenticated');
+    expect(await kindOf(() => guard(refresh.reflector).canActivate(refresh.ctx))).toBe('unauthenticated');
   });
 
-  it('403 when the role is not allowed', () => {
+  it('403 when the role is not allowed', async () => {
     const { ctx, reflector } = context({ headers: { authorization: `Bearer ${student}` } }, ['admin', 'teacher']);
-    expect(kindOf(() => new AuthGuard(tokens, reflector).canActivate(ctx))).toBe('forbidden');
+    expect(await kindOf(() => guard(reflector).canActivate(ctx))).toBe('forbidden');
+  });
+
+  it('401 once the account changed (token version moved) or was deleted, before the token expires', async () => {
+    const { ctx, reflector } = context({ headers: { authorization: `Bearer ${student}` } });
+    expect(await kindOf(() => guard(reflector, versionsOf(new Map([[3, 1]]))).canActivate(ctx))).toBe('unauthenticated');
+    expect(await kindOf(() => guard(reflector, versionsOf(new Map())).canActivate(ctx))).toBe('unauthenticated');
+  });
+});
+
+describe('TokenVersions', () => {
+  it('reads through its cache for the configured time only', async () => {
+    const accounts = new Map([[3, 0]]);
+    const cached = versionsOf(accounts, 60_000);
+    const uncached = versionsOf(accounts, 0);
+    await expect(cached.current(3)).resolves.toBe(0);
+    accounts.set(3, 1);
+    await expect(cached.current(3)).resolves.toBe(0);
+    await expect(uncached.current(3)).resolves.toBe(1);
   });
 });

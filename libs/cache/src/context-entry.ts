@@ -3,7 +3,7 @@ import type { SubmissionContext } from '@shellgrade/domain';
 import { decodeJson, encodeJson } from './json-codec';
 
 /** Bumped when the entry's shape changes: replicas of a new build then ignore old entries. */
-const ENTRY_FORMAT = 1;
+const ENTRY_FORMAT = 2;
 
 export function encodeContextEntry(context: SubmissionContext): string {
   return encodeJson({ v: ENTRY_FORMAT, context });
@@ -18,8 +18,9 @@ export function decodeContextEntry(text: string): SubmissionContext | null {
     return null;
   }
   if (!isRecord(parsed) || parsed.v !== ENTRY_FORMAT || !isRecord(parsed.context)) return null;
-  const { statement, exercise } = parsed.context;
+  const { statement, exercise, session } = parsed.context;
   if (!isRecord(statement) || !isRecord(exercise) || typeof statement.id !== 'number' || typeof exercise.id !== 'number') return null;
+  if (!isRecord(session) || !(session.endsAt instanceof Date) || typeof parsed.context.enrolled !== 'boolean') return null;
   return parsed.context as unknown as SubmissionContext;
 }
 

@@ -5,9 +5,11 @@ import { RecordingObserver } from './support/recording-observer';
 import { sampleContext } from './sample-context';
 
 /** A deep copy, as a fresh database read would return (structuredClone turns Buffers into Uint8Arrays). */
-const copyOf = ({ statement, exercise }: SubmissionContext): SubmissionContext => ({
+const copyOf = ({ statement, exercise, session, enrolled }: SubmissionContext): SubmissionContext => ({
   statement: { ...statement, questionArchive: Buffer.from(statement.questionArchive), deadline: statement.deadline && new Date(statement.deadline) },
   exercise: { ...exercise, questionArchive: Buffer.from(exercise.questionArchive), skills: [...exercise.skills] },
+  session: { ...session, startsAt: new Date(session.startsAt), endsAt: new Date(session.endsAt) },
+  enrolled,
 });
 
 /** The "database": one statement, counting its reads. */

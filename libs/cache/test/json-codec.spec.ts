@@ -51,9 +51,10 @@ describe('submission-context entries', () => {
 
   it.each([
     ['not JSON', '{"v":1,'],
-    ['another format version', encodeContextEntry(sampleContext()).replace('{"v":1', '{"v":2')],
-    ['no context', '{"v":1}'],
-    ['no exercise', '{"v":1,"context":{"statement":{"id":1}}}'],
+    ['another format version', encodeContextEntry(sampleContext()).replace('{"v":2', '{"v":3')],
+    ['no context', '{"v":2}'],
+    ['no exercise', '{"v":2,"context":{"statement":{"id":1}}}'],
+    ['no session (format 1)', encodeContextEntry({ ...sampleContext(), session: undefined } as never)],
     ['a JSON array', '[1]'],
   ])('read %s as no entry', (_what, text) => {
     expect(decodeContextEntry(text)).toBeNull();

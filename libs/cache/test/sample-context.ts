@@ -27,5 +27,7 @@ export function sampleContext(over: { userId?: number; statementId?: number; exe
       skills: ['scripts', 'permissions'],
       authorId: null,
     },
+    session: { id: 2, startsAt: new Date('2029-09-01T00:00:00.000Z'), endsAt: new Date('2030-06-30T00:00:00.000Z') },
+    enrolled: true,
   };
 }

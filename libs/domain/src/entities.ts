@@ -40,7 +40,8 @@ export interface BusinessSession {
   sequenceId: number;
   startsAt: Date;
   endsAt: Date;
-  enrolmentKey: string;
+  /** The enrolment key, hashed (never stored or shown in clear). */
+  enrolmentKeyHash: string;
   teacherId: number | null;
 }
 

@@ -9,6 +9,7 @@ export type DomainErrorKind =
   | 'not-found' // 404
   | 'conflict' // 409
   | 'too-large' // 413: archive or body over the limit
+  | 'rate-limited' // 429: too many attempts; retry after retryAfterSeconds
   | 'invalid-archive' // 422: hostile, truncated or non-gzip archive
   | 'grading-failed' // 500: the grader crashed, printed garbage or timed out
   | 'unavailable' // 503: a dependency is down or a bounded queue is full
@@ -20,7 +21,7 @@ export class DomainError extends Error {
     message: string,
     /** Extra machine-readable facts for the problem+json body. */
     readonly details: Record<string, unknown> = {},
-    /** Seconds a client should wait before retrying (503 only). */
+    /** Seconds a client should wait before retrying (429, 503). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -33,3 +34,5 @@ export const notFound = (what: string, id: unknown) =>
 export const forbidden = (why: string) => new DomainError('forbidden', why);
 export const invalid = (why: string, details: Record<string, unknown> = {}) =>
   new DomainError('validation', why, details);
+export const rateLimited = (why: string, retryAfterSeconds: number) =>
+  new DomainError('rate-limited', why, { retry_after_s: retryAfterSeconds }, retryAfterSeconds);

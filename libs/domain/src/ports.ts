@@ -82,6 +82,10 @@ export interface SubmissionContextReader {
 export interface SubmissionContext {
   statement: StudentStatement;
   exercise: Exercise;
+  /** When the statement's session is open for submissions. */
+  session: { id: number; startsAt: Date; endsAt: Date };
+  /** Whether the student is (still) enrolled in that session. */
+  enrolled: boolean;
 }
 export const SUBMISSION_CONTEXT = Symbol('SubmissionContextReader');
 

@@ -1,7 +1,7 @@
 import type { Exercise, ExerciseProduction, StudentStatement } from './entities';
 import { DomainError } from './errors';
 import type { ArchiveStore, Grader, GradingDispatch, NewProduction, ProductionOutcome, ProductionRepository, SubmissionContextReader } from './ports';
-import { GradingWorker, SubmissionService } from './submission';
+import { GradingWorker, refuseClosedSubmission, SubmissionService } from './submission';
 
 /** In-memory fakes of the ports: unit tests only. */
 function fakes(deadline: Date | null = null) {
@@ -10,8 +10,9 @@ function fakes(deadline: Date | null = null) {
   const stored = new Map<number, Buffer>();
   let nextId = 1;
   const statement = { id: 7, userId: 1, sessionId: 1, exerciseId: 2, statementHtml: '<p/>', questionArchive: Buffer.from('q'), deadline } as StudentStatement;
-  const exercise = { id: 2, graderScript: 'print()', locale: 'en' } as Exercise;
-  const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise })) };
+  const exercise = { id: 2, graderScript: 'print()', locale: 'en', state: 'published' } as Exercise;
+  const session = { id: 1, startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000) };
+  const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise, session, enrolled: true })) };
   const productions: ProductionRepository = {
     create: jest.fn(async (p: NewProduction) => {
       const existing = keys.get(p.submissionKey);
@@ -117,5 +118,40 @@ describe('GradingWorker failure classes', () => {
     (f.archives.get as jest.Mock).mockRejectedValueOnce(new DomainError('unavailable', 'object store unreachable'));
     await expect(worker.grade(production.id)).rejects.toMatchObject({ kind: 'unavailable' });
     expect(f.rows.get(production.id)!.status).toBe('queued');
+  });
+});
+
+describe('refuseClosedSubmission (enrolment, session dates, exercise state, deadline)', () => {
+  const now = new Date('2030-03-01T12:00:00Z');
+  const open = {
+    statement: { id: 7, deadline: null } as StudentStatement,
+    exercise: { id: 2, state: 'published' } as Exercise,
+    session: { id: 1, startsAt: new Date('2030-01-01T00:00:00Z'), endsAt: new Date('2030-06-30T00:00:00Z') },
+    enrolled: true,
+  };
+  const refusal = (over: Partial<typeof open>) => {
+    try {
+      refuseClosedSubmission({ ...open, ...over }, now);
+      return 'accepted';
+    } catch (e) {
+      return e instanceof DomainError ? `${e.kind}: ${e.message}` : 'crash';
+    }
+  };
+
+  it('accepts an enrolled student in a running session on a published exercise', () => {
+    expect(refusal({})).toBe('accepted');
+  });
+
+  it.each([
+    ['not enrolled', { enrolled: false }, /not enrolled in session 1/],
+    ['a draft exercise', { exercise: { id: 2, state: 'draft' } as Exercise }, /not open for submissions \(it is draft\)/],
+    ['an archived exercise', { exercise: { id: 2, state: 'archived' } as Exercise }, /it is archived/],
+    ['a session not started', { session: { ...open.session, startsAt: new Date('2030-04-01T00:00:00Z') } }, /opens at 2030-04-01/],
+    ['a session over', { session: { ...open.session, endsAt: new Date('2030-02-01T00:00:00Z') } }, /closed at 2030-02-01/],
+    ['a passed deadline', { statement: { id: 7, deadline: new Date('2030-02-15T00:00:00Z') } as StudentStatement }, /deadline of statement 7 passed/],
+  ])('refuses %s with 403 and says why', (_name, over, why) => {
+    const answer = refusal(over);
+    expect(answer).toMatch(/^forbidden: /);
+    expect(answer).toMatch(why);
   });
 });

@@ -39,10 +39,7 @@ export class SubmissionService {
 
   async submit(cmd: SubmitCommand): Promise<ExerciseProduction> {
     const context = await this.context.load(cmd.userId, cmd.statementId, cmd.exerciseId);
-    const { statement } = context;
-    if (statement.deadline && statement.deadline.getTime() < this.now().getTime()) {
-      throw forbidden(`the deadline of statement ${statement.id} passed at ${statement.deadline.toISOString()}`);
-    }
+    refuseClosedSubmission(context, this.now());
     await this.validator.validate(cmd.archive);
 
     const { production, created } = await this.productions.create({
@@ -66,6 +63,22 @@ export class SubmissionService {
         : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
     }
     return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
+  }
+}
+
+/**
+ * A statement is open for submissions while its student is enrolled in its session, the
+ * session runs, the deadline has not passed and the exercise is published. Each refusal
+ * is a 403 that says which of these failed, before anything is stored.
+ */
+export function refuseClosedSubmission(context: SubmissionContext, now: Date): void {
+  const { statement, exercise, session, enrolled } = context;
+  if (!enrolled) throw forbidden(`you are not enrolled in session ${session.id} of statement ${statement.id}`);
+  if (exercise.state !== 'published') throw forbidden(`exercise ${exercise.id} is not open for submissions (it is ${exercise.state})`);
+  if (now < session.startsAt) throw forbidden(`session ${session.id} opens at ${session.startsAt.toISOString()}`);
+  if (now > session.endsAt) throw forbidden(`session ${session.id} closed at ${session.endsAt.toISOString()}`);
+  if (statement.deadline && statement.deadline < now) {
+    throw forbidden(`the deadline of statement ${statement.id} passed at ${statement.deadline.toISOString()}`);
   }
 }
 

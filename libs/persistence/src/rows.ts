@@ -74,17 +74,17 @@ export interface SessionRow {
   sequence_id: number;
   starts_at: Date;
   ends_at: Date;
-  enrolment_key: string;
+  enrolment_key_hash: string;
   teacher_id: number | null;
 }
-export const SESSION_COLUMNS = 'id, name, sequence_id, starts_at, ends_at, enrolment_key, teacher_id';
+export const SESSION_COLUMNS = 'id, name, sequence_id, starts_at, ends_at, enrolment_key_hash, teacher_id';
 export const toSession = (r: SessionRow): BusinessSession => ({
   id: r.id,
   name: r.name,
   sequenceId: r.sequence_id,
   startsAt: r.starts_at,
   endsAt: r.ends_at,
-  enrolmentKey: r.enrolment_key,
+  enrolmentKeyHash: r.enrolment_key_hash,
   teacherId: r.teacher_id,
 });
 

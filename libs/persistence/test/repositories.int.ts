@@ -132,25 +132,37 @@ describe('repositories (real PostgreSQL)', () => {
   });
 
   describe('refresh-token store', () => {
-    it('is active until revoked or expired, per session', async () => {
+    const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const later = () => new Date(Date.now() + 60_000);
+
+    it('rotates a token once; presenting it again revokes its whole family, not other logins', async () => {
       const tokens = new PgRefreshTokenRepository(pool);
       const userId = seeded.adminId;
-      const a = '00000000-0000-4000-8000-000000000001';
-      const b = '00000000-0000-4000-8000-000000000002';
-      const old = '00000000-0000-4000-8000-000000000003';
-      await tokens.insert(a, userId, new Date(Date.now() + 60_000));
-      await tokens.insert(b, userId, new Date(Date.now() + 60_000));
-      await tokens.insert(old, userId, new Date(Date.now() - 1000));
-      await expect(tokens.revoke(a)).resolves.toBe(true);
-      await expect(tokens.revoke(a)).resolves.toBe(false);
-      await expect(tokens.isActive(a, userId)).resolves.toBe(false);
-      await expect(tokens.isActive(b, userId)).resolves.toBe(true);
-      await expect(tokens.isActive(b, userId + 1)).resolves.toBe(false);
-      await expect(tokens.isActive(old, userId)).resolves.toBe(false);
-      await expect(tokens.purgeExpired()).resolves.toBe(1);
-      // Revoked sessions go too; the live one stays active.
-      await expect(tokens.purgeInactive()).resolves.toBe(1);
-      await expect(tokens.isActive(b, userId)).resolves.toBe(true);
+      await tokens.insert(id(1), userId, id(100), later());
+      await tokens.insert(id(2), userId, id(200), later());
+      await expect(tokens.rotate(id(1), userId, { jti: id(3), expiresAt: later() })).resolves.toBe('rotated');
+      await expect(tokens.rotate(id(1), userId + 1, { jti: id(4), expiresAt: later() })).resolves.toBe('unknown');
+      await expect(tokens.rotate(id(1), userId, { jti: id(5), expiresAt: later() })).resolves.toBe('reused');
+      // The successor died with its family; the other login lives on.
+      await expect(tokens.rotate(id(3), userId, { jti: id(6), expiresAt: later() })).resolves.toBe('reused');
+      await expect(tokens.rotate(id(2), userId, { jti: id(7), expiresAt: later() })).resolves.toBe('rotated');
+    });
+
+    it('revokes a family (logout) and every other session of a user (password change)', async () => {
+      const tokens = new PgRefreshTokenRepository(pool);
+      const userId = seeded.teacherIds[0]!;
+      await tokens.insert(id(11), userId, id(110), later());
+      await tokens.insert(id(12), userId, id(120), later());
+      await tokens.insert(id(13), userId, id(130), later());
+      await tokens.insert(id(14), userId, id(140), new Date(Date.now() - 1000));
+      await expect(tokens.revokeFamily(id(110))).resolves.toBe(true);
+      await expect(tokens.revokeFamily(id(110))).resolves.toBe(false);
+      await expect(tokens.revokeUserSessions(userId, id(130))).resolves.toBe(2); // 120 and the expired 140
+      await expect(tokens.rotate(id(12), userId, { jti: id(15), expiresAt: later() })).resolves.toBe('reused');
+      await expect(tokens.rotate(id(13), userId, { jti: id(16), expiresAt: later() })).resolves.toBe('rotated');
+      // Revoked and expired sessions go; the live family (its used token included) stays.
+      await expect(tokens.purgeInactive()).resolves.toBeGreaterThanOrEqual(3);
+      await expect(tokens.rotate(id(13), userId, { jti: id(17), expiresAt: later() })).resolves.toBe('reused');
     });
   });
 

@@ -28,7 +28,7 @@ export class ExerciseModule {
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         StatementApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes, maxBodyBytes: spec.http.maxBodyBytes }),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
         ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
       ],
     };

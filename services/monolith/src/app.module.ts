@@ -24,7 +24,7 @@ export class MonolithModule {
         AuthModule.forRoot(authConfigOf(cfg)),
         LeftoverApiModule,
         StatementApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes, maxBodyBytes: spec.http.maxBodyBytes }),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
         ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
       ],
     };

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
 import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgExerciseRepository } from '@shellgrade/persistence';
@@ -25,7 +25,10 @@ const exerciseUpdateSchema = nonEmpty(exerciseFields);
 type ExerciseUpdate = z.infer<typeof exerciseUpdateSchema>;
 const listQuery = pageQuery.extend({ state: exerciseStateSchema.optional() });
 
-/** Exercises: staff manage them; students see published ones, without the grading script. */
+/**
+ * Exercises: staff read them all, a teacher changes only the ones it authored (admins: any);
+ * students see published ones, without the grading script.
+ */
 @ApiTags('exercises')
 @Controller(['api/exercise', 'api/exercises'])
 @UseGuards(AuthGuard)
@@ -71,13 +74,14 @@ export class ExercisesController {
 
   @Put(':id')
   @Roles('admin', 'teacher')
-  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
-    return this.update(id, b);
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+    return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
-  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+    await this.ownExercise(me, id);
     const updated = await this.exercises.update(id, {
       slug: b.slug,
       name: b.name,
@@ -97,9 +101,15 @@ export class ExercisesController {
   @Delete(':id')
   @Roles('admin', 'teacher')
   @ApiOperation({ summary: 'Delete an exercise (409 once students have statements or productions for it)' })
-  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+  async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    await this.ownExercise(me, id);
     if (!(await this.exercises.delete(id))) throw notFound('exercise', id);
     await this.cachedContexts.exerciseChanged(id);
     return { deleted: true, ex_id: id };
+  }
+
+  /** 404 unless the exercise exists and `me` may change it (its author, or an admin). */
+  private async ownExercise(me: AuthenticatedUser, id: number): Promise<void> {
+    changeable(me, await this.exercises.findById(id), (e) => e.authorId, 'exercise', id);
   }
 }

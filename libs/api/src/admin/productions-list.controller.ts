@@ -1,6 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, listOwner } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
 import { PgProductionRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export class ProductionsListController {
     const rows = await this.productions.list({
       limit: q.limit,
       offset: q.offset,
-      userId: isStaff(me.role) ? q.user_id : me.id,
+      userId: listOwner(me, q.user_id),
       exerciseId: q.ex_id,
       statementId: q.ps_id,
     });

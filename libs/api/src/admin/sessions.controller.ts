@@ -1,10 +1,23 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
+import {
+  AUTH_CONFIG,
+  type AuthConfig,
+  AuthGuard,
+  type AuthenticatedUser,
+  CurrentUser,
+  generateEnrolmentKey,
+  hashEnrolmentKey,
+  isStaff,
+  listOwner,
+  MIN_ENROLMENT_KEY_LENGTH,
+  RateLimits,
+  Roles,
+  verifyEnrolmentKey,
+} from '@shellgrade/auth';
 import { forbidden, invalid, notFound } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgEnrolmentRepository, PgSessionRepository } from '@shellgrade/persistence';
-import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { idParam, isoDate, nonEmpty, pageQuery } from './schemas';
 import { sessionView } from './views';
@@ -14,11 +27,11 @@ const sessionFields = z.object({
   sequence_id: idParam,
   starts_at: isoDate,
   ends_at: isoDate,
-  enrolment_key: z.string().min(4).max(200),
+  enrolment_key: z.string().min(MIN_ENROLMENT_KEY_LENGTH, `at least ${MIN_ENROLMENT_KEY_LENGTH} characters`).max(200),
   teacher_id: idParam,
 });
 const newSessionSchema = sessionFields
-  .extend({ teacher_id: idParam.optional() })
+  .extend({ teacher_id: idParam.optional(), enrolment_key: sessionFields.shape.enrolment_key.optional() })
   .strict()
   .refine((s) => s.ends_at >= s.starts_at, { message: 'ends_at is before starts_at', path: ['ends_at'] });
 const sessionUpdateSchema = nonEmpty(sessionFields);
@@ -36,13 +49,14 @@ export class SessionsController {
   constructor(
     private readonly sessions: PgSessionRepository,
     private readonly enrolments: PgEnrolmentRepository,
+    private readonly limits: RateLimits,
+    @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
   ) {}
 
   @Get()
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(pageQuery)) q: z.infer<typeof pageQuery>) {
-    const staff = isStaff(me.role);
-    const rows = await this.sessions.list({ ...q, studentId: staff ? undefined : me.id });
-    return rows.map((s) => sessionView(s, staff));
+    const rows = await this.sessions.list({ ...q, studentId: listOwner(me, undefined) });
+    return rows.map(sessionView);
   }
 
   @Get(':id')
@@ -50,7 +64,7 @@ export class SessionsController {
     const staff = isStaff(me.role);
     const s = await this.sessions.findById(id);
     if (!s || (!staff && !(await this.enrolments.isEnrolled(id, me.id)))) throw notFound('business session', id);
-    return sessionView(s, staff);
+    return sessionView(s);
   }
 
   @Get(':id/enrolments')
@@ -70,22 +84,28 @@ export class SessionsController {
       if (!isStaff(me.role)) throw forbidden('only staff may enrol other users');
       return { session_id: id, enrolled: await this.enrolments.enrol(id, b.user_ids) };
     }
-    if (!sameSecret(b.enrolment_key, s.enrolmentKey)) throw invalid('wrong enrolment key');
+    await this.limits.checkEnrolmentKey(me.id);
+    if (!(await verifyEnrolmentKey(b.enrolment_key, s.enrolmentKeyHash))) {
+      await this.limits.enrolmentKeyFailed(me.id);
+      throw invalid('wrong enrolment key');
+    }
     return { session_id: id, enrolled: await this.enrolments.enrol(id, [me.id]) };
   }
 
   @Post()
   @Roles('admin', 'teacher')
+  @ApiOperation({ summary: 'Create a session; the enrolment key (generated when omitted) is shown in this answer only' })
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSessionSchema)) b: z.infer<typeof newSessionSchema>) {
+    const key = b.enrolment_key ?? generateEnrolmentKey();
     const s = await this.sessions.create({
       name: b.name,
       sequenceId: b.sequence_id,
       startsAt: b.starts_at,
       endsAt: b.ends_at,
-      enrolmentKey: b.enrolment_key,
+      enrolmentKeyHash: await hashEnrolmentKey(key, this.auth.kdfCost),
       teacherId: b.teacher_id ?? me.id,
     });
-    return sessionView(s, true);
+    return { ...sessionView(s), enrolment_key: key };
   }
 
   @Put(':id')
@@ -102,11 +122,11 @@ export class SessionsController {
       sequenceId: b.sequence_id,
       startsAt: b.starts_at,
       endsAt: b.ends_at,
-      enrolmentKey: b.enrolment_key,
+      enrolmentKeyHash: b.enrolment_key === undefined ? undefined : await hashEnrolmentKey(b.enrolment_key, this.auth.kdfCost),
       teacherId: b.teacher_id,
     });
     if (!s) throw notFound('business session', id);
-    return sessionView(s, true);
+    return { ...sessionView(s), ...(b.enrolment_key === undefined ? {} : { enrolment_key: b.enrolment_key }) };
   }
 
   @Delete(':id')
@@ -116,10 +136,4 @@ export class SessionsController {
     if (!(await this.sessions.delete(id))) throw notFound('business session', id);
     return { deleted: true, session_id: id };
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, listOwner, readable, Roles } from '@shellgrade/auth';
 import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgExerciseRepository, PgStatementRepository } from '@shellgrade/persistence';
@@ -42,7 +42,7 @@ export class StatementsController {
     const rows = await this.statements.list({
       limit: q.limit,
       offset: q.offset,
-      userId: isStaff(me.role) ? q.user_id : me.id,
+      userId: listOwner(me, q.user_id),
       sessionId: q.session_id,
       exerciseId: q.ex_id,
     });
@@ -51,9 +51,7 @@ export class StatementsController {
 
   @Get(':id')
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
-    const s = await this.statements.findById(id);
-    // Another student's statement is reported as missing, not as forbidden: ids are not probeable.
-    if (!s || (!isStaff(me.role) && s.userId !== me.id)) throw notFound('student statement', id);
+    const s = readable(me, await this.statements.findById(id), (row) => row.userId, 'student statement', id);
     return statementView(s, true);
   }
 

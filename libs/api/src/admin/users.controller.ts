@@ -1,6 +1,18 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AUTH_CONFIG, AuthGuard, type AuthConfig, type AuthenticatedUser, CurrentUser, hashPassword, Roles, SessionHttp } from '@shellgrade/auth';
+import {
+  AUTH_CONFIG,
+  AuthGuard,
+  type AuthConfig,
+  type AuthenticatedUser,
+  AuthService,
+  CurrentUser,
+  hashPassword,
+  listOwner,
+  mayRead,
+  Roles,
+  SessionHttp,
+} from '@shellgrade/auth';
 import { forbidden, notFound } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgUserRepository, type UserPatch } from '@shellgrade/persistence';
@@ -19,7 +31,9 @@ const userFields = z.object({
 const newUserSchema = userFields
   .extend({ firstname: userFields.shape.firstname.default(''), lastname: userFields.shape.lastname.default(''), role: roleSchema.default('student') })
   .strict();
-const userUpdateSchema = nonEmpty(userFields);
+/** `current_password` is required when a user changes its own password. */
+const userUpdateSchema = nonEmpty(userFields.extend({ current_password: z.string().min(1).max(1024) }));
+type UserUpdate = z.infer<typeof userUpdateSchema>;
 const listQuery = pageQuery.extend({ role: roleSchema.optional() });
 
 /** Users: admins manage accounts; staff read them; a student reads and edits only itself. */
@@ -29,6 +43,7 @@ export class UsersController {
   constructor(
     private readonly users: PgUserRepository,
     private readonly sessions: SessionHttp,
+    private readonly authService: AuthService,
     @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
   ) {}
 
@@ -46,7 +61,7 @@ export class UsersController {
   @UseGuards(AuthGuard)
   @ApiOperation({ summary: 'Users (staff: all, filter by role; student: itself)' })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
-    if (me.role === 'student') return [userView(await this.get(me.id))];
+    if (listOwner(me, undefined) !== undefined) return [userView(await this.get(me.id))];
     return (await this.users.list(q)).map(userView);
   }
 
@@ -59,7 +74,7 @@ export class UsersController {
   @Get(':id')
   @UseGuards(AuthGuard)
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
-    if (me.role === 'student' && id !== me.id) throw forbidden('students may only read their own account');
+    if (!mayRead(me, id)) throw notFound('user', id);
     return userView(await this.get(id));
   }
 
@@ -74,22 +89,42 @@ export class UsersController {
 
   @Put(':id')
   @UseGuards(AuthGuard)
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(userUpdateSchema)) body: z.infer<typeof userUpdateSchema>) {
-    return this.update(me, id, body);
+  async replace(
+    @CurrentUser() me: AuthenticatedUser,
+    @Param('id', new ZodPipe(idParam)) id: number,
+    @Body(new ZodPipe(userUpdateSchema)) body: UserUpdate,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    return this.update(me, id, body, req, res);
   }
 
   @Patch(':id')
   @UseGuards(AuthGuard)
-  @ApiOperation({ summary: 'Update an account (admin: any field; a user: own names and password)' })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(userUpdateSchema)) body: z.infer<typeof userUpdateSchema>) {
+  @ApiOperation({
+    summary: 'Update an account (admin: any field; a user: own names, and own password with current_password). A new password ends the other sessions.',
+  })
+  async update(
+    @CurrentUser() me: AuthenticatedUser,
+    @Param('id', new ZodPipe(idParam)) id: number,
+    @Body(new ZodPipe(userUpdateSchema)) body: UserUpdate,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     if (me.role !== 'admin') {
-      if (id !== me.id) throw forbidden('only an admin may change another account');
+      if (id !== me.id) throw notFound('user', id);
       if (body.role !== undefined || body.email !== undefined) throw forbidden('only an admin may change role or email');
     }
-    const { password, ...rest } = body;
+    const { password, current_password: current, ...rest } = body;
+    if (password !== undefined && id === me.id && !(current !== undefined && (await this.authService.checkPassword(me.email, current)))) {
+      throw forbidden('changing your password needs your current password (current_password), and it did not match');
+    }
     const patch: UserPatch = { ...rest, ...(password ? { passwordHash: await hashPassword(password, this.auth.kdfCost) } : {}) };
     const updated = await this.users.update(id, patch);
     if (!updated) throw notFound('user', id);
+    if (password !== undefined) await this.authService.endOtherSessions(id, id === me.id ? me.sid : undefined);
+    // Our own token version moved with the change: keep this session working.
+    if (id === me.id) await this.sessions.reissueAccess(req, res, me.id, me.sid);
     return userView(updated);
   }
 

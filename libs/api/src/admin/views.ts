@@ -26,14 +26,14 @@ export const sequenceView = (s: Sequence) => ({
   exercises: s.exerciseIds,
 });
 
-export const sessionView = (s: BusinessSession, staff: boolean) => ({
+/** The enrolment key is stored hashed: only the create/update answer that set it shows it. */
+export const sessionView = (s: BusinessSession) => ({
   session_id: s.id,
   name: s.name,
   sequence_id: s.sequenceId,
   starts_at: s.startsAt,
   ends_at: s.endsAt,
   teacher_id: s.teacherId,
-  ...(staff ? { enrolment_key: s.enrolmentKey } : {}),
 });
 
 export const statementView = (s: StudentStatement, full: boolean) => ({

@@ -25,8 +25,8 @@ export class ProductionApiModule {
   static forRoot(limits: ProductionLimits): DynamicModule {
     return {
       module: ProductionApiModule,
-      // Multipart limits here, not on the route's interceptor: they come from the spec.
-      imports: [MulterModule.register({ limits: { fileSize: limits.maxBodyBytes, files: 1, fields: 20 } })],
+      // A multipart file over the archive limit is cut while streaming (413), never buffered whole.
+      imports: [MulterModule.register({ limits: { fileSize: limits.maxArchiveBytes, files: 1, fields: 20 } })],
       controllers: [ProductionController],
       providers: [
         { provide: PRODUCTION_LIMITS, useValue: limits },

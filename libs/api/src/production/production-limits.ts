@@ -1,8 +1,6 @@
 /** What the SPS endpoint accepts (the spec's http section). */
 export interface ProductionLimits {
-  /** Largest archive, compressed: 413 above it. */
+  /** Largest archive, compressed: 413 above it (multipart uploads are cut at it while streaming). */
   maxArchiveBytes: number;
-  /** Largest multipart upload the parser reads (the JSON body limit is the HTTP app's). */
-  maxBodyBytes: number;
 }
 export const PRODUCTION_LIMITS = Symbol('ProductionLimits');

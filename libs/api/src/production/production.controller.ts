@@ -6,7 +6,6 @@ import {
   HttpCode,
   Inject,
   Param,
-  ParseIntPipe,
   Post,
   Req,
   Res,
@@ -17,16 +16,10 @@ import {
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AuthGuard, CurrentUser, type AuthenticatedUser } from '@shellgrade/auth';
-import {
-  DomainError,
-  PRODUCTION_REPOSITORY,
-  forbidden,
-  notFound,
-  type ProductionRepository,
-  SubmissionService,
-} from '@shellgrade/domain';
-import { parseRequestStart, REQUEST_START_HEADER } from '@shellgrade/http';
+import { AuthGuard, CurrentUser, RateLimits, readable, type AuthenticatedUser } from '@shellgrade/auth';
+import { DomainError, PRODUCTION_REPOSITORY, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
+import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
+import { idParam } from '../admin/schemas';
 import { productionView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
@@ -39,11 +32,13 @@ export class ProductionController {
     private readonly submissions: SubmissionService,
     @Inject(PRODUCTION_REPOSITORY) private readonly productions: ProductionRepository,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
+    private readonly rateLimits: RateLimits,
   ) {}
 
   @Post()
   @ApiOperation({ summary: 'Student production submission (SPS): store, grade, answer with the feedback' })
   @ApiConsumes('application/json', 'multipart/form-data')
+  // multer's limits (the archive limit) come from ProductionApiModule's MulterModule.register.
   @UseInterceptors(FileInterceptor('file'))
   async submit(
     @CurrentUser() user: AuthenticatedUser,
@@ -54,6 +49,7 @@ export class ProductionController {
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<void> {
     const receivedAt = Date.now();
+    await this.rateLimits.submission(user.id);
     const decoded = req.is('multipart/form-data')
       ? decodeMultipart(body, file)
       : decodeSpaBody(this.requireJson(req, body), this.limits.maxArchiveBytes);
@@ -82,10 +78,8 @@ export class ProductionController {
 
   @Get(':ep_id')
   @HttpCode(200)
-  async findOne(@CurrentUser() user: AuthenticatedUser, @Param('ep_id', ParseIntPipe) id: number) {
-    const production = await this.productions.findById(id);
-    if (!production) throw notFound('exercise production', id);
-    if (user.role === 'student' && production.userId !== user.id) throw forbidden('this production belongs to another student');
+  async findOne(@CurrentUser() user: AuthenticatedUser, @Param('ep_id', new ZodPipe(idParam)) id: number) {
+    const production = readable(user, await this.productions.findById(id), (p) => p.userId, 'exercise production', id);
     return productionView(production);
   }
 

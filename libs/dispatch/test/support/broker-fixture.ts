@@ -145,10 +145,12 @@ async function seedStatement(pool: Pool): Promise<Seeded> {
   );
   const sequence = await pool.query<{ id: number }>(`INSERT INTO sequences (name) VALUES ('broker seq') RETURNING id`);
   const session = await pool.query<{ id: number }>(
-    `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key)
+    `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key_hash)
      VALUES ('broker session', $1, now() - interval '1 day', now() + interval '1 day', 'k') RETURNING id`,
     [sequence.rows[0].id],
   );
+  // Submissions are accepted only from students enrolled in the statement's session.
+  await pool.query('INSERT INTO enrolments (session_id, user_id) VALUES ($1, $2)', [session.rows[0].id, user.rows[0].id]);
   const statement = await pool.query<{ id: number }>(
     `INSERT INTO student_statements (user_id, session_id, exercise_id, statement_html, question_archive)
      VALUES ($1, $2, $3, '<p>grade me</p>', '\\x00') RETURNING id`,

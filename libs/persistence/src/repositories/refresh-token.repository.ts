@@ -1,32 +1,53 @@
-import type { RefreshTokenStore } from '@shellgrade/auth';
+import type { RefreshTokenStore, RotationOutcome } from '@shellgrade/auth';
 import type { Pool } from 'pg';
 
 /**
- * Refresh-token sessions: one row per login, so an account may hold many sessions and
- * logout revokes only its own. Every replica reads the same table.
+ * Refresh-token sessions: one family per login, so an account may hold many sessions and
+ * logout revokes only its own. A token is used once: rotation marks it used and inserts its
+ * successor in one statement; a used or revoked token presented again revokes its family.
+ * Every replica reads the same table.
  */
 export class PgRefreshTokenRepository implements RefreshTokenStore {
   constructor(private readonly pool: Pool) {}
 
-  async insert(jti: string, userId: number, expiresAt: Date): Promise<void> {
-    await this.pool.query('INSERT INTO refresh_tokens (jti, user_id, expires_at) VALUES ($1, $2, $3)', [jti, userId, expiresAt]);
+  async insert(jti: string, userId: number, familyId: string, expiresAt: Date): Promise<void> {
+    await this.pool.query('INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at) VALUES ($1, $2, $3, $4)', [
+      jti,
+      userId,
+      familyId,
+      expiresAt,
+    ]);
   }
 
-  /** True while the token exists, belongs to the user, is not revoked and not expired. */
-  async isActive(jti: string, userId: number): Promise<boolean> {
+  async rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<RotationOutcome> {
+    // The UPDATE's row lock makes two concurrent rotations of one token: one winner, one reuse.
     const { rowCount } = await this.pool.query(
-      `SELECT 1 FROM refresh_tokens WHERE jti = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()`,
-      [jti, userId],
+      `WITH spent AS (
+         UPDATE refresh_tokens SET used_at = now()
+          WHERE jti = $1 AND user_id = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+          RETURNING family_id)
+       INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at) SELECT $3, $2, family_id, $4 FROM spent`,
+      [jti, userId, next.jti, next.expiresAt],
     );
-    return rowCount === 1;
+    if (rowCount === 1) return 'rotated';
+    const { rows } = await this.pool.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE jti = $1 AND user_id = $2', [jti, userId]);
+    if (!rows[0]) return 'unknown';
+    await this.revokeFamily(rows[0].family_id);
+    return 'reused';
   }
 
-  async revoke(jti: string): Promise<boolean> {
+  async revokeFamily(familyId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number> {
     const { rowCount } = await this.pool.query(
-      'UPDATE refresh_tokens SET revoked_at = now() WHERE jti = $1 AND revoked_at IS NULL',
-      [jti],
+      `UPDATE refresh_tokens SET revoked_at = now()
+        WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR family_id <> $2::uuid)`,
+      [userId, keepFamilyId ?? null],
     );
-    return rowCount === 1;
+    return rowCount ?? 0;
   }
 
   /** Housekeeping: drops expired rows; returns how many. */
@@ -38,6 +59,7 @@ export class PgRefreshTokenRepository implements RefreshTokenStore {
   /**
    * Drops revoked and expired sessions (a missing row is as inactive as a revoked one), so
    * load tests that log in and out every iteration do not grow the table without bound.
+   * Used tokens of live families stay: they are what reuse detection recognises.
    */
   async purgeInactive(): Promise<number> {
     const { rowCount } = await this.pool.query('DELETE FROM refresh_tokens WHERE revoked_at IS NOT NULL OR expires_at < now()');

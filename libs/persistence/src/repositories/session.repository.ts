@@ -33,9 +33,9 @@ export class PgSessionRepository {
     try {
       const row = await one<SessionRow>(
         this.pool,
-        `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key, teacher_id)
+        `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key_hash, teacher_id)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SESSION_COLUMNS}`,
-        [s.name, s.sequenceId, s.startsAt, s.endsAt, s.enrolmentKey, s.teacherId],
+        [s.name, s.sequenceId, s.startsAt, s.endsAt, s.enrolmentKeyHash, s.teacherId],
       );
       return toSession(row!);
     } catch (err) {
@@ -49,9 +49,9 @@ export class PgSessionRepository {
         this.pool,
         `UPDATE business_sessions SET name = COALESCE($2, name), sequence_id = COALESCE($3, sequence_id),
                 starts_at = COALESCE($4, starts_at), ends_at = COALESCE($5, ends_at),
-                enrolment_key = COALESCE($6, enrolment_key), teacher_id = COALESCE($7, teacher_id)
+                enrolment_key_hash = COALESCE($6, enrolment_key_hash), teacher_id = COALESCE($7, teacher_id)
           WHERE id = $1 RETURNING ${SESSION_COLUMNS}`,
-        [id, p.name ?? null, p.sequenceId ?? null, p.startsAt ?? null, p.endsAt ?? null, p.enrolmentKey ?? null, p.teacherId ?? null],
+        [id, p.name ?? null, p.sequenceId ?? null, p.startsAt ?? null, p.endsAt ?? null, p.enrolmentKeyHash ?? null, p.teacherId ?? null],
       );
       return row && toSession(row);
     } catch (err) {

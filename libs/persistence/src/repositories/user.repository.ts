@@ -1,4 +1,4 @@
-import type { CredentialStore } from '@shellgrade/auth';
+import type { Account, CredentialStore } from '@shellgrade/auth';
 import type { Role, User } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one, translatePgError } from '../queryable';
@@ -17,14 +17,19 @@ export type UserPatch = Partial<NewUser>;
 export class PgUserRepository implements CredentialStore {
   constructor(private readonly pool: Pool) {}
 
-  /** The user and its password hash, for login only. Emails are stored lower-case. */
-  async findCredentials(email: string): Promise<{ user: User; passwordHash: string } | null> {
-    const row = await one<UserRow & { password_hash: string }>(
+  /** The account and its password hash, for login only. Emails are stored lower-case. */
+  async findCredentials(email: string): Promise<(Account & { passwordHash: string }) | null> {
+    const row = await one<UserRow & { password_hash: string; token_version: number }>(
       this.pool,
-      `SELECT ${USER_COLUMNS}, password_hash FROM users WHERE email = $1`,
+      `SELECT ${USER_COLUMNS}, password_hash, token_version FROM users WHERE email = $1`,
       [email.trim().toLowerCase()],
     );
-    return row && { user: toUser(row), passwordHash: row.password_hash };
+    return row && { user: toUser(row), passwordHash: row.password_hash, tokenVersion: row.token_version };
+  }
+
+  async findAccount(id: number): Promise<Account | null> {
+    const row = await one<UserRow & { token_version: number }>(this.pool, `SELECT ${USER_COLUMNS}, token_version FROM users WHERE id = $1`, [id]);
+    return row && { user: toUser(row), tokenVersion: row.token_version };
   }
 
   async findById(id: number): Promise<User | null> {
@@ -54,12 +59,16 @@ export class PgUserRepository implements CredentialStore {
     }
   }
 
+  /** A changed email, password or role bumps the token version: older access tokens stop working. */
   async update(id: number, patch: UserPatch): Promise<User | null> {
     try {
       const row = await one<UserRow>(
         this.pool,
         `UPDATE users SET email = COALESCE($2, email), password_hash = COALESCE($3, password_hash),
-                firstname = COALESCE($4, firstname), lastname = COALESCE($5, lastname), role = COALESCE($6, role)
+                firstname = COALESCE($4, firstname), lastname = COALESCE($5, lastname), role = COALESCE($6, role),
+                token_version = token_version + CASE
+                  WHEN $3::text IS NOT NULL OR $2::text <> email OR $6::text <> role
+                  THEN 1 ELSE 0 END
           WHERE id = $1 RETURNING ${USER_COLUMNS}`,
         [id, patch.email?.trim().toLowerCase() ?? null, patch.passwordHash ?? null, patch.firstname ?? null, patch.lastname ?? null, patch.role ?? null],
       );

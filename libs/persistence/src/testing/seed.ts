@@ -8,7 +8,7 @@
  * for all of them: acceptable for throwaway load-test accounts, and it keeps seeding from
  * costing N × 50 ms of KDF. Real accounts (created through the API) each get their own salt.
  */
-import { hashPassword } from '@shellgrade/auth';
+import { hashEnrolmentKey, hashPassword } from '@shellgrade/auth';
 import type { Role } from '@shellgrade/domain';
 import type { CatalogExercise as GradingCatalogExercise } from '@shellgrade/grading';
 import type { Pool, PoolClient } from 'pg';
@@ -71,6 +71,7 @@ export async function seed(pool: Pool, opts: SeedOptions): Promise<SeedResult> {
   const [adminHash, teacherHash, studentHash] = await Promise.all(
     (['admin', 'teacher', 'student'] as const).map((r) => hashPassword(passwords[r], opts.kdfCost)),
   );
+  const enrolmentKeyHash = await hashEnrolmentKey(SEED_ENROLMENT_KEY, opts.kdfCost);
   const users: SeedUser[] = [
     { email: 'admin@shellgrade.test', firstname: 'Ada', lastname: 'Admin', role: 'admin', hash: adminHash! },
     ...range(opts.teachers).map((i) => ({
@@ -91,7 +92,7 @@ export async function seed(pool: Pool, opts: SeedOptions): Promise<SeedResult> {
     const exerciseIds = await upsertExercises(c, opts.catalog, authorId);
     const orderedExerciseIds = opts.catalog.map((e) => exerciseIds[e.slug]!);
     const sequenceId = await upsertSequence(c, orderedExerciseIds);
-    const sessionId = await upsertSession(c, sequenceId, authorId);
+    const sessionId = await upsertSession(c, sequenceId, authorId, enrolmentKeyHash);
 
     await c.query('INSERT INTO enrolments (session_id, user_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [
       sessionId,
@@ -173,14 +174,14 @@ async function upsertSequence(c: PoolClient, exerciseIds: number[]): Promise<num
   return sequenceId;
 }
 
-async function upsertSession(c: PoolClient, sequenceId: number, teacherId: number): Promise<number> {
+async function upsertSession(c: PoolClient, sequenceId: number, teacherId: number, enrolmentKeyHash: string): Promise<number> {
   const { rows } = await c.query<{ id: number }>(
-    `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key, teacher_id)
+    `INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key_hash, teacher_id)
      VALUES ($1, $2, now() - interval '1 day', now() + interval '365 days', $3, $4)
      ON CONFLICT (name) DO UPDATE SET sequence_id = EXCLUDED.sequence_id, starts_at = EXCLUDED.starts_at,
-       ends_at = EXCLUDED.ends_at, enrolment_key = EXCLUDED.enrolment_key, teacher_id = EXCLUDED.teacher_id
+       ends_at = EXCLUDED.ends_at, enrolment_key_hash = EXCLUDED.enrolment_key_hash, teacher_id = EXCLUDED.teacher_id
      RETURNING id`,
-    [SEED_SESSION_NAME, sequenceId, SEED_ENROLMENT_KEY, teacherId],
+    [SEED_SESSION_NAME, sequenceId, enrolmentKeyHash, teacherId],
   );
   return rows[0]!.id;
 }

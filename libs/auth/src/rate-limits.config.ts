@@ -1,0 +1,41 @@
+/**
+ * Rate-limit tunables (issue 22 item 7). One default each, safe for production; a variant spec
+ * overrides them through AuthModule.forRoot's `rateLimits` option.
+ *
+ * Login and enrolment limits count FAILED attempts only, so a load test that logs in thousands
+ * of seeded students from one loopback client (k6) is never throttled by them; the submission
+ * limit counts every submission of one student (the paper profile reuses each seeded student
+ * about every 10 s, i.e. ~6 per minute). Benchmark variants may still turn everything off
+ * with `enabled: false`, so that no limit can ever shape a measurement.
+ */
+export interface RateWindow {
+  /** Attempts allowed per window. */
+  points: number;
+  /** Window length in seconds (fixed window, starting at the first counted attempt). */
+  durationS: number;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** `memory` (one process) or `redis` (counters shared by every replica: multi-replica variants). */
+  store: 'memory' | 'redis';
+  /** Redis for `store: redis`. */
+  redisUrl?: string;
+  /** Failed logins of one account, from any client (password guessing against one student). */
+  loginFailuresPerAccount: RateWindow;
+  /** Failed logins from one client address, over all accounts (credential stuffing). */
+  loginFailuresPerClient: RateWindow;
+  /** Wrong enrolment keys tried by one user. */
+  enrolmentKeyFailuresPerUser: RateWindow;
+  /** Submissions of one student. */
+  submissionsPerStudent: RateWindow;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  enabled: true,
+  store: 'memory',
+  loginFailuresPerAccount: { points: 10, durationS: 15 * 60 },
+  loginFailuresPerClient: { points: 100, durationS: 15 * 60 },
+  enrolmentKeyFailuresPerUser: { points: 10, durationS: 15 * 60 },
+  submissionsPerStudent: { points: 30, durationS: 60 },
+};

@@ -1,0 +1,34 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG, type ResolvedAuthConfig } from './auth.config';
+import { CREDENTIAL_STORE, type CredentialStore } from './ports';
+
+/**
+ * The current token version of each account, read through a short per-process cache
+ * (AuthConfig.tokenVersionCacheMs): a role change or a deleted account holds within that delay
+ * on every replica, long before an access token expires, without a database read per request.
+ */
+@Injectable()
+export class TokenVersions {
+  private readonly cache = new Map<number, { version: number | null; readAt: number }>();
+
+  constructor(
+    @Inject(CREDENTIAL_STORE) private readonly credentials: CredentialStore,
+    @Inject(AUTH_CONFIG) private readonly cfg: ResolvedAuthConfig,
+  ) {}
+
+  /** The account's current version, or null once it is deleted. */
+  async current(userId: number): Promise<number | null> {
+    const now = Date.now();
+    const hit = this.cache.get(userId);
+    if (hit && now - hit.readAt < this.cfg.tokenVersionCacheMs) return hit.version;
+    const version = (await this.credentials.findAccount(userId))?.tokenVersion ?? null;
+    if (this.cfg.tokenVersionCacheMs > 0) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+      this.cache.set(userId, { version, readAt: now });
+    }
+    return version;
+  }
+}
+
+/** Bounds the cache's memory; clearing it all only costs one read per active account. */
+const MAX_ENTRIES = 100_000;
