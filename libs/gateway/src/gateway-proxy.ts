@@ -4,6 +4,7 @@
  * proxied exchange (response timeout, error mapping, header hygiene) lives here.
  * CORS headers and OPTIONS preflights are handled earlier by the app's CORS middleware.
  */
+import { Logger } from '@nestjs/common';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, debugProxyErrorsPlugin, type Plugin, type RequestHandler } from 'http-proxy-middleware';
@@ -13,6 +14,9 @@ import { classifyPath, pathOf, type UpstreamName } from './route-table';
 import { classifyUpstreamError, upstreamTimeoutError } from './upstream-errors';
 import { hopByHopHeaders, mergeVary, stripUpstreamCors } from './upstream-headers';
 import type { Replica, UpstreamPool } from './upstream-pool';
+
+/** Internal addresses go to the log only; clients read the service name (upstream-errors.ts). */
+const log = new Logger('GatewayProxy');
 
 export interface GatewayProxyOptions {
   upstreams: Record<UpstreamName, UpstreamPool>;
@@ -51,7 +55,7 @@ export function createGatewayProxy(options: GatewayProxyOptions): GatewayMiddlew
     const pick = pool.pick();
     if (!pick.ok) {
       metrics.upstreamError(pool.name, 'down');
-      const detail = `upstream ${pool.describe()} is down (it refused connections moments ago); retry shortly`;
+      const detail = `the ${pool.name} service is down (it refused connections moments ago); retry shortly`;
       sendProblem(res, withInstance(problem(503, detail), req), Math.ceil(pick.retryAfterMs / 1000));
       return;
     }
@@ -118,7 +122,8 @@ function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyO
       const exchange = exchanges.get(req);
       if (exchange) clearTimeout(exchange.timer);
       const replicaUrl = exchange?.replica.url ?? pool.replicas[0].url;
-      const failure = classifyUpstreamError(err as NodeJS.ErrnoException, `${pool.name} (${replicaUrl})`, timeoutMs);
+      const failure = classifyUpstreamError(err as NodeJS.ErrnoException, pool.name, timeoutMs);
+      log.warn(`${req.method} ${pathOf(req.url ?? '/')} → ${pool.name} ${replicaUrl}: ${(err as NodeJS.ErrnoException).code ?? err.message}`);
       if (failure.markDown && exchange) pool.markDown(exchange.replica);
       metrics.upstreamError(pool.name, failure.kind);
       if (!('writeHead' in res) || res.headersSent || res.destroyed) {

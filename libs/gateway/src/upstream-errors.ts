@@ -1,4 +1,7 @@
-/** Maps a failed upstream exchange to the status and wording the client sees. */
+/**
+ * Maps a failed upstream exchange to the status and wording the client sees. The wording names
+ * the service (exercise, leftover), never its internal address: the gateway logs that.
+ */
 
 export type UpstreamErrorKind = 'timeout' | 'refused' | 'reset' | 'unreachable' | 'down' | 'other';
 
@@ -12,20 +15,21 @@ export interface UpstreamFailure {
   markDown: boolean;
 }
 
-export function classifyUpstreamError(err: NodeJS.ErrnoException, upstream: string, timeoutMs: number): UpstreamFailure {
+export function classifyUpstreamError(err: NodeJS.ErrnoException, service: string, timeoutMs: number): UpstreamFailure {
+  const upstream = `the ${service} service`;
   switch (err.code) {
     case UPSTREAM_TIMEOUT_CODE:
       return {
         kind: 'timeout',
         status: 504,
-        detail: `upstream ${upstream} did not answer within ${timeoutMs} ms`,
+        detail: `${upstream} did not answer within ${timeoutMs} ms`,
         markDown: false,
       };
     case 'ECONNREFUSED':
       return {
         kind: 'refused',
         status: 502,
-        detail: `upstream ${upstream} refused the connection (not running?)`,
+        detail: `${upstream} is not available right now; retry shortly`,
         markDown: true,
       };
     case 'ECONNRESET':
@@ -33,7 +37,7 @@ export function classifyUpstreamError(err: NodeJS.ErrnoException, upstream: stri
       return {
         kind: 'reset',
         status: 502,
-        detail: `upstream ${upstream} closed the connection before answering`,
+        detail: `${upstream} closed the connection before answering`,
         markDown: false,
       };
     case 'ENOTFOUND':
@@ -44,14 +48,14 @@ export function classifyUpstreamError(err: NodeJS.ErrnoException, upstream: stri
       return {
         kind: 'unreachable',
         status: 502,
-        detail: `upstream ${upstream} is unreachable (${err.code})`,
+        detail: `${upstream} is unreachable; retry shortly`,
         markDown: true,
       };
     default:
       return {
         kind: 'other',
         status: 502,
-        detail: `upstream ${upstream} failed: ${err.code ?? err.message}`,
+        detail: `${upstream} failed to answer`,
         markDown: false,
       };
   }

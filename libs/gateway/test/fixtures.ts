@@ -155,7 +155,8 @@ export async function startGateway(overrides: Partial<GatewayConfig>): Promise<R
     leftoverUrls: ['http://127.0.0.1:1'],
     upstreamTimeoutMs: 2000,
     upstreamMaxSockets: 64,
-    corsOrigins: '*',
+    // The browser origin the CORS tests use (an explicit allow-list: no origin is echoed blindly).
+    corsOrigins: 'http://spa.example',
     downCooldownMs: 1000,
     clientKeepAliveMs: 5000,
     ...overrides,

@@ -1,7 +1,7 @@
 /**
  * Creates and starts a NestJS HTTP service with the concerns every shellgrade service
  * shares: cookies, body limits, CORS (+ OPTIONS on every route), problem+json errors,
- * request metrics, OpenAPI docs at /docs, graceful shutdown.
+ * request metrics, OpenAPI docs at /docs (internal callers only by default), graceful shutdown.
  */
 import 'reflect-metadata';
 import { Logger, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
@@ -9,18 +9,31 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
+import { bodyLimitFor } from './body-limit';
 import { corsOptions } from './cors';
+import { DEFAULT_OPS_ACCESS, opsEndpointsGate, type OpsAccess } from './internal-request';
 import { httpMetricsMiddleware } from './observability';
 import { ProblemFilter } from './problem.filter';
 
 export interface HttpAppOptions {
   title: string;
+  /** Comma-separated browser origins allowed to call with credentials; empty: none (same-origin app). */
   corsOrigins: string;
-  /** Largest accepted request body, in bytes. */
-  bodyLimitBytes: number;
+  /** The archive limit; the body limit is derived from it (bodyLimitFor), so the two never disagree. */
+  maxArchiveBytes: number;
   /** Parse JSON/urlencoded bodies (false for pure proxies). */
   parseBodies?: boolean;
+  /** Who reads /metrics, /docs and /health detail. */
+  opsAccess?: OpsAccess;
+  /**
+   * Proxies whose X-Forwarded-* headers are believed (express `trust proxy`): the client address
+   * keys the per-client rate limits and X-Forwarded-Proto makes cookies Secure, so a client must
+   * not be able to forge them. Default: proxies on loopback and private networks (HAProxy, the gateway).
+   */
+  trustProxy?: string;
 }
+
+export const DEFAULT_TRUST_PROXY = 'loopback, linklocal, uniquelocal';
 
 export async function createHttpApp(module: Type<unknown> | DynamicModule, opts: HttpAppOptions): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, {
@@ -33,13 +46,15 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, opts:
 
 /** Applies the shared concerns to an app (also used by tests built with @nestjs/testing). */
 export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptions): void {
-  app.set('trust proxy', true);
+  app.set('trust proxy', opts.trustProxy ?? DEFAULT_TRUST_PROXY);
   app.use(httpMetricsMiddleware);
   app.enableCors(corsOptions(opts.corsOrigins));
+  app.use(opsEndpointsGate(opts.opsAccess ?? DEFAULT_OPS_ACCESS));
   app.use(cookieParser());
   if (opts.parseBodies !== false) {
-    app.useBodyParser('json', { limit: opts.bodyLimitBytes });
-    app.useBodyParser('urlencoded', { limit: opts.bodyLimitBytes, extended: false });
+    const limit = bodyLimitFor(opts.maxArchiveBytes);
+    app.useBodyParser('json', { limit });
+    app.useBodyParser('urlencoded', { limit, extended: false });
   }
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();

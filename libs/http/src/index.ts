@@ -5,3 +5,5 @@ export * from './cors';
 export * from './observability';
 export * from './bootstrap';
 export * from './request-start';
+export * from './internal-request';
+export * from './body-limit';

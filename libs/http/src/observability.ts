@@ -2,9 +2,10 @@
  * /health and Prometheus /metrics, shared by every service. Health checks are pluggable
  * so a service reports "not ready" while its database or broker is unreachable.
  */
-import { Controller, Get, Header, Inject, Module, Res, type DynamicModule } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Module, Req, Res, type DynamicModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import client from 'prom-client';
+import { DEFAULT_OPS_ACCESS, mayReadOps, type OpsAccess } from './internal-request';
 
 export const HEALTH_CHECKS = Symbol('HealthChecks');
 export type HealthCheck = { name: string; check: () => Promise<void> };
@@ -14,6 +15,7 @@ export interface ServiceIdentity {
   variant: string;
 }
 export const SERVICE_IDENTITY = Symbol('ServiceIdentity');
+const OPS_ACCESS = Symbol('OpsAccess');
 
 client.collectDefaultMetrics();
 
@@ -24,25 +26,39 @@ export const httpDuration = new client.Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.8, 1.2, 2.5, 5, 10, 30, 60],
 });
 
-/** Express middleware timing every request; the route label is the matched pattern. */
+/**
+ * Express middleware timing every request. The route label is the matched route template
+ * (`/api/exercise/:id`), never the raw path: a request no route matched (a 404, a body-parser
+ * error, a preflight) is `unmatched`, so label cardinality stays bounded whatever clients send.
+ */
 export function httpMetricsMiddleware(req: Request, res: Response, next: NextFunction): void {
   const end = httpDuration.startTimer();
   res.on('finish', () => {
-    const route = (req.route?.path as string | undefined) ?? (res.statusCode === 404 ? 'unmatched' : req.path);
-    end({ method: req.method, route: `${req.baseUrl ?? ''}${route}`, status: String(res.statusCode) });
+    end({ method: metricMethod(req.method), route: routeLabel(req), status: String(res.statusCode) });
   });
   next();
 }
+
+export function routeLabel(req: Pick<Request, 'route' | 'baseUrl'>): string {
+  const template = req.route?.path as unknown;
+  return typeof template === 'string' ? `${req.baseUrl ?? ''}${template}` : 'unmatched';
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Methods are client-chosen too: anything unusual shares one label. */
+const metricMethod = (method: string) => (METHODS.has(method) ? method : 'OTHER');
 
 @Controller()
 class ObservabilityController {
   constructor(
     @Inject(HEALTH_CHECKS) private readonly checks: HealthCheck[],
     @Inject(SERVICE_IDENTITY) private readonly identity: ServiceIdentity,
+    @Inject(OPS_ACCESS) private readonly access: OpsAccess,
   ) {}
 
+  /** Status for anyone (load balancers); identity and failing checks only for internal callers. */
   @Get('health')
-  async health(@Res() res: Response): Promise<void> {
+  async health(@Req() req: Request, @Res() res: Response): Promise<void> {
     const results = await Promise.all(
       this.checks.map(async (c) => {
         try {
@@ -54,7 +70,8 @@ class ObservabilityController {
       }),
     );
     const ok = results.every((r) => r.ok);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ok' : 'degraded', ...this.identity, checks: results });
+    const status = ok ? 'ok' : 'degraded';
+    res.status(ok ? 200 : 503).json(mayReadOps(req, this.access) ? { status, ...this.identity, checks: results } : { status });
   }
 
   @Get('metrics')
@@ -66,12 +83,13 @@ class ObservabilityController {
 
 @Module({})
 export class ObservabilityModule {
-  static forRoot(identity: ServiceIdentity, checksToken?: symbol | string): DynamicModule {
+  static forRoot(identity: ServiceIdentity, checksToken?: symbol | string, opsAccess: OpsAccess = DEFAULT_OPS_ACCESS): DynamicModule {
     return {
       module: ObservabilityModule,
       controllers: [ObservabilityController],
       providers: [
         { provide: SERVICE_IDENTITY, useValue: identity },
+        { provide: OPS_ACCESS, useValue: opsAccess },
         checksToken
           ? { provide: HEALTH_CHECKS, useExisting: checksToken }
           : { provide: HEALTH_CHECKS, useValue: [] },

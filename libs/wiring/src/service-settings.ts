@@ -5,7 +5,7 @@ import type { HttpAppOptions, ServiceIdentity } from '@shellgrade/http';
 import type { ServiceConfig } from '@shellgrade/variant';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
-  return { title, corsOrigins: cfg.spec.http.corsOrigins, bodyLimitBytes: cfg.spec.http.maxBodyBytes };
+  return { title, corsOrigins: cfg.spec.http.corsOrigins, maxArchiveBytes: cfg.spec.http.maxArchiveBytes };
 }
 
 export function identityOf(cfg: ServiceConfig): ServiceIdentity {

@@ -51,7 +51,7 @@ describe('graderOptionsOf', () => {
 describe('the HTTP edge, auth and identity', () => {
   it('come from the spec (tunables) and the connections (the secret)', () => {
     const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+' });
-    expect(httpOptionsOf(cfg, 't')).toEqual({ title: 't', corsOrigins: '*', bodyLimitBytes: 8 * 1024 * 1024 });
+    expect(httpOptionsOf(cfg, 't')).toEqual({ title: 't', corsOrigins: '*', maxArchiveBytes: 1024 * 1024 });
     expect(authConfigOf(cfg)).toEqual({ jwtSecret: 'a-secret-of-16-chars+', accessTtlSeconds: 900, refreshTtlSeconds: 604_800, kdfCost: 4, secureCookies: false });
     expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });
   });

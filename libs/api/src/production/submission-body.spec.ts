@@ -49,6 +49,9 @@ describe('decodeSpaBody', () => {
   it('rejects missing or malformed ids and data', () => {
     expect(kindOf(() => decodeSpaBody({ ps_id: 1, production_data: { data: asMap } }, 100))).toBe('zod');
     expect(kindOf(() => decodeSpaBody({ ex_id: -1, ps_id: 1, production_data: { data: asMap } }, 100))).toBe('zod');
+    // Beyond PostgreSQL's integer: a 400, never a database error (500).
+    expect(kindOf(() => decodeSpaBody({ ex_id: 2 ** 31, ps_id: 1, production_data: { data: asMap } }, 100))).toBe('zod');
+    expect(kindOf(() => decodeMultipart({ ex_id: '1', ps_id: '99999999999' }, { buffer: bytes }))).toBe('zod');
     expect(kindOf(() => decodeSpaBody({ ex_id: 1, ps_id: 1 }, 100))).toBe('zod');
     expect(kindOf(() => decodeSpaBody({ ex_id: 1, ps_id: 1, production_data: { data: 'abc' } }, 100))).toBe('zod');
   });

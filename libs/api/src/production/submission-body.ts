@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { DomainError, invalid } from '@shellgrade/domain';
-
-const id = z.coerce.number().int().positive();
+import { idParam as id } from '../admin/schemas';
 
 export const submissionFieldsSchema = z.object({ ex_id: id, ps_id: id });
 

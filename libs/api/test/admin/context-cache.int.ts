@@ -67,7 +67,7 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
       ],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });
+    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', maxArchiveBytes: 1 << 20 });
     await app.init();
     reader = app.get<SubmissionContextReader>(SUBMISSION_CONTEXT);
     teacher = request.agent(app.getHttpServer());

@@ -46,7 +46,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
       imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(auth), LeftoverApiModule, StatementApiModule],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', bodyLimitBytes: 1 << 20 });
+    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', maxArchiveBytes: 1 << 20 });
     await app.init();
     admin = await login('admin@shellgrade.test', SEED_PASSWORDS.admin);
     teacher = await login('teacher1@shellgrade.test', SEED_PASSWORDS.teacher);
