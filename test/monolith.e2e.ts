@@ -5,7 +5,8 @@
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';
 import { loadSamples } from '@shellgrade/grading';
-import { loadConnections } from '@shellgrade/variant';
+import { bodyLimitFor } from '@shellgrade/http';
+import { loadConnections, loadVariant } from '@shellgrade/variant';
 import { BrowserSession, FormData, spaSubmission } from './support/http-client';
 import { runScenarioR, type SeededUser } from './support/scenario-r';
 import { seed, variantUp } from './support/stack';
@@ -69,6 +70,9 @@ describe('scenario R against naked-mon', () => {
   });
 });
 
+/** naked-mon's archive limit (the runtime default). */
+const MAX_ARCHIVE = loadVariant('naked-mon').http.maxArchiveBytes;
+
 describe('bad inputs get the right 4xx as problem+json and leave no row behind', () => {
   let s: BrowserSession;
   let u: SeededUser;
@@ -108,8 +112,10 @@ describe('bad inputs get the right 4xx as problem+json and leave no row behind',
     ['unknown exercise', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(999999, u.statementId, paper.good))).status, 404],
     ['unknown statement', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, 999999, paper.good))).status, 404],
     ['another student\'s statement', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(users[0].exerciseId, users[0].statementId, paper.good))).status, 404],
-    ['huge body', async () => (await s.request('POST', '/api/exercise-production', JSON.stringify({ pad: 'x'.repeat(9 * 1024 * 1024) }), { 'Content-Type': 'application/json' })).status, 413],
-    ['archive over the limit', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, Buffer.alloc(1024 * 1024 + 1)))).status, 413],
+    ['body over the limit derived from the archive limit', async () => (await s.request('POST', '/api/exercise-production', JSON.stringify({ pad: 'x'.repeat(bodyLimitFor(MAX_ARCHIVE)) }), { 'Content-Type': 'application/json' })).status, 413],
+    // An archive of exactly the limit fits the body limit in the SPA's JSON: judged as an archive (not gzip), not cut as a body.
+    ['archive at the limit, not gzip', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, Buffer.alloc(MAX_ARCHIVE)))).status, 422],
+    ['archive over the limit', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, Buffer.alloc(MAX_ARCHIVE + 1)))).status, 413],
     ['non-gzip archive', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, Buffer.from('not a tarball')))).status, 422],
     ['path traversal archive', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, hostile()))).status, 422],
   ];

@@ -33,12 +33,13 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
     const pool = createPool({ databaseUrl: db.url, size: 2 });
     await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
     await pool.end();
-    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false };
+    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: 'auto' as const };
     const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
       // CRUD routes registered BEFORE the auth ones on purpose: DELETE /api/user/:id must not
       // shadow DELETE /api/user/logout whatever order a composition root imports them in.
-      imports: [portsModule([...database, ...directSubmissionContextProviders]), LeftoverApiModule, AuthModule.forRoot(auth)],
+      // tokenVersionCacheMs 0: an account change holds on the next request (the cache delay has its unit test).
+      imports: [portsModule([...database, ...directSubmissionContextProviders]), LeftoverApiModule, AuthModule.forRoot({ ...auth, tokenVersionCacheMs: 0 })],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
     configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', maxArchiveBytes: 1 << 20 });
@@ -58,8 +59,19 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
     for (const name of ['access_token', 'refresh_token']) {
       expect(cookies[name]).toMatch(/HttpOnly/i);
       expect(cookies[name]).toMatch(/SameSite=Lax/i);
-      expect(cookies[name]).toMatch(/Path=\//);
     }
+    expect(cookies.access_token).toMatch(/Path=\/(;|$)/);
+    // The refresh token travels to the refresh route only, never with every API call.
+    expect(cookies.refresh_token).toMatch(/Path=\/api\/auth(;|$)/);
+    // Plain HTTP here: not Secure (secureCookies 'auto').
+    expect(cookies.refresh_token).not.toMatch(/Secure/i);
+  });
+
+  it('marks cookies Secure when the request came over TLS (X-Forwarded-Proto from a trusted proxy)', async () => {
+    const res = await request(server).post('/api/user/login').set('X-Forwarded-Proto', 'https').send(STUDENT).expect(200);
+    const cookies = cookiesOf(res);
+    expect(cookies.access_token).toMatch(/Secure/i);
+    expect(cookies.refresh_token).toMatch(/Secure/i);
   });
 
   it.each([
@@ -125,5 +137,69 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
 
   it('logout without a session is still 200', async () => {
     await request(server).delete('/api/user/logout').expect(200, { logged_out: true, revoked: false });
+  });
+
+  describe('refresh-token rotation and account changes (issue 22 item 8)', () => {
+    const cookie = (res: request.Response, name: string) => cookiesOf(res)[name]!.split(';')[0]!;
+    const loginAs = (who: { email: string; password: string }) => request(server).post('/api/user/login').send(who).expect(200);
+
+    it('rotates the refresh token on verify; replaying a spent one revokes that login only', async () => {
+      const login = await loginAs(STUDENT);
+      const other = await loginAs(STUDENT);
+      const first = cookie(login, 'refresh_token');
+      const rotated = await request(server).get('/api/auth/verify').set('Cookie', first).expect(200);
+      const second = cookie(rotated, 'refresh_token');
+      expect(second).not.toBe(first);
+      // The stolen copy of the first token comes back: 401, and the owner's current token dies with it.
+      const replay = await request(server).get('/api/auth/verify').set('Cookie', first).expect(401);
+      expect(replay.body.detail).toMatch(/reused/);
+      await request(server).get('/api/auth/verify').set('Cookie', second).expect(401);
+      // Another login of the same account is a family of its own.
+      await request(server).get('/api/auth/verify').set('Cookie', cookie(other, 'refresh_token')).expect(200);
+    });
+
+    it('logout with the access cookie alone (the refresh cookie stays on /api/auth) ends the login', async () => {
+      const login = await loginAs(STUDENT);
+      await request(server).delete('/api/user/logout').set('Cookie', cookie(login, 'access_token')).expect(200, { logged_out: true, revoked: true });
+      await request(server).get('/api/auth/verify').set('Cookie', cookie(login, 'refresh_token')).expect(401);
+    });
+
+    it('a password change needs the current password and ends the other sessions, not this one', async () => {
+      const who = { email: 'student2@shellgrade.test', password: SEED_PASSWORDS.student };
+      const mine = request.agent(server);
+      const me = await mine.post('/api/user/login').send(who).expect(200);
+      const elsewhere = await loginAs(who);
+      const path = `/api/user/${me.body.user_id}`;
+      await mine.patch(path).send({ password: 'a-new-password-1' }).expect(403);
+      await mine.patch(path).send({ password: 'a-new-password-1', current_password: 'wrong' }).expect(403);
+      await mine.patch(path).send({ password: 'a-new-password-1', current_password: who.password }).expect(200);
+      // The other session: its access token and its refresh token both stop at once.
+      await request(server).get('/api/user/me').set('Cookie', cookie(elsewhere, 'access_token')).expect(401);
+      await request(server).get('/api/auth/verify').set('Cookie', cookie(elsewhere, 'refresh_token')).expect(401);
+      // This session goes on (a fresh access cookie came with the answer); the new password works.
+      await mine.get('/api/user/me').expect(200);
+      await mine.get('/api/auth/verify').expect(200);
+      await loginAs({ ...who, password: 'a-new-password-1' });
+      await request(server).post('/api/user/login').send(who).expect(401);
+    });
+
+    it('a role change and an account deletion take effect before the access token expires', async () => {
+      const admin = request.agent(server);
+      await admin.post('/api/user/login').send({ email: 'admin@shellgrade.test', password: SEED_PASSWORDS.admin }).expect(200);
+      const created = await admin.post('/api/users').send({ email: 'promoted@shellgrade.test', password: 'promoted-password' }).expect(201);
+      const who = { email: 'promoted@shellgrade.test', password: 'promoted-password' };
+      const login = await loginAs(who);
+      const access = cookie(login, 'access_token');
+      await request(server).get('/api/users?role=admin').set('Cookie', access).expect(200);
+      await admin.patch(`/api/user/${created.body.user_id}`).send({ role: 'teacher' }).expect(200);
+      await request(server).get('/api/user/me').set('Cookie', access).expect(401);
+      // Refreshing gives a token with the new role.
+      const refreshed = await request(server).get('/api/auth/verify').set('Cookie', cookie(login, 'refresh_token')).expect(200);
+      expect(refreshed.body.role).toBe('teacher');
+      const fresh = cookie(refreshed, 'access_token');
+      await request(server).get('/api/user/me').set('Cookie', fresh).expect(200);
+      await admin.delete(`/api/user/${created.body.user_id}`).expect(200);
+      await request(server).get('/api/user/me').set('Cookie', fresh).expect(401);
+    });
   });
 });
