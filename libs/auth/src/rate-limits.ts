@@ -67,6 +67,12 @@ export class RateLimits {
     await this.count('submission', String(userId), true);
   }
 
+  /** Resolves once the Redis store is connected (at once for the memory store); until then the insurance limiter counts. */
+  async ready(): Promise<void> {
+    if (!this.redis || this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => this.redis!.once('ready', () => resolve()));
+  }
+
   async close(): Promise<void> {
     this.redis?.disconnect();
   }

@@ -5,7 +5,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders, PgProductionRepository } from '@shellgrade/persistence';
-import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, seed, SEED_ENROLMENT_KEY, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
@@ -77,11 +77,12 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
   });
 
   describe('users', () => {
-    it('a student sees only itself', async () => {
+    it('a student sees only itself; another account is "not found", like a missing one', async () => {
       const me = seeded.students[0]!.userId;
       const list = await student.get('/api/users').expect(200);
       expect(list.body.map((u: { user_id: number }) => u.user_id)).toEqual([me]);
-      await student.get(`/api/user/${seeded.students[1]!.userId}`).expect(403);
+      await student.get(`/api/user/${seeded.students[1]!.userId}`).expect(404);
+      await student.get('/api/user/999999').expect(404);
       await student.get(`/api/user/${me}`).expect(200);
     });
 
@@ -108,7 +109,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
       const res = await student.patch(`/api/user/${me}`).send({ firstname: 'Renamed' }).expect(200);
       expect(res.body).toMatchObject({ firstname: 'Renamed', lastname: '1', role: 'student' });
       await student.patch(`/api/user/${me}`).send({ role: 'admin' }).expect(403);
-      await student.patch(`/api/user/${seeded.students[1]!.userId}`).send({ firstname: 'x' }).expect(403);
+      await student.patch(`/api/user/${seeded.students[1]!.userId}`).send({ firstname: 'x' }).expect(404);
       await student.patch(`/api/user/${me}`).send({}).expect(400);
       await student.patch(`/api/user/${me}`).send({ unknown: 1 }).expect(400);
       await admin.get('/api/user/not-a-number').expect(400);
@@ -144,6 +145,25 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
       await teacher.delete(`/api/exercise/${id}`).expect(404);
     });
 
+    it('a teacher changes only the exercises it authored ("not found" otherwise); an admin changes any', async () => {
+      await admin.post('/api/user').send({ email: 'teacher9@shellgrade.test', password: 'teacher9-password', role: 'teacher' }).expect(201);
+      const other = await login('teacher9@shellgrade.test', 'teacher9-password');
+      const id = seeded.csvExerciseId; // authored by teacher1
+      await other.get(`/api/exercise/${id}`).expect(200); // staff read every exercise
+      await other.patch(`/api/exercise/${id}`).send({ name: 'Hijacked' }).expect(404);
+      await other.put(`/api/exercise/${id}`).send({ grader_script: 'print(100)' }).expect(404);
+      await other.delete(`/api/exercise/${id}`).expect(404);
+      expect((await teacher.get(`/api/exercise/${id}`).expect(200)).body.name).toBe('Paper');
+      const own = await other
+        .post('/api/exercise')
+        .send({ slug: 'teacher9-own', name: 'Own', statement: '<p/>', question_archive: '', grader_script: 'print(1)' })
+        .expect(201);
+      await other.patch(`/api/exercise/${own.body.ex_id}`).send({ name: 'Still mine' }).expect(200);
+      await teacher.patch(`/api/exercise/${own.body.ex_id}`).send({ name: 'Not yours' }).expect(404);
+      await admin.patch(`/api/exercise/${own.body.ex_id}`).send({ name: 'Admin may' }).expect(200);
+      await admin.delete(`/api/exercise/${own.body.ex_id}`).expect(200);
+    });
+
     it('refuses to delete an exercise students work on (409, no data loss)', async () => {
       await admin.delete(`/api/exercise/${seeded.csvExerciseId}`).expect(409);
     });
@@ -164,12 +184,27 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
   });
 
   describe('business sessions and enrolment', () => {
-    it('students see only sessions they are enrolled in, without the key', async () => {
+    it('students see only sessions they are enrolled in; nobody reads a key back, the database holds a hash', async () => {
       const list = await student.get('/api/business-sessions').expect(200);
       expect(list.body.map((s: { session_id: number }) => s.session_id)).toEqual([seeded.sessionId]);
       expect(list.body[0]).not.toHaveProperty('enrolment_key');
       const staff = await teacher.get(`/api/business-session/${seeded.sessionId}`).expect(200);
-      expect(staff.body.enrolment_key).toBe('shellgrade-enrol');
+      expect(staff.body).not.toHaveProperty('enrolment_key');
+      const { rows } = await pool.query('SELECT enrolment_key_hash FROM business_sessions');
+      for (const r of rows) expect(r.enrolment_key_hash).toMatch(/^scrypt\$/);
+      expect(JSON.stringify(rows)).not.toContain(SEED_ENROLMENT_KEY);
+      // The seeded (hashed) key still enrols.
+      await student2.post(`/api/business-session/${seeded.sessionId}/enrolments`).send({ enrolment_key: SEED_ENROLMENT_KEY }).expect(200);
+    });
+
+    it('a key is long: a short one is refused, an omitted one is generated and shown once', async () => {
+      const body = { name: 'Spring', sequence_id: seeded.sequenceId, starts_at: '2026-03-01T00:00:00Z', ends_at: '2026-06-30T00:00:00Z' };
+      await teacher.post('/api/business-session').send({ ...body, enrolment_key: 'short-key' }).expect(400);
+      const created = await teacher.post('/api/business-session').send(body).expect(201);
+      expect(created.body.enrolment_key).toMatch(/^[a-z2-9]{20}$/);
+      const read = await teacher.get(`/api/business-session/${created.body.session_id}`).expect(200);
+      expect(read.body).not.toHaveProperty('enrolment_key');
+      await student.post(`/api/business-session/${created.body.session_id}/enrolments`).send({ enrolment_key: created.body.enrolment_key }).expect(200);
     });
 
     it('a student enrols itself with the key', async () => {
@@ -178,7 +213,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
         sequence_id: seeded.sequenceId,
         starts_at: '2026-09-01T00:00:00Z',
         ends_at: '2026-12-31T00:00:00Z',
-        enrolment_key: 'autumn-key',
+        enrolment_key: 'autumn-key-2026',
       };
       await student.post('/api/business-session').send(body).expect(403);
       await teacher.post('/api/business-session').send({ ...body, ends_at: '2026-01-01T00:00:00Z' }).expect(400);
@@ -188,7 +223,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
       await student.get(`/api/business-session/${id}`).expect(404);
       await student.post(`/api/business-session/${id}/enrolments`).send({ enrolment_key: 'wrong' }).expect(400);
       await student.post(`/api/business-session/${id}/enrolments`).send({ user_ids: [1] }).expect(403);
-      await student.post(`/api/business-session/${id}/enrolments`).send({ enrolment_key: 'autumn-key' }).expect(200);
+      await student.post(`/api/business-session/${id}/enrolments`).send({ enrolment_key: 'autumn-key-2026' }).expect(200);
       await student.get(`/api/business-session/${id}`).expect(200);
       const enrolled = await teacher.get(`/api/business-session/${id}/enrolments`).expect(200);
       expect(enrolled.body.user_ids).toEqual([seeded.students[0]!.userId]);
@@ -221,7 +256,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
       const seq = await teacher.post('/api/sequence').send({ name: 'For statements', exercises: [seeded.csvExerciseId] }).expect(201);
       const session = await teacher
         .post('/api/business-session')
-        .send({ name: 'Winter', sequence_id: seq.body.sequence_id, starts_at: '2026-01-01', ends_at: '2027-01-01', enrolment_key: 'winter-key' })
+        .send({ name: 'Winter', sequence_id: seq.body.sequence_id, starts_at: '2026-01-01', ends_at: '2027-01-01', enrolment_key: 'winter-key-2026' })
         .expect(201);
       const created = await teacher
         .post('/api/student-statement')

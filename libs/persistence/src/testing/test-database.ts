@@ -34,7 +34,7 @@ export async function createTestDatabase(adminUrl = defaultDatabaseUrl(), runMig
   const db: TestDatabase = {
     url: url.toString(),
     name,
-    drop: () => withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => dropDatabase(adminUrl, name),
   };
   if (runMigrations) {
     try {
@@ -45,4 +45,20 @@ export async function createTestDatabase(adminUrl = defaultDatabaseUrl(), runMig
     }
   }
   return db;
+}
+
+/**
+ * DROP ... WITH (FORCE) cannot terminate a backend of another role: an autovacuum worker that
+ * just started on the freshly seeded database (42501). It ends within moments; retry a while.
+ */
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '42501' || attempt >= 20) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }

@@ -1,0 +1,143 @@
+/**
+ * Rate limits over HTTP (issue 22 item 7), with small windows so a test can reach them:
+ * failed logins per account and per client, wrong enrolment keys per user; 429 problem+json
+ * with Retry-After. Successful logins, as a load test sends them, are never counted.
+ * Real PostgreSQL; the `redis` store is exercised against the real Redis at the end.
+ */
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { AuthModule, DEFAULT_RATE_LIMITS, RateLimits, type RateLimitConfig } from '@shellgrade/auth';
+import { directSubmissionContextProviders } from '@shellgrade/cache';
+import { DomainError } from '@shellgrade/domain';
+import { configureHttpApp } from '@shellgrade/http';
+import { createPool, persistenceProviders } from '@shellgrade/persistence';
+import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+// Tests take the servers' addresses from the spec library, as the services do.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { loadConnections } from '@shellgrade/variant';
+import request from 'supertest';
+import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
+// The process's port table, as the services bind it.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { portsModule } from '@shellgrade/wiring';
+
+const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
+const SMALL: Partial<RateLimitConfig> = {
+  loginFailuresPerAccount: { points: 3, durationS: 600 },
+  loginFailuresPerClient: { points: 5, durationS: 600 },
+  enrolmentKeyFailuresPerUser: { points: 2, durationS: 600 },
+};
+
+async function startApp(dbUrl: string, rateLimits: Partial<RateLimitConfig>): Promise<INestApplication> {
+  const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false, rateLimits };
+  const database = persistenceProviders({ url: dbUrl, poolSize: 5 });
+  const moduleRef = await Test.createTestingModule({
+    imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(auth), LeftoverApiModule],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>();
+  configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '', maxArchiveBytes: 1 << 20 });
+  return app.init();
+}
+
+function expectTooMany(res: request.Response): void {
+  expect(res.status).toBe(429);
+  expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+}
+
+describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
+  let db: TestDatabase;
+  let seeded: SeedResult;
+  let app: INestApplication;
+  let server: ReturnType<INestApplication['getHttpServer']>;
+  // Requests come from loopback, a trusted proxy: X-Forwarded-For names the client, as HAProxy would.
+  const login = (email: string, password: string, client = '203.0.113.1') =>
+    request(server).post('/api/user/login').set('X-Forwarded-For', client).send({ email, password });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    seeded = await seed(pool, { students: 30, teachers: 1, catalog, kdfCost: 4 });
+    await pool.end();
+    app = await startApp(db.url, SMALL);
+    server = app.getHttpServer();
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  it('failed logins of one account: 429 with Retry-After, even for the right password, from any client', async () => {
+    const email = 'student1@shellgrade.test';
+    for (let i = 0; i < 3; i++) expect((await login(email, 'wrong', `203.0.113.${10 + i}`)).status).toBe(401);
+    expectTooMany(await login(email, 'wrong', '203.0.113.20'));
+    expectTooMany(await login(email, SEED_PASSWORDS.student, '198.51.100.7'));
+    // Other accounts are not affected.
+    expect((await login('student2@shellgrade.test', SEED_PASSWORDS.student, '198.51.100.7')).status).toBe(200);
+  });
+
+  it('failed logins from one client across accounts: 429 for that client only', async () => {
+    const client = '203.0.113.99';
+    for (let i = 0; i < 5; i++) expect((await login(`student${10 + i}@shellgrade.test`, 'wrong', client)).status).toBe(401);
+    expectTooMany(await login('student20@shellgrade.test', SEED_PASSWORDS.student, client));
+    expect((await login('student20@shellgrade.test', SEED_PASSWORDS.student, '203.0.113.100')).status).toBe(200);
+  });
+
+  it('never counts successful logins: many students from one client (a load test) all get in', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
+      for (const s of seeded.students.slice(20, 30)) statuses.push((await login(s.email, SEED_PASSWORDS.student, '192.0.2.1')).status);
+    }
+    expect(statuses).toEqual(new Array(30).fill(200));
+  });
+
+  it('wrong enrolment keys: 429 after the allowance, the right key included', async () => {
+    const student = request.agent(server);
+    await student.post('/api/user/login').set('X-Forwarded-For', '192.0.2.50').send({ email: 'student25@shellgrade.test', password: SEED_PASSWORDS.student }).expect(200);
+    const enrol = (key: string) => student.post(`/api/business-session/${seeded.sessionId}/enrolments`).send({ enrolment_key: key });
+    expect((await enrol('wrong-guess-1')).status).toBe(400);
+    expect((await enrol('wrong-guess-2')).status).toBe(400);
+    expectTooMany(await enrol('wrong-guess-3'));
+    expectTooMany(await enrol('shellgrade-enrol'));
+  });
+
+  it('enabled: false turns every limit off (benchmark variants)', async () => {
+    const open = await startApp(db.url, { ...SMALL, enabled: false });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await request(open.getHttpServer()).post('/api/user/login').send({ email: 'student29@shellgrade.test', password: 'wrong' })).status);
+      expect(statuses).toEqual(new Array(6).fill(401));
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('rate limits with the redis store (real Redis): counters shared by every replica', () => {
+  const redisUrl = () => {
+    const url = new URL(loadConnections({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL);
+    url.pathname = '/13';
+    return url.toString();
+  };
+
+  it('two replicas count into one window', async () => {
+    const cfg: RateLimitConfig = { ...DEFAULT_RATE_LIMITS, store: 'redis', redisUrl: redisUrl(), submissionsPerStudent: { points: 3, durationS: 60 } };
+    const [a, b] = [new RateLimits(cfg), new RateLimits(cfg)];
+    const userId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
+    try {
+      await Promise.all([a.ready(), b.ready()]);
+      await a.submission(userId);
+      await b.submission(userId);
+      await a.submission(userId);
+      const refused = await b.submission(userId).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(DomainError);
+      expect(refused).toMatchObject({ kind: 'rate-limited' });
+      expect((refused as DomainError).retryAfterSeconds).toBeGreaterThan(0);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
