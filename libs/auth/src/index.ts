@@ -13,3 +13,4 @@ export * from './rate-limits';
 export * from './token-versions';
 export * from './ownership';
 export * from './enrolment-key';
+export * from './secret-policy';

@@ -1,5 +1,5 @@
 /** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
-import type { AuthConfig } from '@shellgrade/auth';
+import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import type { HttpAppOptions, ServiceIdentity } from '@shellgrade/http';
 import type { ServiceConfig } from '@shellgrade/variant';
@@ -12,8 +12,17 @@ export function identityOf(cfg: ServiceConfig): ServiceIdentity {
   return { role: cfg.role, replica: cfg.replica, variant: cfg.spec.name };
 }
 
+/** Every process that signs or checks tokens reads its auth settings here: first, no default secret outside development. */
 export function authConfigOf(cfg: ServiceConfig): AuthConfig {
   const { auth } = cfg.spec;
+  const c = cfg.connections;
+  refuseDefaultSecrets({
+    host: cfg.host,
+    jwtSecret: c.SG_JWT_SECRET,
+    databaseUrl: c.DATABASE_URL,
+    ...(cfg.spec.dispatch === 'rabbitmq' ? { brokerUrl: c.AMQP_URL } : {}),
+    ...(cfg.spec.storage === 'minio' ? { objectStore: { accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY } } : {}),
+  });
   return {
     jwtSecret: cfg.connections.SG_JWT_SECRET,
     accessTtlSeconds: auth.accessTtlS,

@@ -56,3 +56,28 @@ describe('the HTTP edge, auth and identity', () => {
     expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });
   });
 });
+
+describe('authConfigOf refuses default secrets outside development (issue 22 item 4)', () => {
+  const exposed = (spec: VariantSpecInput, env: NodeJS.ProcessEnv = {}): ServiceConfig => ({ ...serviceConfig(spec, 'exercise', env), host: '0.0.0.0' });
+  const generated = {
+    SG_JWT_SECRET: 'kq3v9XbL2pW8rT5mZ1cN7fH4sD6gJ0aY',
+    DATABASE_URL: 'postgres://shellgrade:Zr8vK2qW5pL9@db:5432/shellgrade',
+    AMQP_URL: 'amqp://shellgrade:Tn4cX7bM1vQ3@rabbitmq:5672',
+  };
+
+  it('starts on loopback with the dev defaults (the native launcher)', () => {
+    expect(() => authConfigOf(serviceConfig(msa, 'exercise'))).not.toThrow();
+  });
+
+  it('refuses the defaults when bound beyond loopback, naming what to generate', () => {
+    expect(() => authConfigOf(exposed(msa))).toThrow(/SG_JWT_SECRET[\s\S]*DATABASE_URL/);
+    expect(() => authConfigOf(exposed(msa, { ...generated, DATABASE_URL: undefined }))).toThrow(/DATABASE_URL/);
+    expect(() => authConfigOf(exposed(msa, generated))).not.toThrow();
+  });
+
+  it('checks the broker credentials only for a rabbitmq variant', () => {
+    const rabbit = { ...msa, dispatch: 'rabbitmq' as const };
+    expect(() => authConfigOf(exposed(rabbit, { ...generated, AMQP_URL: undefined }))).toThrow(/AMQP_URL/);
+    expect(() => authConfigOf(exposed(rabbit, generated))).not.toThrow();
+  });
+});

@@ -9,16 +9,18 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { CacheModule } from '@shellgrade/cache';
 import { loadCatalog, loadSamples, PAPER_SLUG } from '@shellgrade/grading';
 import { configureHttpApp } from '@shellgrade/http';
-import { createPool, createTestDatabase, PersistenceModule, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence';
-import { StorageModule } from '@shellgrade/storage';
-import { loadRuntimeConfig } from '@shellgrade/variant';
+import { createPool } from '@shellgrade/persistence';
+import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+// The spec and the wiring the services use: the monolith's ports, composed the same way.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, httpOptionsOf, portsModule } from '@shellgrade/wiring';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { ProductionApiModule } from '../../src/production/production-api.module';
-import { GradingCoreModule } from '../../src/wiring/grading-core.module';
 
 const SUBMISSIONS_PER_STUDENT = 4;
 
@@ -42,20 +44,19 @@ describe('submission rules over HTTP (monolith composition, real grader, real Po
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = createPool({ databaseUrl: db.url, size: 2 });
-    seeded = await seed(pool, { students: 8, teachers: 1, catalog: loadCatalog(), kdfCost: 4 });
-    const cfg = loadRuntimeConfig({ ...process.env, DATABASE_URL: db.url, SG_KDF_COST: '4', SG_CACHE: 'none', SG_STORAGE: 'postgres', SG_DISPATCH: 'inline' });
+    seeded = await seed(pool, { students: 8, teachers: 1, catalog: await loadCatalog(), kdfCost: 4 });
+    const base = loadVariant('naked-mon');
+    const spec = { ...base, auth: { ...base.auth, kdfCost: 4 } };
+    const cfg: ServiceConfig = { ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 0 }), connections: loadConnections({ ...process.env, DATABASE_URL: db.url }) };
     const moduleRef = await Test.createTestingModule({
       imports: [
-        PersistenceModule.forRoot(cfg),
-        CacheModule.forRoot(cfg),
-        StorageModule.forRoot(cfg),
-        GradingCoreModule.forRoot(cfg),
-        AuthModule.forRoot(cfg, { rateLimits: { submissionsPerStudent: { points: SUBMISSIONS_PER_STUDENT, durationS: 600 } } }),
-        ProductionApiModule.forRoot({ maxArchiveBytes: cfg.SG_MAX_ARCHIVE_BYTES }),
+        portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg)]),
+        AuthModule.forRoot({ ...authConfigOf(cfg), rateLimits: { submissionsPerStudent: { points: SUBMISSIONS_PER_STUDENT, durationS: 600 } } }),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
       ],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '', maxArchiveBytes: cfg.SG_MAX_ARCHIVE_BYTES });
+    configureHttpApp(app as NestExpressApplication, httpOptionsOf(cfg, 'test'));
     await app.init();
   }, 120_000);
 
