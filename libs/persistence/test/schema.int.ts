@@ -1,6 +1,10 @@
+import { verifyEnrolmentKey } from '@shellgrade/auth';
 import { Client } from 'pg';
 import { migrate } from '../src/migrate';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database';
+
+/** Every migration, in order. */
+const MIGRATIONS = ['1763776800000_initial-schema', '1763900000000_auth-hardening'];
 
 describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -39,18 +43,38 @@ describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
     await expect(migrate(db.url)).resolves.toEqual([]);
   });
 
-  it('goes down and up again', async () => {
-    await expect(migrate(db.url, 'down')).resolves.toEqual(['1763776800000_initial-schema']);
+  it('goes down and up again, one migration at a time', async () => {
+    for (const name of [...MIGRATIONS].reverse()) await expect(migrate(db.url, 'down')).resolves.toEqual([name]);
     const { rows } = await client.query(`SELECT to_regclass('public.users') AS t`);
     expect(rows[0].t).toBeNull();
-    await expect(migrate(db.url)).resolves.toEqual(['1763776800000_initial-schema']);
+    await expect(migrate(db.url)).resolves.toEqual(MIGRATIONS);
+  }, 60_000);
+
+  it('hashes enrolment keys that were stored in clear, and the API still accepts them', async () => {
+    const fresh = await createTestDatabase(undefined, false);
+    const c = new Client({ connectionString: fresh.url });
+    await c.connect();
+    try {
+      await migrate(fresh.url);
+      await migrate(fresh.url, 'down');
+      await c.query("INSERT INTO sequences (name) VALUES ('s')");
+      await c.query("INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key) SELECT 'old', id, now(), now(), 'an-old-clear-key' FROM sequences");
+      await migrate(fresh.url);
+      const { rows } = await c.query<{ enrolment_key_hash: string }>('SELECT enrolment_key_hash FROM business_sessions');
+      expect(rows[0]!.enrolment_key_hash).toMatch(/^sha256\$[0-9a-f]{64}$/);
+      await expect(verifyEnrolmentKey('an-old-clear-key', rows[0]!.enrolment_key_hash)).resolves.toBe(true);
+      await expect(verifyEnrolmentKey('another-key', rows[0]!.enrolment_key_hash)).resolves.toBe(false);
+    } finally {
+      await c.end();
+      await fresh.drop();
+    }
   }, 60_000);
 
   it('serialises concurrent runs (replicas starting together): the schema is applied once', async () => {
     const fresh = await createTestDatabase(undefined, false);
     try {
       const runs = await Promise.all([migrate(fresh.url), migrate(fresh.url), migrate(fresh.url)]);
-      expect(runs.flat()).toEqual(['1763776800000_initial-schema']);
+      expect(runs.flat()).toEqual(MIGRATIONS);
     } finally {
       await fresh.drop();
     }
