@@ -1,6 +1,7 @@
 /** The gateway's own endpoints (/health, /metrics) and the lifetime of its upstream pools. */
-import { Controller, Get, Inject, Module, type DynamicModule, type OnApplicationShutdown, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Inject, Module, type DynamicModule, type OnApplicationShutdown, Req, Res } from '@nestjs/common';
+import { DEFAULT_OPS_ACCESS, mayReadOps } from '@shellgrade/http';
+import type { Request, Response } from 'express';
 import type { GatewayConfig } from './gateway-config';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { UpstreamName } from './route-table';
@@ -18,10 +19,10 @@ export const GATEWAY_STATE = Symbol('GatewayState');
 class GatewayController {
   constructor(@Inject(GATEWAY_STATE) private readonly state: GatewayState) {}
 
-  /** Liveness of the gateway process itself; upstream health shows in the error metrics. */
+  /** Liveness of the gateway process itself (its identity for internal callers only); upstream health shows in the error metrics. */
   @Get('health')
-  health(): { status: 'ok'; role: 'gateway'; replica: number } {
-    return { status: 'ok', role: 'gateway', replica: this.state.config.replica };
+  health(@Req() req: Request): { status: 'ok'; role?: 'gateway'; replica?: number } {
+    return mayReadOps(req, DEFAULT_OPS_ACCESS) ? { status: 'ok', role: 'gateway', replica: this.state.config.replica } : { status: 'ok' };
   }
 
   @Get('metrics')

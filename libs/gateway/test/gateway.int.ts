@@ -245,6 +245,11 @@ describe('gateway routing and passthrough (live upstreams)', () => {
     const ui = await send(`${gateway.url}/docs`);
     expect(ui.status).toBe(200);
 
+    // Relayed from outside (a front proxy's X-Forwarded-For): no metrics, no docs, no identity.
+    const outside = { headers: { 'X-Forwarded-For': '198.51.100.23' } };
+    for (const path of ['/metrics', '/docs-json', '/docs']) expect((await send(`${gateway.url}${path}`, outside)).status).toBe(404);
+    expect(json(await send(`${gateway.url}/health`, outside))).toEqual({ status: 'ok' });
+
     const missing = await send(`${gateway.url}/nowhere?x=1`);
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
