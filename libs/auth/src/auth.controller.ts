@@ -96,8 +96,8 @@ export class SessionHttp {
   }
 }
 
-/** The client's address as seen through trusted proxies (libs/http sets `trust proxy`). */
-const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/** The client's address as seen through trusted proxies (libs/http sets `trust proxy`): the per-client rate-limit key. */
+export const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 @ApiTags('auth')
 @Controller('api')

@@ -71,10 +71,16 @@ export class AuthService {
     return sid ? this.refreshTokens.revokeFamily(sid) : false;
   }
 
-  /** True when `password` is the account's current password (a password change asks for it). */
-  async checkPassword(email: string, password: string): Promise<boolean> {
+  /**
+   * True when `password` is the account's current password (a password change asks for it).
+   * Wrong guesses count as failed logins: a stolen session cannot brute-force the password here.
+   */
+  async checkPassword(email: string, password: string, client: string): Promise<boolean> {
+    await this.limits.checkLogin(email, client);
     const found = await this.credentials.findCredentials(email);
-    return this.passwordMatches(found?.passwordHash, password);
+    const matches = await this.passwordMatches(found?.passwordHash, password);
+    if (!matches) await this.limits.loginFailed(email, client);
+    return matches;
   }
 
   /** Revokes every session of the user except `keepSid` (after a password change). */

@@ -6,6 +6,7 @@ import {
   type AuthConfig,
   type AuthenticatedUser,
   AuthService,
+  clientOf,
   CurrentUser,
   hashPassword,
   listOwner,
@@ -116,7 +117,7 @@ export class UsersController {
       if (body.role !== undefined || body.email !== undefined) throw forbidden('only an admin may change role or email');
     }
     const { password, current_password: current, ...rest } = body;
-    if (password !== undefined && id === me.id && !(current !== undefined && (await this.authService.checkPassword(me.email, current)))) {
+    if (password !== undefined && id === me.id && !(current !== undefined && (await this.authService.checkPassword(me.email, current, clientOf(req))))) {
       throw forbidden('changing your password needs your current password (current_password), and it did not match');
     }
     const patch: UserPatch = { ...rest, ...(password ? { passwordHash: await hashPassword(password, this.auth.kdfCost) } : {}) };

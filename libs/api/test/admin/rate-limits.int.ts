@@ -103,6 +103,15 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
     expectTooMany(await enrol('shellgrade-enrol'));
   });
 
+  it('wrong current passwords in a password change count as failed logins', async () => {
+    const student = request.agent(server);
+    const me = await student.post('/api/user/login').send({ email: 'student26@shellgrade.test', password: SEED_PASSWORDS.student }).expect(200);
+    const change = (current: string) => student.patch(`/api/user/${me.body.user_id}`).send({ password: 'a-new-password-26', current_password: current });
+    for (let i = 0; i < 3; i++) expect((await change(`guess-${i}`)).status).toBe(403);
+    expectTooMany(await change(SEED_PASSWORDS.student));
+    expectTooMany(await login('student26@shellgrade.test', SEED_PASSWORDS.student));
+  });
+
   it('enabled: false turns every limit off (benchmark variants)', async () => {
     const open = await startApp(db.url, { ...SMALL, enabled: false });
     try {
