@@ -1,7 +1,8 @@
 /**
  * The spec's tunables reach the adapters they configure, with nothing hard-coded behind
- * them: the monolith built from a spec whose http.maxBodyBytes is 4 KiB refuses a larger
- * multipart upload with 413, and parses a smaller one (a broken archive: 422). Real
+ * them: the monolith built from a spec whose http.maxArchiveBytes is 4 KiB refuses a larger
+ * multipart upload with 413 while streaming it, and parses a smaller one (a broken archive:
+ * 422). The body limits derive from that one value (libs/http bodyLimitFor). Real
  * PostgreSQL (fresh database, seeded), the monolith's own composition root over HTTP.
  */
 import type { INestApplication } from '@nestjs/common';
@@ -16,7 +17,7 @@ import { httpOptionsOf } from '@shellgrade/wiring';
 import request from 'supertest';
 import { MonolithModule } from '../src/app.module';
 
-const BODY_LIMIT = 4096;
+const ARCHIVE_LIMIT = 4096;
 
 describe('monolith built from a spec: http limits', () => {
   let db: TestDatabase;
@@ -30,7 +31,7 @@ describe('monolith built from a spec: http limits', () => {
     await pool.end();
     ids = { exerciseId: seeded.csvExerciseId, statementId: seeded.students[0]!.statementId };
     const base = loadVariant('naked-mon');
-    const spec = { ...base, auth: { ...base.auth, kdfCost: 4 }, http: { ...base.http, maxBodyBytes: BODY_LIMIT } };
+    const spec = { ...base, auth: { ...base.auth, kdfCost: 4 }, http: { ...base.http, maxArchiveBytes: ARCHIVE_LIMIT } };
     const cfg: ServiceConfig = {
       ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 0 }),
       connections: loadConnections({ DATABASE_URL: db.url }),
@@ -56,14 +57,14 @@ describe('monolith built from a spec: http limits', () => {
       .attach('file', Buffer.alloc(bytes, 1), 'answer.tgz');
   };
 
-  it('refuses a multipart upload above http.maxBodyBytes with 413', async () => {
-    const res = await submit(BODY_LIMIT + 1024);
+  it('refuses a multipart upload above http.maxArchiveBytes with 413', async () => {
+    const res = await submit(ARCHIVE_LIMIT + 1024);
     expect(res.status).toBe(413);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
   });
 
   it('parses one below it (not an archive: 422)', async () => {
-    const res = await submit(BODY_LIMIT - 1024);
+    const res = await submit(ARCHIVE_LIMIT - 1024);
     expect(res.status).toBe(422);
   });
 });
