@@ -1,6 +1,6 @@
 /**
  * Rate-limit tunables (issue 22 item 7). One default each, safe for production; a variant spec
- * overrides them through AuthModule.forRoot's `rateLimits` option.
+ * overrides them through AuthConfig.rateLimits (libs/wiring's authConfigOf, once the spec carries them).
  *
  * Login and enrolment limits count FAILED attempts only, so a load test that logs in thousands
  * of seeded students from one loopback client (k6) is never throttled by them; the submission
