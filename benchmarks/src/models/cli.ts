@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// npm run models -- <demands|predict|compare> ...   (see benchmarks/README.md, "Queueing models")
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { loadVariant } from '@shellgrade/variant';
+import { loadProfile } from '../profiles';
+import { compare, comparisonMarkdown } from './compare';
+import { measureDemands, readMeta, readRuns } from './demands';
+import { measuredFromRuns, readK6Metrics } from './measured';
+import { predictVariant } from './predict';
+import { runSpec } from './run-spec';
+
+function positiveNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
+  return n;
+}
+
+function write(file: string | undefined, value: unknown): void {
+  const text = JSON.stringify(value, null, 2) + '\n';
+  if (file) {
+    writeFileSync(file, text);
+    console.error(`written: ${file}`);
+  } else process.stdout.write(text);
+}
+
+const program = new Command('models').description('queueing-network models of the variants (LINE solver)');
+
+program
+  .command('demands')
+  .argument('<run-folder>', 'a finished results/<run-id> folder')
+  .option('--out <file>', 'write the demands here (default: stdout)')
+  .action((dir: string, o: { out?: string }) => write(o.out, measureDemands(dir)));
+
+program
+  .command('predict')
+  .argument('<variant>', 'preset name (infra/variants) or spec file')
+  .requiredOption('--demands <run-folder>', 'run folder whose measured CPU gives the service demands')
+  .option('--rate <it/s>', 'offered iterations of scenario R per second', positiveNumber)
+  .option('--profile <name>', "use the profile's peak as the rate", 'small')
+  .option('--cores <n>', 'CPU cores of the machine (default: this one)', positiveNumber)
+  .option('--out <file>', 'write the prediction here (default: stdout)')
+  .action((variant: string, o: { demands: string; rate?: number; profile: string; cores?: number; out?: string }) => {
+    const rate = o.rate ?? loadProfile(o.profile).peak;
+    write(o.out, predictVariant(loadVariant(variant), measureDemands(o.demands), rate, o.cores ?? cpus().length));
+  });
+
+program
+  .command('compare')
+  .argument('<run-folder>', 'the measured run folder')
+  .option('--demands <run-folder>', 'demands from another run (default: the measured one, which makes CPU rows fit by construction)')
+  .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json)')
+  .action((dir: string, o: { demands?: string; out?: string }) => {
+    const meta = readMeta(dir);
+    const spec = runSpec(dir, meta.variant);
+    const demands = measureDemands(o.demands ?? dir);
+    const measured = measuredFromRuns(readRuns(dir), (run) => readK6Metrics(dir, run));
+    const cores = meta.machine.cores;
+    const atPeak = predictVariant(spec, demands, meta.profile.peak, cores);
+    const atMean = predictVariant(spec, demands, measured.meanArrivalRate, cores);
+    const result = compare(dir, atPeak, atMean, measured);
+    write(o.out ?? join(dir, 'model-compare.json'), result);
+    process.stdout.write(comparisonMarkdown(result));
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+// Runs benchmarks/models/qn_solve.py (LINE's MVA, PyPI line-solver) on one network description.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../paths';
+
+export const DEFAULT_PYTHON = '/root/.pyenv/versions/3.11.7/bin/python3';
+
+export interface SolverStation {
+  name: string;
+  servers: number;
+  demands: Record<string, number>;
+}
+
+export type SolverClass = { name: string; arrivalRate: number } | { name: string; population: number; thinkTime: number };
+
+export interface SolverInput {
+  name: string;
+  classes: SolverClass[];
+  stations: SolverStation[];
+}
+
+export interface StationClassResult {
+  util: number;
+  /** Seconds per visit (waiting + service). */
+  respT: number;
+  qLen: number;
+  tput: number;
+}
+
+export interface SolverOutput {
+  solver: string;
+  stations: Record<string, Record<string, StationClassResult>>;
+}
+
+export function pythonBin(): string {
+  return process.env.SG_PYTHON ?? DEFAULT_PYTHON;
+}
+
+export function solveNetwork(input: SolverInput): SolverOutput {
+  const script = join(repoRoot(), 'benchmarks', 'models', 'qn_solve.py');
+  const res = spawnSync(pythonBin(), [script], { input: JSON.stringify(input), encoding: 'utf8', timeout: 120_000 });
+  if (res.error) throw new Error(`queueing solver: cannot run ${pythonBin()} (${res.error.message}); scripts/setup.sh installs line-solver`);
+  if (res.status !== 0) throw new Error(`queueing solver failed (exit ${res.status}): ${res.stderr.trim().split('\n').slice(-5).join('\n')}`);
+  return JSON.parse(res.stdout) as SolverOutput;
+}
