@@ -1,0 +1,62 @@
+// Variant spec → queueing network: stations, servers (replicas) and per-class demands.
+import { loadVariant } from '@shellgrade/variant';
+import type { Demands } from '../../src/models/demands';
+import { networkOf, saturationBounds } from '../../src/models/network';
+
+const demands: Demands = {
+  schema: 'shellgrade.model-demands/1',
+  source: 'hand-made',
+  variant: 'msa-1-2',
+  runs: [1],
+  iterations: 100,
+  components: {
+    app: { session: 0.05, sps: 0.1 },
+    gateway: { session: 0.008, sps: 0.002 },
+    haproxy: { session: 0.0008, sps: 0.0002 },
+    postgres: { session: 0.004, sps: 0.001 },
+    broker: { session: 0, sps: 0.003 },
+    loadgen: { session: 0.02, sps: 0.005 },
+  },
+  notes: [],
+};
+
+const names = (n: ReturnType<typeof networkOf>) => n.stations.map((s) => `${s.name}×${s.servers}`);
+
+describe('variant spec → queueing network', () => {
+  it('naked-mon: one monolith server doing both classes, PostgreSQL on every core, no balancer', () => {
+    const net = networkOf(loadVariant('naked-mon'), demands, 2);
+    expect(names(net)).toEqual(['monolith×1', 'postgres×2']);
+    expect(net.stations[0].demands).toEqual({ session: 0.05, sps: 0.1 });
+    expect(net.outsideDemand).toBeCloseTo(0.025, 12);
+  });
+
+  it('mon-x4: four monolith servers behind HAProxy', () => {
+    expect(names(networkOf(loadVariant('mon-x4'), demands, 2))).toEqual(['haproxy×1', 'monolith×4', 'postgres×2']);
+  });
+
+  it('msa-1-2: gateway, leftover (session only), two exercise servers (sps only), the internal balancer', () => {
+    const net = networkOf(loadVariant('msa-1-2'), demands, 2);
+    expect(names(net)).toEqual(['haproxy×1', 'gateway×1', 'leftover×1', 'exercise×2', 'postgres×2']);
+    expect(net.stations.find((s) => s.name === 'leftover')!.demands).toEqual({ session: 0.05, sps: 0 });
+    expect(net.stations.find((s) => s.name === 'exercise')!.demands).toEqual({ session: 0, sps: 0.1 });
+  });
+
+  it('msa-rabbitmq-1-2: the broker is a station of the sps class', () => {
+    const net = networkOf(loadVariant('msa-rabbitmq-1-2'), demands, 2);
+    expect(names(net)).toEqual(['haproxy×1', 'gateway×1', 'leftover×1', 'exercise×2', 'broker×1', 'postgres×2']);
+    expect(net.stations.find((s) => s.name === 'broker')!.demands).toEqual({ session: 0, sps: 0.003 });
+  });
+
+  it('saturation bounds: servers / demand per station, and the shared cores against every demand', () => {
+    const bounds = saturationBounds(networkOf(loadVariant('naked-mon'), demands, 2));
+    // monolith 1 / 0.15 = 6.67 it/s; cpu 2 / (0.15 + 0.005 + 0.025) = 11.1; postgres 2 / 0.005 = 400.
+    expect(bounds[0].station).toBe('monolith');
+    expect(bounds[0].rate).toBeCloseTo(1 / 0.15, 9);
+    expect(bounds[1].station).toBe('cpu');
+    expect(bounds[1].rate).toBeCloseTo(2 / 0.18, 9);
+    const msa = saturationBounds(networkOf(loadVariant('msa-1-2'), demands, 2));
+    // exercise 2 / 0.1 = 20, leftover 1 / 0.05 = 20, cpu 2 / 0.191 = 10.5: the shared CPU limits first.
+    expect(msa[0].station).toBe('cpu');
+    expect(msa[0].rate).toBeCloseTo(2 / 0.191, 9);
+  });
+});
