@@ -22,3 +22,7 @@ npm run build
 
 step "exercise catalog archives"
 "${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}" libs/grading/catalog/build.py
+
+step "queueing-model solver (benchmarks/models, PyPI line-solver)"
+# Pinned: the model's unit tests check its MVA numbers against closed forms.
+"${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'line-solver==3.0.8.0'

@@ -19,6 +19,7 @@ export interface Comparison {
   arrivalRate: number;
   saturationRate: number;
   bottleneck: string;
+  unmeasured: string[];
   rows: ComparisonRow[];
 }
 
@@ -58,6 +59,7 @@ export function compare(runFolder: string, atPeak: Prediction, atMean: Predictio
     arrivalRate: atPeak.arrivalRate,
     saturationRate: atPeak.saturationRate,
     bottleneck: atPeak.bottleneck,
+    unmeasured: atPeak.unmeasured,
     rows,
   };
 }
@@ -69,6 +71,7 @@ export function comparisonMarkdown(c: Comparison): string {
     `### ${c.variant}: model vs ${c.runFolder}`,
     '',
     `Demands from ${c.demandsFrom}; offered ${c.arrivalRate} it/s; predicted saturation ${c.saturationRate.toFixed(2)} it/s at ${c.bottleneck}.`,
+    ...(c.unmeasured.length ? [`Left out (no demand measured in that run): ${c.unmeasured.join(', ')}.`] : []),
     '',
     '| metric | predicted | measured | rel. error |',
     '|---|---:|---:|---:|',

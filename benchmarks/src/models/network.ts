@@ -18,6 +18,8 @@ export interface QueueingNetwork {
   cores: number;
   /** CPU per iteration outside the stations (the load generator), counted against the cores. */
   outsideDemand: number;
+  /** Stations of the variant the demands' run did not have (e.g. a broker, from an msa-1-2 run): left out, not free. */
+  unmeasured: string[];
 }
 
 const sum = (d: ClassDemands) => CLASSES.reduce((s, c) => s + d[c], 0);
@@ -36,7 +38,6 @@ export function networkOf(spec: VariantSpec, demands: Demands, cores: number): Q
   if (spec.topology === 'monolith') {
     stations.push({ name: 'monolith', servers: spec.replicas.monolith ?? 1, demands: d.app });
   } else {
-    // Demands measured on a monolith have no gateway hop: its cost is then unknown, not zero.
     stations.push({ name: 'gateway', servers: spec.replicas.gateway ?? 1, demands: d.gateway });
     stations.push({ name: 'leftover', servers: spec.replicas.leftover ?? 1, demands: { session: d.app.session, sps: 0 } });
     stations.push({ name: 'exercise', servers: spec.replicas.exercise ?? 1, demands: { session: 0, sps: d.app.sps } });
@@ -44,7 +45,13 @@ export function networkOf(spec: VariantSpec, demands: Demands, cores: number): Q
   if (spec.dispatch !== 'inline') stations.push({ name: 'broker', servers: 1, demands: d.broker });
   // PostgreSQL forks a backend per connection: it can use every core.
   stations.push({ name: 'postgres', servers: cores, demands: d.postgres });
-  return { variant: spec.name, stations: stations.filter((s) => sum(s.demands) > 0), cores, outsideDemand: sum(d.loadgen) };
+  return {
+    variant: spec.name,
+    stations: stations.filter((s) => sum(s.demands) > 0),
+    cores,
+    outsideDemand: sum(d.loadgen),
+    unmeasured: stations.filter((s) => sum(s.demands) === 0).map((s) => s.name),
+  };
 }
 
 export interface Bound {

@@ -25,6 +25,8 @@ export interface Prediction {
   /** Mean response time per class and iteration, seconds (summed over the stations it visits); null when saturated. */
   responseTimeS: Record<RequestClass, number | null>;
   stations: StationPrediction[];
+  /** Stations the demands' run had no figure for, left out of the network (the prediction is optimistic there). */
+  unmeasured: string[];
   /** The machine's cores as a station: every process and the load generator share them. */
   cpu: { cores: number; utilization: number };
   bottleneck: string;
@@ -68,6 +70,7 @@ export function predict(net: QueueingNetwork, demandsFrom: string, arrivalRate: 
     throughput: { iterationsPerS: x, requestsPerS: x * REQUESTS, spsPerS: x },
     responseTimeS,
     stations,
+    unmeasured: net.unmeasured,
     cpu: { cores: net.cores, utilization: (x * cpuDemand) / net.cores },
     bottleneck: first.station,
     saturationRate: first.rate,

@@ -47,6 +47,13 @@ describe('variant spec → queueing network', () => {
     expect(net.stations.find((s) => s.name === 'broker')!.demands).toEqual({ session: 0, sps: 0.003 });
   });
 
+  it('says which stations the demands have no figure for instead of treating them as free', () => {
+    const fromMsa11 = { ...demands, components: { ...demands.components, broker: { session: 0, sps: 0 } } };
+    const net = networkOf(loadVariant('msa-rabbitmq-1-2'), fromMsa11, 2);
+    expect(net.unmeasured).toEqual(['broker']);
+    expect(names(net)).not.toContain('broker×1');
+  });
+
   it('saturation bounds: servers / demand per station, and the shared cores against every demand', () => {
     const bounds = saturationBounds(networkOf(loadVariant('naked-mon'), demands, 2));
     // monolith 1 / 0.15 = 6.67 it/s; cpu 2 / (0.15 + 0.005 + 0.025) = 11.1; postgres 2 / 0.005 = 400.

@@ -12,6 +12,7 @@ const net: QueueingNetwork = {
   variant: 'textbook',
   cores: 2,
   outsideDemand: 0.05,
+  unmeasured: [],
   stations: [
     { name: 'front', servers: 1, demands: { session: 0.1, sps: 0.1 } },
     { name: 'grader', servers: 1, demands: { session: 0, sps: 0.25 } },
