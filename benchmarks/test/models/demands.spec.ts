@@ -1,4 +1,5 @@
 // Service demands from the harness's run folders (fixtures: run 1 of three `small` runs, k6 trimmed).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demandsFromRuns, gradingCpuS, measureDemands, readMeta, readRuns } from '../../src/models/demands';
 import { measuredFromRuns, readK6Metrics } from '../../src/models/measured';
@@ -27,7 +28,7 @@ describe('service demands from a run folder', () => {
   it("monolith: one grading of the sandboxed baseline is the sps class's CPU, the rest is session", () => {
     const dir = fixture('naked-mon-small');
     const d = measureDemands(dir);
-    const grading = gradingCpuS(JSON.parse(require('node:fs').readFileSync(join(dir, 'grader-baseline.json'), 'utf8')));
+    const grading = gradingCpuS(JSON.parse(readFileSync(join(dir, 'grader-baseline.json'), 'utf8')));
     expect(grading).toBeGreaterThan(0);
     expect(d.components.app.sps).toBeCloseTo(grading!, 9);
     expect(d.components.app.session + d.components.app.sps).toBeCloseTo(84.492357051 / d.iterations, 9);
