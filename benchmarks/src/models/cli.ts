@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadVariant } from '@shellgrade/variant';
 import { loadProfile } from '../profiles';
-import { compare, comparisonMarkdown } from './compare';
+import { agreementMarkdown, agreementOver } from './agreement';
+import { compare, comparisonMarkdown, type Comparison } from './compare';
 import { measureDemands, readMeta, readRuns } from './demands';
 import { measuredFromRuns, readK6Metrics } from './measured';
 import { predictVariant } from './predict';
@@ -47,22 +48,32 @@ program
     write(o.out, predictVariant(loadVariant(variant), measureDemands(o.demands), rate, o.cores ?? cpus().length));
   });
 
+function compareRun(dir: string, demandsDir: string | undefined): Comparison {
+  const meta = readMeta(dir);
+  const spec = runSpec(dir, meta.variant);
+  const demands = measureDemands(demandsDir ?? dir);
+  const measured = measuredFromRuns(readRuns(dir), (run) => readK6Metrics(dir, run));
+  const cores = meta.machine.cores;
+  const atPeak = predictVariant(spec, demands, meta.profile.peak, cores);
+  const atMean = predictVariant(spec, demands, measured.meanArrivalRate, cores);
+  return compare(dir, atPeak, atMean, measured);
+}
+
 program
   .command('compare')
-  .argument('<run-folder>', 'the measured run folder')
-  .option('--demands <run-folder>', 'demands from another run (default: the measured one, which makes CPU rows fit by construction)')
-  .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json)')
-  .action((dir: string, o: { demands?: string; out?: string }) => {
-    const meta = readMeta(dir);
-    const spec = runSpec(dir, meta.variant);
-    const demands = measureDemands(o.demands ?? dir);
-    const measured = measuredFromRuns(readRuns(dir), (run) => readK6Metrics(dir, run));
-    const cores = meta.machine.cores;
-    const atPeak = predictVariant(spec, demands, meta.profile.peak, cores);
-    const atMean = predictVariant(spec, demands, measured.meanArrivalRate, cores);
-    const result = compare(dir, atPeak, atMean, measured);
-    write(o.out ?? join(dir, 'model-compare.json'), result);
-    process.stdout.write(comparisonMarkdown(result));
+  .argument('<run-folders...>', 'measured run folders; with more than one, the agreement over the set')
+  .option('--demands <run-folder>', 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)')
+  .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)')
+  .action((dirs: string[], o: { demands?: string; out?: string }) => {
+    const comparisons = dirs.map((dir) => compareRun(dir, o.demands));
+    for (const c of comparisons) process.stdout.write(comparisonMarkdown(c) + '\n');
+    if (comparisons.length === 1) {
+      write(o.out ?? join(dirs[0], 'model-compare.json'), comparisons[0]);
+      return;
+    }
+    const agreement = agreementOver(comparisons);
+    process.stdout.write(`### Agreement over ${comparisons.length} runs\n\n${agreementMarkdown(agreement)}`);
+    if (o.out) write(o.out, { schema: 'shellgrade.model-agreement/1', comparisons, agreement });
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
