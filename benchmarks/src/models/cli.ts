@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // npm run models -- <demands|predict|compare> ...   (see benchmarks/README.md, "Queueing models")
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadVariant } from '@shellgrade/variant';
+import { resultsDir } from '../paths';
 import { loadProfile } from '../profiles';
 import { agreementMarkdown, agreementOver } from './agreement';
 import { compare, comparisonMarkdown, type Comparison } from './compare';
@@ -19,6 +20,11 @@ function positiveNumber(v: string): number {
   return n;
 }
 
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new InvalidArgumentError(`expected ${what}`);
+  return value;
+}
+
 function write(file: string | undefined, value: unknown): void {
   const text = JSON.stringify(value, null, 2) + '\n';
   if (file) {
@@ -31,21 +37,27 @@ const program = new Command('models').description('queueing-network models of th
 
 program
   .command('demands')
-  .argument('<run-folder>', 'a finished results/<run-id> folder')
+  .argument('[run-folder]', 'a finished results/<run-id> folder')
+  .option('--run <run-folder>', 'the same, as an option')
   .option('--out <file>', 'write the demands here (default: stdout)')
-  .action((dir: string, o: { out?: string }) => write(o.out, measureDemands(dir)));
+  .action((dir: string | undefined, o: { run?: string; out?: string }) => write(o.out, measureDemands(required(dir ?? o.run, 'a run folder'))));
 
 program
   .command('predict')
-  .argument('<variant>', 'preset name (infra/variants) or spec file')
+  .argument('[variant]', 'preset name (infra/variants) or spec file')
+  .option('--variant <name>', 'the same, as an option')
   .requiredOption('--demands <run-folder>', 'run folder whose measured CPU gives the service demands')
   .option('--rate <it/s>', 'offered iterations of scenario R per second', positiveNumber)
   .option('--profile <name>', "use the profile's peak as the rate", 'small')
   .option('--cores <n>', 'CPU cores of the machine (default: this one)', positiveNumber)
-  .option('--out <file>', 'write the prediction here (default: stdout)')
-  .action((variant: string, o: { demands: string; rate?: number; profile: string; cores?: number; out?: string }) => {
+  .option('--out <file>', 'write the prediction here; - for stdout (default: results/models/predict-<variant>-<rate>.json)')
+  .action((variant: string | undefined, o: { variant?: string; demands: string; rate?: number; profile: string; cores?: number; out?: string }) => {
     const rate = o.rate ?? loadProfile(o.profile).peak;
-    write(o.out, predictVariant(loadVariant(variant), measureDemands(o.demands), rate, o.cores ?? cpus().length));
+    const spec = loadVariant(required(variant ?? o.variant, 'a variant'));
+    const prediction = predictVariant(spec, measureDemands(o.demands), rate, o.cores ?? cpus().length);
+    const out = o.out ?? join(resultsDir(), 'models', `predict-${spec.name}-${rate}.json`);
+    if (out !== '-') mkdirSync(dirname(out), { recursive: true });
+    write(out === '-' ? undefined : out, prediction);
   });
 
 function compareRun(dir: string, demandsDir: string | undefined): Comparison {
