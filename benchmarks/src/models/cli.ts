@@ -60,24 +60,29 @@ program
     write(out === '-' ? undefined : out, prediction);
   });
 
-function compareRun(dir: string, demandsDir: string | undefined): Comparison {
+/** One comparison per run folder (means over its valid runs), or per valid run with perRun. */
+function compareRuns(dir: string, demandsDir: string | undefined, perRun: boolean): Comparison[] {
   const meta = readMeta(dir);
   const spec = runSpec(dir, meta.variant);
   const demands = measureDemands(demandsDir ?? dir);
-  const measured = measuredFromRuns(readRuns(dir), (run) => readK6Metrics(dir, run));
   const cores = meta.machine.cores;
   const atPeak = predictVariant(spec, demands, meta.profile.peak, cores);
-  const atMean = predictVariant(spec, demands, measured.meanArrivalRate, cores);
-  return compare(dir, atPeak, atMean, measured);
+  const runs = readRuns(dir);
+  const sets = perRun ? runs.filter((r) => r.valid).map((r) => ({ label: `${dir} run ${r.run}`, runs: [r] })) : [{ label: dir, runs }];
+  return sets.map(({ label, runs: set }) => {
+    const measured = measuredFromRuns(set, (run) => readK6Metrics(dir, run));
+    return compare(label, atPeak, predictVariant(spec, demands, measured.meanArrivalRate, cores), measured);
+  });
 }
 
 program
   .command('compare')
   .argument('<run-folders...>', 'measured run folders; with more than one, the agreement over the set')
   .option('--demands <run-folder>', 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)')
+  .option('--per-run', 'one comparison per valid run instead of their mean (run-to-run noise stays visible)')
   .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)')
-  .action((dirs: string[], o: { demands?: string; out?: string }) => {
-    const comparisons = dirs.map((dir) => compareRun(dir, o.demands));
+  .action((dirs: string[], o: { demands?: string; perRun?: boolean; out?: string }) => {
+    const comparisons = dirs.flatMap((dir) => compareRuns(dir, o.demands, o.perRun ?? false));
     for (const c of comparisons) process.stdout.write(comparisonMarkdown(c) + '\n');
     if (comparisons.length === 1) {
       write(o.out ?? join(dirs[0], 'model-compare.json'), comparisons[0]);
