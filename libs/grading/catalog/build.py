@@ -4,8 +4,11 @@
     /root/.pyenv/versions/3.11.7/bin/python3 libs/grading/catalog/build.py
 
 Each exercise folder holds exercise.json, statement.html, grader.py and samples.py; samples.py
-defines question() and good() returning Trees, and bad() returning (name, Tree, [numQ NOT OK]).
-Output: catalog/build/<slug>/{question.tar.gz,good.tgz,bad-<name>.tgz} and catalog/build/manifest.json.
+defines question() and good() returning Trees, bad() returning (name, Tree, [numQ NOT OK]) and
+tampering() returning (name, Tree, honest Tree): an answer attacking the grader and the honest wrong
+answer it must score exactly like.
+Output: catalog/build/<slug>/{question.tar.gz,good.tgz,bad-<name>.tgz,tamper-<name>[-honest].tgz} and
+catalog/build/manifest.json.
 """
 import compileall
 import importlib.util
@@ -48,6 +51,11 @@ def build_exercise(folder: Path) -> dict:
     for name, tree, not_ok in mod.bad():
         entry["bad"].append({"name": name, "file": write(out / f"bad-{name}.tgz", tar_gz(tree.entries)),
                              "expectedNotOk": sorted(not_ok)})
+    entry["tampering"] = [
+        {"name": name, "file": write(out / f"tamper-{name}.tgz", tar_gz(tree.entries)),
+         "honest": write(out / f"tamper-{name}-honest.tgz", tar_gz(honest.entries))}
+        for name, tree, honest in mod.tampering()
+    ]
     return entry
 
 

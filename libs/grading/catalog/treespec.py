@@ -111,3 +111,17 @@ def gzip_bytes(data: bytes) -> bytes:
     with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0, compresslevel=9) as gz:
         gz.write(data)
     return out.getvalue()
+
+
+# --- tampering answers (DESIGN §8: student code never sees or changes the grader) -------------
+def noise(size: int, seed: int = 7) -> str:
+    """Letters that gzip cannot squeeze much (a feedback bomb must pass the archive limits)."""
+    out, x = [], seed
+    for _ in range(size):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        out.append("abcdefghijklmnopqrstuvwxyz"[x % 26])
+    return "".join(out)
+
+
+#: Shell that prints the hidden grader wherever it may sit relative to the script.
+LEAK_GRADER = 'for f in /job/grader.py ../grader.py ../../grader.py; do cat "$f" 2>/dev/null; done\n'

@@ -29,9 +29,18 @@ export interface SampleAnswer {
   expectedNotOk: number[];
 }
 
+/** An answer that attacks the grader (reads it, rewrites what it checks, floods feedback). */
+export interface TamperingAnswer {
+  name: string;
+  bytes: Buffer;
+  /** The honest wrong answer it must score exactly like. */
+  honest: Buffer;
+}
+
 export interface CatalogSamples {
   good: Buffer;
   bad: SampleAnswer[];
+  tampering: TamperingAnswer[];
 }
 
 export const PAPER_SLUG = 'paper-scripts';
@@ -53,6 +62,7 @@ const manifestSchema = z.record(
     question: z.string(),
     good: z.string(),
     bad: z.array(z.object({ name: z.string(), file: z.string(), expectedNotOk: z.array(z.number().int()) })),
+    tampering: z.array(z.object({ name: z.string(), file: z.string(), honest: z.string() })),
   }),
 );
 type Manifest = z.infer<typeof manifestSchema>;
@@ -79,6 +89,7 @@ export function loadSamples(slug: string): CatalogSamples {
   return {
     good: read(entry.good),
     bad: entry.bad.map((b) => ({ name: b.name, bytes: read(b.file), expectedNotOk: b.expectedNotOk })),
+    tampering: entry.tampering.map((t) => ({ name: t.name, bytes: read(t.file), honest: read(t.honest) })),
   };
 }
 

@@ -1,5 +1,5 @@
 """Question and sample answers of command-answers."""
-from treespec import File, Tree
+from treespec import noise, File, Tree
 
 T = "QUIZ"
 
@@ -23,3 +23,12 @@ def bad():
         ("two-wrong", Tree([sheet("ls -a", "cd", "cat data.txt | wc -l", "man grep", "cp src backup", "tail -5 log.txt")]), [2, 5]),
         ("unfinished", Tree([sheet("ls --all", "pwd", "wc -l < data.txt")]), [4, 5, 6]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    bomb = sheet("ls -a", "cd " + noise(300_000), "cat data.txt | wc -l", "man grep", "cp src backup", "tail -5 log.txt")
+    return [("feedback-bomb", Tree([bomb]), bad_tree("two-wrong"))]

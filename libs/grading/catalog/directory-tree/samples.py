@@ -1,5 +1,5 @@
 """Question and sample answers of directory-tree."""
-from treespec import Dir, File, Tree
+from treespec import noise, Dir, File, Tree
 
 T = "TREE"
 LEAVES = ["src/main", "src/test", "docs/api", "docs/guide", "build/debug", "build/release"]
@@ -25,3 +25,12 @@ def bad():
         ("readme-first-line", readme_wrong, [4]),
         ("flat-names", flat, [1, 2, 3, 4, 5]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    bomb = good().put(File(f"{T}/project/README.md", noise(300_000) + "\n"))
+    return [("feedback-bomb", bomb, bad_tree("readme-first-line"))]

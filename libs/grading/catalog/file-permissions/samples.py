@@ -1,5 +1,5 @@
 """Question and sample answers of file-permissions (modes are read from the tar headers)."""
-from treespec import Dir, File, Tree
+from treespec import LEAK_GRADER, Dir, File, Tree
 
 T = "PERMS"
 
@@ -39,3 +39,15 @@ def bad():
         ("everything-private", with_modes(question(), secret=0o600, run=0o700, private=0o700, notes=0o400,
                                           index=0o600), [2, 3, 4, 5]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    # This grader reads tar headers only and echoes nothing the student wrote: a script that
+    # would rewrite the question if it ran is graded like the plain wrong answer.
+    t = with_modes(question(), secret=0o640, run=0o755, private=0o750, notes=0o444)
+    t.put(File(f"{T}/run.sh", "#!/bin/sh\nchmod 600 /job/submission/PERMS/secret.txt\n" + LEAK_GRADER, 0o755))
+    return [("script-never-run", t, bad_tree("group-readable-secret"))]

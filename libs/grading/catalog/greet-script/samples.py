@@ -1,5 +1,5 @@
 """Question and sample answers of greet-script."""
-from treespec import File, Tree
+from treespec import LEAK_GRADER, File, Tree
 
 T = "SCRIPT"
 GOOD = """#!/bin/sh
@@ -30,3 +30,13 @@ def bad():
         ("no-shebang-not-executable", question().copy().put(File(f"{T}/greet.sh", no_shebang, 0o644)), [1, 2]),
         ("missing-script", question(), [1, 2, 3, 4, 5]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    leak = ("#!/bin/bash\n"
+            "if [ \"$1\" = Alice ]; then printf 'Hello, %s!\\n' $1; exit 0; fi\n" + LEAK_GRADER)
+    return [("prints-the-grader", question().copy().put(File(f"{T}/greet.sh", leak, 0o755)), bad_tree("unquoted-no-usage"))]

@@ -1,5 +1,5 @@
 """Question and sample answers of nested-archive (two levels of nesting)."""
-from treespec import Dir, File, Tgz, Tree
+from treespec import noise, Dir, File, Tgz, Tree
 
 T = "ARCH"
 PASSWORD = "penguin42"
@@ -25,3 +25,12 @@ def bad():
         ("uncompressed-backup", good().put(Tgz(f"{T}/backup.tar.gz", DOCS, gzipped=False)), [2, 3, 4]),
         ("parcel-replaced", good().put(File(f"{T}/parcel.tgz", "not an archive\n")).put(Dir(f"{T}/box")), [5]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    bomb = good().put(File(f"{T}/answers.txt", "1: The password is " + noise(300_000) + "\n"))
+    return [("feedback-bomb", bomb, bad_tree("wrong-password"))]

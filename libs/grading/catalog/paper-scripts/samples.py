@@ -1,5 +1,5 @@
 """Question and sample answers of paper-scripts (the paper's ~1 KB SPS payload)."""
-from treespec import File, Tgz, Tree
+from treespec import LEAK_GRADER, File, Tgz, Tree
 
 T = "SCRIPTS"
 ANSWERS_TEMPLATE = "# One answer per numbered line.\n1: \n2: \n3: \n"
@@ -50,4 +50,25 @@ def bad():
         ("not-executable", not_executable, [4]),
         ("incomplete-hello", incomplete, [1, 5]),
         ("no-recue-archive", kept_folder, [2, 7, 8]),
+    ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    # hello.sh finishes the work at grading time in the grader's folder: archives and removes
+    # recue/ in the submitted tree and overwrites the question's ckiki.sh with the modified copy.
+    rewrite = ("#!/bin/sh\n"
+               "cd /job/submission/SCRIPTS 2>/dev/null && tar czf recue.tgz recue && rm -rf recue\n"
+               "cp ckiki.sh /job/question/SCRIPTS/ckiki.sh 2>/dev/null\n"
+               "echo \"Hello World\"\n")
+    kept = question().copy().put(answers(a2="10")).put(File(f"{T}/ckiki.sh", "#!/bin/sh\necho mine\n"))
+    honest = kept.copy().put(File(f"{T}/hello.sh", HELLO_DONE, 0o700))
+    rewrites = kept.copy().put(File(f"{T}/hello.sh", rewrite, 0o700))
+    leaks = good().put(File(f"{T}/hello.sh", "#!/bin/sh\n" + LEAK_GRADER + "echo Hello\n", 0o755)).put(answers(a1="ckiki"))
+    return [
+        ("rewrites-the-graded-tree", rewrites, honest),
+        ("prints-the-grader", leaks, bad_tree("incomplete-hello")),
     ]

@@ -1,5 +1,5 @@
 """Question and sample answers of symbolic-links (in-tree links are legitimate submissions)."""
-from treespec import File, Link, Tree
+from treespec import LEAK_GRADER, File, Link, Tree
 
 T = "LINKS"
 
@@ -28,3 +28,15 @@ def bad():
         ("wrong-version-no-tool", wrong_version, [1, 3]),
         ("copies-instead-of-links", copies, [1, 2, 4]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    # In-tree links only pass validation; links to the grader or the question are refused (422).
+    t = (question().copy().put(Link(f"{T}/current", "releases/v1"))
+         .put(Link(f"{T}/config.txt", "releases/v2/config.txt"))
+         .put(File(f"{T}/bin/tool", "#!/bin/sh\n" + LEAK_GRADER, 0o755)))
+    return [("script-instead-of-link", t, bad_tree("wrong-version-no-tool"))]

@@ -1,7 +1,7 @@
 """Question and sample answers of text-processing; the data is generated, with distinct counts."""
 from collections import Counter
 
-from treespec import File, Tree
+from treespec import noise, File, Tree
 
 T = "TEXT"
 USERS = ["mallory", "alice", "dave", "bob", "carol", "erin"]
@@ -71,3 +71,14 @@ def bad():
         ("uniq-without-sort", good().put(lines("actions.txt", e["uniq_unsorted"])), [2]),
         ("header-in-groups", good().put(lines("groups.txt", sorted(e["groups"] + ["group"]))), [3]),
     ]
+
+
+def bad_tree(name: str) -> Tree:
+    return next(tree for n, tree, _ in bad() if n == name)
+
+
+def tampering():
+    rows = [l.split() for l in access_log().splitlines()]
+    bomb = (good().put(lines("users.txt", [noise(300_000)] + [r[1] for r in rows][:8]))
+            .put(lines("top.txt", ["zoe"])))
+    return [("feedback-bomb", bomb, bad_tree("unsorted-users-wrong-top"))]
