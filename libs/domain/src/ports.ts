@@ -8,6 +8,8 @@ import type { FeedbackItem } from './entities';
 /** Everything a grading script receives (DESIGN §3, grading contract). */
 export interface GradingJob {
   exerciseId: number;
+  /** The production being graded, when there is one: failures are logged with it. */
+  productionId?: number;
   /** Python source of the exercise's grader. */
   graderScript: string;
   statementHtml: string;

@@ -106,6 +106,7 @@ export class GradingWorker {
       await this.productions.setStatus(productionId, 'grading');
       const result = await this.grader.grade({
         exerciseId: exercise.id,
+        productionId,
         graderScript: exercise.graderScript,
         statementHtml: statement.statementHtml,
         questionArchive: statement.questionArchive,

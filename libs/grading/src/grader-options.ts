@@ -13,8 +13,10 @@ export interface SandboxLimits {
   /** Address-space limit (RLIMIT_AS). */
   memoryBytes: number;
   openFiles: number;
-  /** Size of the private /tmp tmpfs under bwrap. */
+  /** Size of the private /tmp tmpfs under bwrap (the grader's, and each student script's). */
   tmpBytes: number;
+  /** Size of the tmpfs holding the working copies student scripts run in (bwrap, root service). */
+  workBytes: number;
 }
 
 export interface GraderOptions {
@@ -40,6 +42,8 @@ export interface GraderOptions {
    * the right trade where a queue absorbs grading backlog, not where a request waits on it.
    */
   niceness?: number;
+  /** Where failed gradings are logged with their diagnostics (default: stderr, the server log). */
+  log?: (line: string) => void;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
@@ -49,8 +53,11 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   memoryBytes: 512 * 1024 * 1024,
   openFiles: 256,
   tmpBytes: 16 * 1024 * 1024,
+  workBytes: 64 * 1024 * 1024,
 };
 
 /** The unprivileged identity graders run as under bwrap ("nobody"). */
 export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
+/** Student scripts run as another uid than the grader (and its group), in a sandbox of their own. */
+export const STUDENT_UID = 65533;

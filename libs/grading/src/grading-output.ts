@@ -1,4 +1,8 @@
-/** Parses and validates what a grading script prints (DESIGN §3, grading contract). */
+/**
+ * Parses and validates what a grading script prints (DESIGN §3, grading contract), and bounds
+ * what reaches a student: feedback texts quote student files and output, so they are cut to a
+ * fixed size and stripped of the host paths of the job (DESIGN §8).
+ */
 import { z } from 'zod';
 import { DomainError, type GradingResult } from '@shellgrade/domain';
 
@@ -14,23 +18,73 @@ export const gradingResultSchema = z.object({
   ),
 });
 
+/** Same bounds as the helper library's (shellgrade_grader/feedback.py), for graders that skip it. */
+export const FEEDBACK_BOUNDS = { verif: 200, expl: 500, items: 200 } as const;
+
+/**
+ * A failed grading. `message` and `details` are what a student may read (they end up in the
+ * production's failure reason); `diagnostics` (the grader's stderr, its raw output, host errors)
+ * are for the server log only.
+ */
+export class GradingFailure extends DomainError {
+  constructor(
+    message: string,
+    details: Record<string, unknown>,
+    readonly diagnostics: Record<string, unknown> = {},
+  ) {
+    super('grading-failed', message, details);
+  }
+}
+
+/** Facts of a grader run, split between the student-safe details and the log-only diagnostics. */
+export interface RunFacts {
+  exitCode?: number | null;
+  signal?: string | null;
+  timedOut?: boolean;
+  durationMs?: number;
+  [diagnostic: string]: unknown;
+}
+
+export function failed(message: string, facts: RunFacts, diagnostics: Record<string, unknown> = {}): GradingFailure {
+  const { exitCode, signal, timedOut, durationMs, ...rest } = facts;
+  const details = Object.fromEntries(Object.entries({ exitCode, signal, timedOut, durationMs }).filter(([, v]) => v !== undefined));
+  return new GradingFailure(message, details, { ...rest, ...diagnostics });
+}
+
 /** The result is the last non-empty stdout line; anything else is a grader failure. */
-export function parseGradingOutput(stdout: string, facts: Record<string, unknown>): GradingResult {
+export function parseGradingOutput(stdout: string, facts: RunFacts, hostPaths: string[] = []): GradingResult {
   const lines = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
   const last = lines.at(-1);
   if (last === undefined) throw failed('the grader printed nothing', facts);
+  const stdoutTail = last.slice(-500);
   let json: unknown;
   try {
     json = JSON.parse(last);
   } catch {
-    throw failed(`the grader printed invalid JSON: ${last.slice(0, 200)}`, facts);
+    throw failed('the grader printed a result that is not valid JSON', facts, { stdoutTail });
   }
   const parsed = gradingResultSchema.safeParse(json);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw failed(`the grader printed a result that breaks the contract: ${why}`, facts);
+    throw failed(`the grader printed a result that breaks the contract: ${why.slice(0, 300)}`, facts, { stdoutTail });
   }
-  return parsed.data;
+  const shown = (text: string, limit: number) => bound(hidePaths(text, hostPaths), limit);
+  return {
+    grade: parsed.data.grade,
+    comment: parsed.data.comment.slice(0, FEEDBACK_BOUNDS.items).map((c) => ({
+      ...c,
+      verif: shown(c.verif, FEEDBACK_BOUNDS.verif),
+      expl: shown(c.expl, FEEDBACK_BOUNDS.expl),
+    })),
+  };
 }
 
-export const failed = (message: string, facts: Record<string, unknown>) => new DomainError('grading-failed', message, facts);
+/** Replaces host paths (the job directory under isolation none) with the sandbox's "/job". */
+function hidePaths(text: string, hostPaths: string[]): string {
+  return hostPaths.reduce((t, p) => (p.length > 1 ? t.split(p).join('/job') : t), text);
+}
+
+function bound(text: string, limit: number): string {
+  const chars = [...text];
+  return chars.length <= limit ? text : `${chars.slice(0, limit - 1).join('')}…`;
+}

@@ -1,13 +1,15 @@
 /**
- * Builds the command line that runs one grader: prlimit for resource limits, and under
- * `bwrap` a fresh mount/pid/net/ipc/uts namespace where only the job directory is writable,
- * system folders and the interpreter are read-only, and setpriv drops to uid 65534 (a real
- * unprivileged uid, so RLIMIT_NPROC applies — a user namespace mapping 65534 onto root would
- * bypass it). A non-root service falls back to such a namespace, mapping its own uid.
+ * Builds the command line that runs one grader. Under `bwrap` (root service): a fresh
+ * mount/pid/net/ipc/uts namespace where only the job directory is writable and system folders
+ * and the interpreter are read-only; its first process is the grading supervisor
+ * (shellgrade_grader.supervise), which runs grader.py as uid 65534 under the resource limits and
+ * every student script in a nested sandbox of its own, as another uid. Real uids, no user
+ * namespace: a namespace mapping 65534 onto root would ignore RLIMIT_NPROC. A non-root service
+ * falls back to a user namespace mapping its own uid, with prlimit and no student sandbox.
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
-import { SANDBOX_GID, SANDBOX_UID, type Isolation, type SandboxLimits } from './grader-options';
+import { SANDBOX_GID, SANDBOX_UID, STUDENT_UID, type Isolation, type SandboxLimits } from './grader-options';
 
 export interface CommandSpec {
   file: string;
@@ -39,10 +41,14 @@ export interface SandboxCommandInput {
 
 /** Pool mode: a warm interpreter that runs grader.py once its job's locale arrives on stdin. */
 export const WARM_PYTHON_ARGS = ['-S', '-u', '-m', 'shellgrade_grader.warm'];
+/** Async/blocking under a root bwrap: the supervisor runs grader.py (same argv) and the student sandboxes. */
+const supervisorArgs = (locale: string) => ['-S', '-u', '-m', 'shellgrade_grader.supervise', locale];
 
 /** Where things appear inside the bwrap sandbox. */
 const JOB_MOUNT = '/job';
 const HELPER_MOUNT = '/opt/shellgrade/python';
+/** Root-only tmpfs where the supervisor makes the students' throw-away working copies. */
+const WORK_MOUNT = '/run/sg-work';
 const SYSTEM_TOP_DIRS = ['/bin', '/lib', '/lib64', '/sbin'];
 const ETC_FILES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime'];
 
@@ -74,8 +80,13 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
   // its own scheduler autogroup; a blocking, unsandboxed one shares the service's session.
   const ownSession = sandboxed || input.wallClockSeconds === undefined;
   const deprioritize = input.niceness && ownSession ? autogroupNiceArgs(input.niceness) : [];
-  const inner = [...prlimitArgs(input.limits), '--', input.python, ...(input.pythonArgs ?? graderArgs)];
-  const env = {
+  const privileged = input.privileged ?? true;
+  // A root sandbox starts the supervisor, which applies the limits itself after forking.
+  const supervised = sandboxed && privileged;
+  const inner = supervised
+    ? [input.python, ...(input.pythonArgs ?? supervisorArgs(input.locale))]
+    : [...prlimitArgs(input.limits), '--', input.python, ...(input.pythonArgs ?? graderArgs)];
+  const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: jobPath,
     TMPDIR: sandboxed ? '/tmp' : input.jobDir,
@@ -84,13 +95,11 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONIOENCODING: 'utf-8',
     SG_ISOLATION: input.isolation,
+    ...(supervised ? supervisorEnv(input.limits) : {}),
   };
-  const privileged = input.privileged ?? true;
-  // The autogroup is reniced before setpriv drops CAP_SYS_ADMIN: without it the kernel accepts
-  // one autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
-  let argv = sandboxed
-    ? [input.bwrapPath, ...bwrapArgs(input, env, privileged), '--', ...deprioritize, ...(privileged ? dropPrivileges() : []), ...inner]
-    : [...deprioritize, ...inner];
+  // The autogroup is reniced while still root: without CAP_SYS_ADMIN the kernel accepts one
+  // autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
+  let argv = sandboxed ? [input.bwrapPath, ...bwrapArgs(input, env, privileged), '--', ...deprioritize, ...inner] : [...deprioritize, ...inner];
   if (input.niceness) argv = ['/usr/bin/nice', '-n', String(input.niceness), ...argv];
   if (input.wallClockSeconds !== undefined) {
     argv = ['/usr/bin/timeout', '--signal=KILL', String(input.wallClockSeconds), ...argv];
@@ -122,17 +131,16 @@ function prlimitArgs(l: SandboxLimits): string[] {
   ];
 }
 
-function dropPrivileges(): string[] {
-  return [
-    '/usr/bin/setpriv',
-    `--reuid=${SANDBOX_UID}`,
-    `--regid=${SANDBOX_GID}`,
-    '--clear-groups',
-    '--no-new-privs',
-    '--inh-caps=-all',
-    '--bounding-set=-all',
-    '--',
-  ];
+/** What the supervisor needs: who to become, which limits, where students' copies go. */
+function supervisorEnv(l: SandboxLimits): Record<string, string> {
+  return {
+    SG_GRADER_UID: String(SANDBOX_UID),
+    SG_STUDENT_UID: String(STUDENT_UID),
+    // order fixed by shellgrade_grader/limits.py: cpu:fsize:nproc:as:nofile
+    SG_LIMITS: [l.cpuSeconds, l.fileSizeBytes, l.processes, l.memoryBytes, l.openFiles].join(':'),
+    SG_WORK_ROOT: WORK_MOUNT,
+    SG_TMP_BYTES: String(l.tmpBytes),
+  };
 }
 
 function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, privileged: boolean): string[] {
@@ -143,12 +151,14 @@ function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, priv
   ];
   if (!privileged) a.unshift('--unshare-user', '--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_GID));
   for (const dir of SYSTEM_TOP_DIRS) a.push(...mirror(dir));
+  a.push('--perms', '0755', '--dir', '/etc'); // bwrap creates missing parents 0700: closed to the sandbox uid
   for (const f of ETC_FILES) a.push('--ro-bind-try', f, f);
   a.push(...readOnlyInstall(pythonPrefix(input.python)));
   a.push('--perms', '0755', '--dir', '/opt', '--perms', '0755', '--dir', '/opt/shellgrade');
   a.push('--ro-bind', input.helperLibDir, HELPER_MOUNT);
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
+  if (privileged) a.push('--size', String(input.limits.workBytes), '--perms', '0711', '--tmpfs', WORK_MOUNT);
   a.push('--bind', input.jobDir, JOB_MOUNT, '--chdir', JOB_MOUNT, '--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
   return a;

@@ -21,7 +21,7 @@ import {
 } from './grader-options';
 import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner, type RunOutcome } from './process-runner';
-import { failed, parseGradingOutput } from './grading-output';
+import { failed, GradingFailure, parseGradingOutput } from './grading-output';
 import { WarmPool } from './warm-pool';
 import { ownDirName, sweepDeadOwners } from './job-dirs';
 
@@ -92,14 +92,21 @@ export class SandboxGrader implements Grader {
           (this.runner as ProcessRunner).run(this.command(dir, job.locale), this.opts.timeoutMs, this.maxOutputBytes),
         );
       }
-      return interpret(outcome, this.opts.timeoutMs, this.limits, this.opts.isolation === 'bwrap');
+      return interpret(outcome, this.opts.timeoutMs, this.limits, this.opts.isolation === 'bwrap', jobDir ? [jobDir, this.opts.sandboxRoot] : []);
     } catch (err) {
-      if (err instanceof DomainError) throw err;
       // disk full, sandbox root unwritable...: still a typed failure, never a bare error
-      throw failed(`the sandbox could not run the grader: ${err instanceof Error ? err.message : String(err)}`, {});
+      const failure = err instanceof DomainError ? err : failed('the sandbox could not run the grader', {}, { cause: String(err) });
+      if (failure instanceof GradingFailure) this.log(job, failure);
+      throw failure;
     } finally {
       if (jobDir) await removeJobDir(jobDir);
     }
+  }
+
+  /** The student reads the message; the server log keeps what is behind it, with the production id. */
+  private log(job: GradingJob, failure: GradingFailure): void {
+    const who = job.productionId === undefined ? `exercise ${job.exerciseId}` : `production ${job.productionId} (exercise ${job.exerciseId})`;
+    (this.opts.log ?? defaultLog)(`grading of ${who} failed: ${failure.message} ${JSON.stringify({ ...failure.details, ...failure.diagnostics })}`);
   }
 
   /** The grading child process, spawn to exit, as one span (a no-op without the tracing SDK). */
@@ -183,20 +190,25 @@ function signalOf(o: RunOutcome, viaBwrap: boolean): string | null {
   return Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] ?? null;
 }
 
-function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaBwrap: boolean): GradingResult {
+/**
+ * Messages name the cause in words a student understands; the grader's stderr (its tracebacks,
+ * its paths) and the host's errors stay in the diagnostics, for the server log.
+ */
+function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaBwrap: boolean, hostPaths: string[]): GradingResult {
   const signal = signalOf(o, viaBwrap);
-  const facts = { exitCode: o.exitCode, signal, timedOut: o.timedOut, stderrTail: o.stderrTail, durationMs: o.durationMs };
-  if (o.spawnError) throw failed(`the grader could not be started: ${o.spawnError}`, facts);
-  if (o.timedOut) throw failed(`the grader was killed after the ${timeoutMs} ms timeout`, facts);
+  const facts = { exitCode: o.exitCode, signal, timedOut: o.timedOut, durationMs: o.durationMs, stderrTail: o.stderrTail };
+  if (o.spawnError) throw failed('the grader could not be started', facts, { spawnError: o.spawnError });
+  if (o.timedOut) throw failed(`the grading was stopped after the ${timeoutMs / 1000} s time limit`, facts);
   if (o.outputOverflow) throw failed('the grader printed too much output', facts);
   if (o.exitCode !== 0) {
     const limit = signal ? LIMIT_SIGNALS[signal]?.(limits) : undefined;
-    const how = signal ? `was killed by ${signal}${limit ? `: it exceeded ${limit}` : ''}` : `exited with code ${o.exitCode}`;
-    const lastLine = o.stderrTail.trim().split('\n').at(-1);
-    throw failed(`the grader ${how}${lastLine ? `: ${lastLine.slice(0, 300)}` : ''}`, facts);
+    const how = signal ? `was killed by ${signal}${limit ? `: it exceeded ${limit}` : ''}` : `stopped with an error (exit code ${o.exitCode})`;
+    throw failed(`the grader ${how}`, facts);
   }
-  return parseGradingOutput(o.stdout, facts);
+  return parseGradingOutput(o.stdout, facts, hostPaths);
 }
+
+const defaultLog = (line: string) => console.error(line);
 
 /** The locale is a command-line argument: keep it to a plain tag like "fr" or "en_US". */
 function safeLocale(locale: string): string {

@@ -1,5 +1,5 @@
 import { DomainError } from '@shellgrade/domain';
-import { parseGradingOutput } from '../src/grading-output';
+import { FEEDBACK_BOUNDS, GradingFailure, parseGradingOutput } from '../src/grading-output';
 
 const facts = { exitCode: 0 };
 const line = (o: unknown) => JSON.stringify(o);
@@ -13,7 +13,7 @@ describe('parseGradingOutput', () => {
 
   it.each([
     ['nothing', '', /printed nothing/],
-    ['garbage', 'Traceback (most recent call last):', /invalid JSON/],
+    ['garbage', 'Traceback (most recent call last):', /not valid JSON/],
     ['a grade above 100', line({ grade: 101, comment: [] }), /grade/],
     ['a fractional grade', line({ grade: 12.5, comment: [] }), /grade/],
     ['an unknown status', line({ grade: 0, comment: [{ ...item, status: 'KO' }] }), /status/],
@@ -30,5 +30,26 @@ describe('parseGradingOutput', () => {
     expect((err as DomainError).kind).toBe('grading-failed');
     expect((err as DomainError).message).toMatch(msg);
     expect((err as DomainError).details).toEqual(facts);
+  });
+
+  it('keeps what a grader printed and its stderr out of the student-visible message and details', () => {
+    const err = (() => {
+      try {
+        parseGradingOutput('Traceback: /srv/sandbox/p1/job-1/grader.py line 3', { exitCode: 0, stderrTail: 'secret' });
+      } catch (e) {
+        return e as GradingFailure;
+      }
+    })() as GradingFailure;
+    expect(`${err.message} ${JSON.stringify(err.details)}`).not.toMatch(/srv|secret|Traceback/);
+    expect(err.diagnostics).toMatchObject({ stderrTail: 'secret', stdoutTail: expect.stringContaining('grader.py') });
+  });
+
+  it('bounds feedback texts and replaces host paths with the sandbox path', () => {
+    const long = { ...item, expl: `cannot read /srv/sb/p1/job-9/submission/T/x: ${'y'.repeat(5000)}`, verif: 'v'.repeat(1000) };
+    const r = parseGradingOutput(line({ grade: 0, comment: Array.from({ length: 300 }, () => long) }), facts, ['/srv/sb/p1/job-9', '/srv/sb']);
+    expect(r.comment).toHaveLength(FEEDBACK_BOUNDS.items);
+    expect([...r.comment[0].expl]).toHaveLength(FEEDBACK_BOUNDS.expl);
+    expect([...r.comment[0].verif]).toHaveLength(FEEDBACK_BOUNDS.verif);
+    expect(r.comment[0].expl).toMatch(/^cannot read \/job\/submission\/T\/x: y+…$/);
   });
 });

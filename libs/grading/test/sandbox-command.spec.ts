@@ -14,24 +14,27 @@ describe('buildSandboxCommand', () => {
     expect(cmd.env.PYTHONPATH).toBe('/repo/libs/grading/python');
   });
 
-  it('under bwrap unshares everything but the user namespace and drops to uid 65534 with setpriv', () => {
+  it('under bwrap unshares everything but the user namespace and starts the supervisor, told to grade as 65534 and run students as 65533', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap' });
     expect(cmd.file).toBe('/usr/bin/bwrap');
     const a = cmd.args;
     for (const flag of ['--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', '--clearenv']) expect(a).toContain(flag);
     expect(a).not.toContain('--unshare-user');
     const sep = a.indexOf('--');
-    expect(a.slice(sep + 1, sep + 4)).toEqual(['/usr/bin/setpriv', '--reuid=65534', '--regid=65534']);
+    expect(a.slice(sep + 1)).toEqual([python, '-S', '-u', '-m', 'shellgrade_grader.supervise', 'fr']);
+    const env = (k: string) => a[a.findIndex((x, i) => x === '--setenv' && a[i + 1] === k) + 2];
+    expect([env('SG_GRADER_UID'), env('SG_STUDENT_UID')]).toEqual(['65534', '65533']);
+    expect(env('SG_LIMITS')).toBe(`${DEFAULT_SANDBOX_LIMITS.cpuSeconds}:${DEFAULT_SANDBOX_LIMITS.fileSizeBytes}:${DEFAULT_SANDBOX_LIMITS.processes}:${DEFAULT_SANDBOX_LIMITS.memoryBytes}:${DEFAULT_SANDBOX_LIMITS.openFiles}`);
     // only the job dir is bound writable
     const writable = a.flatMap((x, i) => (x === '--bind' ? [a[i + 1]] : []));
     expect(writable).toEqual(['/sb/job-1']);
     expect(a.join(' ')).toContain(`--ro-bind ${pythonPrefix(python)} ${pythonPrefix(python)}`);
   });
 
-  it('for a non-root service maps its uid to 65534 in a user namespace instead of setpriv', () => {
+  it('for a non-root service maps its uid to 65534 in a user namespace, under prlimit and without a supervisor', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', privileged: false });
     expect(cmd.args.slice(0, 5)).toEqual(['--unshare-user', '--uid', '65534', '--gid', '65534']);
-    expect(cmd.args).not.toContain('/usr/bin/setpriv');
+    expect(cmd.args).not.toContain('shellgrade_grader.supervise');
     expect(cmd.args[cmd.args.indexOf('--') + 1]).toBe('/usr/bin/prlimit');
   });
 
@@ -49,12 +52,12 @@ describe('buildSandboxCommand', () => {
       expect(autogroupStep(cmd.args)).toBe(-1);
     });
 
-    it('renices the process and, before setpriv drops privileges, the sandbox session autogroup', () => {
+    it('renices the process and, while still root in the sandbox, the session autogroup', () => {
       const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', niceness: 10 });
       expect([cmd.file, ...cmd.args.slice(0, 3)]).toEqual(['/usr/bin/nice', '-n', '10', '/usr/bin/bwrap']);
       const sh = autogroupStep(cmd.args);
       expect(cmd.args[sh - 1]).toBe('--');
-      expect(cmd.args.slice(sh + 1, sh + 5)).toEqual(['-c', '{ echo "$0" > /proc/self/autogroup; } 2>/dev/null; exec "$@"', '10', '/usr/bin/setpriv']);
+      expect(cmd.args.slice(sh + 1, sh + 5)).toEqual(['-c', '{ echo "$0" > /proc/self/autogroup; } 2>/dev/null; exec "$@"', '10', python]);
     });
 
     it('leaves the autogroup alone where the grader shares the service session (blocking, unsandboxed)', () => {

@@ -4,6 +4,14 @@ import sys
 from dataclasses import dataclass
 
 OK, NOT_OK, NOT_TESTED = "OK", "NOT OK", "not tested"
+#: Feedback texts quote student files and output: bounded, so an answer cannot flood the result
+#: line (the service caps it) and turn a wrong answer into a failed grading.
+MAX_VERIF, MAX_EXPL, MAX_ITEMS = 200, 500, 200
+
+
+def bounded(text: str, limit: int) -> str:
+    text = "".join(ch if ch.isprintable() or ch in "\n\t" else "?" for ch in str(text)[: limit + 1])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -22,7 +30,10 @@ class Feedback:
     def add(self, num_q: int, verif: str, status: str, expl: str = "") -> None:
         if status not in (OK, NOT_OK, NOT_TESTED):
             raise ValueError(f"unknown status {status!r}")
-        self.items.append({"numQ": num_q, "verif": verif, "status": status, "expl": expl})
+        if len(self.items) >= MAX_ITEMS:
+            raise ValueError(f"a grader reports at most {MAX_ITEMS} items")
+        self.items.append({"numQ": num_q, "verif": bounded(verif, MAX_VERIF), "status": status,
+                           "expl": bounded(expl, MAX_EXPL)})
 
     def grade(self) -> int:
         """int(100 x passed / total); items 'not tested' count as not passed."""

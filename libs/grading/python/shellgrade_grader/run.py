@@ -1,9 +1,17 @@
-"""Runs a student script with a timeout, killing its whole process group on expiry."""
+"""Runs a student script with a timeout, killing its whole process group on expiry.
+
+Under a supervisor (the bwrap sandbox of a root service) the script runs in a sandbox of its own
+(student_sandbox.py): another uid, another PID namespace, a throw-away copy of its folder, and
+neither the grader nor the question in sight. Elsewhere (isolation none) it runs here.
+"""
 import os
 import signal
+import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import protocol
 
 
 @dataclass(frozen=True)
@@ -17,7 +25,8 @@ class RunResult:
 def interpreter_of(script: Path) -> "list[str]":
     """['/bin/bash'] from '#!/bin/bash'; sh when there is no shebang."""
     try:
-        first = script.read_bytes().split(b"\n", 1)[0].decode("utf-8", "replace")
+        with open(script, "rb") as f:
+            first = f.readline(256).split(b"\n", 1)[0].decode("utf-8", "replace")
     except OSError:
         return ["/bin/sh"]
     if first.startswith("#!"):
@@ -31,6 +40,8 @@ def run_script(script: "str | Path", args=(), cwd: "str | Path | None" = None, t
                stdin: str = "", use_shebang: bool = True) -> RunResult:
     """Runs script through its shebang interpreter (so a missing exec bit is checked separately)."""
     path = Path(script).resolve()
+    if os.environ.get(protocol.FD_ENV):
+        return _run_in_student_sandbox(path, args, cwd, timeout, stdin, use_shebang)
     cmd = (interpreter_of(path) if use_shebang else ["/bin/sh"]) + [str(path), *map(str, args)]
     proc = subprocess.Popen(cmd, cwd=str(cwd or path.parent), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, text=True, errors="replace")
@@ -44,3 +55,18 @@ def run_script(script: "str | Path", args=(), cwd: "str | Path | None" = None, t
             pass
         out, err = proc.communicate()
         return RunResult(None, out, err, True)
+
+
+_channel: "socket.socket | None" = None
+
+
+def _run_in_student_sandbox(path: Path, args, cwd, timeout: float, stdin: str, use_shebang: bool) -> RunResult:
+    global _channel
+    if _channel is None:
+        _channel = socket.socket(fileno=int(os.environ[protocol.FD_ENV]))
+    protocol.send(_channel, {"script": str(path), "args": [str(a) for a in args], "cwd": str(cwd) if cwd else None,
+                             "timeout": timeout, "stdin": stdin, "use_shebang": use_shebang})
+    reply = protocol.receive(_channel)
+    if reply is None:
+        raise RuntimeError("the grading supervisor is gone")
+    return RunResult(reply["returncode"], reply["stdout"], reply["stderr"], reply["timed_out"])

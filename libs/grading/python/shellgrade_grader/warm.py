@@ -2,20 +2,22 @@
 
 Started ahead of its job inside a fresh sandbox (python -S -u -m shellgrade_grader.warm): it
 pre-imports what graders use, then waits for ONE line on stdin (the locale) meaning the four
-input files are in place, and runs ./grader.py exactly as `python3 -u grader.py statement.html
-question.tar.gz submitted.tar.gz <locale>` would. One job per process: nothing leaks between jobs.
+input files are in place, and grades exactly as `python -m shellgrade_grader.supervise <locale>`
+would (grader.py under its own uid, student scripts in sandboxes of their own). One job per
+process: nothing leaks between jobs.
 """
 import json  # noqa: F401  (pre-imports: the point of a warm interpreter)
 import os
 import pathlib  # noqa: F401
 import re  # noqa: F401
-import runpy
 import shutil  # noqa: F401
 import subprocess  # noqa: F401
 import sys
 import tarfile  # noqa: F401
 
 import shellgrade_grader  # noqa: F401
+from shellgrade_grader import student_sandbox  # noqa: F401
+from shellgrade_grader.supervise import grade
 
 
 def _rename(name: str) -> None:
@@ -34,8 +36,7 @@ def main() -> None:
     locale = line.strip() or "en"
     sys.stdin = open(os.devnull)
     _rename(f"grade-{locale}")
-    sys.argv = ["grader.py", "statement.html", "question.tar.gz", "submitted.tar.gz", locale]
-    runpy.run_path("grader.py", run_name="__main__")
+    grade(locale)
 
 
 main()

@@ -88,3 +88,12 @@ def test_a_crashing_check_is_not_ok_not_a_crash(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert [i["status"] for i in out["comment"]] == ["NOT OK", "OK"]
     assert out["grade"] == 50
+
+
+def test_feedback_texts_are_bounded_and_printable():
+    from shellgrade_grader.feedback import MAX_EXPL, MAX_VERIF
+    fb = Feedback()
+    fb.add(1, "v" * 1000, "NOT OK", "got " + "x" * 300_000 + "\x1b[2J")
+    item = fb.items[0]
+    assert len(item["verif"]) == MAX_VERIF and len(item["expl"]) == MAX_EXPL
+    assert item["expl"].endswith("…") and "\x1b" not in fb.to_json()

@@ -1,0 +1,22 @@
+"""Resource limits of graders and student scripts, passed by the service as SG_LIMITS."""
+import resource
+
+#: Order of the values in SG_LIMITS ("cpu:fsize:nproc:as:nofile").
+FIELDS = ("cpu", "fsize", "nproc", "as", "nofile")
+
+
+def parse_limits(text: str) -> "dict[str, int]":
+    if not text:
+        return {}
+    return dict(zip(FIELDS, (int(v) for v in text.split(":"))))
+
+
+def apply_limits(limits: "dict[str, int]") -> None:
+    """setrlimit on this process (children inherit). Soft CPU < hard: SIGXCPU names the cause."""
+    if "cpu" in limits:
+        resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu"], limits["cpu"] + 1))
+    for key, which in (("fsize", resource.RLIMIT_FSIZE), ("nproc", resource.RLIMIT_NPROC),
+                       ("as", resource.RLIMIT_AS), ("nofile", resource.RLIMIT_NOFILE)):
+        if key in limits:
+            resource.setrlimit(which, (limits[key], limits[key]))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

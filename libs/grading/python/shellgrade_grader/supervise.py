@@ -1,0 +1,107 @@
+"""The grading supervisor: the first process inside the grader's bwrap sandbox (DESIGN §8).
+
+It starts as root inside the sandbox and stays there as a small trusted process:
+
+* it forks the grader, which drops to the grader uid and its resource limits, then runs
+  ``grader.py`` exactly as ``python3 -u grader.py statement.html question.tar.gz submitted.tar.gz
+  <locale>`` would;
+* it answers the grader's ``run_script`` requests on a private socket by running the student's
+  script in a sandbox of its own (student_sandbox.py): another uid, another PID namespace, a
+  private copy of the tree the script comes from, nothing of the grader or the question visible;
+* it exits with the grader's status (128 + n when a signal killed it, as bwrap reports it).
+
+Outside a privileged bwrap sandbox (isolation ``none``, or a service that is not root) there is
+nobody to drop privileges to: the grader runs in this process and run_script runs the script
+itself, as before.
+"""
+import os
+import runpy
+import socket
+import sys
+
+from . import protocol
+from .limits import apply_limits, parse_limits
+
+GRADER_ARGV = ["grader.py", "statement.html", "question.tar.gz", "submitted.tar.gz"]
+
+
+def grade(locale: str) -> None:
+    """Runs grader.py for `locale`, under a supervisor when the sandbox allows one; never returns."""
+    sys.argv = [*GRADER_ARGV, locale]
+    if not _privileged_sandbox():
+        apply_limits(parse_limits(os.environ.get("SG_LIMITS", "")))
+        _run_grader()
+    parent, child = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        parent.close()
+        _become_grader(child)
+        _run_grader()
+    child.close()
+    _serve(parent)
+    os._exit(_status_of(os.waitpid(pid, 0)[1]))
+
+
+def _privileged_sandbox() -> bool:
+    return os.environ.get("SG_ISOLATION") == "bwrap" and os.getuid() == 0 and "SG_GRADER_UID" in os.environ
+
+
+def _become_grader(channel: socket.socket) -> None:
+    uid = int(os.environ["SG_GRADER_UID"])
+    limits = parse_limits(os.environ.get("SG_LIMITS", ""))
+    apply_limits(limits)  # as root, before the uid change: the hard limits can no longer be raised
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)  # drops every capability (bwrap already set no_new_privs)
+    os.environ[protocol.FD_ENV] = str(channel.fileno())
+    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT"):
+        os.environ.pop(key, None)
+
+
+def _run_grader() -> None:
+    code = 0
+    try:
+        runpy.run_path("grader.py", run_name="__main__")
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, (int, type(None))):
+            sys.stderr.write(f"{exc.code}\n")
+    except BaseException:  # the grader crashed: its traceback goes to stderr, never to stdout
+        import traceback
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def _serve(channel: socket.socket) -> None:
+    """Runs the grader's requests one at a time until it exits (end of file on the socket)."""
+    from .student_sandbox import StudentSandbox
+    sandbox = StudentSandbox.from_env()
+    while True:
+        request = protocol.receive(channel)
+        if request is None:
+            return
+        try:
+            reply = sandbox.run(request)
+        except Exception as exc:  # a bad request is the grader's bug: it gets a failed run back
+            reply = {"returncode": None, "stdout": "", "stderr": f"the script could not be run: {exc}", "timed_out": False}
+        try:
+            protocol.send(channel, reply)
+        except OSError:
+            return
+
+
+def _status_of(status: int) -> int:
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
+
+
+def main() -> None:
+    grade(sys.argv[1] if len(sys.argv) > 1 else "en")
+
+
+if __name__ == "__main__":
+    main()
