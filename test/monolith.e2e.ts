@@ -82,23 +82,32 @@ describe('bad inputs get the right 4xx as problem+json and leave no row behind',
     expect((await s.request('POST', '/api/user/login', { email: u.email, password: u.password })).status).toBe(200);
   });
 
-  const hostile = () => {
-    // A tar whose only entry is "../escape.sh": path traversal.
+  /** One ustar header block (name up to 100 bytes). */
+  const headerBlock = (name: string, typeflag = '0', size = 0) => {
     const header = Buffer.alloc(512);
-    header.write('../escape.sh', 0);
+    header.write(name, 0);
     header.write('0000644\0', 100);
     header.write('0000000\0', 108);
     header.write('0000000\0', 116);
-    header.write('00000000000\0', 124);
+    header.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
     header.write('00000000000\0', 136);
     header.write('        ', 148);
-    header.write('0', 156);
+    header.write(typeflag, 156);
     header.write('ustar\0', 257);
     header.write('00', 263);
     let sum = 0;
     for (const b of header) sum += b;
     header.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
-    return gzipSync(Buffer.concat([header, Buffer.alloc(1024)]));
+    return header;
+  };
+  const tgzOf = (...blocks: Buffer[]) => gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]));
+  // A tar whose only entry is "../escape.sh": path traversal.
+  const hostile = () => tgzOf(headerBlock('../escape.sh'));
+  /** GNU tar's long-name record ('L'), as `tar czf` writes for names above 100 bytes. */
+  const longNamed = (name: string) => {
+    const data = Buffer.from(`${name}\0`);
+    const padded = Buffer.concat([data, Buffer.alloc((512 - (data.length % 512)) % 512)]);
+    return tgzOf(headerBlock('././@LongLink', 'L', data.length), padded, headerBlock(name.slice(0, 100)));
   };
 
   const cases: [string, () => Promise<number>, number][] = [
@@ -119,6 +128,19 @@ describe('bad inputs get the right 4xx as problem+json and leave no row behind',
     ['non-gzip archive', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, Buffer.from('not a tarball')))).status, 422],
     ['path traversal archive', async () => (await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, hostile()))).status, 422],
   ];
+
+  it.each([
+    ['an entry name longer than the file system allows', () => longNamed(`SCRIPTS/${'n'.repeat(300)}`), 'name-too-long', /limited to 255/],
+    ['an unknown tar entry type', () => tgzOf(headerBlock('SCRIPTS/volume', 'V')), 'unknown-type', /unknown tar entry type/],
+  ])('%s: 422 problem+json with a reason a student reads, no host path, nothing stored', async (_name, archive, reason, detail) => {
+    const before = await productionCount(u.userId);
+    const reply = await s.request('POST', '/api/exercise-production', spaSubmission(u.exerciseId, u.statementId, archive()));
+    expect(reply.status).toBe(422);
+    expect(reply.headers.get('content-type')).toContain('application/problem+json');
+    expect(reply.body).toMatchObject({ status: 422, reason, detail: expect.stringMatching(detail) });
+    expect(JSON.stringify(reply.body)).not.toMatch(/\/(tmp|var|root|work)\/|sandbox/);
+    expect(await productionCount(u.userId)).toBe(before);
+  });
 
   it.each(cases)('%s', async (_name, send, expected) => {
     const before = await productionCount(u.userId);

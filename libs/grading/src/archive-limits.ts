@@ -9,6 +9,10 @@ export interface ArchiveLimits {
   maxCompressionRatio: number;
   /** ...but only once this many bytes were inflated: tiny tars are mostly zero padding. */
   ratioCheckFloorBytes: number;
+  /** Bytes of one path component (Linux NAME_MAX: a longer name cannot be created at all). */
+  maxNameBytes: number;
+  /** Bytes of a whole entry name or link target (well under PATH_MAX once extracted in a job dir). */
+  maxPathBytes: number;
   /** When set, every entry must live under this top folder (e.g. "SCRIPTS"). */
   expectedTopFolder?: string;
 }
@@ -19,6 +23,8 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxEntries: 2000,
   maxCompressionRatio: 200,
   ratioCheckFloorBytes: 1024 * 1024,
+  maxNameBytes: 255,
+  maxPathBytes: 1024,
 };
 
 export function resolveArchiveLimits(overrides: Partial<ArchiveLimits> = {}): ArchiveLimits {

@@ -37,8 +37,14 @@ const ACCEPTED_TYPES: Record<string, ArchiveEntryType> = {
   link: 'link',
 };
 
+/** Entry names as shown to a student: a hostile name may be kilobytes long or hold control characters. */
+export function displayName(name: string): string {
+  const clean = name.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return clean.length > 120 ? `${clean.slice(0, 100)}…(${Buffer.byteLength(name)} bytes)` : clean;
+}
+
 const invalid = (reason: string, message: string, entry?: string) =>
-  new DomainError('invalid-archive', message, entry === undefined ? { reason } : { reason, entry });
+  new DomainError('invalid-archive', message, entry === undefined ? { reason } : { reason, entry: displayName(entry) });
 
 const tooLarge = (reason: string, message: string, limit: number) =>
   new DomainError('too-large', message, { reason, limit });
@@ -116,30 +122,48 @@ function parse(bytes: Buffer, lim: ArchiveLimits): Promise<ArchiveInfo> {
 /** The entry, a rejection, or null for the archive's own root folder ("./" from `tar czf x.tgz .`). */
 function checkHeader(header: tar.Header, seen: number, lim: ArchiveLimits): ArchiveEntry | DomainError | null {
   if (seen > lim.maxEntries) return invalid('too-many-entries', `archive has more than ${lim.maxEntries} entries`);
-  const type = ACCEPTED_TYPES[header.type ?? 'file'];
+  const shown = displayName(header.name);
+  // tar-stream reports a type flag it does not know as null: never guess "regular file"
+  if (header.type === null || header.type === undefined) {
+    return invalid('unknown-type', `entry "${shown}" has an unknown tar entry type: only files, folders and links are allowed`, header.name);
+  }
+  const type = ACCEPTED_TYPES[header.type];
   if (type === undefined) {
-    return invalid('special-file', `entry "${header.name}" is a ${header.type}: only files, folders and links are allowed`, header.name);
+    return invalid('special-file', `entry "${shown}" is a ${header.type}: only files, folders and links are allowed`, header.name);
   }
   const name = checkEntryName(header.name);
   if (!name.ok && name.reason === 'empty-name' && type === 'directory') return null;
   if (!name.ok) {
     const why = { 'absolute-path': 'is an absolute path', 'dot-dot': 'contains a ".." component', 'empty-name': 'has an empty name' }[name.reason];
-    return invalid(name.reason, `entry "${header.name}" ${why}`, header.name);
+    return invalid(name.reason, `entry "${shown}" ${why}`, header.name);
   }
+  const tooLong = nameTooLong(name.parts, header.linkname, lim);
+  if (tooLong) return invalid('name-too-long', `entry "${shown}" ${tooLong}`, header.name);
   const entry: ArchiveEntry = { path: name.parts.join('/'), type, size: header.size ?? 0, mode: header.mode ?? 0 };
   if (type === 'symlink' || type === 'link') {
-    if (!header.linkname) return invalid('empty-link', `link "${header.name}" has no target`, header.name);
+    if (!header.linkname) return invalid('empty-link', `link "${shown}" has no target`, header.name);
     entry.linkname = header.linkname;
   }
   if (lim.expectedTopFolder !== undefined && name.parts[0] !== lim.expectedTopFolder) {
-    return invalid('bad-top-folder', `entry "${header.name}" is outside the expected top folder "${lim.expectedTopFolder}/"`, header.name);
+    return invalid('bad-top-folder', `entry "${shown}" is outside the expected top folder "${lim.expectedTopFolder}/"`, header.name);
   }
   return entry;
+}
+
+/** Names a file system cannot hold (the grader's extraction would fail on them). */
+function nameTooLong(parts: string[], linkname: string | null | undefined, lim: ArchiveLimits): string | undefined {
+  const longest = Math.max(...parts.map((p) => Buffer.byteLength(p)));
+  if (longest > lim.maxNameBytes) return `has a name of ${longest} bytes: file and folder names are limited to ${lim.maxNameBytes}`;
+  const total = Buffer.byteLength(parts.join('/'));
+  if (total > lim.maxPathBytes) return `has a path of ${total} bytes: paths are limited to ${lim.maxPathBytes}`;
+  if (linkname && Buffer.byteLength(linkname) > lim.maxPathBytes) return `links to a target longer than ${lim.maxPathBytes} bytes`;
+  return undefined;
 }
 
 /** Link checks need the whole tree: a link may point at an entry that comes later. */
 function finish(entries: ArchiveEntry[], compressed: number, inflated: number): ArchiveInfo {
   if (entries.length === 0) throw invalid('empty', 'the archive contains no entries');
+  checkConflicts(entries);
   const links = new Map(entries.filter((e) => e.type === 'symlink').map((e) => [e.path, e.linkname as string]));
   for (const e of entries) {
     const parts = e.path.split('/');
@@ -161,6 +185,35 @@ function finish(entries: ArchiveEntry[], compressed: number, inflated: number): 
 
   function fail(message: string, entry: string, reason: 'escape' | 'loop'): never {
     throw invalid(reason === 'loop' ? 'link-loop' : 'link-escape', message, entry);
+  }
+}
+
+/**
+ * Trees that cannot be extracted: a file (or hard link) used as a folder, the same name as a
+ * folder and as something else, a hard link to an entry that is not stored before it.
+ */
+function checkConflicts(entries: ArchiveEntry[]): void {
+  const kinds = new Map<string, ArchiveEntryType>();
+  for (const e of entries) {
+    const parts = e.path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const parent = kinds.get(parts.slice(0, i).join('/'));
+      if (parent === 'file' || parent === 'link') {
+        throw invalid('path-conflict', `entry "${displayName(e.path)}" is inside "${displayName(parts.slice(0, i).join('/'))}", which is a file, not a folder`, e.path);
+      }
+    }
+    const before = kinds.get(e.path);
+    if (before !== undefined && (before === 'directory') !== (e.type === 'directory')) {
+      throw invalid('path-conflict', `entry "${displayName(e.path)}" appears both as a folder and as a ${before === 'directory' ? e.type : before}`, e.path);
+    }
+    if (e.type === 'link') {
+      const target = checkEntryName(e.linkname as string);
+      const kind = target.ok ? kinds.get(target.parts.join('/')) : 'file'; // (a target leaving the tree: link-escape below)
+      if (kind === undefined || kind === 'directory') {
+        throw invalid('link-target-missing', `hard link "${displayName(e.path)}" points to "${displayName(e.linkname as string)}", which is not a file stored before it`, e.path);
+      }
+    }
+    kinds.set(e.path, e.type);
   }
 }
 

@@ -78,7 +78,27 @@ export async function hostileCases(): Promise<{ name: string; bytes: Buffer; kin
     { name: 'corrupt gzip stream', bytes: corrupt(good), kind: 'invalid-archive', reason: 'corrupt-gzip' },
     { name: 'wrong top folder', bytes: await tgz([{ name: 'OTHER/a.txt', body: 'x' }]), kind: 'invalid-archive', reason: 'bad-top-folder', limits: { expectedTopFolder: 'T' } },
     { name: 'empty archive', bytes: gzipSync(Buffer.alloc(1024)), kind: 'invalid-archive', reason: 'empty' },
+    { name: 'name longer than the file system allows', bytes: await tgz([...okTree, { name: `T/${'n'.repeat(300)}`, body: 'x' }]), kind: 'invalid-archive', reason: 'name-too-long' },
+    { name: 'path longer than allowed', bytes: await tgz([...okTree, { name: `T/${'d/'.repeat(600)}f`, body: 'x' }]), kind: 'invalid-archive', reason: 'name-too-long' },
+    { name: 'unknown entry type (GNU volume header)', bytes: gzipSync(withTypeflag(await tarBytes([...okTree, { name: 'T/v', body: 'x' }]), 2, 'V')), kind: 'invalid-archive', reason: 'unknown-type' },
+    { name: 'unknown entry type (vendor extension)', bytes: gzipSync(withTypeflag(await tarBytes([...okTree, { name: 'T/z', body: 'x' }]), 2, 'Z')), kind: 'invalid-archive', reason: 'unknown-type' },
+    { name: 'a file used as a folder', bytes: await tgz([...okTree, { name: 'T/a.txt/inner', body: 'x' }]), kind: 'invalid-archive', reason: 'path-conflict' },
+    { name: 'a folder stored again as a file', bytes: await tgz([...okTree, { name: 'T/d/', type: 'directory' }, { name: 'T/d', body: 'x' }]), kind: 'invalid-archive', reason: 'path-conflict' },
+    { name: 'hard link to a missing entry', bytes: await tgz([...okTree, { name: 'T/h', type: 'link', linkname: 'T/nothing' }]), kind: 'invalid-archive', reason: 'link-target-missing' },
   ];
+}
+
+/** Rewrites the type flag of the `index`-th header of a tar (each entry here is one header + at most one data block). */
+function withTypeflag(tarBuf: Buffer, index: number, flag: string): Buffer {
+  const copy = Buffer.from(tarBuf);
+  let offset = 0;
+  for (let i = 0; i < index; i++) offset += 512 + Math.ceil(parseInt(copy.toString('ascii', offset + 124, offset + 135), 8) / 512) * 512;
+  copy.write(flag, offset + 156, 'ascii');
+  copy.fill(' ', offset + 148, offset + 156);
+  let sum = 0;
+  for (let i = offset; i < offset + 512; i++) sum += copy[i];
+  copy.write(`${sum.toString(8).padStart(6, '0')}\0 `, offset + 148, 'ascii');
+  return copy;
 }
 
 function corrupt(gz: Buffer): Buffer {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
+import type { GradingFailure } from '../src/grading-output';
 import { getCatalogExercise, loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
 import { catalogJob, closeGraders, notOk, grader, makeSandboxRoot, PYTHON, scriptJob } from './sandbox-helpers';
@@ -25,10 +26,13 @@ afterEach(async () => {
  * Processes of the sandbox uid whose name or command line holds `marker` (passed as the locale:
  * an argument of the grader, or in pool mode the `grade-<locale>` name the warm worker takes).
  */
-const sandboxProcesses = (marker?: string) =>
+const sandboxProcesses = (marker?: string, uid: string | undefined = '65534') =>
   execFileSync('ps', ['-e', '-o', 'uid=,comm=,args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((l) => l.trim().startsWith('65534 ') && (marker === undefined || l.includes(marker)));
+    .filter((l) => (uid === undefined || l.trim().startsWith(`${uid} `)) && (marker === undefined || l.includes(marker)));
+
+/** What the server log keeps of a failure (never shown to the student). */
+const diagnostics = (err: DomainError) => (err as GradingFailure).diagnostics;
 
 async function failure(p: Promise<unknown>): Promise<DomainError> {
   const err = await p.then(() => new Error('resolved but should have failed'), (e: unknown) => e);
@@ -90,14 +94,14 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
     const script = 'with open("big.bin", "wb") as f:\n    for _ in range(100):\n        f.write(b"x" * 1024 * 1024)\n';
     const err = await failure(g.grade(scriptJob(script)));
     expect(err.kind).toBe('grading-failed');
-    expect(String(err.details.stderrTail)).toMatch(/File too large/);
+    expect(String(diagnostics(err).stderrTail)).toMatch(/File too large/);
   });
 
   it('that allocates too much memory is stopped by the memory limit', async () => {
     const g = grader(sandbox.root, { exec, limits: { memoryBytes: 256 * 1024 * 1024 } });
     const err = await failure(g.grade(scriptJob('blob = bytearray(1024 * 1024 * 1024)\nprint(len(blob))')));
     expect(err.kind).toBe('grading-failed');
-    expect(String(err.details.stderrTail)).toMatch(/MemoryError/);
+    expect(String(diagnostics(err).stderrTail)).toMatch(/MemoryError/);
   });
 
   it('that burns CPU is stopped by the CPU-seconds limit before the wall-clock timeout', async () => {
@@ -124,10 +128,11 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
     expect(r.grade).toBe(0); // afterEach checks the directory is gone
   });
 
-  it('that prints invalid JSON yields a typed failure with the output quoted', async () => {
+  it('that prints invalid JSON yields a typed failure, the output kept for the log only', async () => {
     const err = await failure(grader(sandbox.root, { exec }).grade(scriptJob('print("this is not json")')));
     expect(err.kind).toBe('grading-failed');
-    expect(err.message).toMatch(/invalid JSON: this is not json/);
+    expect(err.message).toBe('the grader printed a result that is not valid JSON');
+    expect(diagnostics(err).stdoutTail).toBe('this is not json');
   });
 
   it('that prints JSON breaking the contract (grade 150, bad status) fails', async () => {
@@ -137,10 +142,15 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
     expect(err.message).toMatch(/status/);
   });
 
-  it('that exits non-zero reports the exit code and stderr tail', async () => {
-    const err = await failure(grader(sandbox.root, { exec }).grade(scriptJob('import sys\nsys.stderr.write("boom\\n")\nsys.exit(3)')));
+  it('that exits non-zero reports the exit code to the student and its stderr to the server log only', async () => {
+    const logged: string[] = [];
+    const g = grader(sandbox.root, { exec, log: (l) => logged.push(l) });
+    const err = await failure(g.grade({ ...scriptJob('import sys\nsys.stderr.write("boom at " + __file__ + "\\n")\nsys.exit(3)'), productionId: 4242 }));
     expect(err.details).toMatchObject({ exitCode: 3, timedOut: false });
-    expect(err.details.stderrTail).toContain('boom');
+    expect(err.message).toBe('the grader stopped with an error (exit code 3)');
+    expect(JSON.stringify(err.details)).not.toMatch(/boom|grader\.py/);
+    expect(diagnostics(err).stderrTail).toContain('boom');
+    expect(logged).toEqual([expect.stringMatching(/production 4242 .*boom/)]);
   });
 });
 
@@ -172,6 +182,35 @@ describe('event loop', () => {
 });
 
 describe('isolation (bwrap)', () => {
+  it('runs a student script as another uid in its own PID namespace, on a throw-away copy, blind to the grader and the question', async () => {
+    const probe = [
+      '#!/bin/sh',
+      'echo "uid=$(id -u)"',
+      'echo "seen=$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " " | grep -c -e grader.py -e supervise)"',
+      'for f in /job/grader.py /job/question /job/statement.html /job/submitted.tar.gz; do [ -e "$f" ] && echo "sees=$f"; done',
+      'echo tampered > answers.txt && echo "wrote=copy"',
+      'kill -9 -1 2>/dev/null; echo "alive=yes"',
+    ].join('\n');
+    const script = [
+      'import json, os',
+      'from shellgrade_grader import Grading, run_script',
+      'g = Grading.from_argv()',
+      'g.question_root("SCRIPTS")',
+      'root = g.submission_root("SCRIPTS")',
+      'before = (root / "answers.txt").read_text()',
+      `(root / "probe.sh").write_text(${JSON.stringify(probe)})`,
+      'r = run_script(root / "probe.sh")',
+      'facts = {"out": r.stdout.split(), "unchanged": (root / "answers.txt").read_text() == before, "grader_uid": os.getuid()}',
+      'print(json.dumps({"grade": 100, "comment": [{"numQ": 1, "verif": "probe", "status": "OK", "expl": json.dumps(facts)}]}))',
+    ].join('\n');
+    const r = await grader(sandbox.root).grade(scriptJob(script));
+    expect(JSON.parse(r.comment[0].expl)).toEqual({
+      out: ['uid=65533', 'seen=0', 'wrote=copy', 'alive=yes'],
+      unchanged: true,
+      grader_uid: 65534,
+    });
+  });
+
   it('runs the grader as uid 65534 with no network, a read-only system and only its job dir writable', async () => {
     const script = [
       'import json, os, socket',
@@ -291,10 +330,11 @@ describe('configuration', () => {
     const g = grader(sandbox.root, { exec: 'pool', poolSize: 2, isolation: 'bwrap' });
     await new Promise((r) => setTimeout(r, 1000));
     expect(sandbox.leftovers()).toHaveLength(2); // two ready job dirs, interpreters waiting
-    expect(sandboxProcesses('shellgrade_grader.warm').length).toBeGreaterThanOrEqual(2);
+    // (a warm supervisor waits as root inside its sandbox: it drops to 65534 once it has a job)
+    expect(sandboxProcesses('shellgrade_grader.warm', undefined).length).toBeGreaterThanOrEqual(2);
     await g.close();
     expect(sandbox.leftovers()).toEqual([]);
     await new Promise((r) => setTimeout(r, 200));
-    expect(sandboxProcesses('shellgrade_grader.warm')).toEqual([]);
+    expect(sandboxProcesses('shellgrade_grader.warm', undefined)).toEqual([]);
   });
 });
