@@ -4,7 +4,7 @@
  * grader under limits and isolation, parse its JSON line, and always remove the directory.
  * Execution modes: async (spawn), blocking (spawnSync) and pool (warm one-shot sandboxes).
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { constants as osConstants, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-c
 import { AsyncRunner, BlockingRunner, type ProcessRunner, type RunOutcome } from './process-runner';
 import { failed, GradingFailure, parseGradingOutput } from './grading-output';
 import { WarmPool } from './warm-pool';
-import { ownDirName, sweepDeadOwners } from './job-dirs';
+import { ownDirName, prepareSandboxRoot, sweepDeadOwners } from './job-dirs';
 
 const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 
@@ -50,7 +50,7 @@ export class SandboxGrader implements Grader {
       requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set SG_ISOLATION=none)');
       if (this.privileged) requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
-    mkdirSync(opts.sandboxRoot, { recursive: true, mode: 0o700 });
+    prepareSandboxRoot(opts.sandboxRoot);
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
     if (opts.exec === 'pool') {
