@@ -4,14 +4,22 @@ import type { ArchiveLimits } from './archive-limits';
 export type ExecMode = 'async' | 'blocking' | 'pool';
 export type Isolation = 'bwrap' | 'none';
 
-/** Per-grading resource limits, applied with prlimit just before the interpreter starts. */
+/** Resource limits of one grading: per process (rlimits) and, where cgroups allow, for the whole grading. */
 export interface SandboxLimits {
+  /** RLIMIT_CPU of each process. */
   cpuSeconds: number;
   fileSizeBytes: number;
-  /** RLIMIT_NPROC of the sandbox uid (65534); only enforced under bwrap (root ignores it). */
+  /**
+   * Processes of the whole grading (cgroup pids.max) where the pids controller is available;
+   * otherwise RLIMIT_NPROC of the sandbox uid, shared by every grading on the machine.
+   */
   processes: number;
-  /** Address-space limit (RLIMIT_AS). */
+  /** Address-space limit (RLIMIT_AS) of each process. */
   memoryBytes: number;
+  /** Memory of the whole grading (cgroup), its tmpfs files included. */
+  gradingMemoryBytes: number;
+  /** Size of the tmpfs the grader works in (/job under bwrap): nothing a grading writes reaches the host disk. */
+  jobBytes: number;
   openFiles: number;
   /** Size of the private /tmp tmpfs under bwrap (the grader's, and each student script's). */
   tmpBytes: number;
@@ -42,6 +50,13 @@ export interface GraderOptions {
    * the right trade where a queue absorbs grading backlog, not where a request waits on it.
    */
   niceness?: number;
+  /**
+   * Gradings run at once by this grader (inline dispatch has no queue of its own); more wait
+   * their turn. Default: 4 per CPU.
+   */
+  maxConcurrent?: number;
+  /** Per-grading control groups: `auto` uses them where the machine allows (default), `off` never. */
+  cgroups?: 'auto' | 'off';
   /** Where failed gradings are logged with their diagnostics (default: stderr, the server log). */
   log?: (line: string) => void;
 }
@@ -54,6 +69,8 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   openFiles: 256,
   tmpBytes: 16 * 1024 * 1024,
   workBytes: 64 * 1024 * 1024,
+  jobBytes: 128 * 1024 * 1024,
+  gradingMemoryBytes: 1024 * 1024 * 1024,
 };
 
 /**

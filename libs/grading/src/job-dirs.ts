@@ -25,7 +25,8 @@ export function prepareSandboxRoot(root: string): void {
   if (!created && (st.mode & 0o022) !== 0) refuse(`is writable by ${st.mode & 0o002 ? 'everyone' : 'its group'} (mode ${(st.mode & 0o7777).toString(8)})`);
 }
 
-function alive(pid: number): boolean {
+/** The process exists (possibly as another user's). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -32,6 +32,8 @@ export interface SandboxCommandInput {
   wallClockSeconds?: number;
   /** Interpreter arguments replacing the contract's `-S -u grader.py ...` (pool mode). */
   pythonArgs?: string[];
+  /** Join these cgroup.procs files first (one control group per grading, every hierarchy). */
+  cgroupProcs?: string[];
   /**
    * The service runs as root (default here): bwrap needs no user namespace and setpriv drops to
    * the real uid 65534. Otherwise a user namespace maps the service user to 65534 inside.
@@ -49,6 +51,8 @@ const JOB_MOUNT = '/job';
 const HELPER_MOUNT = '/opt/shellgrade/python';
 /** Root-only tmpfs where the supervisor makes the students' throw-away working copies. */
 const WORK_MOUNT = '/run/sg-work';
+/** The host job folder, read-only: the supervisor copies the inputs into the /job tmpfs. */
+const INPUT_MOUNT = '/run/sg-input';
 const SYSTEM_TOP_DIRS = ['/bin', '/lib', '/lib64', '/sbin'];
 const ETC_FILES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime'];
 
@@ -81,11 +85,12 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
   const ownSession = sandboxed || input.wallClockSeconds === undefined;
   const deprioritize = input.niceness && ownSession ? autogroupNiceArgs(input.niceness) : [];
   const privileged = input.privileged ?? true;
+  const byCgroup = (input.cgroupProcs?.length ?? 0) > 0;
   // A root sandbox starts the supervisor, which applies the limits itself after forking.
   const supervised = sandboxed && privileged;
   const inner = supervised
     ? [input.python, ...(input.pythonArgs ?? supervisorArgs(input.locale))]
-    : [...prlimitArgs(input.limits), '--', input.python, ...(input.pythonArgs ?? graderArgs)];
+    : [...prlimitArgs(input.limits, byCgroup), '--', input.python, ...(input.pythonArgs ?? graderArgs)];
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: jobPath,
@@ -95,7 +100,7 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONIOENCODING: 'utf-8',
     SG_ISOLATION: input.isolation,
-    ...(supervised ? supervisorEnv(input.limits) : {}),
+    ...(supervised ? supervisorEnv(input.limits, byCgroup) : {}),
   };
   // The autogroup is reniced while still root: without CAP_SYS_ADMIN the kernel accepts one
   // autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
@@ -104,7 +109,13 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
   if (input.wallClockSeconds !== undefined) {
     argv = ['/usr/bin/timeout', '--signal=KILL', String(input.wallClockSeconds), ...argv];
   }
+  if (input.cgroupProcs?.length) argv = [...joinCgroupArgs(input.cgroupProcs), ...argv];
   return { file: argv[0], args: argv.slice(1), env: sandboxed ? {} : env, cwd: input.jobDir };
+}
+
+/** A shell that moves itself into the grading's control groups, then becomes the command (children follow). */
+function joinCgroupArgs(procsFiles: string[]): string[] {
+  return ['/bin/sh', '-c', 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"', 'sg-cgroup', ...procsFiles, '--'];
 }
 
 /**
@@ -118,13 +129,20 @@ function autogroupNiceArgs(niceness: number): string[] {
   return ['/bin/sh', '-c', '{ echo "$0" > /proc/self/autogroup; } 2>/dev/null; exec "$@"', String(niceness)];
 }
 
-function prlimitArgs(l: SandboxLimits): string[] {
+/**
+ * Per-uid RLIMIT_NPROC: the process bound where no pids cgroup exists. With one, the cgroup
+ * bounds each grading and a per-uid limit would only let one grading's fork bomb starve the
+ * others (every grading shares the sandbox uids).
+ */
+const nproc = (l: SandboxLimits, byCgroup: boolean) => (byCgroup ? 'unlimited' : String(l.processes));
+
+function prlimitArgs(l: SandboxLimits, byCgroup: boolean): string[] {
   return [
     '/usr/bin/prlimit',
     // soft < hard: the soft limit delivers SIGXCPU (a nameable cause) before the hard SIGKILL
     `--cpu=${l.cpuSeconds}:${l.cpuSeconds + 1}`,
     `--fsize=${l.fileSizeBytes}`,
-    `--nproc=${l.processes}`,
+    `--nproc=${nproc(l, byCgroup)}`,
     `--as=${l.memoryBytes}`,
     `--nofile=${l.openFiles}`,
     '--core=0',
@@ -132,12 +150,13 @@ function prlimitArgs(l: SandboxLimits): string[] {
 }
 
 /** What the supervisor needs: who to become, which limits, where students' copies go. */
-function supervisorEnv(l: SandboxLimits): Record<string, string> {
+function supervisorEnv(l: SandboxLimits, byCgroup: boolean): Record<string, string> {
   return {
     SG_GRADER_UID: String(SANDBOX_UID),
     SG_STUDENT_UID: String(STUDENT_UID),
     // order fixed by shellgrade_grader/limits.py: cpu:fsize:nproc:as:nofile
-    SG_LIMITS: [l.cpuSeconds, l.fileSizeBytes, l.processes, l.memoryBytes, l.openFiles].join(':'),
+    SG_LIMITS: [l.cpuSeconds, l.fileSizeBytes, nproc(l, byCgroup), l.memoryBytes, l.openFiles].join(':'),
+    SG_INPUT_DIR: INPUT_MOUNT,
     SG_WORK_ROOT: WORK_MOUNT,
     SG_TMP_BYTES: String(l.tmpBytes),
   };
@@ -159,7 +178,13 @@ function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, priv
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   if (privileged) a.push('--size', String(input.limits.workBytes), '--perms', '0711', '--tmpfs', WORK_MOUNT);
-  a.push('--bind', input.jobDir, JOB_MOUNT, '--chdir', JOB_MOUNT, '--clearenv');
+  if (privileged) {
+    // The grader works in a tmpfs of bounded size; the host folder only brings the inputs in.
+    a.push('--ro-bind', input.jobDir, INPUT_MOUNT, '--size', String(input.limits.jobBytes), '--perms', '0755', '--tmpfs', JOB_MOUNT);
+  } else {
+    a.push('--bind', input.jobDir, JOB_MOUNT);
+  }
+  a.push('--chdir', JOB_MOUNT, '--clearenv');
   for (const [k, v] of Object.entries(env)) a.push('--setenv', k, v);
   return a;
 }

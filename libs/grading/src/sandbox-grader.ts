@@ -5,20 +5,16 @@
  * Execution modes: async (spawn), blocking (spawnSync) and pool (warm one-shot sandboxes).
  */
 import { accessSync, constants } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { constants as osConstants, cpus } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import pLimit from 'p-limit';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
 import { ATTR, SPAN, gradingProcessAttributes, withSpan } from '@shellgrade/telemetry';
 import { validateArchive } from './validate-archive';
 import { helperLibDir } from './assets';
-import {
-  DEFAULT_SANDBOX_LIMITS,
-  SANDBOX_GID,
-  SANDBOX_UID,
-  type GraderOptions,
-  type SandboxLimits,
-} from './grader-options';
+import { DEFAULT_SANDBOX_LIMITS, type GraderOptions, type SandboxLimits } from './grader-options';
+import { GradingCgroups, type JobCgroup } from './grading-cgroups';
 import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner, type RunOutcome } from './process-runner';
 import { failed, GradingFailure, parseGradingOutput } from './grading-output';
@@ -38,6 +34,11 @@ export class SandboxGrader implements Grader {
   private readonly ownRoot: string;
   /** Root can drop to the real uid 65534; another user runs bwrap in a user namespace. */
   private readonly privileged = process.getuid?.() === 0;
+  /** Per-grading control groups, where the machine has them (bwrap isolation only). */
+  readonly cgroups?: GradingCgroups;
+  private readonly cgroupOf = new Map<string, JobCgroup>();
+  /** The global cap on gradings running at once in this process. */
+  private readonly slots: pLimit.Limit;
 
   constructor(private readonly opts: GraderOptions) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
@@ -53,11 +54,13 @@ export class SandboxGrader implements Grader {
     prepareSandboxRoot(opts.sandboxRoot);
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
+    this.slots = pLimit(opts.maxConcurrent ?? 4 * cpus().length);
+    if (opts.isolation === 'bwrap' && this.privileged && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
     if (opts.exec === 'pool') {
       this.pool = new WarmPool(opts.poolSize ?? cpus().length, {
         makeDir: () => this.makeJobDir('warm'),
         command: (dir) => this.command(dir, 'en', WARM_PYTHON_ARGS),
-        removeDir: removeJobDir,
+        removeDir: (dir) => this.removeJobDir(dir),
         maxOutputBytes: this.maxOutputBytes,
       });
       this.pool.refill();
@@ -66,7 +69,11 @@ export class SandboxGrader implements Grader {
     }
   }
 
-  async grade(job: GradingJob): Promise<GradingResult> {
+  grade(job: GradingJob): Promise<GradingResult> {
+    return this.slots(() => this.gradeNow(job));
+  }
+
+  private async gradeNow(job: GradingJob): Promise<GradingResult> {
     // Hostile archives are rejected before anything is written.
     await withSpan(SPAN.validateArchive, { [ATTR.archiveBytes]: job.submission.length }, () =>
       validateArchive(job.submission, this.opts.archiveLimits),
@@ -99,7 +106,7 @@ export class SandboxGrader implements Grader {
       if (failure instanceof GradingFailure) this.log(job, failure);
       throw failure;
     } finally {
-      if (jobDir) await removeJobDir(jobDir);
+      if (jobDir) await this.removeJobDir(jobDir);
     }
   }
 
@@ -118,17 +125,28 @@ export class SandboxGrader implements Grader {
     });
   }
 
-  /** Stops the warm processes of the pool mode (no-op otherwise). */
+  /** Stops the warm processes of the pool mode and removes this process's cgroup parents. */
   async close(): Promise<void> {
     await this.pool?.close();
+    await this.cgroups?.dispose();
   }
 
   private async makeJobDir(tag: string): Promise<string> {
     await mkdir(this.ownRoot, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
     const dir = await mkdtemp(join(this.ownRoot, `job-${tag}-`));
-    // Under bwrap the grader runs as nobody: it owns its job directory and nothing else.
-    if (this.opts.isolation === 'bwrap' && this.privileged) await chown(dir, SANDBOX_UID, SANDBOX_GID);
+    // A root sandbox reads its inputs from here and works in a tmpfs; a user-namespace one
+    // (non-root service) works here directly, as the service user mapped to nobody.
+    if (this.cgroups) {
+      const l = this.limits;
+      this.cgroupOf.set(dir, await this.cgroups.create(basename(dir), { pids: l.processes, memoryBytes: l.gradingMemoryBytes }));
+    }
     return dir;
+  }
+
+  private async removeJobDir(dir: string): Promise<void> {
+    const cgroup = this.cgroupOf.get(dir);
+    this.cgroupOf.delete(dir);
+    await Promise.all([removeJobDir(dir), cgroup?.remove()]);
   }
 
   private async writeInputs(jobDir: string, job: GradingJob): Promise<void> {
@@ -153,6 +171,7 @@ export class SandboxGrader implements Grader {
       pythonArgs,
       privileged: this.privileged,
       niceness: this.opts.niceness,
+      cgroupProcs: this.cgroupOf.get(jobDir)?.procsFiles,
     });
   }
 }

@@ -8,7 +8,7 @@ FIELDS = ("cpu", "fsize", "nproc", "as", "nofile")
 def parse_limits(text: str) -> "dict[str, int]":
     if not text:
         return {}
-    return dict(zip(FIELDS, (int(v) for v in text.split(":"))))
+    return dict(zip(FIELDS, (resource.RLIM_INFINITY if v == "unlimited" else int(v) for v in text.split(":"))))
 
 
 def apply_limits(limits: "dict[str, int]") -> None:
@@ -18,5 +18,8 @@ def apply_limits(limits: "dict[str, int]") -> None:
     for key, which in (("fsize", resource.RLIMIT_FSIZE), ("nproc", resource.RLIMIT_NPROC),
                        ("as", resource.RLIMIT_AS), ("nofile", resource.RLIMIT_NOFILE)):
         if key in limits:
-            resource.setrlimit(which, (limits[key], limits[key]))
+            value = limits[key]
+            if value == resource.RLIM_INFINITY:  # "as high as allowed": raising the hard limit needs CAP_SYS_RESOURCE
+                value = resource.getrlimit(which)[1]
+            resource.setrlimit(which, (value, value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -16,6 +16,7 @@ itself, as before.
 """
 import os
 import runpy
+import shutil
 import socket
 import sys
 
@@ -31,6 +32,7 @@ def grade(locale: str) -> None:
     if not _privileged_sandbox():
         apply_limits(parse_limits(os.environ.get("SG_LIMITS", "")))
         _run_grader()
+    _take_inputs()
     parent, child = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -46,6 +48,18 @@ def _privileged_sandbox() -> bool:
     return os.environ.get("SG_ISOLATION") == "bwrap" and os.getuid() == 0 and "SG_GRADER_UID" in os.environ
 
 
+def _take_inputs() -> None:
+    """Copies the inputs from the read-only host folder into /job (a tmpfs of bounded size), the grader's."""
+    source = os.environ.get("SG_INPUT_DIR")
+    if not source:
+        return
+    for name in (*GRADER_ARGV,):
+        shutil.copyfile(os.path.join(source, name), name)
+        os.chmod(name, 0o644)
+    uid = int(os.environ["SG_GRADER_UID"])
+    os.chown(".", uid, uid)
+
+
 def _become_grader(channel: socket.socket) -> None:
     uid = int(os.environ["SG_GRADER_UID"])
     limits = parse_limits(os.environ.get("SG_LIMITS", ""))
@@ -54,7 +68,7 @@ def _become_grader(channel: socket.socket) -> None:
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # drops every capability (bwrap already set no_new_privs)
     os.environ[protocol.FD_ENV] = str(channel.fileno())
-    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT"):
+    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES"):
         os.environ.pop(key, None)
 
 
