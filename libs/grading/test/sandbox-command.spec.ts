@@ -25,9 +25,11 @@ describe('buildSandboxCommand', () => {
     const env = (k: string) => a[a.findIndex((x, i) => x === '--setenv' && a[i + 1] === k) + 2];
     expect([env('SG_GRADER_UID'), env('SG_STUDENT_UID')]).toEqual(['65534', '65533']);
     expect(env('SG_LIMITS')).toBe(`${DEFAULT_SANDBOX_LIMITS.cpuSeconds}:${DEFAULT_SANDBOX_LIMITS.fileSizeBytes}:${DEFAULT_SANDBOX_LIMITS.processes}:${DEFAULT_SANDBOX_LIMITS.memoryBytes}:${DEFAULT_SANDBOX_LIMITS.openFiles}`);
-    // only the job dir is bound writable
-    const writable = a.flatMap((x, i) => (x === '--bind' ? [a[i + 1]] : []));
-    expect(writable).toEqual(['/sb/job-1']);
+    // nothing of the host is writable: the job dir comes in read-only, the grader works in size-bounded tmpfs
+    expect(a).not.toContain('--bind');
+    expect(a.join(' ')).toContain('--ro-bind /sb/job-1 /run/sg-input');
+    const tmpfs = a.flatMap((x, i) => (x === '--tmpfs' ? [`${a[i + 1]} ${a[i - 3]}`] : []));
+    expect(tmpfs).toEqual([`/tmp ${DEFAULT_SANDBOX_LIMITS.tmpBytes}`, `/run/sg-work ${DEFAULT_SANDBOX_LIMITS.workBytes}`, `/job ${DEFAULT_SANDBOX_LIMITS.jobBytes}`]);
     expect(a.join(' ')).toContain(`--ro-bind ${pythonPrefix(python)} ${pythonPrefix(python)}`);
   });
 
@@ -36,6 +38,13 @@ describe('buildSandboxCommand', () => {
     expect(cmd.args.slice(0, 5)).toEqual(['--unshare-user', '--uid', '65534', '--gid', '65534']);
     expect(cmd.args).not.toContain('shellgrade_grader.supervise');
     expect(cmd.args[cmd.args.indexOf('--') + 1]).toBe('/usr/bin/prlimit');
+  });
+
+  it('joins the grading\'s control groups first, and lifts the per-uid process limit the cgroup replaces', () => {
+    const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', cgroupProcs: ['/cg/pids/j/cgroup.procs', '/cg/memory/j/cgroup.procs'] });
+    expect([cmd.file, ...cmd.args.slice(2, 6)]).toEqual(['/bin/sh', 'sg-cgroup', '/cg/pids/j/cgroup.procs', '/cg/memory/j/cgroup.procs', '--']);
+    expect(cmd.args[6]).toBe('/usr/bin/bwrap');
+    expect(cmd.args[cmd.args.indexOf('SG_LIMITS') + 1].split(':')[2]).toBe('unlimited');
   });
 
   it('wraps blocking runs in coreutils timeout', () => {
