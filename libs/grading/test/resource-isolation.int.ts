@@ -8,6 +8,8 @@ import { loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
 import { catalogJob, closeGraders, grader, makeSandboxRoot, notOk, scriptJob } from './sandbox-helpers';
 
+jest.setTimeout(60_000);
+
 const sandbox = makeSandboxRoot('resources');
 afterAll(() => sandbox.cleanup());
 afterEach(async () => {

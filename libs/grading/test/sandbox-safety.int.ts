@@ -26,10 +26,10 @@ afterEach(async () => {
  * Processes of the sandbox uid whose name or command line holds `marker` (passed as the locale:
  * an argument of the grader, or in pool mode the `grade-<locale>` name the warm worker takes).
  */
-const sandboxProcesses = (marker?: string, uid: string | undefined = '65534') =>
+const sandboxProcesses = (marker?: string, uid: string | null = '65534') =>
   execFileSync('ps', ['-e', '-o', 'uid=,comm=,args='], { encoding: 'utf8' })
     .split('\n')
-    .filter((l) => (uid === undefined || l.trim().startsWith(`${uid} `)) && (marker === undefined || l.includes(marker)));
+    .filter((l) => (uid === null || l.trim().startsWith(`${uid} `)) && (marker === undefined || l.includes(marker)));
 
 /** What the server log keeps of a failure (never shown to the student). */
 const diagnostics = (err: DomainError) => (err as GradingFailure).diagnostics;
@@ -331,10 +331,10 @@ describe('configuration', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(sandbox.leftovers()).toHaveLength(2); // two ready job dirs, interpreters waiting
     // (a warm supervisor waits as root inside its sandbox: it drops to 65534 once it has a job)
-    expect(sandboxProcesses('shellgrade_grader.warm', undefined).length).toBeGreaterThanOrEqual(2);
+    expect(sandboxProcesses('shellgrade_grader.warm', null).length).toBeGreaterThanOrEqual(2);
     await g.close();
     expect(sandbox.leftovers()).toEqual([]);
     await new Promise((r) => setTimeout(r, 200));
-    expect(sandboxProcesses('shellgrade_grader.warm', undefined)).toEqual([]);
+    expect(sandboxProcesses('shellgrade_grader.warm', null)).toEqual([]);
   });
 });

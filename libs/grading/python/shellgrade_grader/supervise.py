@@ -16,6 +16,7 @@ itself, as before.
 """
 import os
 import runpy
+import select
 import shutil
 import socket
 import sys
@@ -40,7 +41,7 @@ def grade(locale: str) -> None:
         _become_grader(child)
         _run_grader()
     child.close()
-    _serve(parent)
+    _serve(parent, pid)
     os._exit(_status_of(os.waitpid(pid, 0)[1]))
 
 
@@ -89,11 +90,15 @@ def _run_grader() -> None:
     os._exit(code)
 
 
-def _serve(channel: socket.socket) -> None:
-    """Runs the grader's requests one at a time until it exits (end of file on the socket)."""
+def _serve(channel: socket.socket, grader_pid: int) -> None:
+    """Runs the grader's requests one at a time until it exits (its children may keep the socket open)."""
     from .student_sandbox import StudentSandbox
     sandbox = StudentSandbox.from_env()
+    exited = os.pidfd_open(grader_pid)
     while True:
+        ready, _, _ = select.select([channel, exited], [], [])
+        if exited in ready:
+            return
         request = protocol.receive(channel)
         if request is None:
             return
