@@ -7,19 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import type { CommandSpec } from './sandbox-command';
 import { SandboxProcess } from './sandbox-process';
-
-export interface RunOutcome {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  stdout: string;
-  stderrTail: string;
-  /** stdout went beyond the cap and was cut. */
-  outputOverflow: boolean;
-  durationMs: number;
-  /** The process could not be started at all (ENOENT...). */
-  spawnError?: string;
-}
+import type { RunOutcome } from './run-outcome';
 
 export interface ProcessRunner {
   run(cmd: CommandSpec, timeoutMs: number, maxOutputBytes: number): Promise<RunOutcome>;

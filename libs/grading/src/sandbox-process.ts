@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { CommandSpec } from './sandbox-command';
-import type { RunOutcome } from './process-runner';
+import type { RunOutcome } from './run-outcome';
 
 const STDERR_TAIL_BYTES = 4096;
 /** After the child exits, how long to wait for its pipes (a stray grandchild may hold them). */
