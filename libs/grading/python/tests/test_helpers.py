@@ -97,3 +97,26 @@ def test_feedback_texts_are_bounded_and_printable():
     item = fb.items[0]
     assert len(item["verif"]) == MAX_VERIF and len(item["expl"]) == MAX_EXPL
     assert item["expl"].endswith("…") and "\x1b" not in fb.to_json()
+
+
+def test_student_scripts_run_only_from_a_folder_extracted_under_the_job(tmp_path, monkeypatch):
+    from shellgrade_grader import student_sandbox as sb
+    (tmp_path / "submission" / "T").mkdir(parents=True)
+    (tmp_path / "submission" / "T" / "s.sh").write_text("echo hi\n")
+    (tmp_path / "grader.py").write_text("print()\n")
+    monkeypatch.setattr(sb, "JOB_ROOT", tmp_path)
+    path, tree = sb._inside_job(str(tmp_path / "submission" / "T" / "s.sh"))
+    assert tree == tmp_path / "submission"
+    for outside in (tmp_path / "grader.py", "/etc/passwd", tmp_path / "submission" / ".." / ".." / "x"):
+        with pytest.raises(ValueError):
+            sb._inside_job(str(outside))
+
+
+def test_the_supervisor_channel_round_trips_and_ends_at_eof():
+    import socket
+    from shellgrade_grader import protocol
+    a, b = socket.socketpair()
+    protocol.send(a, {"script": "/job/submission/T/s.sh", "args": ["x y"]})
+    assert protocol.receive(b) == {"script": "/job/submission/T/s.sh", "args": ["x y"]}
+    a.close()
+    assert protocol.receive(b) is None
