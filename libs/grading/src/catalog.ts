@@ -62,7 +62,7 @@ const manifestSchema = z.record(
     question: z.string(),
     good: z.string(),
     bad: z.array(z.object({ name: z.string(), file: z.string(), expectedNotOk: z.array(z.number().int()) })),
-    tampering: z.array(z.object({ name: z.string(), file: z.string(), honest: z.string() })),
+    tampering: z.array(z.object({ name: z.string(), file: z.string(), honest: z.string() })).default([]),
   }),
 );
 type Manifest = z.infer<typeof manifestSchema>;

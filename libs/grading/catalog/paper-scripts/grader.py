@@ -8,7 +8,7 @@ ans = c.parse_answers(root / "answers.txt") if root else {}
 
 
 def expected_word() -> str:
-    return run_script(question / "ckiki.sh", use_shebang=False, timeout=5).stdout.strip()
+    return run_script(question / "ckiki.sh", use_shebang=False, timeout=5, teacher_material=True).stdout.strip()
 
 
 def line_count() -> str:

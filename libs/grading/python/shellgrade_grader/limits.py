@@ -11,6 +11,24 @@ def parse_limits(text: str) -> "dict[str, int]":
     return dict(zip(FIELDS, (resource.RLIM_INFINITY if v == "unlimited" else int(v) for v in text.split(":"))))
 
 
+def _hard_capped(which: int, value: int) -> int:
+    """"As high as allowed" for unlimited: raising a hard limit needs CAP_SYS_RESOURCE."""
+    return resource.getrlimit(which)[1] if value == resource.RLIM_INFINITY else value
+
+
+def prlimit_args(limits: "dict[str, int]") -> "list[str]":
+    """The same limits as a prlimit(1) command prefix (for processes started by exec)."""
+    a = ["/usr/bin/prlimit"]
+    if "cpu" in limits:
+        a.append(f"--cpu={limits['cpu']}:{limits['cpu'] + 1}")
+    for key, which, flag in (("fsize", resource.RLIMIT_FSIZE, "fsize"), ("nproc", resource.RLIMIT_NPROC, "nproc"),
+                             ("as", resource.RLIMIT_AS, "as"), ("nofile", resource.RLIMIT_NOFILE, "nofile")):
+        if key in limits:
+            value = _hard_capped(which, limits[key])
+            a.append(f"--{flag}={'unlimited' if value == resource.RLIM_INFINITY else value}")
+    return a + ["--core=0", "--"]
+
+
 def apply_limits(limits: "dict[str, int]") -> None:
     """setrlimit on this process (children inherit). Soft CPU < hard: SIGXCPU names the cause."""
     if "cpu" in limits:
@@ -18,8 +36,6 @@ def apply_limits(limits: "dict[str, int]") -> None:
     for key, which in (("fsize", resource.RLIMIT_FSIZE), ("nproc", resource.RLIMIT_NPROC),
                        ("as", resource.RLIMIT_AS), ("nofile", resource.RLIMIT_NOFILE)):
         if key in limits:
-            value = limits[key]
-            if value == resource.RLIM_INFINITY:  # "as high as allowed": raising the hard limit needs CAP_SYS_RESOURCE
-                value = resource.getrlimit(which)[1]
+            value = _hard_capped(which, limits[key])
             resource.setrlimit(which, (value, value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

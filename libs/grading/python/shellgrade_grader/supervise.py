@@ -33,6 +33,7 @@ def grade(locale: str) -> None:
     if not _privileged_sandbox():
         apply_limits(parse_limits(os.environ.get("SG_LIMITS", "")))
         _run_grader()
+    os.umask(0o022)  # bwrap makes the student sandbox's folders with it: 077 would close them to the student
     _take_inputs()
     parent, child = socket.socketpair()
     pid = os.fork()
