@@ -186,7 +186,8 @@ describe('isolation (bwrap)', () => {
     const probe = [
       '#!/bin/sh',
       'echo "uid=$(id -u)"',
-      'echo "seen=$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\\0" " " | grep -c -e grader.py -e supervise)"',
+      // every process it can see, one command line per line; the [.] keeps grep from finding itself
+      'echo "seen=$(for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null; echo; done | grep -c -e "grader[.]py" -e "super[v]ise")"',
       'for f in /job/grader.py /job/question /job/statement.html /job/submitted.tar.gz; do [ -e "$f" ] && echo "sees=$f"; done',
       'echo tampered > answers.txt && echo "wrote=copy"',
       'kill -9 -1 2>/dev/null; echo "alive=yes"',
