@@ -2,7 +2,7 @@ export * from './archive-limits';
 export { validateArchive, type ArchiveInfo, type ArchiveEntry, type ArchiveEntryType } from './validate-archive';
 export * from './grader-options';
 export { SandboxGrader } from './sandbox-grader';
-export { gradingResultSchema, parseGradingOutput } from './grading-output';
+export { gradingResultSchema, parseGradingOutput, GradingFailure, FEEDBACK_BOUNDS } from './grading-output';
 export * from './catalog';
 export { gradingLibDir, helperLibDir, catalogDir } from './assets';
 export { runGraderBaseline, formatBaselineTable, DEFAULT_BASELINE_ROWS, type BaselineReport, type BaselineRow, type BaselineRowSpec } from './baseline';
