@@ -60,7 +60,7 @@ export class GradingCgroups {
     const dirs = this.hierarchies.map((h) => join(h.parent, name));
     await Promise.all(
       this.hierarchies.map(async (h, i) => {
-        await mkdir(dirs[i]);
+        await mkdir(dirs[i], { recursive: true }); // (re)creates the parent another grader's close() removed
         for (const [file, value] of h.limits(limits)) await writeFile(join(dirs[i], file), value);
       }),
     );
