@@ -2,14 +2,15 @@
  * RabbitMQ dispatch against the real RabbitMQ and PostgreSQL started by
  * `bash infra/bin/servers up postgres rabbitmq`: sync request/reply, async, the bound (503),
  * poison messages, kill -9 of a worker process and a broker restart under load. Every test
- * ends with the audit: each accepted submission has exactly one production, final. The
+ * ends with the audit, counted from what the client was told: each accepted submission
+ * final, no row it never asked for, none stuck. The
  * last test checks that the trace crosses the broker (broker.publish → broker.consume).
  * The scenarios are shared with the BullMQ suite (libs/dispatch/test/support/broker-scenarios).
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src';
-// The broker test support (fixture, fake grader, scenarios) is shared with brokers/bullmq in libs/dispatch/test.
+// The broker test support (fixture, real grader, scenarios) is shared with brokers/bullmq in libs/dispatch/test.
 /* eslint-disable @nx/enforce-module-boundaries */
 import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
 import {
@@ -23,8 +24,9 @@ import {
   LOAD,
   poisonRound,
   submitAcrossRestart,
+  acceptedIds,
 } from '../../../libs/dispatch/test/support/broker-scenarios';
-import { FakeGrader, POISON } from '../../../libs/dispatch/test/support/fake-grader';
+import { realGrader } from '../../../libs/dispatch/test/support/real-grader';
 import { startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
 import { sleep } from '../../../libs/dispatch/test/support/servers';
 import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
@@ -40,10 +42,11 @@ interface Rig {
   connection: RabbitMqConnection;
   dispatch: RabbitMqDispatch;
   consumer?: RabbitMqConsumer;
-  grader: FakeGrader;
 }
 
 let fx: BrokerFixture;
+// The real sandboxed grader (bubblewrap), shared by every consumer of this file.
+const grader = realGrader();
 // The real OTel SDK, in memory: the trace test checks publish → consume across the broker.
 let tracing: InMemoryTracing;
 const rigs: Rig[] = [];
@@ -62,7 +65,6 @@ async function rig(opts: {
   maxLength?: number;
   retries?: number;
   prefetch?: number;
-  delayMs?: number;
   replyTimeoutMs?: number;
   publishTimeoutMs?: number;
 }): Promise<Rig> {
@@ -77,7 +79,6 @@ async function rig(opts: {
     retryAfterSeconds: 3,
   });
   await dispatch.ready();
-  const grader = new FakeGrader(opts.delayMs ?? 30);
   const consumer = opts.consume
     ? new RabbitMqConsumer(connection, fx.worker(grader), fx.productions, {
         prefetch: opts.prefetch ?? 8,
@@ -87,7 +88,7 @@ async function rig(opts: {
       })
     : undefined;
   await consumer?.ready();
-  const r = { queue, connection, dispatch, consumer, grader };
+  const r = { queue, connection, dispatch, consumer };
   rigs.push(r);
   return r;
 }
@@ -116,16 +117,16 @@ afterEach(async () => {
 });
 
 test('sync: concurrent submissions answer with the stored grade; a redelivery is acked without regrading', async () => {
-  await expectSyncGradedOnce(fx, await rig({ reply: 'sync', consume: true }), 'rabbitmq');
+  await expectSyncGradedOnce(fx, (await rig({ reply: 'sync', consume: true })).dispatch, 'rabbitmq');
 });
 
 test('sync: a reply that does not come in time answers with the production as it stands; the job still completes', async () => {
-  const r = await rig({ reply: 'sync', consume: true, delayMs: 1_500, replyTimeoutMs: 300 });
+  const r = await rig({ reply: 'sync', consume: true, replyTimeoutMs: 300 });
   await expectReplyTimeout(fx, r.dispatch, 'rabbitmq');
 });
 
 test('sync: the reply timeout counts from when the request entered the system, not from the dispatch', async () => {
-  const r = await rig({ reply: 'sync', consume: true, delayMs: 1_500, replyTimeoutMs: 5_000 });
+  const r = await rig({ reply: 'sync', consume: true, replyTimeoutMs: 5_000 });
   await expectReplyBudgetFromArrival(fx, r.dispatch, 'rabbitmq');
 });
 
@@ -143,14 +144,14 @@ test('bound: a full queue refuses with 503 + Retry-After and keeps no refused pr
   // A consumer drains what was accepted.
   await rig({ reply: 'async', consume: true, queue: r.queue, maxLength: 5 });
   expect(await fx.waitAllFinal(20_000)).toBe(0);
-  const audit = await fx.audit('rabbitmq queue-full', accepted.map((x) => x.key));
+  const audit = await fx.audit('rabbitmq queue-full', acceptedIds(accepted));
   console.log(`rabbitmq queue-full: accepted=${accepted.length} refused(503)=${refused.length}`);
-  expect(audit).toMatchObject({ productions: accepted.length, lost: 0, duplicated: 0, notFinal: 0 });
+  expect(audit).toMatchObject({ productions: accepted.length, lost: 0, unaccounted: 0, stuck: 0 });
 });
 
-test('poison: a grader that crashes on one archive is retried a bounded number of times, dead-lettered, marked failed', async () => {
+test('poison: a job whose grading cannot be recorded (the database refuses it) is retried a bounded number of times, dead-lettered, marked failed', async () => {
   const r = await rig({ reply: 'sync', consume: true, retries: 2 });
-  const { results } = await poisonRound(fx, r, POISON);
+  const { results } = await poisonRound(fx, r.dispatch);
   // The rejected message reached the dead-letter queue (its consumer found the production final).
   for (let i = 0; i < 50 && r.consumer!.stats.deadLettered < 1; i++) await sleep(100);
   expect(r.consumer!.stats.deadLettered).toBe(1);
@@ -163,7 +164,6 @@ test('kill -9 of a worker process with jobs in flight: nothing lost, nothing dup
     DATABASE_URL: fx.db.url,
     AMQP_URL,
     ...brokerSettingsEnv({ queue, prefetch: 8, retryDelayMs: 50 }),
-    FAKE_GRADE_DELAY_MS: '400',
   };
   await expectKill9Recovered(
     fx,
@@ -178,7 +178,7 @@ test('kill -9 of a worker process with jobs in flight: nothing lost, nothing dup
 });
 
 test('RabbitMQ restart under load: publisher and consumer reconnect; every accepted sync submission answers graded, once', async () => {
-  const r = await rig({ reply: 'sync', consume: true, delayMs: 200, prefetch: 2, replyTimeoutMs: 120_000, publishTimeoutMs: 60_000 });
+  const r = await rig({ reply: 'sync', consume: true, prefetch: 2, replyTimeoutMs: 120_000, publishTimeoutMs: 60_000 });
   // Sync answers survive the restart: replies lost with the old channel fall back to reading the production.
   const { accepted, audit } = await submitAcrossRestart(fx, 'rabbitmq', r.dispatch, 'rabbitmq', 200);
   expect(audit.graded).toBeGreaterThanOrEqual(accepted.length);
@@ -194,7 +194,7 @@ test('one trace: sps → broker.publish → broker.consume (child, with queue wa
     publishTimeoutMs: 10_000,
     retryAfterSeconds: 1,
   });
-  const consumer = new RabbitMqConsumer(connection, fx.worker(new FakeGrader(20)), fx.productions, {
+  const consumer = new RabbitMqConsumer(connection, fx.worker(grader), fx.productions, {
     prefetch: 1,
     retries: 1,
     retryDelayMs: 10,

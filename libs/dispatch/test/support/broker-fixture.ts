@@ -21,6 +21,10 @@ import {
   createTestDatabase,
   type TestDatabase,
 } from './real-libs';
+import { accountFor, type Audit } from './accounting';
+import { PAPER } from './real-grader';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { validateArchive } from '@shellgrade/grading';
 
 export interface Seeded {
   userId: number;
@@ -28,8 +32,8 @@ export interface Seeded {
   statementId: number;
 }
 
-/** Archives are opaque to the broker tests; the real validator is covered by libs/grading. */
-const acceptAll: ArchiveValidator = { validate: async () => undefined };
+/** The real validator, as the services bind it. */
+const validator: ArchiveValidator = { validate: async (bytes) => void (await validateArchive(bytes)) };
 
 export class BrokerFixture {
   readonly productions: PgProductionRepository;
@@ -58,7 +62,7 @@ export class BrokerFixture {
   }
 
   submissions(dispatch: GradingDispatch): SubmissionService {
-    return new SubmissionService(this.context, acceptAll, this.productions, this.archives, dispatch);
+    return new SubmissionService(this.context, validator, this.productions, this.archives, dispatch);
   }
 
   /** Submits `archive` as the seeded student; the key is returned with the outcome. */
@@ -66,8 +70,8 @@ export class BrokerFixture {
     service: SubmissionService,
     archive: Buffer,
     receivedAt?: number,
+    key: string = randomUUID(),
   ): Promise<{ key: string; production?: ExerciseProduction; error?: unknown }> {
-    const key = randomUUID();
     try {
       const production = await service.submit({ ...this.seeded, archive, submissionKey: key, receivedAt });
       return { key, production };
@@ -89,31 +93,17 @@ export class BrokerFixture {
   }
 
   /**
-   * Every accepted submission (by key) must have exactly one production, with a final status.
-   * Printed so the counts can be pasted into the issue.
+   * Client-side accounting against what the database holds: `acceptedIds` are the productions
+   * the client was told were accepted (201/202 with an ep_id), `cutKeys` the submission keys of
+   * requests whose answer never came. Every accepted id must be there and final; a cut one may
+   * be absent or final, never stuck; any other row is one the client never asked for
+   * (a duplicate or a phantom). Printed so the counts can be pasted into the issue.
    */
-  async audit(label: string, acceptedKeys: string[]): Promise<Audit> {
-    const { rows } = await this.pool.query<{ submission_key: string; n: number; final: number; status: string }>(
-      `SELECT submission_key, count(*)::int AS n,
-              count(*) FILTER (WHERE status IN ('graded', 'failed'))::int AS final,
-              min(status) AS status
-         FROM exercise_productions WHERE submission_key = ANY($1) GROUP BY submission_key`,
-      [acceptedKeys],
+  async audit(label: string, acceptedIds: number[], cutKeys: string[] = []): Promise<Audit> {
+    const { rows } = await this.pool.query<{ id: number; submission_key: string; status: string }>(
+      'SELECT id, submission_key, status FROM exercise_productions',
     );
-    const totals = await this.pool.query<{ productions: number; graded: number; failed: number; pending: number }>(
-      `SELECT count(*)::int AS productions,
-              count(*) FILTER (WHERE status = 'graded')::int AS graded,
-              count(*) FILTER (WHERE status = 'failed')::int AS failed,
-              count(*) FILTER (WHERE status NOT IN ('graded', 'failed'))::int AS pending
-         FROM exercise_productions`,
-    );
-    const audit: Audit = {
-      accepted: acceptedKeys.length,
-      ...totals.rows[0],
-      lost: acceptedKeys.length - rows.length,
-      duplicated: rows.filter((r) => r.n > 1).length,
-      notFinal: rows.filter((r) => r.final !== r.n).length,
-    };
+    const audit = accountFor(acceptedIds, cutKeys, rows);
     console.log(`AUDIT ${label}: ${JSON.stringify(audit)}`);
     return audit;
   }
@@ -124,24 +114,17 @@ export class BrokerFixture {
   }
 }
 
-export interface Audit {
-  accepted: number;
-  productions: number;
-  graded: number;
-  failed: number;
-  pending: number;
-  lost: number;
-  duplicated: number;
-  notFinal: number;
-}
+export { type Audit } from './accounting';
 
 async function seedStatement(pool: Pool): Promise<Seeded> {
   const user = await pool.query<{ id: number }>(
     `INSERT INTO users (email, password_hash, role) VALUES ('broker-student@shellgrade.test', 'x', 'student') RETURNING id`,
   );
+  // The paper's exercise from the catalog: the real grader grades real answers.
   const exercise = await pool.query<{ id: number }>(
-    `INSERT INTO exercises (slug, name, statement_html, question_archive, grader_script, state)
-     VALUES ('broker-test', 'Broker test', '<p>grade me</p>', '\\x00', 'print(1)', 'published') RETURNING id`,
+    `INSERT INTO exercises (slug, name, statement_html, question_archive, grader_script, state, locale)
+     VALUES ($1, $2, $3, $4, $5, 'published', $6) RETURNING id`,
+    [PAPER.slug, PAPER.name, PAPER.statementHtml, PAPER.questionArchive, PAPER.graderScript, PAPER.locale],
   );
   const sequence = await pool.query<{ id: number }>(`INSERT INTO sequences (name) VALUES ('broker seq') RETURNING id`);
   const session = await pool.query<{ id: number }>(
@@ -153,8 +136,8 @@ async function seedStatement(pool: Pool): Promise<Seeded> {
   await pool.query('INSERT INTO enrolments (session_id, user_id) VALUES ($1, $2)', [session.rows[0].id, user.rows[0].id]);
   const statement = await pool.query<{ id: number }>(
     `INSERT INTO student_statements (user_id, session_id, exercise_id, statement_html, question_archive)
-     VALUES ($1, $2, $3, '<p>grade me</p>', '\\x00') RETURNING id`,
-    [user.rows[0].id, session.rows[0].id, exercise.rows[0].id],
+     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [user.rows[0].id, session.rows[0].id, exercise.rows[0].id, PAPER.statementHtml, PAPER.questionArchive],
   );
   return { userId: user.rows[0].id, exerciseId: exercise.rows[0].id, statementId: statement.rows[0].id };
 }

@@ -15,7 +15,7 @@ export async function spsRound(
   n: number,
   body: (u: SeededUser) => unknown,
   Session: new (baseUrl: string) => Session,
-): Promise<{ statuses: number[]; finalGrades: (number | null)[] }> {
+): Promise<{ statuses: number[]; epIds: number[]; finalGrades: (number | null)[] }> {
   const sessions = await Promise.all(
     urls.flatMap((url) =>
       users.map(async (u) => {
@@ -46,5 +46,10 @@ export async function spsRound(
       return null;
     }),
   );
-  return { statuses: replies.map(({ r }) => r.status), finalGrades };
+  // What the client was told was accepted (201/202 with an ep_id): the audit counts loss against it.
+  const epIds = replies.flatMap(({ r }) => {
+    const id = (r.body as { ep_id?: number }).ep_id;
+    return (r.status === 201 || r.status === 202) && typeof id === 'number' ? [id] : [];
+  });
+  return { statuses: replies.map(({ r }) => r.status), epIds, finalGrades };
 }

@@ -1,11 +1,11 @@
 /**
  * The body of a grading worker process for the broker fault tests: real PostgreSQL and a real
- * GradingWorker around the test's fake grader (delay from FAKE_GRADE_DELAY_MS); the broker
+ * GradingWorker around the real sandboxed grader; the broker
  * part is started by `consume`. Prints READY once it consumes (see child-process.ts); on
  * SIGTERM it stops consuming, then closes the pool and exits.
  */
 import { GradingWorker, type ProductionRepository } from '@shellgrade/domain';
-import { FakeGrader } from './fake-grader';
+import { realGrader } from './real-grader';
 import { PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore, createPool } from './real-libs';
 
 export interface Consuming {
@@ -21,7 +21,7 @@ export function runWorkerProcess(consume: (grading: GradingWorker, productions: 
       new PgSubmissionContextReader(pool),
       productions,
       new PostgresArchiveStore(pool),
-      new FakeGrader(Number(process.env.FAKE_GRADE_DELAY_MS ?? 50)),
+      realGrader(),
     );
     const consuming = await consume(grading, productions);
     process.stdout.write(`READY pid=${process.pid}\n`);
