@@ -17,6 +17,11 @@ fi
 step "native servers and tools"
 bash infra/bin/servers install
 
+step "offline validators"
+# kubernetes-validate checks the generated Kubernetes manifests against bundled schemas (no cluster).
+python="${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}"
+"$python" -m kubernetes_validate --version >/dev/null 2>&1 || "$python" -m pip install --quiet kubernetes-validate==1.37.0
+
 step "TypeScript build"
 npm run build
 

@@ -9,7 +9,8 @@
  *   list                                                    presets in infra/variants
  *   show <variant>                                          the validated spec and its processes, as JSON
  *   compose <variant> [--out dir]                           docker-compose.yml + Dockerfile
- *   k8s <variant> [--out dir] [--namespace ns]              Kubernetes manifests
+ *   k8s <variant> [--out dir] [--namespace ns]              Kubernetes manifests, and a k6-operator TestRun of scenario R
+ *       [--k6-parallelism n] [--k6-profile p]               (runner pods, k6/profiles.json profile)
  * Human-readable progress goes to stderr; stdout carries only the requested output.
  */
 import { spawn } from 'node:child_process';
@@ -69,6 +70,12 @@ async function serve(variant: string): Promise<void> {
   await stop('log stream ended');
 }
 
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new VariantSpecError(`${flag} expects a positive integer, got ${text}`);
+  return n;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -83,6 +90,8 @@ async function main(argv: string[]): Promise<number> {
       'skip-servers': { type: 'boolean', default: false },
       out: { type: 'string' },
       namespace: { type: 'string' },
+      'k6-parallelism': { type: 'string' },
+      'k6-profile': { type: 'string' },
     },
   });
   const [command, arg] = positionals;
@@ -127,7 +136,13 @@ async function main(argv: string[]): Promise<number> {
       out(`wrote ${writeCompose(loadVariant(need('variant')), values.out).join(', ')}`);
       return 0;
     case 'k8s':
-      out(`wrote ${writeKubernetes(loadVariant(need('variant')), { outDir: values.out, namespace: values.namespace }).join(', ')}`);
+      out(
+        `wrote ${writeKubernetes(loadVariant(need('variant')), {
+          outDir: values.out,
+          namespace: values.namespace,
+          load: { parallelism: values['k6-parallelism'] ? positiveInt(values['k6-parallelism'], '--k6-parallelism') : undefined, profile: values['k6-profile'] },
+        }).join(', ')}`,
+      );
       return 0;
     default:
       process.stderr.write(`usage: npm run variant -- <up|down|status|logs|serve|list|show|compose|k8s> ...\n`);
