@@ -93,10 +93,12 @@ describe('k6-operator TestRun', () => {
 
   it.each(presets)('%s: valid, aimed at the in-cluster entry', (name) => {
     const spec = loadVariant(name);
-    const run = parse(k6TestRunYaml(spec, { namespace: 'load', parallelism: 3, profile: 'smoke' }));
+    const run = parse(k6TestRunYaml(spec, { namespace: 'load', parallelism: 3, profile: 'smoke' })) as {
+      spec: { parallelism: number; runner: { env: { name: string; value: string }[] } };
+    };
     if (!validTestRun(run)) throw new Error(`${name}: ${errorsOf(validTestRun)}`);
     expect(run.spec.parallelism).toBe(3);
-    const baseUrl = run.spec.runner.env.find((e: { name: string }) => e.name === 'BASE_URL').value;
+    const baseUrl = run.spec.runner.env.find((e) => e.name === 'BASE_URL')?.value;
     expect(baseUrl).toEqual(spec.entry === 'haproxy' ? 'http://haproxy.load.svc.cluster.local:8080' : expect.stringMatching(/^http:\/\/(monolith|gateway)\.load\.svc\.cluster\.local:\d+$/));
   });
 });

@@ -68,4 +68,9 @@ describe('haproxy.cfg for native variants', () => {
     expect(lines(cfg, /^bind /)).toContain('bind *:8080');
     haproxyAccepts(cfg);
   });
+
+  it('variant up --listen: only the entry frontend leaves loopback', () => {
+    const cfg = renderHaproxyConfig(haproxyModel(loadVariant('msa-2-4-4'), { kind: 'loopback' }, '0.0.0.0'));
+    expect(lines(cfg, /^bind /)).toEqual(['bind 127.0.0.1:8404', 'bind 0.0.0.0:8080', 'bind 127.0.0.1:8081', 'bind 127.0.0.1:8082']);
+  });
 });

@@ -11,6 +11,7 @@ import { HAPROXY_TEMPLATE } from '../paths';
 export interface HaproxyFrontendModel {
   name: string;
   port: number;
+  bindAddress: string;
   servers: { name: string; address: string }[];
   serverTemplate?: { prefix: string; count: number; address: string };
   /** Appended to every server line, e.g. " maxconn 8". */
@@ -35,17 +36,24 @@ export type Placement =
   | { kind: 'loopback' }
   | { kind: 'dns'; label: string; address: (frontend: BalancedFrontend) => string; only?: BalancedFrontend['name'][] };
 
-export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: 'loopback' }): HaproxyModel {
+/**
+ * `listen`: where the native entry frontend binds (loopback unless `variant up --listen`); the
+ * internal frontends and the stats page stay on loopback.
+ */
+export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: 'loopback' }, listen = LOOPBACK): HaproxyModel {
+  const bindAddress = placement.kind === 'loopback' ? LOOPBACK : '*';
+  const bindOf = (f: BalancedFrontend) => (placement.kind === 'loopback' && f.name === 'entry' ? listen : bindAddress);
   const serverOptions = spec.haproxy.serverMaxconn ? ` maxconn ${spec.haproxy.serverMaxconn}` : '';
   const frontends = balancedFrontends(spec)
     .filter((f) => placement.kind === 'loopback' || !placement.only || placement.only.includes(f.name))
     .map((f): HaproxyFrontendModel => {
       if (placement.kind === 'loopback') {
-        return { name: f.name, port: f.port, serverOptions, servers: f.servers.map((s) => ({ name: s.name, address: `${LOOPBACK}:${s.port}` })) };
+        return { name: f.name, port: f.port, bindAddress: bindOf(f), serverOptions, servers: f.servers.map((s) => ({ name: s.name, address: `${LOOPBACK}:${s.port}` })) };
       }
       return {
         name: f.name,
         port: f.port,
+        bindAddress,
         serverOptions,
         servers: [],
         serverTemplate: { prefix: f.role, count: f.servers.length, address: placement.address(f) },
@@ -54,7 +62,7 @@ export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: '
   return {
     variant: spec.name,
     placement: placement.kind === 'loopback' ? 'native processes on loopback' : placement.label,
-    bindAddress: placement.kind === 'loopback' ? LOOPBACK : '*',
+    bindAddress,
     statsPort: HAPROXY_PORTS.stats,
     resolvers: placement.kind === 'dns',
     maxconn: spec.haproxy.maxconn,

@@ -2,20 +2,32 @@
 /**
  * npm run variant -- <command>
  *   up <variant|file.yaml> [--timeout s] [--skip-servers]   switch to a variant and wait until healthy
+ *       [--listen addr] [--force-exposed]                   entry on addr (default loopback); beyond loopback,
+ *                                                           isolation none / blocking exec need --force-exposed
  *   down [--all]                                            stop the variant (--all: the native servers too)
  *   status [--json] [--probe]                               processes of the active variant
  *   logs [name] [--lines n] [--follow]                      pm2 logs of the variant's processes
  *   serve [variant]                                         up, follow the logs in the foreground, down on Ctrl-C
  *   list                                                    presets in infra/variants
  *   show <variant>                                          the validated spec and its processes, as JSON
- *   compose <variant> [--out dir]                           docker-compose.yml + Dockerfile
+ *   compose <variant> [--out dir] [--force-exposed]         docker-compose.yml + Dockerfile
  *   k8s <variant> [--out dir] [--namespace ns]              Kubernetes manifests, and a k6-operator TestRun of scenario R
  *       [--k6-parallelism n] [--k6-profile p]               (runner pods, k6/profiles.json profile)
+ *       [--force-exposed]                                   (containers listen beyond loopback: the exposure rule applies)
  * Human-readable progress goes to stderr; stdout carries only the requested output.
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { listVariants, loadVariant, variantProcesses, variantServers, entryUrl, VariantSpecError } from '@shellgrade/variant';
+import {
+  entryUrl,
+  listVariants,
+  loadVariant,
+  refuseUnsafeExposure,
+  variantProcesses,
+  variantServers,
+  VariantSpecError,
+  type VariantSpec,
+} from '@shellgrade/variant';
 import { writeCompose } from '../deploy/compose';
 import { writeKubernetes } from '../deploy/kubernetes';
 import { PM2_HOME, REPO_ROOT } from '../paths';
@@ -70,6 +82,12 @@ async function serve(variant: string): Promise<void> {
   await stop('log stream ended');
 }
 
+/** Containers listen on every interface: the same exposure rule as `up --listen`. */
+function exposable(spec: VariantSpec, force: boolean): VariantSpec {
+  refuseUnsafeExposure(spec, '0.0.0.0', { force, forceFlag: '--force-exposed' });
+  return spec;
+}
+
 function positiveInt(text: string, flag: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new VariantSpecError(`${flag} expects a positive integer, got ${text}`);
@@ -88,6 +106,8 @@ async function main(argv: string[]): Promise<number> {
       lines: { type: 'string', default: '50' },
       timeout: { type: 'string' },
       'skip-servers': { type: 'boolean', default: false },
+      listen: { type: 'string' },
+      'force-exposed': { type: 'boolean', default: false },
       out: { type: 'string' },
       namespace: { type: 'string' },
       'k6-parallelism': { type: 'string' },
@@ -102,7 +122,12 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'up': {
       const timeoutS = values.timeout ? Number(values.timeout) : undefined;
-      const st = await up(need('variant'), { timeoutS, skipServers: values['skip-servers'] });
+      const st = await up(need('variant'), {
+        timeoutS,
+        skipServers: values['skip-servers'],
+        listen: values.listen,
+        forceExposed: values['force-exposed'],
+      });
       out(values.json ? JSON.stringify(st, null, 2) : `${table(st)}\nentry: ${st.entry}`);
       return 0;
     }
@@ -133,9 +158,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'compose':
-      out(`wrote ${writeCompose(loadVariant(need('variant')), values.out).join(', ')}`);
+      out(`wrote ${writeCompose(exposable(loadVariant(need('variant')), values['force-exposed']), values.out).join(', ')}`);
       return 0;
     case 'k8s':
+      exposable(loadVariant(need('variant')), values['force-exposed']);
       out(
         `wrote ${writeKubernetes(loadVariant(need('variant')), {
           outDir: values.out,

@@ -4,7 +4,7 @@
  * developer can also drive it with the plain pm2 CLI.
  */
 import { join } from 'node:path';
-import { variantProcesses, type VariantProcess, type VariantSpec } from '@shellgrade/variant';
+import { variantProcesses, type PlacementOptions, type VariantProcess, type VariantSpec } from '@shellgrade/variant';
 import { LOG_DIR, REPO_ROOT, serviceMain, telemetryPreload } from '../paths';
 
 export const HAPROXY_BIN = '/usr/sbin/haproxy';
@@ -34,6 +34,8 @@ const RESTART = { autorestart: true, restart_delay: 300, max_restarts: 10_000, m
 
 export interface EcosystemOptions {
   haproxyConfig: string;
+  /** Where the entry listens (variant up --listen). */
+  placement?: PlacementOptions;
   /** V8 heap cap per replica; 25 replicas on one machine must fit. */
   maxOldSpaceMb?: number;
 }
@@ -73,7 +75,7 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
 }
 
 export function ecosystem(spec: VariantSpec, options: EcosystemOptions): { apps: Pm2App[] } {
-  return { apps: variantProcesses(spec).map((p) => pm2App(p, options)) };
+  return { apps: variantProcesses(spec, options.placement).map((p) => pm2App(p, options)) };
 }
 
 export function ecosystemSource(spec: VariantSpec, options: EcosystemOptions): string {

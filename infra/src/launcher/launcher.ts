@@ -10,10 +10,13 @@ import { join } from 'node:path';
 import {
   entryUrl,
   HAPROXY_PORTS,
+  LOOPBACK,
   loadVariant,
   needsHaproxy,
   variantProcesses,
   variantRoles,
+  refuseUnsafeExposure,
+  type PlacementOptions,
   type VariantProcess,
   type VariantSpec,
 } from '@shellgrade/variant';
@@ -34,6 +37,10 @@ export interface UpOptions {
   timeoutS?: number;
   /** Skip `servers up` and migrations (they are already running). */
   skipServers?: boolean;
+  /** Address the entry listens on (default loopback); beyond loopback the exposure rule applies. */
+  listen?: string;
+  /** Expose a variant with unsafe grader settings (isolation none, blocking exec) anyway. */
+  forceExposed?: boolean;
 }
 
 export interface ProcessStatus {
@@ -57,28 +64,28 @@ export interface VariantStatus {
 
 const log = (msg: string) => process.stderr.write(`[variant] ${msg}\n`);
 
-function specHash(spec: VariantSpec): string {
-  return createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16);
+function specHash(spec: VariantSpec, placement: PlacementOptions): string {
+  return createHash('sha256').update(JSON.stringify({ spec, placement })).digest('hex').slice(0, 16);
 }
 
-function stateOf(spec: VariantSpec, source: string): ActiveVariant {
+function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions): ActiveVariant {
   return {
     variant: spec.name,
     source,
-    specHash: specHash(spec),
-    entry: entryUrl(spec),
-    processes: variantProcesses(spec).map(({ name, role, port, healthUrl }) => ({ name, role, port, healthUrl })),
+    specHash: specHash(spec, placement),
+    entry: entryUrl(spec, placement.listen),
+    processes: variantProcesses(spec, placement).map(({ name, role, port, healthUrl }) => ({ name, role, port, healthUrl })),
     servers: managedServers(spec),
     startedAt: new Date().toISOString(),
   };
 }
 
 /** Already running this exact spec, every process online and healthy? */
-async function alreadyUp(spec: VariantSpec): Promise<boolean> {
+async function alreadyUp(spec: VariantSpec, placement: PlacementOptions): Promise<boolean> {
   const state = readState();
-  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec)) return false;
+  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec, placement)) return false;
   const apps = new Map((await pm2.list()).map((p) => [p.name, p]));
-  const procs = variantProcesses(spec);
+  const procs = variantProcesses(spec, placement);
   if (!procs.every((p) => apps.get(p.name)?.status === 'online')) return false;
   const health = await Promise.all(procs.map((p) => httpOk(p.healthUrl)));
   return health.every(Boolean);
@@ -123,12 +130,12 @@ async function checkPortsFree(procs: VariantProcess[], graceMs = 10_000): Promis
 }
 
 /** Writes run/variant/{haproxy.cfg,ecosystem.config.js}; HAProxy's config is checked before use. */
-function writeRunFiles(spec: VariantSpec): string {
+function writeRunFiles(spec: VariantSpec, placement: PlacementOptions): string {
   mkdirSync(VARIANT_RUN_DIR, { recursive: true });
   mkdirSync(LOG_DIR, { recursive: true });
   const haproxyConfig = join(VARIANT_RUN_DIR, 'haproxy.cfg');
   if (needsHaproxy(spec)) {
-    writeFileSync(haproxyConfig, renderHaproxyConfig(haproxyModel(spec)));
+    writeFileSync(haproxyConfig, renderHaproxyConfig(haproxyModel(spec, { kind: 'loopback' }, placement.listen)));
     try {
       execFileSync(HAPROXY_BIN, ['-c', '-q', '-f', haproxyConfig], { stdio: 'pipe' });
     } catch (err) {
@@ -137,7 +144,7 @@ function writeRunFiles(spec: VariantSpec): string {
     }
   }
   const file = join(VARIANT_RUN_DIR, 'ecosystem.config.js');
-  writeFileSync(file, ecosystemSource(spec, { haproxyConfig }));
+  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement }));
   return file;
 }
 
@@ -195,9 +202,12 @@ async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<v
 
 export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
   const spec = loadVariant(nameOrPath);
+  const placement: PlacementOptions = options.listen ? { listen: options.listen } : {};
+  // Before anything starts: the paper's unsafe grader settings stay on loopback unless forced.
+  refuseUnsafeExposure(spec, options.listen ?? LOOPBACK, { force: options.forceExposed, forceFlag: '--force-exposed' });
   return withVariantLock(async () => {
     const source = nameOrPath;
-    if (await alreadyUp(spec)) {
+    if (await alreadyUp(spec, placement)) {
       log(`${spec.name} is already up and healthy`);
       if (!options.skipServers) ensureServers(spec);
       return status({ probe: true });
@@ -210,13 +220,13 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
       ensureServers(spec);
       migrate();
     }
-    const procs = variantProcesses(spec);
+    const procs = variantProcesses(spec, placement);
     await checkPortsFree(procs);
-    const ecosystemFile = writeRunFiles(spec);
+    const ecosystemFile = writeRunFiles(spec, placement);
     const begun = Date.now();
     log(`starting ${spec.name}: ${procs.map((p) => p.name).join(' ')}`);
     await pm2.startEcosystem(ecosystemFile);
-    writeState(stateOf(spec, source));
+    writeState(stateOf(spec, source, placement));
     try {
       await waitHealthy(procs, options.timeoutS ?? 180);
     } catch (err) {
@@ -225,7 +235,7 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
       clearState();
       throw err;
     }
-    log(`${spec.name} healthy in ${((Date.now() - begun) / 1000).toFixed(1)} s; entry ${entryUrl(spec)}`);
+    log(`${spec.name} healthy in ${((Date.now() - begun) / 1000).toFixed(1)} s; entry ${entryUrl(spec, placement.listen)}`);
     return status({ probe: true });
   });
 }

@@ -4,3 +4,4 @@ export * from './spec';
 export * from './loader';
 export * from './processes';
 export * from './service-config';
+export * from './exposure';

@@ -121,4 +121,12 @@ describe('variantServers', () => {
     expect(variantServers(spec)).toEqual(['postgres', 'redis', 'jaeger']);
     expect(variantServers({ ...spec, cache: 'none' })).toEqual(['postgres', 'jaeger']);
   });
+
+  it('--listen moves only a directly reached entry off loopback; health is still checked locally', () => {
+    const [mono] = variantProcesses(loadVariant('naked-mon'), { listen: '0.0.0.0' });
+    expect(decodeProcessConfig(mono.env.SG_PROCESS).host).toBe('0.0.0.0');
+    expect(mono.healthUrl).toBe('http://127.0.0.1:3000/health');
+    const procs = variantProcesses(loadVariant('mon-x2'), { listen: '0.0.0.0' });
+    expect(procs.filter((p) => p.role === 'monolith').map((p) => decodeProcessConfig(p.env.SG_PROCESS).host)).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
 });

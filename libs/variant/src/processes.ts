@@ -109,32 +109,45 @@ export function serviceEnv(
   };
 }
 
+/** Where a process listening on `listen` answers this machine's health checks. */
+const reachableHost = (listen: string) => (listen === '0.0.0.0' || listen === '::' ? LOOPBACK : listen);
+
+export interface PlacementOptions {
+  /** Address the entry (HAProxy's entry frontend, or the single entry replica) listens on; loopback by default. */
+  listen?: string;
+}
+
 /** Every process of the variant on this machine: service replicas (callees first), then HAProxy. */
-export function variantProcesses(spec: VariantSpec): VariantProcess[] {
+export function variantProcesses(spec: VariantSpec, options: PlacementOptions = {}): VariantProcess[] {
   const upstreams = loopbackUpstreams(spec);
+  const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
   const processes: VariantProcess[] = [];
   for (const role of variantRoles(spec)) {
     for (let i = 0; i < replicaCount(spec, role); i++) {
       const port = replicaPort(role, i);
+      // Only a directly reached entry replica leaves loopback; everything behind it stays there.
+      const host = spec.entry === 'direct' && role === entryRole ? (options.listen ?? LOOPBACK) : LOOPBACK;
       processes.push({
         name: processName(role, i),
         role,
         replica: i,
         port,
-        healthUrl: `http://${LOOPBACK}:${port}/health`,
-        env: serviceEnv(spec, role, i, { host: LOOPBACK, port, upstreams }),
+        healthUrl: `http://${reachableHost(host)}:${port}/health`,
+        env: serviceEnv(spec, role, i, { host, port, upstreams }),
       });
     }
   }
   const frontends = balancedFrontends(spec);
   if (frontends.length > 0) {
     // Healthy once its first frontend routes /health to a live backend.
+    const first = frontends[0];
+    const host = first.name === 'entry' ? reachableHost(options.listen ?? LOOPBACK) : LOOPBACK;
     processes.push({
       name: processName('haproxy'),
       role: 'haproxy',
       replica: 0,
-      port: frontends[0].port,
-      healthUrl: `http://${LOOPBACK}:${frontends[0].port}/health`,
+      port: first.port,
+      healthUrl: `http://${host}:${first.port}/health`,
       env: {},
     });
   }
