@@ -16,9 +16,12 @@ import { listVariants, loadVariant } from '@shellgrade/variant';
 import { composeFiles } from '../src/deploy/compose';
 import { k6TestRun, k6TestRunYaml } from '../src/deploy/k6-testrun';
 import { kubernetesYaml } from '../src/deploy/kubernetes';
+import { generateSecrets } from '../src/secrets';
 
 const PYTHON = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
 const presets = listVariants();
+// Generated here: the tests never read or create this machine's run/secrets.json.
+const secrets = generateSecrets();
 // The compose schema names draft-07 by its https URL, which Ajv does not register: its meta-check is skipped.
 const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
 
@@ -61,7 +64,7 @@ describe('Kubernetes manifests with kubernetes-validate (offline, strict)', () =
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('rejects a broken manifest (replicas as a word, an unknown container field)', () => {
-    const docs = parseAllDocuments(kubernetesYaml(loadVariant('msa-1-2'))).map((d) => d.toJS());
+    const docs = parseAllDocuments(kubernetesYaml(loadVariant('msa-1-2'), { secrets })).map((d) => d.toJS());
     const deploy = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'gateway');
     deploy.spec.replicas = 'two';
     deploy.spec.template.spec.containers[0].envFromm = [];
@@ -75,7 +78,7 @@ describe('Kubernetes manifests with kubernetes-validate (offline, strict)', () =
   it('every preset validates', () => {
     const files = presets.map((name) => {
       const file = join(dir, `${name}.yaml`);
-      writeFileSync(file, kubernetesYaml(loadVariant(name)));
+      writeFileSync(file, kubernetesYaml(loadVariant(name), { secrets }));
       return file;
     });
     const r = kubernetesValidate(files);

@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import { loadVariant } from '@shellgrade/variant';
+import { generateSecrets } from '../secrets';
 import { composeFiles } from './compose';
 import { decodeProcessConfig } from '@shellgrade/variant';
 
@@ -15,8 +16,10 @@ interface ComposeDoc {
   volumes?: Record<string, unknown>;
 }
 
+// Generated here: the tests never read or create this machine's run/secrets.json.
+const secrets = generateSecrets();
 const compose = (name: string) => {
-  const files = composeFiles(loadVariant(name), { context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' });
+  const files = composeFiles(loadVariant(name), { context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' }, secrets);
   return { files, doc: parse(files['docker-compose.yml']) as ComposeDoc };
 };
 
@@ -36,7 +39,10 @@ describe('docker-compose generator', () => {
     const mono = doc.services.monolith;
     expect(mono).toMatchObject({ image: 'shellgrade/app:latest', deploy: { replicas: 1 }, ports: ['3000:3000'], restart: 'always' });
     expect(mono.command).toEqual(['node', '--max-old-space-size=512', 'dist/services/monolith/src/main.js']);
-    expect(mono.environment).toMatchObject({ DATABASE_URL: 'postgres://shellgrade:shellgrade@postgres:5432/shellgrade' });
+    expect(mono.environment).toMatchObject({
+      DATABASE_URL: 'postgres://shellgrade:${SG_DB_PASSWORD:?generated in .env next to docker-compose.yml}@postgres:5432/shellgrade',
+      SG_JWT_SECRET: '${SG_JWT_SECRET:?generated in .env next to docker-compose.yml}',
+    });
     expect(processOf(mono.environment)).toMatchObject({ role: 'monolith', port: 3000, host: '0.0.0.0', spec: { name: 'naked-mon', grader: { exec: 'blocking' } } });
     expect(mono.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } });
     expect(mono.build).toEqual({ context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' });
@@ -82,12 +88,25 @@ describe('docker-compose generator', () => {
     const { doc } = compose('msa-rabbitmq-minio-2-4-4');
     expect(doc.services.rabbitmq.image).toMatch(/^rabbitmq:/);
     expect(doc.services.minio.image).toMatch(/^minio\/minio/);
-    expect(doc.services.exercise.environment).toMatchObject({ AMQP_URL: 'amqp://shellgrade:shellgrade@rabbitmq:5672', MINIO_ENDPOINT: 'http://minio:9000' });
+    expect(doc.services.exercise.environment).toMatchObject({
+      AMQP_URL: 'amqp://shellgrade:${SG_AMQP_PASSWORD:?generated in .env next to docker-compose.yml}@rabbitmq:5672',
+      MINIO_ENDPOINT: 'http://minio:9000',
+    });
     expect(processOf(doc.services.exercise.environment).spec).toMatchObject({ dispatch: 'rabbitmq', storage: 'minio', broker: { prefetch: 1 } });
     expect(doc.services.exercise.depends_on).toMatchObject({ rabbitmq: { condition: 'service_healthy' }, minio: { condition: 'service_healthy' } });
     expect(unresolvedHosts(doc)).toEqual([]);
     const bull = compose('msa-bullmq-1-4').doc;
     expect(bull.services.redis.command).toContain('noeviction');
     expect(bull.services.gateway.environment?.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('refers to secrets; their generated values are only in .env, never a literal from this repository', () => {
+    const { files } = compose('msa-rabbitmq-minio-2-4-4');
+    const yml = files['docker-compose.yml'];
+    expect(yml).not.toMatch(/shellgrade-dev-secret|shellgrade-secret|:shellgrade@|PASSWORD: shellgrade/);
+    for (const value of Object.values(secrets)) expect(yml).not.toContain(value);
+    expect(files['.env']).toContain(`SG_JWT_SECRET=${secrets.jwtSecret}`);
+    expect(files['.env']).toContain(`SG_DB_PASSWORD=${secrets.dbPassword}`);
+    expect(composeFiles(loadVariant('naked-mon'))['.env']).toBeUndefined();
   });
 });

@@ -4,28 +4,50 @@
  * through Docker's DNS) wherever the native variant has one, and `restart: always` as in the
  * paper's setup.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { HAPROXY_PORTS, entryUrl, needsHaproxy, replicaCount, ROLE_BASE_PORT, variantServers, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { REPO_ROOT, RUN_DIR } from '../paths';
-import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_IMAGES } from './container-plan';
+import { installationSecrets, type InstallationSecrets } from '../secrets';
+import { APP_IMAGE, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_IMAGES, serverEnv, type DeploySecrets } from './container-plan';
 import { DOCKERFILE, DOCKERIGNORE } from './dockerfile';
 
 type ComposeService = Record<string, unknown>;
 
 const healthcheck = (test: string[]) => ({ test, interval: '5s', timeout: '3s', retries: 20, start_period: '5s' });
 
+/** The .env variable of each secret; the compose file only refers to them. */
+const SECRET_VARS: Record<keyof DeploySecrets, string> = {
+  jwtSecret: 'SG_JWT_SECRET',
+  dbPassword: 'SG_DB_PASSWORD',
+  amqpPassword: 'SG_AMQP_PASSWORD',
+  minioUser: 'SG_MINIO_USER',
+  minioPassword: 'SG_MINIO_PASSWORD',
+};
+
+/** `${VAR:?...}`: compose refuses to start when the .env written beside the file is missing. */
+const REFERENCES = Object.fromEntries(
+  Object.entries(SECRET_VARS).map(([key, name]) => [key, `\${${name}:?generated in .env next to docker-compose.yml}`]),
+) as DeploySecrets;
+
+/** The .env compose reads: this installation's generated secrets (run/secrets.json). */
+export function composeEnvFile(secrets: InstallationSecrets): string {
+  const lines = (Object.keys(SECRET_VARS) as (keyof DeploySecrets)[]).map((key) => `${SECRET_VARS[key]}=${secrets[key]}`);
+  return ['# Generated per installation by `npm run variant -- compose`; keep it private (mode 600).', ...lines, ''].join('\n');
+}
+
 function serverServices(spec: VariantSpec): Record<string, ComposeService> {
-  const { db, amqp, minio } = DEV_CREDENTIALS;
+  const { db, amqpUser } = SERVER_ACCOUNTS;
+  const secrets = REFERENCES;
   const services: Record<string, ComposeService> = {};
   for (const server of variantServers(spec)) {
     switch (server) {
       case 'postgres':
         services.postgres = {
           image: SERVER_IMAGES.postgres,
-          environment: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, POSTGRES_PASSWORD: db.password },
+          environment: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, POSTGRES_PASSWORD: secrets.dbPassword },
           volumes: ['pgdata:/var/lib/postgresql/data'],
           healthcheck: healthcheck(['CMD-SHELL', `pg_isready -U ${db.user} -d ${db.name}`]),
           restart: 'always',
@@ -44,7 +66,7 @@ function serverServices(spec: VariantSpec): Record<string, ComposeService> {
       case 'rabbitmq':
         services.rabbitmq = {
           image: SERVER_IMAGES.rabbitmq,
-          environment: { RABBITMQ_DEFAULT_USER: amqp.user, RABBITMQ_DEFAULT_PASS: amqp.password },
+          environment: { RABBITMQ_DEFAULT_USER: amqpUser, RABBITMQ_DEFAULT_PASS: secrets.amqpPassword },
           volumes: ['rabbitmqdata:/var/lib/rabbitmq'],
           healthcheck: healthcheck(['CMD', 'rabbitmq-diagnostics', '-q', 'ping']),
           restart: 'always',
@@ -54,7 +76,7 @@ function serverServices(spec: VariantSpec): Record<string, ComposeService> {
         services.minio = {
           image: SERVER_IMAGES.minio,
           command: ['server', '/data', '--console-address', ':9001'],
-          environment: { MINIO_ROOT_USER: minio.user, MINIO_ROOT_PASSWORD: minio.password },
+          environment: { MINIO_ROOT_USER: secrets.minioUser, MINIO_ROOT_PASSWORD: secrets.minioPassword },
           volumes: ['miniodata:/data'],
           healthcheck: healthcheck(['CMD', 'mc', 'ready', 'local']),
           restart: 'always',
@@ -72,6 +94,8 @@ function serverServices(spec: VariantSpec): Record<string, ComposeService> {
 
 export interface ComposeFiles {
   'docker-compose.yml': string;
+  /** Only with `secrets`: their values for compose's interpolation (the yml holds references). */
+  '.env'?: string;
   Dockerfile: string;
   'Dockerfile.dockerignore': string;
   'haproxy.cfg'?: string;
@@ -81,7 +105,7 @@ export interface ComposeFiles {
  * The files as strings. `build.context` is the repo root relative to the output folder and
  * `build.dockerfile` the generated Dockerfile relative to that context.
  */
-export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfile: 'Dockerfile' }): ComposeFiles {
+export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfile: 'Dockerfile' }, secrets?: InstallationSecrets): ComposeFiles {
   const balanced = (role: 'leftover' | 'exercise') => replicaCount(spec, role) > 1;
   const upstreams = {
     leftoverUrl: balanced('leftover') ? `http://haproxy:${HAPROXY_PORTS.leftover}` : `http://leftover:${ROLE_BASE_PORT.leftover}`,
@@ -97,18 +121,18 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
       image,
       build,
       command: MIGRATE_COMMAND,
-      environment: { DATABASE_URL: `postgres://${DEV_CREDENTIALS.db.user}:${DEV_CREDENTIALS.db.password}@postgres:5432/${DEV_CREDENTIALS.db.name}` },
+      environment: { DATABASE_URL: serverEnv(spec, REFERENCES).DATABASE_URL },
       depends_on: { postgres: { condition: 'service_healthy' } },
     },
   };
-  const roles = roleDeployments(spec, upstreams);
+  const roles = roleDeployments(spec, upstreams, REFERENCES);
   for (const r of roles) {
     const direct = spec.entry === 'direct' && (r.role === 'monolith' || r.role === 'gateway');
     services[r.role] = {
       image,
       build,
       command: r.command,
-      environment: { ...r.env, SG_JWT_SECRET: `\${SG_JWT_SECRET:-${DEV_CREDENTIALS.jwtSecret}}` },
+      environment: r.env,
       expose: [String(r.port)],
       ...(direct ? { ports: [`${r.port}:${r.port}`] } : {}),
       deploy: { replicas: r.replicas },
@@ -122,6 +146,7 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
     };
   }
   const files: ComposeFiles = { 'docker-compose.yml': '', Dockerfile: DOCKERFILE, 'Dockerfile.dockerignore': DOCKERIGNORE };
+  if (secrets) files['.env'] = composeEnvFile(secrets);
   if (needsHaproxy(spec)) {
     files['haproxy.cfg'] = renderHaproxyConfig(
       haproxyModel(spec, { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:${ROLE_BASE_PORT[f.role]}` }),
@@ -152,13 +177,16 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
 }
 
 /** Writes the files; default folder run/deploy/<variant>/compose. */
-export function writeCompose(spec: VariantSpec, outDir?: string): string[] {
+export function writeCompose(spec: VariantSpec, outDir?: string, secrets: InstallationSecrets = installationSecrets()): string[] {
   const dir = outDir ?? join(RUN_DIR, 'deploy', spec.name, 'compose');
   mkdirSync(dir, { recursive: true });
-  const files = composeFiles(spec, { context: relative(dir, REPO_ROOT) || '.', dockerfile: join(relative(REPO_ROOT, dir), 'Dockerfile') });
+  const build = { context: relative(dir, REPO_ROOT) || '.', dockerfile: join(relative(REPO_ROOT, dir), 'Dockerfile') };
+  const files = composeFiles(spec, build, secrets);
   return Object.entries(files).map(([name, content]) => {
     const file = join(dir, name);
-    writeFileSync(file, content as string);
+    // .env holds the secrets: owner-only, also when it already existed.
+    writeFileSync(file, content as string, { mode: name === '.env' ? 0o600 : 0o644 });
+    if (name === '.env') chmodSync(file, 0o600);
     return file;
   });
 }

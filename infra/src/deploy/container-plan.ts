@@ -13,6 +13,7 @@ import {
   type Upstreams,
   type VariantSpec,
 } from '@shellgrade/variant';
+import type { InstallationSecrets } from '../secrets';
 
 /** One image for every service (built from the repo by the generated Dockerfile). */
 export const APP_IMAGE = 'shellgrade/app';
@@ -37,21 +38,23 @@ export const SERVER_CONTAINER_PORTS: Record<NativeServer, number[]> = {
   haproxy: [8080, 8081, 8082, 8404],
 };
 
-export const DEV_CREDENTIALS = {
-  db: { name: 'shellgrade', user: 'shellgrade', password: 'shellgrade' },
-  amqp: { user: 'shellgrade', password: 'shellgrade' },
-  minio: { user: 'shellgrade', password: 'shellgrade-secret' },
-  jwtSecret: 'shellgrade-dev-secret-change-me',
-};
+/** Account names of the containerised servers (not secret); their passwords are per installation. */
+export const SERVER_ACCOUNTS = { db: { name: 'shellgrade', user: 'shellgrade' }, amqpUser: 'shellgrade' };
+
+/**
+ * The secret values a deployment file carries: generated ones (Kubernetes Secret) or references
+ * resolved at deploy time (compose `${VAR}` from its .env) — never a literal from this repository.
+ */
+export type DeploySecrets = Pick<InstallationSecrets, 'jwtSecret' | 'dbPassword' | 'amqpPassword' | 'minioUser' | 'minioPassword'>;
 
 /** Client URLs of the servers by their service names (compose and Kubernetes DNS alike). */
-export function serverEnv(spec: VariantSpec): Record<string, string> {
+export function serverEnv(spec: VariantSpec, secrets: DeploySecrets): Record<string, string> {
   const servers = variantServers(spec);
-  const { db, amqp, minio } = DEV_CREDENTIALS;
-  const env: Record<string, string> = { DATABASE_URL: `postgres://${db.user}:${db.password}@postgres:5432/${db.name}` };
+  const { db, amqpUser } = SERVER_ACCOUNTS;
+  const env: Record<string, string> = { DATABASE_URL: `postgres://${db.user}:${secrets.dbPassword}@postgres:5432/${db.name}` };
   if (servers.includes('redis')) env.REDIS_URL = 'redis://redis:6379';
-  if (servers.includes('rabbitmq')) env.AMQP_URL = `amqp://${amqp.user}:${amqp.password}@rabbitmq:5672`;
-  if (servers.includes('minio')) Object.assign(env, { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: minio.user, MINIO_SECRET_KEY: minio.password });
+  if (servers.includes('rabbitmq')) env.AMQP_URL = `amqp://${amqpUser}:${secrets.amqpPassword}@rabbitmq:5672`;
+  if (servers.includes('minio')) Object.assign(env, { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: secrets.minioUser, MINIO_SECRET_KEY: secrets.minioPassword });
   if (servers.includes('jaeger')) env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://jaeger:4318';
   return env;
 }
@@ -70,10 +73,14 @@ export interface RoleDeployment {
  * Every role's container: listens on its role's base port on all interfaces; replicas share
  * one definition (their instance id comes from the hostname, not SG_REPLICA).
  */
-export function roleDeployments(spec: VariantSpec, upstreams: Upstreams): RoleDeployment[] {
+export function roleDeployments(spec: VariantSpec, upstreams: Upstreams, secrets: DeploySecrets): RoleDeployment[] {
   return variantRoles(spec).map((role) => {
     const port = ROLE_BASE_PORT[role];
-    const env = { ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams }), ...serverEnv(spec) };
+    const env: Record<string, string> = {
+      ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams }),
+      ...serverEnv(spec, secrets),
+      SG_JWT_SECRET: secrets.jwtSecret,
+    };
     env.OTEL_RESOURCE_ATTRIBUTES = `deployment.environment=${spec.name}`;
     return {
       role,

@@ -1,5 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import { loadVariant } from '@shellgrade/variant';
+import { generateSecrets } from '../secrets';
 import { kubernetesYaml } from './kubernetes';
 import { decodeProcessConfig } from '@shellgrade/variant';
 
@@ -14,8 +15,10 @@ interface K8sObject {
   stringData?: Record<string, string>;
 }
 
+// Generated here: the tests never read or create this machine's run/secrets.json.
+const secrets = generateSecrets();
 const manifests = (name: string, options = {}) =>
-  parseAllDocuments(kubernetesYaml(loadVariant(name), options)).map((d) => d.toJS() as K8sObject);
+  parseAllDocuments(kubernetesYaml(loadVariant(name), { secrets, ...options })).map((d) => d.toJS() as K8sObject);
 const find = (objs: K8sObject[], kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('Kubernetes generator', () => {
@@ -42,7 +45,13 @@ describe('Kubernetes generator', () => {
     });
     expect(find(objs, 'ConfigMap', 'shellgrade-gateway-env')!.data).not.toHaveProperty('DATABASE_URL');
     expect(find(objs, 'Secret', 'shellgrade-credentials')!.stringData).toMatchObject({
-      DATABASE_URL: 'postgres://shellgrade:shellgrade@postgres:5432/shellgrade',
+      DATABASE_URL: `postgres://shellgrade:${secrets.dbPassword}@postgres:5432/shellgrade`,
+      SG_JWT_SECRET: secrets.jwtSecret,
+      POSTGRES_PASSWORD: secrets.dbPassword,
+    });
+    // The server reads its password from the Secret; no literal in its spec.
+    expect(find(objs, 'StatefulSet', 'postgres')!.spec.template.spec.containers[0].env).toContainEqual({
+      name: 'POSTGRES_PASSWORD', valueFrom: { secretKeyRef: { name: 'shellgrade-credentials', key: 'POSTGRES_PASSWORD' } },
     });
     const haproxyCfg = find(objs, 'ConfigMap', 'haproxy-config')!.data!['haproxy.cfg'];
     expect(haproxyCfg).toContain('server-template gateway 2 gateway-pods.shellgrade.svc.cluster.local:3100');
@@ -77,5 +86,13 @@ describe('Kubernetes generator', () => {
     expect(hosts.length).toBeGreaterThan(4);
     expect(hosts.filter((h) => !services.has(h))).toEqual([]);
     expect(services).toEqual(new Set(['postgres', 'rabbitmq', 'minio', 'gateway', 'leftover', 'exercise', 'gateway-pods', 'haproxy']));
+  });
+
+  it('carries generated secrets only: no password or token secret published in this repository', () => {
+    for (const name of ['naked-mon', 'msa-rabbitmq-minio-2-4-4', 'msa-bullmq-1-4']) {
+      const yaml = kubernetesYaml(loadVariant(name), { secrets });
+      expect(yaml).not.toMatch(/shellgrade-dev-secret|shellgrade-secret|:shellgrade@/);
+      expect(kubernetesYaml(loadVariant(name), { secrets: generateSecrets() })).not.toBe(yaml);
+    }
   });
 });

@@ -3,16 +3,17 @@
  * count, a ClusterIP Service per role (kube-proxy balances the callees, so no internal
  * HAProxy), an HAProxy Deployment in front of the entry role when the spec says
  * `entry: haproxy`, an Ingress to the entry, ConfigMaps for each role's environment, a Secret
- * for credentials, a migration Job and the servers as StatefulSets with volumes.
+ * with this installation's generated credentials (the servers read theirs by secretKeyRef), a migration Job and the servers as StatefulSets with volumes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { RUN_DIR } from '../paths';
 import { k6TestRunYaml, type TestRunOptions } from './k6-testrun';
-import { APP_IMAGE, DEV_CREDENTIALS, MIGRATE_COMMAND, roleDeployments, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
+import { installationSecrets, type InstallationSecrets } from '../secrets';
+import { APP_IMAGE, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
 
 export interface KubernetesOptions {
   namespace?: string;
@@ -21,6 +22,8 @@ export interface KubernetesOptions {
   /** ingressClassName; the cluster default when omitted. */
   ingressClass?: string;
   outDir?: string;
+  /** This installation's generated secrets (run/secrets.json unless given). */
+  secrets?: InstallationSecrets;
   /** The k6-operator TestRun written beside the manifests (k6-testrun.yaml). */
   load?: Omit<TestRunOptions, 'namespace'>;
 }
@@ -30,6 +33,11 @@ type Manifest = Record<string, unknown>;
 const SECRET = 'shellgrade-credentials';
 /** Keys of the env that are credentials: they go to the Secret, not a ConfigMap. */
 const SECRET_KEYS = ['DATABASE_URL', 'AMQP_URL', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'SG_JWT_SECRET'];
+/** The servers' own passwords, in the same Secret (read by the server containers only). */
+const SERVER_SECRET_KEYS = { dbPassword: 'POSTGRES_PASSWORD', amqpPassword: 'RABBITMQ_DEFAULT_PASS', minioUser: 'MINIO_ROOT_USER', minioPassword: 'MINIO_ROOT_PASSWORD' } as const;
+
+/** An env entry read from the credentials Secret: the value never appears in the server's spec. */
+const fromSecret = (name: string) => ({ name, valueFrom: { secretKeyRef: { name: SECRET, key: name } } });
 
 function labels(spec: VariantSpec, component: string) {
   return { 'app.kubernetes.io/name': 'shellgrade', 'app.kubernetes.io/component': component, 'shellgrade/variant': spec.name };
@@ -55,12 +63,12 @@ function service(spec: VariantSpec, ns: string, name: string, component: string,
 const httpProbe = (port: number, path = '/health') => ({ httpGet: { path, port }, periodSeconds: 5, timeoutSeconds: 2, failureThreshold: 3 });
 
 function serverManifests(spec: VariantSpec, ns: string): Manifest[] {
-  const { db, amqp, minio } = DEV_CREDENTIALS;
-  const specs: Partial<Record<NativeServer, { env?: Record<string, string>; args?: string[]; dataPath?: string }>> = {
-    postgres: { env: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, POSTGRES_PASSWORD: db.password, PGDATA: '/data/pgdata' }, dataPath: '/data' },
+  const { db, amqpUser } = SERVER_ACCOUNTS;
+  const specs: Partial<Record<NativeServer, { env?: Record<string, string>; secretEnv?: string[]; args?: string[]; dataPath?: string }>> = {
+    postgres: { env: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, PGDATA: '/data/pgdata' }, secretEnv: ['POSTGRES_PASSWORD'], dataPath: '/data' },
     redis: { args: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], dataPath: '/data' },
-    rabbitmq: { env: { RABBITMQ_DEFAULT_USER: amqp.user, RABBITMQ_DEFAULT_PASS: amqp.password }, dataPath: '/var/lib/rabbitmq' },
-    minio: { env: { MINIO_ROOT_USER: minio.user, MINIO_ROOT_PASSWORD: minio.password }, args: ['server', '/data', '--console-address', ':9001'], dataPath: '/data' },
+    rabbitmq: { env: { RABBITMQ_DEFAULT_USER: amqpUser }, secretEnv: ['RABBITMQ_DEFAULT_PASS'], dataPath: '/var/lib/rabbitmq' },
+    minio: { secretEnv: ['MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD'], args: ['server', '/data', '--console-address', ':9001'], dataPath: '/data' },
     jaeger: {},
   };
   return variantServers(spec)
@@ -72,7 +80,9 @@ function serverManifests(spec: VariantSpec, ns: string): Manifest[] {
         name: server,
         image: SERVER_IMAGES[server],
         ...(s.args ? { args: s.args } : {}),
-        ...(s.env ? { env: Object.entries(s.env).map(([name, value]) => ({ name, value })) } : {}),
+        ...(s.env || s.secretEnv
+          ? { env: [...Object.entries(s.env ?? {}).map(([name, value]) => ({ name, value })), ...(s.secretEnv ?? []).map(fromSecret)] }
+          : {}),
         ports: ports.map((p) => ({ containerPort: p })),
         ...(s.dataPath ? { volumeMounts: [{ name: 'data', mountPath: s.dataPath }] } : {}),
       };
@@ -109,8 +119,10 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
   const ns = options.namespace ?? 'shellgrade';
   const image = options.image ?? `${APP_IMAGE}:latest`;
   const upstreams = { leftoverUrl: `http://leftover:${ROLE_BASE_PORT.leftover}`, exerciseUrl: `http://exercise:${ROLE_BASE_PORT.exercise}` };
-  const roles = roleDeployments(spec, upstreams);
-  const secretEnv: Record<string, string> = { ...serverEnv(spec), SG_JWT_SECRET: DEV_CREDENTIALS.jwtSecret };
+  const secrets = options.secrets ?? installationSecrets();
+  const roles = roleDeployments(spec, upstreams, secrets);
+  const secretEnv: Record<string, string> = { ...serverEnv(spec, secrets), SG_JWT_SECRET: secrets.jwtSecret };
+  const serverSecrets = Object.fromEntries(Object.entries(SERVER_SECRET_KEYS).map(([key, name]) => [name, secrets[key as keyof typeof SERVER_SECRET_KEYS]]));
   const manifests: Manifest[] = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'app.kubernetes.io/name': 'shellgrade' } } },
     {
@@ -118,8 +130,8 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
       kind: 'Secret',
       metadata: meta(spec, ns, SECRET, 'credentials'),
       type: 'Opaque',
-      // Development credentials: replace them (e.g. with a sealed or external secret) before real use.
-      stringData: Object.fromEntries(Object.entries(secretEnv).filter(([k]) => SECRET_KEYS.includes(k))),
+      // Generated per installation (run/secrets.json); this file is therefore written owner-only.
+      stringData: { ...Object.fromEntries(Object.entries(secretEnv).filter(([k]) => SECRET_KEYS.includes(k))), ...serverSecrets },
     },
     ...serverManifests(spec, ns),
     {
@@ -249,7 +261,9 @@ export function writeKubernetes(spec: VariantSpec, options: KubernetesOptions = 
   const dir = options.outDir ?? join(RUN_DIR, 'deploy', spec.name, 'k8s');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'shellgrade.yaml');
-  writeFileSync(file, kubernetesYaml(spec, options));
+  // It holds the installation's generated secrets: owner-only, also when it already existed.
+  writeFileSync(file, kubernetesYaml(spec, options), { mode: 0o600 });
+  chmodSync(file, 0o600);
   const load = join(dir, 'k6-testrun.yaml');
   writeFileSync(load, k6TestRunYaml(spec, { ...options.load, namespace: options.namespace }));
   return [file, load];

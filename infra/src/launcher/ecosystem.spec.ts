@@ -3,7 +3,7 @@ import { ecosystem, ecosystemSource } from './ecosystem';
 import { decodeProcessConfig } from '@shellgrade/variant';
 
 describe('pm2 ecosystem', () => {
-  const options = { haproxyConfig: '/repo/run/variant/haproxy.cfg' };
+  const options = { haproxyConfig: '/repo/run/variant/haproxy.cfg', jwtSecret: 'generated-per-installation-0123456789abcdef' };
 
   it('msa-2-4-4: one app per replica plus HAProxy, restarted on crash, logs under run/logs', () => {
     const { apps } = ecosystem(loadVariant('msa-2-4-4'), options);
@@ -24,6 +24,12 @@ describe('pm2 ecosystem', () => {
     expect(decodeProcessConfig(exercise.env.SG_PROCESS)).toMatchObject({ role: 'exercise', replica: 1, port: 3301 });
     const haproxy = apps[10];
     expect(haproxy).toMatchObject({ script: '/usr/sbin/haproxy', interpreter: 'none', args: ['-db', '-f', options.haproxyConfig] });
+  });
+
+  it('every service replica signs tokens with the installation secret, never a default', () => {
+    const apps = ecosystem(loadVariant('msa-2-4-4'), options).apps.filter((a) => a.name !== 'sg-haproxy');
+    expect(apps.map((a) => a.env.SG_JWT_SECRET)).toEqual(apps.map(() => options.jwtSecret));
+    expect(ecosystemSource(loadVariant('msa-2-4-4'), options)).not.toContain('shellgrade-dev-secret');
   });
 
   it('naked-mon has no HAProxy app', () => {

@@ -1,7 +1,7 @@
 /**
  * The pm2 ecosystem of a variant: one app per replica (and HAProxy), restarted on crash like
- * the paper's always-restart containers. Written to run/variant/ecosystem.config.js so a
- * developer can also drive it with the plain pm2 CLI.
+ * the paper's always-restart containers. Written to run/variant/ecosystem.config.js (owner-only:
+ * it holds the installation's token secret) so a developer can also drive it with the plain pm2 CLI.
  */
 import { join } from 'node:path';
 import { variantProcesses, type PlacementOptions, type VariantProcess, type VariantSpec } from '@shellgrade/variant';
@@ -36,6 +36,8 @@ export interface EcosystemOptions {
   haproxyConfig: string;
   /** Where the entry listens (variant up --listen). */
   placement?: PlacementOptions;
+  /** This installation's token-signing secret (run/secrets.json), the same for every replica. */
+  jwtSecret: string;
   /** V8 heap cap per replica; 25 replicas on one machine must fit. */
   maxOldSpaceMb?: number;
 }
@@ -66,7 +68,7 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     // The telemetry preload must run before http/express/pg are required; it is a no-op unless SG_PROCESS says spec.tracing.enabled.
     node_args: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`, '--enable-source-maps', '--require', telemetryPreload()],
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
-    env: { NODE_ENV: 'production', ...proc.env },
+    env: { NODE_ENV: 'production', SG_JWT_SECRET: options.jwtSecret, ...proc.env },
     ...RESTART,
     // Lets a replica finish in-flight requests (a broker consumer waits up to 10 s for its job) before SIGKILL.
     kill_timeout: 12_000,

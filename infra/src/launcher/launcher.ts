@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   entryUrl,
@@ -22,6 +22,7 @@ import {
 } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
+import { installationSecrets } from '../secrets';
 import { ecosystemSource, HAPROXY_BIN } from './ecosystem';
 import { haproxyServersNotUp, httpOk, portInUse, sleep } from './health';
 import { withVariantLock } from './lock';
@@ -144,7 +145,9 @@ function writeRunFiles(spec: VariantSpec, placement: PlacementOptions): string {
     }
   }
   const file = join(VARIANT_RUN_DIR, 'ecosystem.config.js');
-  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement }));
+  // It carries the installation's token secret: owner-only, also when it already existed.
+  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement, jwtSecret: installationSecrets().jwtSecret }), { mode: 0o600 });
+  chmodSync(file, 0o600);
   return file;
 }
 
