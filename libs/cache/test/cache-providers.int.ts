@@ -91,10 +91,9 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
     expect(connection.client.status).toBe('end');
   });
 
-  it('cache redis with Redis down: the service starts (bounded wait) and SPS still read PostgreSQL', async () => {
-    const started = Date.now();
+  it('cache redis with Redis down: the service starts (it does not wait for Redis) and SPS still read PostgreSQL', async () => {
+    // Redis never comes up here: a start that waited for it would never return.
     const app = await compile(redisSubmissionContextProviders({ url: `redis://127.0.0.1:${await closedPort()}`, ttlSeconds: 300, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
-    expect(Date.now() - started).toBeLessThan(10_000);
     const { userId, statementId } = database.seeded.students[0]!;
     const loaded = await app.get<SubmissionContextReader>(SUBMISSION_CONTEXT).load(userId, statementId, database.seeded.csvExerciseId);
     expect(loaded.statement.id).toBe(statementId);
