@@ -23,7 +23,6 @@ import {
 } from './real-libs';
 import { accountFor, type Audit } from './accounting';
 import { PAPER } from './real-grader';
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { validateArchive } from '@shellgrade/grading';
 
 export interface Seeded {

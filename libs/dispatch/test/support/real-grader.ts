@@ -7,8 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// Tests take the real grader from its library, as the services do.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, DEFAULT_BUILD_PYTHON } from '@shellgrade/grading';
 
 export const PAPER = getCatalogExercise(PAPER_SLUG);
