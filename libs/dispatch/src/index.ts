@@ -4,3 +4,4 @@ export * from './inline-dispatch';
 export * from './refusal';
 export * from './reply-budget';
 export * from './within';
+export * from './interrupted-gradings';

@@ -70,6 +70,12 @@ export interface ProductionRepository {
   delete(id: number): Promise<void>;
   /** Deletes every production (the paper resets them after each run); returns how many. */
   deleteAll(): Promise<number>;
+  /**
+   * Productions still received or grading `olderThanMs` after they were created — their grading
+   * process died with the request (inline dispatch) — moved back to queued, at most `limit`,
+   * and returned so they are graded once instead of staying stuck.
+   */
+  reclaimInterrupted(olderThanMs: number, limit: number): Promise<number[]>;
 }
 export const PRODUCTION_REPOSITORY = Symbol('ProductionRepository');
 

@@ -32,6 +32,7 @@ function fakes(deadline: Date | null = null) {
     }),
     delete: jest.fn(async (id: number) => void rows.delete(id)),
     deleteAll: jest.fn(async () => rows.size),
+    reclaimInterrupted: jest.fn(async () => []),
   };
   const archives: ArchiveStore = {
     put: jest.fn(async (id: number, bytes: Buffer) => {

@@ -5,7 +5,7 @@
  */
 import type { Provider } from '@nestjs/common';
 import { directSubmissionContextProviders, redisSubmissionContextProviders } from '@shellgrade/cache';
-import { InlineDispatch } from '@shellgrade/dispatch';
+import { InlineDispatch, InterruptedGradingSweeper, staleAfterMs } from '@shellgrade/dispatch';
 import {
   ARCHIVE_STORE,
   ARCHIVE_VALIDATOR,
@@ -49,10 +49,26 @@ export const storage: Adapters<VariantSpec['storage']> = {
 
 /** GRADING_DISPATCH: how a received submission reaches a grader. */
 export const dispatch: Adapters<VariantSpec['dispatch']> = {
-  inline: () => [{ provide: GRADING_DISPATCH, inject: [GradingWorker], useFactory: (worker: GradingWorker) => new InlineDispatch(worker) }],
+  inline: (cfg) => [
+    { provide: GRADING_DISPATCH, inject: [GradingWorker], useFactory: (worker: GradingWorker) => new InlineDispatch(worker) },
+    interruptedGradingSweeper(cfg),
+  ],
   rabbitmq: (cfg) => rabbitMqDispatchProviders({ url: cfg.connections.AMQP_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
   bullmq: (cfg) => bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
 };
+
+/** Inline grading dies with its process: productions it left behind are found and graded once (libs/dispatch). */
+function interruptedGradingSweeper(cfg: ServiceConfig): Provider {
+  return {
+    // Nest calls the lifecycle hooks of factory-made provider instances too.
+    provide: InterruptedGradingSweeper,
+    inject: [PRODUCTION_REPOSITORY, GradingWorker],
+    useFactory: (productions: ProductionRepository, worker: GradingWorker) => {
+      const sweeper = new InterruptedGradingSweeper(productions, worker, { staleAfterMs: staleAfterMs(cfg.spec.grader.timeoutMs), everyMs: 15_000 });
+      return Object.assign(sweeper, { onApplicationBootstrap: () => sweeper.start(), onApplicationShutdown: () => sweeper.stop() });
+    },
+  };
+}
 
 /** GRADER (the sandbox, traced when the spec traces), ARCHIVE_VALIDATOR and the GradingWorker every dispatch hands submissions to. */
 export function grader(cfg: ServiceConfig): Provider[] {

@@ -53,6 +53,19 @@ export class PgProductionRepository implements ProductionRepository {
     );
   }
 
+  async reclaimInterrupted(olderThanMs: number, limit: number): Promise<number[]> {
+    // SKIP LOCKED: two replicas sweeping at once never claim the same row.
+    const { rows } = await this.pool.query<{ id: number }>(
+      `UPDATE exercise_productions SET status = 'queued'
+        WHERE id IN (SELECT id FROM exercise_productions
+                      WHERE status IN ('received', 'grading') AND created_at < now() - make_interval(secs => $1::float8 / 1000)
+                      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [olderThanMs, limit],
+    );
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
   /** Moves a non-final production to graded/failed exactly once; false if it was already final. */
   async complete(id: number, outcome: ProductionOutcome): Promise<boolean> {
     const graded = 'grade' in outcome;
