@@ -18,6 +18,8 @@ function findRepoRoot(start: string): string {
 
 export const REPO_ROOT = findRepoRoot(__dirname);
 export const RUN_DIR = join(REPO_ROOT, 'run');
+/** The release this clone builds (package.json), which tags the deployable app image. */
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 /** pm2 daemon shared with infra/bin/servers. */
 export const PM2_HOME = join(RUN_DIR, 'pm2');
 export const LOG_DIR = join(RUN_DIR, 'logs');

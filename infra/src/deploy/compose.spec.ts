@@ -1,5 +1,5 @@
 import { parse } from 'yaml';
-import { loadVariant } from '@shellgrade/variant';
+import { listVariants, loadVariant } from '@shellgrade/variant';
 import { generateSecrets } from '../secrets';
 import { composeFiles } from './compose';
 import { decodeProcessConfig } from '@shellgrade/variant';
@@ -33,11 +33,25 @@ function unresolvedHosts(doc: ComposeDoc): string[] {
 }
 
 describe('docker-compose generator', () => {
+  it.each(listVariants())('%s publishes only its entry to other hosts; server UIs and HAProxy stats stay on the host loopback', (name) => {
+    const { doc } = compose(name);
+    const everyInterface = Object.entries(doc.services).flatMap(([service, s]) =>
+      (s.ports ?? []).filter((p) => !p.startsWith('127.0.0.1:')).map((p) => `${service} ${p}`),
+    );
+    expect(everyInterface).toHaveLength(1);
+  });
+
+  it('tags the app image with the release it is built from, never latest', () => {
+    const images = Object.values(compose('msa-rabbitmq-minio-2-4-4').doc.services).map((s) => s.image);
+    expect(images.filter((i) => i?.startsWith('shellgrade/app'))).toEqual(expect.arrayContaining([`shellgrade/app:${process.env.npm_package_version ?? '0.1.0'}`]));
+    expect(images.some((i) => i?.endsWith(':latest') && i.startsWith('shellgrade/'))).toBe(false);
+  });
+
   it('naked-mon: postgres, migrations, one monolith published on 3000, no HAProxy', () => {
     const { files, doc } = compose('naked-mon');
     expect(Object.keys(doc.services).sort()).toEqual(['migrate', 'monolith', 'postgres']);
     const mono = doc.services.monolith;
-    expect(mono).toMatchObject({ image: 'shellgrade/app:latest', deploy: { replicas: 1 }, ports: ['3000:3000'], restart: 'always' });
+    expect(mono).toMatchObject({ image: 'shellgrade/app:0.1.0', deploy: { replicas: 1 }, ports: ['3000:3000'], restart: 'always' });
     expect(mono.command).toEqual(['node', '--max-old-space-size=512', 'dist/services/monolith/src/main.js']);
     expect(mono.environment).toMatchObject({
       DATABASE_URL: 'postgres://shellgrade:${SG_DB_PASSWORD:?generated in .env next to docker-compose.yml}@postgres:5432/shellgrade',
@@ -62,7 +76,7 @@ describe('docker-compose generator', () => {
     const { files, doc } = compose('mon-x4');
     expect(doc.services.monolith.deploy).toEqual({ replicas: 4 });
     expect(doc.services.monolith.ports).toBeUndefined();
-    expect(doc.services.haproxy).toMatchObject({ image: 'haproxy:2.6', ports: ['8080:8080', '8404:8404'] });
+    expect(doc.services.haproxy).toMatchObject({ image: 'haproxy:2.6', ports: ['8080:8080', '127.0.0.1:8404:8404'] });
     expect(files['haproxy.cfg']).toContain('server-template monolith 4 monolith:3000 check resolvers dns');
   });
 

@@ -9,9 +9,9 @@ import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
 import { HAPROXY_PORTS, entryUrl, needsHaproxy, replicaCount, ROLE_BASE_PORT, variantServers, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
-import { REPO_ROOT, RUN_DIR } from '../paths';
+import { PACKAGE_VERSION, REPO_ROOT, RUN_DIR } from '../paths';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
-import { APP_IMAGE, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_IMAGES, serverEnv, type DeploySecrets } from './container-plan';
+import { appImage, internalPort, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_IMAGES, serverEnv, type DeploySecrets } from './container-plan';
 import { DOCKERFILE, DOCKERIGNORE } from './dockerfile';
 
 type ComposeService = Record<string, unknown>;
@@ -83,7 +83,7 @@ function serverServices(spec: VariantSpec): Record<string, ComposeService> {
         };
         break;
       case 'jaeger':
-        services.jaeger = { image: SERVER_IMAGES.jaeger, ports: ['16686:16686'], restart: 'always' };
+        services.jaeger = { image: SERVER_IMAGES.jaeger, ports: [internalPort(16686)], restart: 'always' };
         break;
       case 'haproxy':
         break; // after the roles, it depends on them
@@ -111,7 +111,7 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
     leftoverUrl: balanced('leftover') ? `http://haproxy:${HAPROXY_PORTS.leftover}` : `http://leftover:${ROLE_BASE_PORT.leftover}`,
     exerciseUrl: balanced('exercise') ? `http://haproxy:${HAPROXY_PORTS.exercise}` : `http://exercise:${ROLE_BASE_PORT.exercise}`,
   };
-  const image = `${APP_IMAGE}:latest`;
+  const image = appImage(PACKAGE_VERSION);
   const servers = serverServices(spec);
   const healthyServers = Object.fromEntries(Object.keys(servers).filter((s) => s !== 'jaeger').map((s) => [s, { condition: 'service_healthy' }]));
 
@@ -151,11 +151,11 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
     files['haproxy.cfg'] = renderHaproxyConfig(
       haproxyModel(spec, { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:${ROLE_BASE_PORT[f.role]}` }),
     );
-    const published = [...(spec.entry === 'haproxy' ? [HAPROXY_PORTS.entry] : []), HAPROXY_PORTS.stats];
+    const published = [...(spec.entry === 'haproxy' ? [`${HAPROXY_PORTS.entry}:${HAPROXY_PORTS.entry}`] : []), internalPort(HAPROXY_PORTS.stats)];
     services.haproxy = {
       image: SERVER_IMAGES.haproxy,
       volumes: ['./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'],
-      ports: published.map((p) => `${p}:${p}`),
+      ports: published,
       depends_on: Object.fromEntries(roles.map((r) => [r.role, { condition: 'service_started' }])),
       restart: 'always',
     };

@@ -18,6 +18,16 @@ import type { InstallationSecrets } from '../secrets';
 /** One image for every service (built from the repo by the generated Dockerfile). */
 export const APP_IMAGE = 'shellgrade/app';
 
+/** The app image's tag: the release it is built from, never `latest` (a redeploy must not change code silently). */
+export function appImage(version: string): string {
+  return `${APP_IMAGE}:${version}`;
+}
+
+/** Where a server's own UI (Jaeger, HAProxy stats) is published: the host's loopback only, not every interface. */
+export function internalPort(port: number): string {
+  return `127.0.0.1:${port}:${port}`;
+}
+
 /** Official images of the servers; haproxy matches the native 2.6 so one template serves both. */
 export const SERVER_IMAGES: Record<NativeServer, string> = {
   postgres: 'postgres:15-bookworm',

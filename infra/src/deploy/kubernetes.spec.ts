@@ -29,7 +29,7 @@ describe('Kubernetes generator', () => {
       const deploy = find(objs, 'Deployment', role)!;
       expect(deploy.spec.replicas).toBe(replicas);
       const container = deploy.spec.template.spec.containers[0];
-      expect(container.image).toBe('shellgrade/app:latest');
+      expect(container.image).toBe('shellgrade/app:0.1.0');
       expect(container.ports[0].containerPort).toBe(port);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/health', port });
       expect(container.envFrom).toEqual([{ configMapRef: { name: `shellgrade-${role}-env` } }, { secretRef: { name: 'shellgrade-credentials' } }]);

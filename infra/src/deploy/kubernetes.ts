@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
-import { RUN_DIR } from '../paths';
+import { PACKAGE_VERSION, RUN_DIR } from '../paths';
 import { k6TestRunYaml, type TestRunOptions } from './k6-testrun';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
-import { APP_IMAGE, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
+import { appImage, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
 
 export interface KubernetesOptions {
   namespace?: string;
@@ -117,7 +117,7 @@ function serverManifests(spec: VariantSpec, ns: string): Manifest[] {
 
 export function kubernetesManifests(spec: VariantSpec, options: KubernetesOptions = {}): Manifest[] {
   const ns = options.namespace ?? 'shellgrade';
-  const image = options.image ?? `${APP_IMAGE}:latest`;
+  const image = options.image ?? appImage(PACKAGE_VERSION);
   const upstreams = { leftoverUrl: `http://leftover:${ROLE_BASE_PORT.leftover}`, exerciseUrl: `http://exercise:${ROLE_BASE_PORT.exercise}` };
   const secrets = options.secrets ?? installationSecrets();
   const roles = roleDeployments(spec, upstreams, secrets);
