@@ -8,6 +8,8 @@ tmp="dist.tmp.$$"
 trap 'rm -rf "$tmp"' EXIT
 npx tsc -p tsconfig.build.json --outDir "$tmp"
 npx tsc-alias -p tsconfig.build.json --outDir "$tmp"
+# .proto contracts are read at run time beside the compiled code.
+cp -r libs/grpc-edge/proto "$tmp/libs/grpc-edge/proto"
 if [ -d dist ]; then
   mv dist "dist.old.$$"
   mv "$tmp" dist

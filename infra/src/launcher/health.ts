@@ -1,5 +1,6 @@
-/** Readiness probes over HTTP and TCP, always bounded. */
+/** Readiness probes over HTTP, gRPC health and TCP, always bounded. */
 import { connect } from 'node:net';
+import { grpcServing } from '@shellgrade/grpc-edge';
 
 export async function httpOk(url: string, timeoutMs = 2_000): Promise<boolean> {
   try {
@@ -9,6 +10,12 @@ export async function httpOk(url: string, timeoutMs = 2_000): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** A variant process is ready when /health answers 200 and, for a gRPC edge (transport grpc), grpc.health.v1 answers SERVING. */
+export async function processReady(p: { healthUrl: string; grpcHealthAddress?: string }): Promise<boolean> {
+  if (!(await httpOk(p.healthUrl))) return false;
+  return p.grpcHealthAddress === undefined || grpcServing(p.grpcHealthAddress);
 }
 
 /** True when something accepts connections on 127.0.0.1:<port>. */

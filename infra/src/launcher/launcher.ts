@@ -24,7 +24,7 @@ import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
 import { installationSecrets } from '../secrets';
 import { ecosystemSource, HAPROXY_BIN } from './ecosystem';
-import { haproxyServersNotUp, httpOk, portInUse, sleep } from './health';
+import { haproxyServersNotUp, httpOk, portInUse, processReady, sleep } from './health';
 import { withVariantLock } from './lock';
 import { ensureServers, managedServers, migrate, SERVER_PORTS } from './native-servers';
 import * as pm2 from './pm2';
@@ -88,7 +88,7 @@ async function alreadyUp(spec: VariantSpec, placement: PlacementOptions): Promis
   const apps = new Map((await pm2.list()).map((p) => [p.name, p]));
   const procs = variantProcesses(spec, placement);
   if (!procs.every((p) => apps.get(p.name)?.status === 'online')) return false;
-  const health = await Promise.all(procs.map((p) => httpOk(p.healthUrl)));
+  const health = await Promise.all(procs.map((p) => processReady(p)));
   return health.every(Boolean);
 }
 
@@ -182,7 +182,7 @@ async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<v
       procs
         .filter((p) => pending.has(p.name))
         .map(async (p) => {
-          if (await httpOk(p.healthUrl)) pending.delete(p.name);
+          if (await processReady(p)) pending.delete(p.name);
         }),
     );
     if (pending.size === 0 && (await haproxyRoutesToAll(procs, pending))) break;

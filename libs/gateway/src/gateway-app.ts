@@ -12,7 +12,9 @@ import { corsOptions, DEFAULT_OPS_ACCESS, opsEndpointsGate, ProblemFilter } from
 import type { GatewayConfig } from './gateway-config';
 import { GatewayMetrics } from './gateway-metrics';
 import { gatewayOpenApi } from './gateway-openapi';
-import { createGatewayProxy } from './gateway-proxy';
+import { createGatewayProxy, type GatewayMiddleware } from './gateway-proxy';
+import { EdgeClient } from '@shellgrade/grpc-edge';
+import { createGrpcForwarder } from './grpc-forwarder';
 import { GatewayModule, type GatewayState } from './gateway.module';
 import { UpstreamPool } from './upstream-pool';
 
@@ -39,7 +41,7 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   app.use(state.metrics.middleware());
   app.enableCors(corsOptions(config.corsOrigins));
   app.use(opsEndpointsGate(DEFAULT_OPS_ACCESS));
-  app.use(createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics: state.metrics }));
+  app.use(upstreamMiddleware(state, app));
   app.useGlobalFilters(new ProblemFilter());
   SwaggerModule.setup('docs', app, () => gatewayOpenApi(app, config));
 
@@ -49,4 +51,20 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   server.keepAliveTimeout = config.clientKeepAliveMs;
   server.headersTimeout = config.clientKeepAliveMs + 1000;
   return app;
+}
+
+/** The spec's transport: the HTTP proxy, or (grpc) Edge calls to the services' gRPC edges. */
+function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): GatewayMiddleware {
+  const { config, metrics } = state;
+  if (!config.grpc) return createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics });
+  const { maxBodyBytes } = config.grpc;
+  const clients = {
+    exercise: new EdgeClient(config.grpc.exerciseTarget, { maxBodyBytes }),
+    leftover: new EdgeClient(config.grpc.leftoverTarget, { maxBodyBytes }),
+  };
+  app.getHttpServer().once('close', () => {
+    clients.exercise.close();
+    clients.leftover.close();
+  });
+  return createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics });
 }

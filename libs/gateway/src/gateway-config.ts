@@ -13,4 +13,6 @@ export interface GatewayConfig {
   downCooldownMs: number;
   /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */
   clientKeepAliveMs: number;
+  /** transport grpc: the services' gRPC edges (grpc-js targets) the gateway forwards to instead of the URLs. */
+  grpc?: { exerciseTarget: string; leftoverTarget: string; maxBodyBytes: number };
 }

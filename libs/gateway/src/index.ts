@@ -7,3 +7,5 @@ export * from './gateway-metrics';
 export * from './gateway-proxy';
 export * from './gateway.module';
 export * from './gateway-app';
+export * from './grpc-forwarder';
+export * from './grpc-upstream-errors';

@@ -9,6 +9,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations, type Instrumentation } from '@opentelemetry/instrumentation';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -60,6 +61,8 @@ export function instrumentations(): Instrumentation[] {
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.some((p) => (req.url ?? '').startsWith(p)),
     }),
     new UndiciInstrumentation(),
+    // transport: grpc — the gateway → service hop; readiness probes are not application work.
+    new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     // Middleware spans (cors, cookies, body parsers) would triple the span count for no insight.
     new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
     new NestInstrumentation12(),

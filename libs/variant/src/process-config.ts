@@ -16,7 +16,15 @@ export const processConfigSchema = z.strictObject({
   host: z.string().min(1),
   port: z.number().int().min(1).max(65535),
   /** Where an msa process sends its internal calls (a replica, or an HAProxy frontend). */
-  upstreams: z.strictObject({ leftoverUrl: z.string().url(), exerciseUrl: z.string().url() }).optional(),
+  upstreams: z
+    .strictObject({
+      leftoverUrl: z.string().url(),
+      exerciseUrl: z.string().url(),
+      /** transport grpc: grpc-js targets of the services' gRPC edges (e.g. ipv4:127.0.0.1:4300,127.0.0.1:4301). */
+      leftoverGrpc: z.string().min(1).optional(),
+      exerciseGrpc: z.string().min(1).optional(),
+    })
+    .optional(),
   spec: variantSpecSchema,
 });
 

@@ -9,6 +9,8 @@ import type { Role, VariantSpec } from './spec';
 export const LOOPBACK = '127.0.0.1';
 /** Replica i of a role listens on base + i (the brief's port plan). */
 export const ROLE_BASE_PORT: Record<Role, number> = { monolith: 3000, gateway: 3100, leftover: 3200, exercise: 3300 };
+/** transport grpc: a service replica's gRPC edge listens on its HTTP port + this (role bases stay 100 apart). */
+export const GRPC_PORT_OFFSET = 1000;
 export const HAPROXY_PORTS = { entry: 8080, leftover: 8081, exercise: 8082, stats: 8404 } as const;
 
 export type NativeServer = 'postgres' | 'redis' | 'rabbitmq' | 'minio' | 'jaeger' | 'haproxy';
@@ -23,6 +25,8 @@ export interface VariantProcess {
   port: number;
   /** URL that answers 200 once the process is ready. */
   healthUrl: string;
+  /** transport grpc: host:port whose grpc.health.v1 Check must answer SERVING too. */
+  grpcHealthAddress?: string;
   env: Record<string, string>;
 }
 
@@ -30,6 +34,9 @@ export interface VariantProcess {
 export interface Upstreams {
   leftoverUrl: string;
   exerciseUrl: string;
+  /** transport grpc: grpc-js targets (every replica; the gateway balances them itself). */
+  leftoverGrpc?: string;
+  exerciseGrpc?: string;
 }
 
 export interface BalancedFrontend {
@@ -55,6 +62,16 @@ export function processName(role: ProcessRole, replica = 0): string {
 
 export function replicaPort(role: Role, replica: number): number {
   return ROLE_BASE_PORT[role] + replica;
+}
+
+/** Where a service replica's gRPC edge listens (transport grpc). */
+export function grpcPort(httpPort: number): number {
+  return httpPort + GRPC_PORT_OFFSET;
+}
+
+/** True when the role serves the internal hop over gRPC (msa callees of a transport grpc spec). */
+export function servesGrpc(spec: VariantSpec, role: ProcessRole): boolean {
+  return spec.transport === 'grpc' && (role === 'leftover' || role === 'exercise');
 }
 
 /** HAProxy frontends the spec needs: the entry when `entry: haproxy`, plus an internal one per replicated callee. */
@@ -87,7 +104,10 @@ export function entryUrl(spec: VariantSpec, host = LOOPBACK): string {
 export function loopbackUpstreams(spec: VariantSpec): Upstreams {
   const url = (role: 'leftover' | 'exercise') =>
     replicaCount(spec, role) > 1 ? `http://${LOOPBACK}:${HAPROXY_PORTS[role]}` : `http://${LOOPBACK}:${replicaPort(role, 0)}`;
-  return { leftoverUrl: url('leftover'), exerciseUrl: url('exercise') };
+  if (spec.transport !== 'grpc') return { leftoverUrl: url('leftover'), exerciseUrl: url('exercise') };
+  const target = (role: 'leftover' | 'exercise') =>
+    `ipv4:${Array.from({ length: replicaCount(spec, role) }, (_, i) => `${LOOPBACK}:${grpcPort(replicaPort(role, i))}`).join(',')}`;
+  return { leftoverUrl: url('leftover'), exerciseUrl: url('exercise'), leftoverGrpc: target('leftover'), exerciseGrpc: target('exercise') };
 }
 
 /**
@@ -133,6 +153,7 @@ export function variantProcesses(spec: VariantSpec, options: PlacementOptions = 
         replica: i,
         port,
         healthUrl: `http://${reachableHost(host)}:${port}/health`,
+        ...(servesGrpc(spec, role) ? { grpcHealthAddress: `${reachableHost(host)}:${grpcPort(port)}` } : {}),
         env: serviceEnv(spec, role, i, { host, port, upstreams }),
       });
     }

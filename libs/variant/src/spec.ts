@@ -21,8 +21,12 @@ const millis = positiveInt('a positive number of milliseconds');
 export const topologies = ['monolith', 'msa'] as const;
 /** How a received submission reaches a grader: in the receiving process, or through a broker. */
 export const dispatchModes = ['inline', 'rabbitmq', 'bullmq'] as const;
-/** How msa services call each other (gateway → leftover/exercise); grpc is paper 002's next one. */
-export const transports = ['http'] as const;
+/**
+ * How msa services call each other (gateway → leftover/exercise). grpc (paper 002): clients
+ * still speak REST to the gateway, which forwards over gRPC (libs/grpc-edge) to each
+ * service's gRPC edge on its HTTP port + GRPC_PORT_OFFSET, round-robin over the replicas.
+ */
+export const transports = ['http', 'grpc'] as const;
 export const balanceAlgorithms = ['roundrobin', 'leastconn', 'first', 'random', 'source'] as const;
 
 export const paperRefSchema = z.strictObject({
@@ -211,6 +215,9 @@ export const variantSpecSchema = z
         if (r[role] === undefined) issue(['replicas', role], 'expected a positive integer (topology msa)');
       }
       if (r.monolith !== undefined) issue(['replicas', 'monolith'], 'not allowed with topology msa');
+    }
+    if (spec.topology === 'monolith' && spec.transport !== 'http') {
+      issue(['transport'], 'topology monolith has no internal hops: expected http (or no transport)');
     }
     if (spec.reply === 'async' && spec.dispatch !== 'rabbitmq' && spec.dispatch !== 'bullmq') {
       issue(['reply'], 'async replies need a broker: dispatch rabbitmq or bullmq');

@@ -4,3 +4,4 @@ export * from './service-settings';
 export * from './dispatch/broker-providers';
 export * from './dispatch/bullmq';
 export * from './dispatch/rabbitmq';
+export * from './transport';

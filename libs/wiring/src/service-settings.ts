@@ -44,5 +44,12 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
     corsOrigins: cfg.spec.http.corsOrigins,
     downCooldownMs: gateway.downCooldownMs,
     clientKeepAliveMs: gateway.clientKeepAliveMs,
+    ...(cfg.spec.transport === 'grpc' ? { grpc: grpcTargetsOf(cfg) } : {}),
   };
+}
+
+function grpcTargetsOf(cfg: ServiceConfig): NonNullable<GatewayConfig['grpc']> {
+  const { leftoverGrpc, exerciseGrpc } = cfg.upstreams ?? {};
+  if (!leftoverGrpc || !exerciseGrpc) throw new Error(`the gateway of ${cfg.spec.name} (transport grpc) was given no gRPC targets`);
+  return { exerciseTarget: exerciseGrpc, leftoverTarget: leftoverGrpc, maxBodyBytes: cfg.spec.http.maxBodyBytes };
 }

@@ -1,0 +1,4 @@
+export * from './edge-contract';
+export * from './edge-client';
+export * from './edge-server';
+export * from './health-probe';

@@ -1,0 +1,19 @@
+/**
+ * The services' side of spec.transport: with grpc, a gRPC edge (libs/grpc-edge) beside the
+ * HTTP edge, on the HTTP port + GRPC_PORT_OFFSET, answering from the same Express app.
+ * It closes with the HTTP server (Nest's shutdown hooks).
+ */
+import { Logger, type INestApplication } from '@nestjs/common';
+import { startEdgeServer } from '@shellgrade/grpc-edge';
+import { grpcPort, type ServiceConfig } from '@shellgrade/variant';
+
+export async function serveTransport(app: INestApplication, cfg: ServiceConfig, name: string): Promise<void> {
+  if (cfg.spec.transport !== 'grpc') return;
+  const edge = await startEdgeServer(app.getHttpAdapter().getInstance(), {
+    host: cfg.host,
+    port: grpcPort(cfg.port),
+    maxBodyBytes: cfg.spec.http.maxBodyBytes,
+  });
+  app.getHttpServer().once('close', () => void edge.close());
+  new Logger(name).log(`gRPC edge on ${edge.address} (grpc.health.v1 SERVING)`);
+}
