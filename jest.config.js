@@ -28,7 +28,8 @@ const base = {
   testEnvironment: 'node',
   // Nest 12 ships ESM only and Jest cannot require(esm) on Node 20: swc compiles it to CJS.
   transform: { '^.+\\.(t|j)s$': transform['^.+\\.ts$'] },
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
+  // light-my-request (the gRPC edge's in-process dispatch) requires cookie 2, also ESM only.
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/|(light-my-request/node_modules/)?cookie/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/run/', '/tools/'],
 };

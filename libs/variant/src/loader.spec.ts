@@ -11,6 +11,7 @@ const PRESETS = [
   'msa-rabbitmq-2-4-4', 'mon-minio', 'msa-minio-1-2', 'msa-minio-1-4',
   'msa-rabbitmq-minio-1-4', 'msa-bullmq-minio-1-4', 'msa-rabbitmq-minio-2-4-4',
   'mon-redis', 'msa-redis-1-2',
+  'msa-grpc-1-1', 'msa-grpc-1-2', 'msa-grpc-2-4-4',
 ];
 
 describe('presets', () => {
@@ -64,7 +65,8 @@ describe('bad specs fail naming the field', () => {
     ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1, exercise: two }', 'replicas.exercise: expected a positive integer'],
     ['extends: base\ndescription: x\nreplicas: { gateway: 1, leftover: 1 }', 'replicas.exercise: expected a positive integer'],
     ['extends: base\ndescription: x\ndispatch: http', 'dispatch: dispatch http was renamed'],
-    ['extends: base\ndescription: x\ntransport: grpc', 'transport: Invalid input'],
+    ['extends: base\ndescription: x\ntransport: soap', 'transport: Invalid option'],
+    ['description: x\ntopology: monolith\ndispatch: inline\ntransport: grpc\nreplicas: { monolith: 1 }', 'transport: topology monolith has no internal hops'],
     ['description: x\ntopology: monolith\ndispatch: rabbitmq\nreplicas: { monolith: 2 }', 'dispatch: topology monolith grades in-process: expected inline'],
     ['extends: base\ndescription: x\ndispatch: bullmq\ngrader: { exec: blocking }', 'grader.exec: dispatch bullmq needs a grader that does not block the event loop'],
     ['description: x\ntopology: monolith\ndispatch: inline\nreplicas: { monolith: 2, exercise: 1 }', 'replicas.exercise: not allowed with topology monolith'],

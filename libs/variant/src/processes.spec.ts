@@ -61,6 +61,23 @@ describe('variantProcesses', () => {
     expect(entryUrl(spec)).toBe('http://127.0.0.1:8080');
   });
 
+  it('msa-grpc-1-2: the gateway gets gRPC targets of every replica, callees a grpc.health.v1 address, no HAProxy', () => {
+    const spec = loadVariant('msa-grpc-1-2');
+    const procs = variantProcesses(spec);
+    expect(procs.map((p) => `${p.name}@${p.port}`)).toEqual(['sg-leftover-0@3200', 'sg-exercise-0@3300', 'sg-exercise-1@3301', 'sg-gateway-0@3100']);
+    const gateway = procs.find((p) => p.role === 'gateway')!;
+    expect(decodeProcessConfig(gateway.env[PROCESS_ENV]).upstreams).toMatchObject({
+      leftoverGrpc: 'ipv4:127.0.0.1:4200', exerciseGrpc: 'ipv4:127.0.0.1:4300,127.0.0.1:4301',
+    });
+    expect(gateway.grpcHealthAddress).toBeUndefined();
+    expect(procs.filter((p) => p.role !== 'gateway').map((p) => p.grpcHealthAddress)).toEqual(['127.0.0.1:4200', '127.0.0.1:4300', '127.0.0.1:4301']);
+    expect(variantServers(spec)).toEqual(['postgres']);
+  });
+
+  it('refuses transport grpc for a monolith (it has no internal hop)', () => {
+    expect(() => validateVariant({ ...loadVariant('naked-mon'), transport: 'grpc' })).toThrow(/transport/);
+  });
+
   it('every process receives one validated process config: its place and the whole spec', () => {
     for (const name of ['naked-mon', 'msa-2-4-4', 'msa-rabbitmq-1-4-async', 'msa-bullmq-minio-1-4', 'msa-redis-1-2']) {
       const spec = loadVariant(name);

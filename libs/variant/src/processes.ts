@@ -81,7 +81,8 @@ export function balancedFrontends(spec: VariantSpec): BalancedFrontend[] {
   const frontends: BalancedFrontend[] = [];
   const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
   if (spec.entry === 'haproxy') frontends.push({ name: 'entry', port: HAPROXY_PORTS.entry, role: entryRole, servers: servers(entryRole) });
-  if (spec.topology === 'msa') {
+  // transport grpc: the gateway's gRPC channels balance the callees themselves.
+  if (spec.topology === 'msa' && spec.transport === 'http') {
     for (const role of ['leftover', 'exercise'] as const) {
       if (replicaCount(spec, role) > 1) frontends.push({ name: role, port: HAPROXY_PORTS[role], role, servers: servers(role) });
     }
@@ -100,10 +101,13 @@ export function entryUrl(spec: VariantSpec, host = LOOPBACK): string {
   return `http://${host}:${replicaPort(role, 0)}`;
 }
 
-/** On loopback: the internal HAProxy frontend when a callee is replicated, else its single replica. */
+/**
+ * On loopback: the internal HAProxy frontend when a callee is replicated, else its single replica;
+ * with transport grpc, the gRPC targets listing every replica (the URLs then name replica 0).
+ */
 export function loopbackUpstreams(spec: VariantSpec): Upstreams {
   const url = (role: 'leftover' | 'exercise') =>
-    replicaCount(spec, role) > 1 ? `http://${LOOPBACK}:${HAPROXY_PORTS[role]}` : `http://${LOOPBACK}:${replicaPort(role, 0)}`;
+    replicaCount(spec, role) > 1 && spec.transport === 'http' ? `http://${LOOPBACK}:${HAPROXY_PORTS[role]}` : `http://${LOOPBACK}:${replicaPort(role, 0)}`;
   if (spec.transport !== 'grpc') return { leftoverUrl: url('leftover'), exerciseUrl: url('exercise') };
   const target = (role: 'leftover' | 'exercise') =>
     `ipv4:${Array.from({ length: replicaCount(spec, role) }, (_, i) => `${LOOPBACK}:${grpcPort(replicaPort(role, i))}`).join(',')}`;

@@ -2,9 +2,10 @@ import { decodeProcessConfig, loadVariant, variantProcesses, type VariantSpec } 
 
 /**
  * Presets that differ from a base preset in exactly one field: the MinIO presets of issue 8
- * (storage) and the read-path cache presets of paper 001 (cache).
+ * (storage), the read-path cache presets of paper 001 (cache) and the gRPC presets of paper 002
+ * (transport).
  */
-const DERIVED: [field: 'storage' | 'cache', derived: string, base: string][] = [
+const DERIVED: [field: 'storage' | 'cache' | 'transport', derived: string, base: string][] = [
   ['storage', 'mon-minio', 'naked-mon'],
   ['storage', 'msa-minio-1-2', 'msa-1-2'],
   ['storage', 'msa-minio-1-4', 'msa-1-4'],
@@ -13,9 +14,12 @@ const DERIVED: [field: 'storage' | 'cache', derived: string, base: string][] = [
   ['storage', 'msa-rabbitmq-minio-2-4-4', 'msa-rabbitmq-2-4-4'],
   ['cache', 'mon-redis', 'naked-mon'],
   ['cache', 'msa-redis-1-2', 'msa-1-2'],
+  ['transport', 'msa-grpc-1-1', 'msa-1-1'],
+  ['transport', 'msa-grpc-1-2', 'msa-1-2'],
+  ['transport', 'msa-grpc-2-4-4', 'msa-2-4-4'],
 ];
 
-const VALUES = { storage: ['minio', 'postgres'], cache: ['redis', 'none'] } as const;
+const VALUES = { storage: ['minio', 'postgres'], cache: ['redis', 'none'], transport: ['grpc', 'http'] } as const;
 
 /** Everything but the identity fields and `field`. */
 const comparable = (spec: VariantSpec, field: string) => {
