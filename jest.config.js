@@ -28,8 +28,7 @@ const base = {
   testEnvironment: 'node',
   // Nest 12 ships ESM only and Jest cannot require(esm) on Node 20: swc compiles it to CJS.
   transform: { '^.+\\.(t|j)s$': transform['^.+\\.ts$'] },
-  // light-my-request (the gRPC edge's in-process dispatch) requires cookie 2, also ESM only.
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/|(light-my-request/node_modules/)?cookie/)'],
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/run/', '/tools/'],
 };

@@ -78,7 +78,7 @@ function callOf(req: IncomingMessage, body: Buffer, arrivedAt: number): HttpCall
   }
   if (!req.headers[REQUEST_START_HEADER]) headers.push({ name: REQUEST_START_HEADER, value: formatRequestStart(arrivedAt) });
   headers.push(...forwardedHeaders(req));
-  return { method: req.method ?? 'GET', path: req.url ?? '/', headers, body, remoteAddress: req.socket.remoteAddress ?? '' };
+  return { method: req.method ?? 'GET', path: req.url ?? '/', headers, body };
 }
 
 /** X-Forwarded-For/-Port/-Proto/-Host appended to what came in, as the HTTP hop's proxy does (xfwd). */

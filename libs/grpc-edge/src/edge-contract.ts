@@ -16,7 +16,6 @@ export interface HttpCall {
   path: string;
   headers: EdgeHeader[];
   body: Buffer;
-  remoteAddress: string;
 }
 
 export interface HttpReply {

@@ -1,22 +1,27 @@
 /**
- * The gRPC edge of a service (transport: grpc): an Edge.Call hands the HttpCall to the
- * service's own Express application in-process (light-my-request: no socket, no second HTTP
- * hop), so the same controllers, guards, pipes and problem+json filter answer both transports.
+ * The gRPC edge of a service (transport: grpc): an Edge.Call is replayed against the service's
+ * own HTTP edge on loopback (a keep-alive agent), so the same controllers, guards, pipes and
+ * problem+json filter answer both transports. In-process dispatch (light-my-request) was tried
+ * and dropped: for an Express app it rewires Express's shared request/response prototypes,
+ * which breaks every other Express app in the process, the service's own HTTP edge included.
  * It also serves grpc.health.v1 (SERVING once listening) for the launcher's readiness checks.
  */
+import { Agent, request } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
-import inject, { type DispatchFunc } from 'light-my-request';
 import { edgeMessageLimit, edgeService, type EdgeHeader, type HttpCall, type HttpReply } from './edge-contract';
 
 export interface EdgeServerOptions {
   host: string;
   port: number;
+  /** The service's HTTP edge the calls are replayed against (loopback). */
+  http: { host: string; port: number };
   /** The variant's http.maxBodyBytes: larger calls are refused with RESOURCE_EXHAUSTED. */
   maxBodyBytes: number;
 }
 
 export interface EdgeServer {
+  /** host:port actually bound (port 0 in options = an ephemeral one). */
   readonly address: string;
   close(): Promise<void>;
 }
@@ -24,12 +29,13 @@ export interface EdgeServer {
 /** The health service name callers probe: '' (the whole server) as grpc.health.v1 recommends. */
 export const EDGE_HEALTH_SERVICE = '';
 
-export async function startEdgeServer(dispatch: DispatchFunc, options: EdgeServerOptions): Promise<EdgeServer> {
+export async function startEdgeServer(options: EdgeServerOptions): Promise<EdgeServer> {
   const limit = edgeMessageLimit(options.maxBodyBytes);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1024, scheduling: 'lifo' });
   const server = new grpc.Server({ 'grpc.max_receive_message_length': limit, 'grpc.max_send_message_length': limit });
   server.addService(edgeService().service, {
     Call: (call: grpc.ServerUnaryCall<HttpCall, HttpReply>, callback: grpc.sendUnaryData<HttpReply>) => {
-      relay(dispatch, call.request).then(
+      relay(agent, options.http, call).then(
         (reply) => callback(null, reply),
         (error: unknown) => callback({ code: grpc.status.INTERNAL, details: `the service failed to answer: ${(error as Error).message}` }),
       );
@@ -37,43 +43,46 @@ export async function startEdgeServer(dispatch: DispatchFunc, options: EdgeServe
   });
   const health = new HealthImplementation({ [EDGE_HEALTH_SERVICE]: 'NOT_SERVING' });
   health.addToServer(server);
-  const address = `${options.host}:${options.port}`;
-  await new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port))),
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    ),
   );
+  const address = `${options.host}:${bound}`;
   health.setStatus(EDGE_HEALTH_SERVICE, 'SERVING');
   return {
     address,
     close: () =>
       new Promise<void>((resolve) => {
         health.setStatus(EDGE_HEALTH_SERVICE, 'NOT_SERVING');
-        server.tryShutdown(() => resolve());
+        server.tryShutdown(() => {
+          agent.destroy();
+          resolve();
+        });
       }),
   };
 }
 
-async function relay(dispatch: DispatchFunc, call: HttpCall): Promise<HttpReply> {
-  const headers: Record<string, string | string[]> = {};
-  for (const { name, value } of call.headers) {
-    const key = name.toLowerCase();
-    const prev = headers[key];
-    headers[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  }
-  const res = await inject(dispatch, {
-    method: call.method as 'GET',
-    url: call.path,
-    headers,
-    payload: call.body.length > 0 ? call.body : undefined,
-    remoteAddress: call.remoteAddress || undefined,
+function relay(agent: Agent, to: EdgeServerOptions['http'], call: grpc.ServerUnaryCall<HttpCall, HttpReply>): Promise<HttpReply> {
+  const { method, path, headers, body } = call.request;
+  return new Promise<HttpReply>((resolve, reject) => {
+    const rawHeaders = headers.flatMap(({ name, value }) => [name, value]);
+    if (body.length > 0) rawHeaders.push('content-length', String(body.length));
+    const req = request({ host: to.host, port: to.port, method, path, headers: rawHeaders, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: pairs(res.rawHeaders), body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    // The caller left or its deadline passed: stop the work it no longer waits for.
+    call.once('cancelled', () => req.destroy(new Error('call cancelled')));
+    req.on('error', reject);
+    req.end(body);
   });
-  return { status: res.statusCode, headers: flattenHeaders(res.headers), body: res.rawPayload };
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | number | undefined>): EdgeHeader[] {
+function pairs(raw: string[]): EdgeHeader[] {
   const out: EdgeHeader[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) out.push({ name, value: String(v) });
-  }
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push({ name: raw[i], value: raw[i + 1] });
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * The services' side of spec.transport: with grpc, a gRPC edge (libs/grpc-edge) beside the
- * HTTP edge, on the HTTP port + GRPC_PORT_OFFSET, answering from the same Express app.
+ * HTTP edge, on the HTTP port + GRPC_PORT_OFFSET, replaying each call against that HTTP edge.
  * It closes with the HTTP server (Nest's shutdown hooks).
  */
 import { Logger, type INestApplication } from '@nestjs/common';
@@ -9,8 +9,9 @@ import { grpcPort, type ServiceConfig } from '@shellgrade/variant';
 
 export async function serveTransport(app: INestApplication, cfg: ServiceConfig, name: string): Promise<void> {
   if (cfg.spec.transport !== 'grpc') return;
-  const edge = await startEdgeServer(app.getHttpAdapter().getInstance(), {
+  const edge = await startEdgeServer({
     host: cfg.host,
+    http: { host: cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host, port: cfg.port },
     port: grpcPort(cfg.port),
     maxBodyBytes: cfg.spec.http.maxBodyBytes,
   });

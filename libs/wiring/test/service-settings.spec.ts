@@ -23,6 +23,17 @@ describe('gatewayConfigOf', () => {
     });
   });
 
+  it('transport grpc: hands the gateway the gRPC targets and the body limit; refuses to start without targets', () => {
+    const cfg = serviceConfig({ ...msa, transport: 'grpc', http: { maxBodyBytes: 4096 } }, 'gateway');
+    const targets = { leftoverGrpc: 'ipv4:127.0.0.1:4200', exerciseGrpc: 'ipv4:127.0.0.1:4300,127.0.0.1:4301' };
+    expect(gatewayConfigOf({ ...cfg, upstreams: { ...cfg.upstreams!, ...targets } }).grpc).toEqual({
+      leftoverTarget: 'ipv4:127.0.0.1:4200',
+      exerciseTarget: 'ipv4:127.0.0.1:4300,127.0.0.1:4301',
+      maxBodyBytes: 4096,
+    });
+    expect(() => gatewayConfigOf(cfg)).toThrow(/transport grpc\) was given no gRPC targets/);
+  });
+
   it('fails with the upstream name on a bad URL', () => {
     const cfg = serviceConfig(msa, 'gateway');
     expect(() => gatewayConfigOf({ ...cfg, upstreams: { ...cfg.upstreams!, exerciseUrl: 'ftp://x' } })).toThrow(/exercise/);
