@@ -27,7 +27,10 @@ beforeAll(() => {
 });
 afterAll(() => db.end());
 
-describe.each(['naked-mon', 'mon-redis', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2', 'msa-rabbitmq-1-2'])('scenario R on %s', (variant) => {
+describe.each([
+  'naked-mon', 'mon-redis', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2', 'msa-rabbitmq-1-2',
+  'msa-grpc-1-1', 'msa-grpc-1-2', 'msa-grpc-2-4-4', // paper 002: REST to the gateway, gRPC behind it
+])('scenario R on %s', (variant) => {
   it('passes for 6 users concurrently with the expected statuses and stored grades', async () => {
     const { entry } = variantUp(variant);
     const outcomes = await Promise.all(users.slice(0, 6).map((u) => runScenarioR(entry, u, paper.good)));
@@ -104,6 +107,7 @@ async function waitHealthy(name: string, minRestarts: number): Promise<void> {
 describe.each([
   ['mon-x2', 'sg-monolith-1'],
   ['msa-1-2', 'sg-exercise-1'],
+  ['msa-grpc-1-2', 'sg-exercise-1'],
 ])('kill -9 of one replica on %s', (variant, victim) => {
   it(`loses no acknowledged submission, leaves no cut one stuck, and ${victim} comes back`, async () => {
     const { entry, processes } = variantUp(variant);
