@@ -1,0 +1,64 @@
+/**
+ * Issue 15 item 1: with transport grpc, one trace spans the gRPC hop. msa-grpc-1-1 with tracing
+ * on (real launcher, real Jaeger): a request with a k6-style traceparent to the gateway yields
+ * one tree — gateway HTTP server span → Edge.Call client → Edge.Call server in leftover → the
+ * leftover's controller span — with no span whose parent is missing.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { loadVariant } from '@shellgrade/variant';
+import { JaegerClient } from '../traces/src/jaeger/client';
+import type { Trace } from '../traces/src/jaeger/span';
+import { variantUp } from './support/stack';
+
+jest.setTimeout(300_000);
+
+const EDGE_CALL = 'grpc.shellgrade.edge.v1.Edge/Call';
+
+/** msa-grpc-1-1 with tracing on, as a spec file of its own (presets stay untraced). */
+function tracedSpecFile(): string {
+  const { name: _name, paper: _paper, entry: _entry, ...spec } = loadVariant('msa-grpc-1-1');
+  const file = join(mkdtempSync(join(tmpdir(), 'sg-grpc-trace-')), 'msa-grpc-traced.yaml');
+  writeFileSync(file, stringify({ ...spec, description: 'msa-grpc-1-1 traced (grader exec blocking)', tracing: { enabled: true, sampleRatio: 1 } }));
+  return file;
+}
+
+async function waitForTrace(jaeger: JaegerClient, traceId: string, done: (t: Trace) => boolean): Promise<Trace> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const t = await jaeger.trace(traceId);
+    if (t && done(t)) return t;
+    if (Date.now() > deadline) throw new Error(`trace ${traceId} incomplete in Jaeger: ${JSON.stringify(t?.spans.map((s) => `${s.service} ${s.name}`))}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+it('one trace spans gateway → gRPC Edge.Call → leftover', async () => {
+  const { entry } = variantUp(tracedSpecFile());
+  const traceId = randomBytes(16).toString('hex');
+  const clientSpan = randomBytes(8).toString('hex');
+  const res = await fetch(`${entry}/api/exercises`, { headers: { traceparent: `00-${traceId}-${clientSpan}-01` } });
+  expect(res.status).toBeLessThan(500);
+
+  // Each process exports in its own batches: wait for the last span of each (the root is the gateway's server span).
+  const trace = await waitForTrace(
+    new JaegerClient('http://127.0.0.1:16686'),
+    traceId,
+    (t) =>
+      t.spans.some((s) => s.service === 'shellgrade-leftover' && s.name === 'GET /api/exercises') &&
+      t.spans.some((s) => s.service === 'shellgrade-gateway' && s.kind === 'server'),
+  );
+  const byId = new Map(trace.spans.map((s) => [s.spanId, s]));
+  const edgeClient = trace.spans.find((s) => s.service === 'shellgrade-gateway' && s.name === EDGE_CALL && s.kind === 'client');
+  const edgeServer = trace.spans.find((s) => s.service === 'shellgrade-leftover' && s.name === EDGE_CALL && s.kind === 'server');
+  expect(trace.spans.map((s) => `${s.service} ${s.kind} ${s.name}`)).toEqual(
+    expect.arrayContaining([`shellgrade-gateway client ${EDGE_CALL}`, `shellgrade-leftover server ${EDGE_CALL}`]),
+  );
+  expect(edgeServer?.parentId).toBe(edgeClient!.spanId);
+  // One tree: every span's parent is in the trace, except the gateway's root (its parent is the client's span).
+  const orphans = trace.spans.filter((s) => s.parentId !== undefined && !byId.has(s.parentId));
+  expect(orphans.map((s) => [s.service, s.kind, s.parentId])).toEqual([['shellgrade-gateway', 'server', clientSpan]]);
+});
