@@ -4,17 +4,25 @@
  * one tree — gateway HTTP server span → Edge.Call client → Edge.Call server in leftover → the
  * leftover's controller span — with no span whose parent is missing.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { loadVariant } from '@shellgrade/variant';
-import { JaegerClient } from '../traces/src/jaeger/client';
-import type { Trace } from '../traces/src/jaeger/span';
-import { variantUp } from './support/stack';
+import { entryUrl, loadVariant } from '@shellgrade/variant';
+import { JaegerClient } from '../src/jaeger/client';
+import type { Trace } from '../src/jaeger/span';
 
 jest.setTimeout(300_000);
+
+const REPO = resolve(__dirname, '../..');
+
+/** Through the launcher a user runs; the variant's servers (Jaeger included) come up with it. */
+function variantUp(specFile: string): { entry: string } {
+  execFileSync('npm', ['run', '--silent', 'variant', '--', 'up', specFile], { cwd: REPO, timeout: 240_000, stdio: ['ignore', 'inherit', 'inherit'] });
+  return { entry: entryUrl(loadVariant('msa-grpc-1-1')) };
+}
 
 const EDGE_CALL = 'grpc.shellgrade.edge.v1.Edge/Call';
 
