@@ -85,7 +85,8 @@ describe('Kubernetes generator', () => {
     const hosts = env.flatMap((v) => [...v.matchAll(/^[a-z]+:\/\/(?:[^@/]*@)?([a-z0-9-]+)(?::\d+)?/g)].map((m) => m[1]));
     expect(hosts.length).toBeGreaterThan(4);
     expect(hosts.filter((h) => !services.has(h))).toEqual([]);
-    expect(services).toEqual(new Set(['postgres', 'rabbitmq', 'minio', 'gateway', 'leftover', 'exercise', 'gateway-pods', 'haproxy']));
+    // redis: four exercise replicas share their rate-limit counters (auth.rateLimits.store).
+    expect(services).toEqual(new Set(['postgres', 'redis', 'rabbitmq', 'minio', 'gateway', 'leftover', 'exercise', 'gateway-pods', 'haproxy']));
   });
 
   it('carries generated secrets only: no password or token secret published in this repository', () => {

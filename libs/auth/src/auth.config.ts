@@ -1,6 +1,9 @@
-import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limits.config';
+import type { RateLimitConfig } from './rate-limits.config';
 
-/** What a composition root passes (libs/wiring, from the spec); the optional parts have one default each, below. */
+/**
+ * What a composition root passes: libs/wiring maps the variant spec's `auth` onto it
+ * (libs/variant/src/spec.ts holds every default). No field has a default here.
+ */
 export interface AuthConfig {
   jwtSecret: string;
   accessTtlSeconds: number;
@@ -10,31 +13,10 @@ export interface AuthConfig {
   /** Secure flag on cookies: on, off, or `auto` (on when the request came over TLS, as seen through trusted proxies). */
   secureCookies: boolean | 'auto';
   /** Path the refresh cookie is sent to: only the refresh route, never to every API call. */
-  refreshCookiePath?: string;
-  /** How long a replica trusts an account's token version it read (role change / deletion delay). */
-  tokenVersionCacheMs?: number;
-  rateLimits?: Partial<RateLimitConfig>;
-}
-
-/** AuthConfig with every default applied: what AUTH_CONFIG provides. */
-export interface ResolvedAuthConfig extends AuthConfig {
   refreshCookiePath: string;
+  /** How long a replica trusts an account's token version it read (role change / deletion delay). */
   tokenVersionCacheMs: number;
   rateLimits: RateLimitConfig;
-}
-
-export const AUTH_DEFAULTS = {
-  refreshCookiePath: '/api/auth',
-  tokenVersionCacheMs: 5_000,
-} as const;
-
-export function resolveAuthConfig(cfg: AuthConfig): ResolvedAuthConfig {
-  return {
-    ...cfg,
-    refreshCookiePath: cfg.refreshCookiePath ?? AUTH_DEFAULTS.refreshCookiePath,
-    tokenVersionCacheMs: cfg.tokenVersionCacheMs ?? AUTH_DEFAULTS.tokenVersionCacheMs,
-    rateLimits: { ...DEFAULT_RATE_LIMITS, ...cfg.rateLimits },
-  };
 }
 
 export const AUTH_CONFIG = Symbol('AuthConfig');

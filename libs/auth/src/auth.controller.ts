@@ -4,7 +4,7 @@ import type { User } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import type { CookieOptions, Request, Response } from 'express';
 import { z } from 'zod';
-import { AUTH_CONFIG, type ResolvedAuthConfig } from './auth.config';
+import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { ACCESS_COOKIE, accessTokenOf, bearerToken, REFRESH_COOKIE } from './auth.guard';
 import { AuthService, type SessionTokens } from './auth.service';
 import { TokenService } from './tokens';
@@ -32,7 +32,7 @@ export class SessionHttp {
   constructor(
     private readonly auth: AuthService,
     private readonly tokens: TokenService,
-    @Inject(AUTH_CONFIG) private readonly cfg: ResolvedAuthConfig,
+    @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
   ) {}
 
   async login(body: LoginBody, req: Request, res: Response) {

@@ -1,5 +1,5 @@
 import { type DynamicModule, Global, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { AUTH_CONFIG, type AuthConfig, resolveAuthConfig } from './auth.config';
+import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { AuthController, SessionHttp } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
@@ -23,8 +23,7 @@ class RateLimitsCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class AuthModule {
-  static forRoot(config: AuthConfig): DynamicModule {
-    const authConfig = resolveAuthConfig(config);
+  static forRoot(authConfig: AuthConfig): DynamicModule {
     return {
       module: AuthModule,
       controllers: [AuthController],

@@ -1,6 +1,6 @@
 /**
- * Rate-limit tunables (issue 22 item 7). One default each, safe for production; a variant spec
- * overrides them through AuthConfig.rateLimits (libs/wiring's authConfigOf, once the spec carries them).
+ * Rate-limit settings (issue 22 item 7). Their defaults live in the variant spec
+ * (`auth.rateLimits`, libs/variant/src/spec.ts); libs/wiring's authConfigOf maps them here.
  *
  * Login and enrolment limits count FAILED attempts only, so a load test that logs in thousands
  * of seeded students from one loopback client (k6) is never throttled by them; the submission
@@ -19,7 +19,7 @@ export interface RateLimitConfig {
   enabled: boolean;
   /** `memory` (one process) or `redis` (counters shared by every replica: multi-replica variants). */
   store: 'memory' | 'redis';
-  /** Redis for `store: redis`. */
+  /** Redis for `store: redis` (REDIS_URL). */
   redisUrl?: string;
   /** Failed logins of one account, from any client (password guessing against one student). */
   loginFailuresPerAccount: RateWindow;
@@ -30,12 +30,3 @@ export interface RateLimitConfig {
   /** Submissions of one student. */
   submissionsPerStudent: RateWindow;
 }
-
-export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
-  enabled: true,
-  store: 'memory',
-  loginFailuresPerAccount: { points: 10, durationS: 15 * 60 },
-  loginFailuresPerClient: { points: 100, durationS: 15 * 60 },
-  enrolmentKeyFailuresPerUser: { points: 10, durationS: 15 * 60 },
-  submissionsPerStudent: { points: 30, durationS: 60 },
-};

@@ -55,7 +55,7 @@ export function isDevelopment(host: string, mode: SecretMode): boolean {
 }
 
 /** Throws (the process does not start) when a production process has a default or missing secret. */
-export function refuseDefaultSecrets(secrets: ProcessSecrets, mode: SecretMode = 'auto'): void {
+export function refuseDefaultSecrets(secrets: ProcessSecrets, mode: SecretMode): void {
   if (isDevelopment(secrets.host, mode)) return;
   const problems = secretProblems(secrets);
   if (problems.length === 0) return;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AUTH_CONFIG, type ResolvedAuthConfig } from './auth.config';
+import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { CREDENTIAL_STORE, type CredentialStore } from './ports';
 
 /**
@@ -13,7 +13,7 @@ export class TokenVersions {
 
   constructor(
     @Inject(CREDENTIAL_STORE) private readonly credentials: CredentialStore,
-    @Inject(AUTH_CONFIG) private readonly cfg: ResolvedAuthConfig,
+    @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
   ) {}
 
   /** The account's current version, or null once it is deleted. */

@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, type Role } from '@shellgrade/domain';
 import { AuthGuard } from '../src/auth.guard';
-import type { ResolvedAuthConfig } from '../src/auth.config';
+import type { AuthConfig } from '../src/auth.config';
 import type { CredentialStore } from '../src/ports';
 import { isStaff, roleAllowed } from '../src/role-policy';
 import { TokenVersions } from '../src/token-versions';
@@ -17,7 +17,7 @@ function versionsOf(accounts: Map<number, number>, cacheMs = 0): TokenVersions {
     findCredentials: async () => null,
     findAccount: async (id) => (accounts.has(id) ? { user: { id, email: 'x', firstname: '', lastname: '', role: 'student' }, tokenVersion: accounts.get(id)! } : null),
   };
-  return new TokenVersions(store, { tokenVersionCacheMs: cacheMs } as ResolvedAuthConfig);
+  return new TokenVersions(store, { tokenVersionCacheMs: cacheMs } as AuthConfig);
 }
 
 function context(req: object, required?: Role[]): { ctx: ExecutionContext; reflector: Reflector } {

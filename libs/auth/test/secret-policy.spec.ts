@@ -31,10 +31,10 @@ describe('secret policy', () => {
   });
 
   it('refuses to start exposed beyond loopback with defaults; loopback or development mode may', () => {
-    expect(() => refuseDefaultSecrets({ host: exposed, ...defaults })).toThrow(/refusing to start outside development mode/);
+    expect(() => refuseDefaultSecrets({ host: exposed, ...defaults }, 'auto')).toThrow(/refusing to start outside development mode/);
     expect(() => refuseDefaultSecrets({ host: '127.0.0.1', ...defaults }, 'production')).toThrow(/SG_JWT_SECRET/);
-    expect(() => refuseDefaultSecrets({ host: '127.0.0.1', ...defaults })).not.toThrow();
+    expect(() => refuseDefaultSecrets({ host: '127.0.0.1', ...defaults }, 'auto')).not.toThrow();
     expect(() => refuseDefaultSecrets({ host: exposed, ...defaults }, 'development')).not.toThrow();
-    expect(() => refuseDefaultSecrets({ host: exposed, ...strong })).not.toThrow();
+    expect(() => refuseDefaultSecrets({ host: exposed, ...strong }, 'auto')).not.toThrow();
   });
 });

@@ -8,7 +8,7 @@ import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import { corsOptions, DEFAULT_OPS_ACCESS, opsEndpointsGate, ProblemFilter } from '@shellgrade/http';
+import { corsOptions, opsEndpointsGate, ProblemFilter } from '@shellgrade/http';
 import type { GatewayConfig } from './gateway-config';
 import { GatewayMetrics } from './gateway-metrics';
 import { gatewayOpenApi } from './gateway-openapi';
@@ -40,7 +40,7 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   app.disable('x-powered-by');
   app.use(state.metrics.middleware());
   app.enableCors(corsOptions(config.corsOrigins));
-  app.use(opsEndpointsGate(DEFAULT_OPS_ACCESS));
+  app.use(opsEndpointsGate(config.opsAccess));
   app.use(upstreamMiddleware(state, app));
   app.useGlobalFilters(new ProblemFilter());
   SwaggerModule.setup('docs', app, () => gatewayOpenApi(app, config));

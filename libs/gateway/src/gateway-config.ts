@@ -1,3 +1,5 @@
+import type { OpsAccess } from '@shellgrade/http';
+
 /** What a gateway process needs (libs/wiring derives it from the process's spec). */
 export interface GatewayConfig {
   replica: number;
@@ -9,6 +11,8 @@ export interface GatewayConfig {
   /** Concurrent connections per upstream URL. */
   upstreamMaxSockets: number;
   corsOrigins: string;
+  /** Who reads /metrics, /docs and /health detail. */
+  opsAccess: OpsAccess;
   /** How long a replica that refused a connection answers 503 without being tried. */
   downCooldownMs: number;
   /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */

@@ -1,6 +1,6 @@
 /** The gateway's own endpoints (/health, /metrics) and the lifetime of its upstream pools. */
 import { Controller, Get, Inject, Module, type DynamicModule, type OnApplicationShutdown, Req, Res } from '@nestjs/common';
-import { DEFAULT_OPS_ACCESS, mayReadOps } from '@shellgrade/http';
+import { mayReadOps } from '@shellgrade/http';
 import type { Request, Response } from 'express';
 import type { GatewayConfig } from './gateway-config';
 import type { GatewayMetrics } from './gateway-metrics';
@@ -22,7 +22,7 @@ class GatewayController {
   /** Liveness of the gateway process itself (its identity for internal callers only); upstream health shows in the error metrics. */
   @Get('health')
   health(@Req() req: Request): { status: 'ok'; role?: 'gateway'; replica?: number } {
-    return mayReadOps(req, DEFAULT_OPS_ACCESS) ? { status: 'ok', role: 'gateway', replica: this.state.config.replica } : { status: 'ok' };
+    return mayReadOps(req, this.state.config.opsAccess) ? { status: 'ok', role: 'gateway', replica: this.state.config.replica } : { status: 'ok' };
   }
 
   @Get('metrics')

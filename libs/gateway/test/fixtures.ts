@@ -157,6 +157,7 @@ export async function startGateway(overrides: Partial<GatewayConfig>): Promise<R
     upstreamMaxSockets: 64,
     // The browser origin the CORS tests use (an explicit allow-list: no origin is echoed blindly).
     corsOrigins: 'http://spa.example',
+    opsAccess: 'internal',
     downCooldownMs: 1000,
     clientKeepAliveMs: 5000,
     ...overrides,

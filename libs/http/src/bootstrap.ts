@@ -1,7 +1,7 @@
 /**
  * Creates and starts a NestJS HTTP service with the concerns every shellgrade service
  * shares: cookies, body limits, CORS (+ OPTIONS on every route), problem+json errors,
- * request metrics, OpenAPI docs at /docs (internal callers only by default), graceful shutdown.
+ * request metrics, OpenAPI docs at /docs (for whom `opsAccess` says), graceful shutdown.
  */
 import 'reflect-metadata';
 import { Logger, type DynamicModule, type INestApplication, type Type } from '@nestjs/common';
@@ -11,7 +11,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
 import { bodyLimitFor } from './body-limit';
 import { corsOptions } from './cors';
-import { DEFAULT_OPS_ACCESS, opsEndpointsGate, type OpsAccess } from './internal-request';
+import { opsEndpointsGate, type OpsAccess } from './internal-request';
 import { httpMetricsMiddleware } from './observability';
 import { ProblemFilter } from './problem.filter';
 
@@ -24,7 +24,7 @@ export interface HttpAppOptions {
   /** Parse JSON/urlencoded bodies (false for pure proxies). */
   parseBodies?: boolean;
   /** Who reads /metrics, /docs and /health detail. */
-  opsAccess?: OpsAccess;
+  opsAccess: OpsAccess;
   /**
    * Proxies whose X-Forwarded-* headers are believed (express `trust proxy`): the client address
    * keys the per-client rate limits and X-Forwarded-Proto makes cookies Secure, so a client must
@@ -49,7 +49,7 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   app.set('trust proxy', opts.trustProxy ?? DEFAULT_TRUST_PROXY);
   app.use(httpMetricsMiddleware);
   app.enableCors(corsOptions(opts.corsOrigins));
-  app.use(opsEndpointsGate(opts.opsAccess ?? DEFAULT_OPS_ACCESS));
+  app.use(opsEndpointsGate(opts.opsAccess));
   app.use(cookieParser());
   if (opts.parseBodies !== false) {
     const limit = bodyLimitFor(opts.maxArchiveBytes);

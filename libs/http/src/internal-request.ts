@@ -8,9 +8,8 @@ import { BlockList, isIPv4 } from 'node:net';
 import type { IncomingMessage } from 'node:http';
 import { problem, type ProblemSink, sendProblem } from './problem';
 
-/** `internal`: operational endpoints for internal callers only (default); `public`: for anyone (development). */
+/** `internal`: operational endpoints for internal callers only; `public`: for anyone (development). The spec's `http.opsAccess` chooses. */
 export type OpsAccess = 'internal' | 'public';
-export const DEFAULT_OPS_ACCESS: OpsAccess = 'internal';
 
 const internalNetworks = new BlockList();
 for (const [net, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16]] as const) {

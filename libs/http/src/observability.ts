@@ -5,7 +5,7 @@
 import { Controller, Get, Header, Inject, Module, Req, Res, type DynamicModule } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import client from 'prom-client';
-import { DEFAULT_OPS_ACCESS, mayReadOps, type OpsAccess } from './internal-request';
+import { mayReadOps, type OpsAccess } from './internal-request';
 
 export const HEALTH_CHECKS = Symbol('HealthChecks');
 export type HealthCheck = { name: string; check: () => Promise<void> };
@@ -83,7 +83,7 @@ class ObservabilityController {
 
 @Module({})
 export class ObservabilityModule {
-  static forRoot(identity: ServiceIdentity, checksToken?: symbol | string, opsAccess: OpsAccess = DEFAULT_OPS_ACCESS): DynamicModule {
+  static forRoot(identity: ServiceIdentity, opsAccess: OpsAccess, checksToken?: symbol | string): DynamicModule {
     return {
       module: ObservabilityModule,
       controllers: [ObservabilityController],

@@ -10,9 +10,9 @@ const CHECKS = Symbol('checks');
 @Module({ providers: [{ provide: CHECKS, useValue: [{ name: 'postgres', check: async () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432')) }] }], exports: [CHECKS] })
 class ChecksModule {}
 
-async function app(opsAccess?: 'internal' | 'public'): Promise<NestExpressApplication> {
+async function app(opsAccess: 'internal' | 'public'): Promise<NestExpressApplication> {
   const moduleRef = await Test.createTestingModule({
-    imports: [ChecksModule, ObservabilityModule.forRoot({ role: 'monolith', replica: 0, variant: 'naked-mon' }, CHECKS, opsAccess)],
+    imports: [ChecksModule, ObservabilityModule.forRoot({ role: 'monolith', replica: 0, variant: 'naked-mon' }, opsAccess, CHECKS)],
   }).compile();
   const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
   configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: 1024, opsAccess });
@@ -25,7 +25,7 @@ const fromOutside = { 'X-Forwarded-For': '198.51.100.23' };
 describe('operational endpoints (/health detail, /metrics, /docs)', () => {
   let nest: NestExpressApplication;
   beforeAll(async () => {
-    nest = await app();
+    nest = await app('internal');
   });
   afterAll(() => nest?.close());
 

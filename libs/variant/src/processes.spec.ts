@@ -26,7 +26,7 @@ describe('variantProcesses', () => {
     expect(second.upstreams).toBeUndefined();
     expect(procs[2]).toMatchObject({ role: 'haproxy', healthUrl: 'http://127.0.0.1:8080/health' });
     expect(entryUrl(spec)).toBe('http://127.0.0.1:8080');
-    expect(variantServers(spec)).toEqual(['postgres', 'haproxy']);
+    expect(variantServers(spec)).toEqual(['postgres', 'redis', 'haproxy']);
   });
 
   it('msa-1-2: gateway direct, single leftover direct, two exercises behind :8082', () => {
@@ -103,7 +103,7 @@ describe('variantProcesses', () => {
       database: { pool: 3 },
       tracing: { enabled: true, sampleRatio: 0.25 },
       auth: { kdfCost: 14 },
-      http: { maxArchiveBytes: 1024 * 1024, maxBodyBytes: 8 * 1024 * 1024 },
+      http: { maxArchiveBytes: 1024 * 1024, corsOrigins: '', opsAccess: 'internal' },
     });
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=256');
   });
@@ -120,10 +120,10 @@ describe('variantProcesses', () => {
 describe('variantServers', () => {
   it.each([
     ['msa-1-1', ['postgres']],
-    ['msa-rabbitmq-2-4-4', ['postgres', 'rabbitmq', 'haproxy']],
+    ['msa-rabbitmq-2-4-4', ['postgres', 'redis', 'rabbitmq', 'haproxy']],
     ['msa-bullmq-1-4', ['postgres', 'redis', 'haproxy']],
     ['mon-minio', ['postgres', 'minio']],
-    ['msa-rabbitmq-minio-1-4', ['postgres', 'rabbitmq', 'minio', 'haproxy']],
+    ['msa-rabbitmq-minio-1-4', ['postgres', 'redis', 'rabbitmq', 'minio', 'haproxy']],
     ['mon-redis', ['postgres', 'redis']],
     ['msa-redis-1-2', ['postgres', 'redis', 'haproxy']],
   ])('%s needs %j', (name, servers) => {
@@ -145,5 +145,12 @@ describe('variantServers', () => {
     expect(mono.healthUrl).toBe('http://127.0.0.1:3000/health');
     const procs = variantProcesses(loadVariant('mon-x2'), { listen: '0.0.0.0' });
     expect(procs.filter((p) => p.role === 'monolith').map((p) => decodeProcessConfig(p.env.SG_PROCESS).host)).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+
+  it('adds redis for rate-limit counters shared by replicas, unless the limits are off', () => {
+    const spec = validateVariant({ name: 'r', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: 2 } });
+    expect(variantServers(spec)).toEqual(['postgres', 'redis', 'haproxy']);
+    const off = validateVariant({ name: 'r', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: 2 }, auth: { rateLimits: { enabled: false } } });
+    expect(variantServers(off)).toEqual(['postgres', 'haproxy']);
   });
 });

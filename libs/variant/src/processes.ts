@@ -182,7 +182,8 @@ export function variantProcesses(spec: VariantSpec, options: PlacementOptions = 
 /** Native servers the variant needs, in start order. PostgreSQL always (the one shared database). */
 export function variantServers(spec: VariantSpec): NativeServer[] {
   const servers: NativeServer[] = ['postgres'];
-  if (spec.cache === 'redis' || spec.dispatch === 'bullmq') servers.push('redis');
+  const redisRateLimits = spec.auth.rateLimits.enabled && spec.auth.rateLimits.store === 'redis';
+  if (spec.cache === 'redis' || spec.dispatch === 'bullmq' || redisRateLimits) servers.push('redis');
   if (spec.dispatch === 'rabbitmq') servers.push('rabbitmq');
   if (spec.storage === 'minio') servers.push('minio');
   if (spec.tracing.enabled) servers.push('jaeger');

@@ -27,6 +27,8 @@ export const dispatchModes = ['inline', 'rabbitmq', 'bullmq'] as const;
  * service's gRPC edge on its HTTP port + GRPC_PORT_OFFSET, round-robin over the replicas.
  */
 export const transports = ['http', 'grpc'] as const;
+export const opsAccessModes = ['internal', 'public'] as const;
+export const secretPolicies = ['auto', 'development', 'production'] as const;
 export const balanceAlgorithms = ['roundrobin', 'leastconn', 'first', 'random', 'source'] as const;
 
 export const paperRefSchema = z.strictObject({
@@ -109,12 +111,42 @@ export const brokerSchema = z.strictObject({
 
 /** What the HTTP edge of every service accepts. */
 export const httpSchema = z.strictObject({
-  /** Browser origins allowed with credentials, comma-separated; * = any. */
-  corsOrigins: z.string().min(1).default('*'),
-  /** Largest request body a service parses (the SPA's JSON byte map is ~5x the archive). */
-  maxBodyBytes: positiveInt().default(8 * 1024 * 1024),
-  /** Largest accepted submission archive (gzip-compressed bytes): 413 above it; the grader checks it again. */
+  /** Browser origins allowed with credentials, comma-separated; * = any; empty = no CORS (the SPA is served same-origin). */
+  corsOrigins: z.string({ error: 'expected comma-separated origins, * or empty' }).default(''),
+  /** Largest accepted submission archive (gzip-compressed bytes): 413 above it; the grader checks it again. The body limit derives from it. */
   maxArchiveBytes: positiveInt().default(1024 * 1024),
+  /** Who reads /metrics, /docs and /health detail: internal = callers on the service's own network that came straight to it; public = anyone (development). */
+  opsAccess: z.enum(opsAccessModes).default('internal'),
+});
+
+/** A fixed window: `points` attempts per `durationS` seconds. */
+export const rateWindowSchema = z.strictObject({
+  points: positiveInt(),
+  durationS: positiveInt('a positive number of seconds'),
+});
+
+/**
+ * Rate limits (libs/auth, 429 + Retry-After). Login and enrolment limits count FAILED attempts
+ * only, so a load test logging thousands of seeded students in from one client is never
+ * throttled; the submission limit counts every submission (the paper profile: ~6/min/student).
+ */
+export const rateLimitsSchema = z.strictObject({
+  /** false turns every limit off (e.g. so that no limit shapes a measurement). */
+  enabled: z.boolean({ error: 'expected true or false' }).default(true),
+  /**
+   * Where counters live: memory (one process) or redis (REDIS_URL, shared by every replica).
+   * Unset: redis when a role that checks limits (monolith, leftover, exercise) has more than
+   * one replica (else each replica would allow the limit again), memory otherwise.
+   */
+  store: z.enum(['memory', 'redis']).optional(),
+  /** Failed logins of one account, from any client (password guessing against one student). */
+  loginFailuresPerAccount: rateWindowSchema.default({ points: 10, durationS: 15 * 60 }),
+  /** Failed logins from one client address over all accounts (credential stuffing). */
+  loginFailuresPerClient: rateWindowSchema.default({ points: 100, durationS: 15 * 60 }),
+  /** Wrong enrolment keys tried by one user. */
+  enrolmentKeyFailuresPerUser: rateWindowSchema.default({ points: 10, durationS: 15 * 60 }),
+  /** Submissions of one student. */
+  submissionsPerStudent: rateWindowSchema.default({ points: 30, durationS: 60 }),
 });
 
 export const authSchema = z.strictObject({
@@ -122,8 +154,15 @@ export const authSchema = z.strictObject({
   refreshTtlS: positiveInt().default(7 * 24 * 3600),
   /** log2 of scrypt's N for new password hashes; 14 is node's default (16 MiB, ~50 ms). */
   kdfCost: positiveInt().max(20).default(14),
-  /** Set the Secure flag on cookies (only when clients reach the entry over HTTPS). */
-  secureCookies: z.boolean({ error: 'expected true or false' }).default(false),
+  /** Secure flag on cookies: true, false, or auto = when the request came over TLS (X-Forwarded-Proto https from a trusted proxy). */
+  secureCookies: z.union([z.boolean(), z.literal('auto')], { error: "expected true, false or 'auto'" }).default('auto'),
+  /** Path the refresh cookie is sent to: only the refresh routes, never every API call. */
+  refreshCookiePath: z.string().regex(/^\//, { error: "expected a path starting with '/'" }).default('/api/auth'),
+  /** How long a replica trusts an account's token version it read: the longest a role change or deletion waits to hold. */
+  tokenVersionCacheMs: nonNegativeInt('a non-negative number of milliseconds').default(5_000),
+  /** Default secrets (SG_JWT_SECRET, database/broker/object-store credentials): development accepts them, production refuses them, auto = development only while listening on loopback. */
+  secretPolicy: z.enum(secretPolicies).default('auto'),
+  rateLimits: rateLimitsSchema.prefault({}),
 });
 
 export const gatewaySchema = z.strictObject({
@@ -230,6 +269,10 @@ export const variantSpecSchema = z
     if (brokered && spec.reply === 'sync' && spec.broker.replyTimeoutMs >= spec.haproxy.timeouts.serverMs) {
       issue(['broker', 'replyTimeoutMs'], `must be below haproxy.timeouts.serverMs (${spec.haproxy.timeouts.serverMs} ms): the reply must come before the proxies give up`);
     }
+    const limits = spec.auth.rateLimits;
+    if (limits.enabled && limits.store === 'memory' && rateLimitedReplicas(spec.replicas) > 1) {
+      issue(['auth', 'rateLimits', 'store'], 'memory counters are per process: with more than one monolith, leftover or exercise replica each would allow the limit again; expected redis (or leave it unset)');
+    }
     const entryReplicas = spec.topology === 'monolith' ? r.monolith : r.gateway;
     if (spec.entry === 'direct' && entryReplicas !== undefined && entryReplicas > 1) {
       issue(['entry'], `direct needs exactly one ${spec.topology === 'monolith' ? 'monolith' : 'gateway'}; use haproxy`);
@@ -239,7 +282,18 @@ export const variantSpecSchema = z
     ...spec,
     entry: spec.entry ?? defaultEntry(spec.topology, spec.replicas),
     broker: { ...spec.broker, queue: spec.broker.queue ?? DEFAULT_QUEUE[spec.dispatch] },
+    auth: { ...spec.auth, rateLimits: { ...spec.auth.rateLimits, store: spec.auth.rateLimits.store ?? defaultRateLimitStore(spec.replicas) } },
   }));
+
+/** The most replicas of one role that checks rate limits (the gateway only forwards). */
+function rateLimitedReplicas(replicas: z.output<typeof replicasSchema>): number {
+  return Math.max(replicas.monolith ?? 0, replicas.leftover ?? 0, replicas.exercise ?? 0);
+}
+
+/** Counters shared through Redis as soon as one limit is checked by several replicas. */
+function defaultRateLimitStore(replicas: z.output<typeof replicasSchema>): 'memory' | 'redis' {
+  return rateLimitedReplicas(replicas) > 1 ? 'redis' : 'memory';
+}
 
 /** Each broker's conventional work-queue name (kept so queues of running brokers keep their names). */
 const DEFAULT_QUEUE: Record<(typeof dispatchModes)[number], string> = {

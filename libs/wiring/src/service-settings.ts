@@ -5,7 +5,8 @@ import type { HttpAppOptions, ServiceIdentity } from '@shellgrade/http';
 import type { ServiceConfig } from '@shellgrade/variant';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
-  return { title, corsOrigins: cfg.spec.http.corsOrigins, maxArchiveBytes: cfg.spec.http.maxArchiveBytes };
+  const { http } = cfg.spec;
+  return { title, corsOrigins: http.corsOrigins, maxArchiveBytes: http.maxArchiveBytes, opsAccess: http.opsAccess };
 }
 
 export function identityOf(cfg: ServiceConfig): ServiceIdentity {
@@ -16,19 +17,26 @@ export function identityOf(cfg: ServiceConfig): ServiceIdentity {
 export function authConfigOf(cfg: ServiceConfig): AuthConfig {
   const { auth } = cfg.spec;
   const c = cfg.connections;
-  refuseDefaultSecrets({
-    host: cfg.host,
-    jwtSecret: c.SG_JWT_SECRET,
-    databaseUrl: c.DATABASE_URL,
-    ...(cfg.spec.dispatch === 'rabbitmq' ? { brokerUrl: c.AMQP_URL } : {}),
-    ...(cfg.spec.storage === 'minio' ? { objectStore: { accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY } } : {}),
-  });
+  refuseDefaultSecrets(
+    {
+      host: cfg.host,
+      jwtSecret: c.SG_JWT_SECRET,
+      databaseUrl: c.DATABASE_URL,
+      ...(cfg.spec.dispatch === 'rabbitmq' ? { brokerUrl: c.AMQP_URL } : {}),
+      ...(cfg.spec.storage === 'minio' ? { objectStore: { accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY } } : {}),
+    },
+    auth.secretPolicy,
+  );
+  const { store, ...limits } = auth.rateLimits;
   return {
-    jwtSecret: cfg.connections.SG_JWT_SECRET,
+    jwtSecret: c.SG_JWT_SECRET,
     accessTtlSeconds: auth.accessTtlS,
     refreshTtlSeconds: auth.refreshTtlS,
     kdfCost: auth.kdfCost,
     secureCookies: auth.secureCookies,
+    refreshCookiePath: auth.refreshCookiePath,
+    tokenVersionCacheMs: auth.tokenVersionCacheMs,
+    rateLimits: { ...limits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
   };
 }
 
@@ -42,6 +50,7 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
     upstreamTimeoutMs: gateway.upstreamTimeoutMs,
     upstreamMaxSockets: gateway.upstreamMaxSockets,
     corsOrigins: cfg.spec.http.corsOrigins,
+    opsAccess: cfg.spec.http.opsAccess,
     downCooldownMs: gateway.downCooldownMs,
     clientKeepAliveMs: gateway.clientKeepAliveMs,
     ...(cfg.spec.transport === 'grpc' ? { grpc: grpcTargetsOf(cfg) } : {}),

@@ -18,6 +18,7 @@ describe('gatewayConfigOf', () => {
       upstreamTimeoutMs: 1500,
       upstreamMaxSockets: 1024,
       corsOrigins: 'http://localhost:5173',
+      opsAccess: 'internal',
       downCooldownMs: 1000,
       clientKeepAliveMs: 65_000,
     });
@@ -61,10 +62,50 @@ describe('graderOptionsOf', () => {
 
 describe('the HTTP edge, auth and identity', () => {
   it('come from the spec (tunables) and the connections (the secret)', () => {
-    const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+' });
-    expect(httpOptionsOf(cfg, 't')).toEqual({ title: 't', corsOrigins: '*', maxArchiveBytes: 1024 * 1024 });
-    expect(authConfigOf(cfg)).toEqual({ jwtSecret: 'a-secret-of-16-chars+', accessTtlSeconds: 900, refreshTtlSeconds: 604_800, kdfCost: 4, secureCookies: false });
+    const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+', REDIS_URL: 'redis://cache:6379' });
+    expect(httpOptionsOf(cfg, 't')).toEqual({ title: 't', corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'internal' });
+    expect(authConfigOf(cfg)).toEqual({
+      jwtSecret: 'a-secret-of-16-chars+',
+      accessTtlSeconds: 900,
+      refreshTtlSeconds: 604_800,
+      kdfCost: 4,
+      secureCookies: 'auto',
+      refreshCookiePath: '/api/auth',
+      tokenVersionCacheMs: 5_000,
+      // Two exercise replicas: counters shared through the connections' Redis.
+      rateLimits: {
+        enabled: true,
+        store: 'redis',
+        redisUrl: 'redis://cache:6379',
+        loginFailuresPerAccount: { points: 10, durationS: 900 },
+        loginFailuresPerClient: { points: 100, durationS: 900 },
+        enrolmentKeyFailuresPerUser: { points: 10, durationS: 900 },
+        submissionsPerStudent: { points: 30, durationS: 60 },
+      },
+    });
     expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });
+  });
+
+  it('pass every auth and HTTP-edge field a spec sets through unchanged', () => {
+    const cfg = serviceConfig(
+      {
+        ...msa,
+        replicas: { gateway: 1, leftover: 1, exercise: 1 },
+        http: { corsOrigins: 'https://spa.example', opsAccess: 'public' },
+        auth: {
+          secureCookies: true,
+          refreshCookiePath: '/auth',
+          tokenVersionCacheMs: 0,
+          rateLimits: { enabled: false, submissionsPerStudent: { points: 2, durationS: 5 } },
+        },
+      },
+      'leftover',
+    );
+    expect(httpOptionsOf(cfg, 't')).toMatchObject({ corsOrigins: 'https://spa.example', opsAccess: 'public' });
+    const auth = authConfigOf(cfg);
+    expect(auth).toMatchObject({ secureCookies: true, refreshCookiePath: '/auth', tokenVersionCacheMs: 0 });
+    expect(auth.rateLimits).toMatchObject({ enabled: false, store: 'memory', submissionsPerStudent: { points: 2, durationS: 5 } });
+    expect(auth.rateLimits.redisUrl).toBeUndefined();
   });
 });
 
@@ -84,6 +125,11 @@ describe('authConfigOf refuses default secrets outside development (issue 22 ite
     expect(() => authConfigOf(exposed(msa))).toThrow(/SG_JWT_SECRET[\s\S]*DATABASE_URL/);
     expect(() => authConfigOf(exposed(msa, { ...generated, DATABASE_URL: undefined }))).toThrow(/DATABASE_URL/);
     expect(() => authConfigOf(exposed(msa, generated))).not.toThrow();
+  });
+
+  it('follows auth.secretPolicy: production refuses on loopback, development accepts when exposed', () => {
+    expect(() => authConfigOf(serviceConfig({ ...msa, auth: { secretPolicy: 'production' } }, 'exercise'))).toThrow(/SG_JWT_SECRET/);
+    expect(() => authConfigOf(exposed({ ...msa, auth: { secretPolicy: 'development' } }))).not.toThrow();
   });
 
   it('checks the broker credentials only for a rabbitmq variant', () => {

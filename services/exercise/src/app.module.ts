@@ -29,7 +29,7 @@ export class ExerciseModule {
         AuthModule.forRoot(authConfigOf(cfg)),
         StatementApiModule,
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
-        ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
+        ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),
       ],
     };
   }

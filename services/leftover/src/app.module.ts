@@ -19,7 +19,7 @@ export class LeftoverModule {
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         LeftoverApiModule,
-        ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
+        ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),
       ],
     };
   }

@@ -25,7 +25,7 @@ export class MonolithModule {
         LeftoverApiModule,
         StatementApiModule,
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
-        ObservabilityModule.forRoot(identityOf(cfg), HEALTH_CHECKS_TOKEN),
+        ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),
       ],
     };
   }

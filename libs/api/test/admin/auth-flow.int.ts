@@ -8,6 +8,7 @@ import { createPool, persistenceProviders } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, type TestDatabase } from '@shellgrade/persistence/testing';
 import request from 'supertest';
 import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
+import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { portsModule } from '@shellgrade/wiring';
@@ -33,16 +34,15 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
     const pool = createPool({ databaseUrl: db.url, size: 2 });
     await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
     await pool.end();
-    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: 'auto' as const };
     const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
       // CRUD routes registered BEFORE the auth ones on purpose: DELETE /api/user/:id must not
       // shadow DELETE /api/user/logout whatever order a composition root imports them in.
       // tokenVersionCacheMs 0: an account change holds on the next request (the cache delay has its unit test).
-      imports: [portsModule([...database, ...directSubmissionContextProviders]), LeftoverApiModule, AuthModule.forRoot({ ...auth, tokenVersionCacheMs: 0 })],
+      imports: [portsModule([...database, ...directSubmissionContextProviders]), LeftoverApiModule, AuthModule.forRoot(testAuthConfig({ tokenVersionCacheMs: 0 }))],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', maxArchiveBytes: 1 << 20 });
+    configureHttpApp(app as NestExpressApplication, testHttpOptions({ corsOrigins: '*' }));
     await app.init();
     server = app.getHttpServer();
   }, 60_000);

@@ -18,6 +18,7 @@ import { loadConnections } from '@shellgrade/variant';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
+import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { portsModule } from '@shellgrade/wiring';
@@ -56,18 +57,17 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
     await pool.end();
     raw = new Redis(redisUrl());
     await dropCacheKeys(raw);
-    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false };
     const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
       imports: [
         portsModule([...database, ...redisSubmissionContextProviders({ url: redisUrl(), ttlSeconds: 300, commandTimeoutMs: 100 })]),
-        AuthModule.forRoot(auth),
+        AuthModule.forRoot(testAuthConfig()),
         LeftoverApiModule,
         StatementApiModule,
       ],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', maxArchiveBytes: 1 << 20 });
+    configureHttpApp(app as NestExpressApplication, testHttpOptions({ corsOrigins: '*' }));
     await app.init();
     reader = app.get<SubmissionContextReader>(SUBMISSION_CONTEXT);
     teacher = request.agent(app.getHttpServer());

@@ -9,6 +9,7 @@ import { createTestDatabase, seed, SEED_ENROLMENT_KEY, SEED_PASSWORDS, type Seed
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
+import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { portsModule } from '@shellgrade/wiring';
@@ -40,13 +41,12 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
     db = await createTestDatabase();
     pool = createPool({ databaseUrl: db.url, size: 2 });
     seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
-    const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false };
     const database = persistenceProviders({ url: db.url, poolSize: 5 });
     const moduleRef = await Test.createTestingModule({
-      imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(auth), LeftoverApiModule, StatementApiModule],
+      imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig()), LeftoverApiModule, StatementApiModule],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '*', maxArchiveBytes: 1 << 20 });
+    configureHttpApp(app as NestExpressApplication, testHttpOptions({ corsOrigins: '*' }));
     await app.init();
     admin = await login('admin@shellgrade.test', SEED_PASSWORDS.admin);
     teacher = await login('teacher1@shellgrade.test', SEED_PASSWORDS.teacher);

@@ -7,7 +7,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { AuthModule, DEFAULT_RATE_LIMITS, RateLimits, type RateLimitConfig } from '@shellgrade/auth';
+import { AuthModule, RateLimits, type RateLimitConfig } from '@shellgrade/auth';
 import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { DomainError } from '@shellgrade/domain';
 import { configureHttpApp } from '@shellgrade/http';
@@ -15,28 +15,30 @@ import { createPool, persistenceProviders } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
 // Tests take the servers' addresses from the spec library, as the services do.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { loadConnections } from '@shellgrade/variant';
+import { loadConnections, type VariantSpecInput } from '@shellgrade/variant';
 import request from 'supertest';
 import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
+import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { portsModule } from '@shellgrade/wiring';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
-const SMALL: Partial<RateLimitConfig> = {
+type RateLimitsInput = NonNullable<NonNullable<VariantSpecInput['auth']>['rateLimits']>;
+
+const SMALL: RateLimitsInput = {
   loginFailuresPerAccount: { points: 3, durationS: 600 },
   loginFailuresPerClient: { points: 5, durationS: 600 },
   enrolmentKeyFailuresPerUser: { points: 2, durationS: 600 },
 };
 
-async function startApp(dbUrl: string, rateLimits: Partial<RateLimitConfig>): Promise<INestApplication> {
-  const auth = { jwtSecret: 'integration-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600, kdfCost: 4, secureCookies: false, rateLimits };
+async function startApp(dbUrl: string, rateLimits: RateLimitsInput): Promise<INestApplication> {
   const database = persistenceProviders({ url: dbUrl, poolSize: 5 });
   const moduleRef = await Test.createTestingModule({
-    imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(auth), LeftoverApiModule],
+    imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig({ rateLimits })), LeftoverApiModule],
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>();
-  configureHttpApp(app as NestExpressApplication, { title: 'test', corsOrigins: '', maxArchiveBytes: 1 << 20 });
+  configureHttpApp(app as NestExpressApplication, testHttpOptions());
   return app.init();
 }
 
@@ -132,7 +134,8 @@ describe('rate limits with the redis store (real Redis): counters shared by ever
   };
 
   it('two replicas count into one window', async () => {
-    const cfg: RateLimitConfig = { ...DEFAULT_RATE_LIMITS, store: 'redis', redisUrl: redisUrl(), submissionsPerStudent: { points: 3, durationS: 60 } };
+    const { rateLimits } = testAuthConfig({ rateLimits: { store: 'redis', submissionsPerStudent: { points: 3, durationS: 60 } } });
+    const cfg: RateLimitConfig = { ...rateLimits, redisUrl: redisUrl() };
     const [a, b] = [new RateLimits(cfg), new RateLimits(cfg)];
     const userId = 1_000_000 + Math.floor(Math.random() * 1_000_000);
     try {

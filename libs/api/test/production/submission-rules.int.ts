@@ -46,12 +46,12 @@ describe('submission rules over HTTP (monolith composition, real grader, real Po
     pool = createPool({ databaseUrl: db.url, size: 2 });
     seeded = await seed(pool, { students: 8, teachers: 1, catalog: await loadCatalog(), kdfCost: 4 });
     const base = loadVariant('naked-mon');
-    const spec = { ...base, auth: { ...base.auth, kdfCost: 4 } };
+    const spec = { ...base, auth: { ...base.auth, kdfCost: 4, rateLimits: { ...base.auth.rateLimits, submissionsPerStudent: { points: SUBMISSIONS_PER_STUDENT, durationS: 600 } } } };
     const cfg: ServiceConfig = { ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 0 }), connections: loadConnections({ ...process.env, DATABASE_URL: db.url }) };
     const moduleRef = await Test.createTestingModule({
       imports: [
         portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg)]),
-        AuthModule.forRoot({ ...authConfigOf(cfg), rateLimits: { submissionsPerStudent: { points: SUBMISSIONS_PER_STUDENT, durationS: 600 } } }),
+        AuthModule.forRoot(authConfigOf(cfg)),
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
       ],
     }).compile();
