@@ -258,6 +258,22 @@ describe('gateway routing and passthrough (live upstreams)', () => {
   });
 });
 
+describe('gateway with opsAccess public (spec http.opsAccess, development)', () => {
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    gateway = await startGateway({ opsAccess: 'public' });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it('shows /metrics, /docs and the /health identity to a relayed outside caller too', async () => {
+    const outside = { headers: { 'X-Forwarded-For': '198.51.100.23' } };
+    for (const path of ['/metrics', '/docs-json']) expect((await send(`${gateway.url}${path}`, outside)).status).toBe(200);
+    expect(json(await send(`${gateway.url}/health`, outside))).toEqual({ status: 'ok', role: 'gateway', replica: 7 });
+  });
+});
+
 describe('gateway CORS with an origin list', () => {
   let leftover: Upstream;
   let gateway: RunningGateway;
