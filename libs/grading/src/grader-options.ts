@@ -4,7 +4,7 @@ import type { ArchiveLimits } from './archive-limits';
 export type ExecMode = 'async' | 'blocking' | 'pool';
 export type Isolation = 'bwrap' | 'none';
 
-/** Resource limits of one grading: per process (rlimits) and, where cgroups allow, for the whole grading. */
+/** Resource limits of one grading: per process (rlimits) and, where cgroups allow, for the whole grading. Defaults: the spec's grader.limits. */
 export interface SandboxLimits {
   /** RLIMIT_CPU of each process. */
   cpuSeconds: number;
@@ -35,13 +35,13 @@ export interface GraderOptions {
   timeoutMs: number;
   exec: ExecMode;
   isolation: Isolation;
-  limits?: Partial<SandboxLimits>;
+  limits: SandboxLimits;
   archiveLimits?: Partial<ArchiveLimits>;
   /** Folder holding the shellgrade_grader package (default: libs/grading/python). */
   helperLibDir?: string;
   bwrapPath?: string;
   /** Captured stdout above this fails the grading (a grader prints one short line). */
-  maxOutputBytes?: number;
+  maxOutputBytes: number;
   /** Warm sandboxes kept ready in `pool` mode (default: number of CPUs). */
   poolSize?: number;
   /**
@@ -55,23 +55,11 @@ export interface GraderOptions {
    * their turn. Default: 4 per CPU.
    */
   maxConcurrent?: number;
-  /** Per-grading control groups: `auto` uses them where the machine allows (default), `off` never. */
-  cgroups?: 'auto' | 'off';
+  /** Per-grading control groups: `auto` uses them where the machine allows, `off` never. */
+  cgroups: 'auto' | 'off';
   /** Where failed gradings are logged with their diagnostics (default: stderr, the server log). */
   log?: (line: string) => void;
 }
-
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
-  cpuSeconds: 10,
-  fileSizeBytes: 16 * 1024 * 1024,
-  processes: 64,
-  memoryBytes: 512 * 1024 * 1024,
-  openFiles: 256,
-  tmpBytes: 16 * 1024 * 1024,
-  workBytes: 64 * 1024 * 1024,
-  jobBytes: 128 * 1024 * 1024,
-  gradingMemoryBytes: 1024 * 1024 * 1024,
-};
 
 /**
  * Where job folders go unless configured: a root-owned place, not the world-writable /tmp where

@@ -13,7 +13,7 @@ import { DomainError, type Grader, type GradingJob, type GradingResult } from '@
 import { ATTR, SPAN, gradingProcessAttributes, withSpan } from '@shellgrade/telemetry';
 import { validateArchive } from './validate-archive';
 import { helperLibDir } from './assets';
-import { DEFAULT_SANDBOX_LIMITS, type GraderOptions, type SandboxLimits } from './grader-options';
+import type { GraderOptions, SandboxLimits } from './grader-options';
 import { GradingCgroups, type JobCgroup } from './grading-cgroups';
 import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner } from './process-runner';
@@ -22,7 +22,6 @@ import { failed, GradingFailure, parseGradingOutput } from './grading-output';
 import { WarmPool } from './warm-pool';
 import { ownDirName, prepareSandboxRoot, sweepDeadOwners } from './job-dirs';
 
-const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
 
 export class SandboxGrader implements Grader {
   private readonly limits: SandboxLimits;
@@ -42,10 +41,10 @@ export class SandboxGrader implements Grader {
   private readonly slots: pLimit.Limit;
 
   constructor(private readonly opts: GraderOptions) {
-    this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
+    this.limits = opts.limits;
     this.helperLib = opts.helperLibDir ?? helperLibDir();
     this.bwrapPath = opts.bwrapPath ?? '/usr/bin/bwrap';
-    this.maxOutputBytes = opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    this.maxOutputBytes = opts.maxOutputBytes;
     requireExecutable(opts.python, 'the grader Python interpreter (SG_PYTHON)');
     requireExecutable('/usr/bin/prlimit', 'prlimit (apt-get install util-linux)');
     if (opts.isolation === 'bwrap') {

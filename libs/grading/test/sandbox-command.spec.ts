@@ -1,15 +1,15 @@
 import { buildSandboxCommand, pythonPrefix } from '../src/sandbox-command';
-import { DEFAULT_SANDBOX_LIMITS } from '../src/grader-options';
+import { SPEC_LIMITS } from './spec-settings';
 
 const python = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
-const base = { bwrapPath: '/usr/bin/bwrap', python, helperLibDir: '/repo/libs/grading/python', jobDir: '/sb/job-1', locale: 'fr', limits: DEFAULT_SANDBOX_LIMITS };
+const base = { bwrapPath: '/usr/bin/bwrap', python, helperLibDir: '/repo/libs/grading/python', jobDir: '/sb/job-1', locale: 'fr', limits: SPEC_LIMITS };
 
 describe('buildSandboxCommand', () => {
   it('runs the grading contract command line under prlimit', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'none' });
     expect(cmd.file).toBe('/usr/bin/prlimit');
     expect(cmd.args.slice(-6)).toEqual(['-u', 'grader.py', 'statement.html', 'question.tar.gz', 'submitted.tar.gz', 'fr']);
-    expect(cmd.args).toEqual(expect.arrayContaining([`--cpu=${DEFAULT_SANDBOX_LIMITS.cpuSeconds}:${DEFAULT_SANDBOX_LIMITS.cpuSeconds + 1}`, `--nproc=${DEFAULT_SANDBOX_LIMITS.processes}`]));
+    expect(cmd.args).toEqual(expect.arrayContaining([`--cpu=${SPEC_LIMITS.cpuSeconds}:${SPEC_LIMITS.cpuSeconds + 1}`, `--nproc=${SPEC_LIMITS.processes}`]));
     expect(cmd.cwd).toBe('/sb/job-1');
     expect(cmd.env.PYTHONPATH).toBe('/repo/libs/grading/python');
   });
@@ -24,12 +24,12 @@ describe('buildSandboxCommand', () => {
     expect(a.slice(sep + 1)).toEqual([python, '-S', '-u', '-m', 'shellgrade_grader.supervise', 'fr']);
     const env = (k: string) => a[a.findIndex((x, i) => x === '--setenv' && a[i + 1] === k) + 2];
     expect([env('SG_GRADER_UID'), env('SG_STUDENT_UID')]).toEqual(['65534', '65533']);
-    expect(env('SG_LIMITS')).toBe(`${DEFAULT_SANDBOX_LIMITS.cpuSeconds}:${DEFAULT_SANDBOX_LIMITS.fileSizeBytes}:${DEFAULT_SANDBOX_LIMITS.processes}:${DEFAULT_SANDBOX_LIMITS.memoryBytes}:${DEFAULT_SANDBOX_LIMITS.openFiles}`);
+    expect(env('SG_LIMITS')).toBe(`${SPEC_LIMITS.cpuSeconds}:${SPEC_LIMITS.fileSizeBytes}:${SPEC_LIMITS.processes}:${SPEC_LIMITS.memoryBytes}:${SPEC_LIMITS.openFiles}`);
     // nothing of the host is writable: the job dir comes in read-only, the grader works in size-bounded tmpfs
     expect(a).not.toContain('--bind');
     expect(a.join(' ')).toContain('--ro-bind /sb/job-1 /run/sg-input');
     const tmpfs = a.flatMap((x, i) => (x === '--tmpfs' ? [`${a[i + 1]} ${a[i - 3]}`] : []));
-    expect(tmpfs).toEqual([`/tmp ${DEFAULT_SANDBOX_LIMITS.tmpBytes}`, `/run/sg-work ${DEFAULT_SANDBOX_LIMITS.workBytes}`, `/job ${DEFAULT_SANDBOX_LIMITS.jobBytes}`]);
+    expect(tmpfs).toEqual([`/tmp ${SPEC_LIMITS.tmpBytes}`, `/run/sg-work ${SPEC_LIMITS.workBytes}`, `/job ${SPEC_LIMITS.jobBytes}`]);
     expect(a.join(' ')).toContain(`--ro-bind ${pythonPrefix(python)} ${pythonPrefix(python)}`);
   });
 

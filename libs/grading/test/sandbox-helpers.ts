@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GradingJob } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
-import type { GraderOptions } from '../src/grader-options';
+import type { GraderOptions, SandboxLimits } from '../src/grader-options';
 import { getCatalogExercise } from '../src/catalog';
+import { specGraderSettings } from './spec-settings';
 
 export const PYTHON = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
 
@@ -21,9 +22,20 @@ export function makeSandboxRoot(tag: string): { root: string; leftovers: () => s
 
 const open: SandboxGrader[] = [];
 
-export function grader(root: string, overrides: Partial<GraderOptions> = {}): SandboxGrader {
+/** A grader with the spec's defaults; `limits` changes only the limits it names. */
+export function grader(root: string, overrides: Partial<Omit<GraderOptions, 'limits'>> & { limits?: Partial<SandboxLimits> } = {}): SandboxGrader {
+  const { limits, ...rest } = overrides;
   // failures are expected here by the dozen: the tests read them from the error, not the log
-  const g = new SandboxGrader({ python: PYTHON, sandboxRoot: root, timeoutMs: 10_000, exec: 'async', isolation: 'bwrap', log: () => undefined, ...overrides });
+  const g = new SandboxGrader({
+    python: PYTHON,
+    sandboxRoot: root,
+    timeoutMs: 10_000,
+    exec: 'async',
+    isolation: 'bwrap',
+    log: () => undefined,
+    ...specGraderSettings(limits),
+    ...rest,
+  });
   open.push(g);
   return g;
 }

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxGrader } from '../src/sandbox-grader';
 import { PYTHON } from './sandbox-helpers';
+import { specGraderSettings } from './spec-settings';
 
 /** What a service does at start-up: build its grader on the configured root. */
-const prepareSandboxRoot = (sandboxRoot: string) => new SandboxGrader({ python: PYTHON, sandboxRoot, timeoutMs: 1000, exec: 'async', isolation: 'bwrap' });
+const prepareSandboxRoot = (sandboxRoot: string) => new SandboxGrader({ python: PYTHON, sandboxRoot, timeoutMs: 1000, exec: 'async', isolation: 'bwrap', ...specGraderSettings() });
 
 const base = mkdtempSync(join(tmpdir(), 'sg-root-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

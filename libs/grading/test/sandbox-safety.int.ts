@@ -14,6 +14,7 @@ import type { GradingFailure } from '../src/grading-output';
 import { getCatalogExercise, loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
 import { catalogJob, closeGraders, notOk, grader, makeSandboxRoot, PYTHON, scriptJob } from './sandbox-helpers';
+import { specGraderSettings } from './spec-settings';
 
 const sandbox = makeSandboxRoot('safety');
 afterAll(() => sandbox.cleanup());
@@ -299,7 +300,7 @@ describe('hostile archives through the grader', () => {
   it('are rejected before anything is written (no job directory, nothing outside)', async () => {
     const { hostileCases } = await import('./hostile-archives');
     for (const c of await hostileCases()) {
-      const err = await failure(new SandboxGrader({ python: PYTHON, sandboxRoot: sandbox.root, timeoutMs: 5000, exec: 'async', isolation: 'bwrap', archiveLimits: c.limits }).grade(scriptJob('print(1)', c.bytes)));
+      const err = await failure(new SandboxGrader({ python: PYTHON, sandboxRoot: sandbox.root, timeoutMs: 5000, exec: 'async', isolation: 'bwrap', archiveLimits: c.limits, ...specGraderSettings() }).grade(scriptJob('print(1)', c.bytes)));
       expect({ name: c.name, kind: err.kind }).toEqual({ name: c.name, kind: c.kind });
       expect(sandbox.leftovers()).toEqual([]);
     }

@@ -45,6 +45,30 @@ export const replicasSchema = z.strictObject({
   exercise: replicaCount.optional(),
 });
 
+const MiB = 1024 * 1024;
+const bytes = positiveInt('a positive number of bytes');
+
+/** Resource limits of one grading (libs/grading's SandboxLimits): rlimits per process, cgroup and tmpfs sizes per grading. */
+export const graderLimitsSchema = z.strictObject({
+  /** RLIMIT_CPU of each process, seconds. */
+  cpuSeconds: positiveInt('a positive number of seconds').default(10),
+  /** Largest file one process may write (RLIMIT_FSIZE). */
+  fileSizeBytes: bytes.default(16 * MiB),
+  /** Processes of the whole grading (cgroup pids.max); without the pids controller, RLIMIT_NPROC of the sandbox uid. */
+  processes: positiveInt().default(64),
+  /** Address space of each process (RLIMIT_AS). */
+  memoryBytes: bytes.default(512 * MiB),
+  /** Memory of the whole grading (cgroup), its tmpfs files included. */
+  gradingMemoryBytes: bytes.default(1024 * MiB),
+  /** tmpfs the grader works in (/job under bwrap): nothing a grading writes reaches the host disk. */
+  jobBytes: bytes.default(128 * MiB),
+  openFiles: positiveInt().default(256),
+  /** Private /tmp tmpfs under bwrap (the grader's and each student script's). */
+  tmpBytes: bytes.default(16 * MiB),
+  /** tmpfs holding the working copies student scripts run in. */
+  workBytes: bytes.default(64 * MiB),
+});
+
 export const graderSchema = z.strictObject({
   /** async = spawn; blocking = synchronous exec stalling the event loop (the paper); pool = warm workers. */
   exec: z.enum(['async', 'blocking', 'pool']).default('async'),
@@ -56,6 +80,13 @@ export const graderSchema = z.strictObject({
    * leaves, which suits queue-fed graders (backlog waits in the queue, requests stay fast).
    */
   nice: z.number({ error: 'expected an integer 0..19' }).int().min(0).max(19).default(0),
+  limits: graderLimitsSchema.prefault({}),
+  /** Per-grading control groups: auto = where the machine allows (root, cgroup v2 delegated), off = rlimits only. */
+  cgroups: z.enum(['auto', 'off']).default('auto'),
+  /** Captured grader stdout above this fails the grading (a grader prints one short line). */
+  maxOutputBytes: bytes.default(256 * 1024),
+  /** Gradings one process runs at once (inline dispatch has no queue of its own; more wait their turn). Unset: 4 per CPU of the machine the process runs on. */
+  maxConcurrent: positiveInt().optional(),
 });
 
 export const tracingSchema = z.strictObject({

@@ -1,13 +1,13 @@
 /**
- * The spec schema holds the one default of every auth and HTTP-edge tunable (issue 14 item 1):
- * libs/auth and libs/http have none, so these values are what every process runs with.
+ * The spec schema holds the one default of every auth, HTTP-edge and grader tunable (issue 14 item 1):
+ * libs/auth, libs/http and libs/grading have none, so these values are what every process runs with.
  */
-import { authSchema, httpSchema, validateVariant, type VariantSpecInput } from '../src';
+import { authSchema, graderSchema, httpSchema, validateVariant, type VariantSpecInput } from '../src';
 
 const monolith = (replicas: number, extra: Partial<VariantSpecInput> = {}) =>
   validateVariant({ name: 'd', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: replicas }, ...extra });
 
-describe('auth and HTTP-edge defaults live in the spec', () => {
+describe('auth, HTTP-edge and grader defaults live in the spec', () => {
   it('auth: tokens, cookies, secret policy, rate limits', () => {
     expect(authSchema.parse({})).toEqual({
       accessTtlS: 900,
@@ -29,6 +29,29 @@ describe('auth and HTTP-edge defaults live in the spec', () => {
 
   it('http: no CORS, 1 MiB archives, operational endpoints for internal callers', () => {
     expect(httpSchema.parse({})).toEqual({ corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'internal' });
+  });
+
+  it('grader: per-grading limits, cgroups, output bound; concurrency left to the machine', () => {
+    const MiB = 1024 * 1024;
+    expect(graderSchema.parse({})).toEqual({
+      exec: 'async',
+      isolation: 'bwrap',
+      timeoutMs: 10_000,
+      nice: 0,
+      limits: {
+        cpuSeconds: 10,
+        fileSizeBytes: 16 * MiB,
+        processes: 64,
+        memoryBytes: 512 * MiB,
+        gradingMemoryBytes: 1024 * MiB,
+        jobBytes: 128 * MiB,
+        openFiles: 256,
+        tmpBytes: 16 * MiB,
+        workBytes: 64 * MiB,
+      },
+      cgroups: 'auto',
+      maxOutputBytes: 256 * 1024,
+    });
   });
 
   it('accepts true, false and auto for secure cookies', () => {

@@ -103,6 +103,10 @@ export function graderOptionsOf(cfg: ServiceConfig): GraderOptions {
     exec: g.exec,
     isolation: g.isolation,
     niceness: g.nice,
+    limits: g.limits,
+    cgroups: g.cgroups,
+    maxOutputBytes: g.maxOutputBytes,
+    ...(g.maxConcurrent !== undefined ? { maxConcurrent: g.maxConcurrent } : {}),
     archiveLimits: { maxCompressedBytes: http.maxArchiveBytes },
   };
 }

@@ -44,7 +44,11 @@ describe('gatewayConfigOf', () => {
 describe('graderOptionsOf', () => {
   it('maps the spec grader and archive limit onto the machine interpreter and sandbox', () => {
     const cfg = serviceConfig(
-      { ...msa, grader: { exec: 'pool', isolation: 'none', timeoutMs: 2500, nice: 7 }, http: { maxArchiveBytes: 65536 } },
+      {
+        ...msa,
+        grader: { exec: 'pool', isolation: 'none', timeoutMs: 2500, nice: 7, limits: { processes: 32, jobBytes: 8 * 1024 * 1024 }, cgroups: 'off', maxOutputBytes: 4096, maxConcurrent: 3 },
+        http: { maxArchiveBytes: 65536 },
+      },
       'exercise',
       { SG_PYTHON: '/opt/py/bin/python3', SG_SANDBOX_ROOT: '/var/tmp/sb' },
     );
@@ -55,8 +59,26 @@ describe('graderOptionsOf', () => {
       exec: 'pool',
       isolation: 'none',
       niceness: 7,
+      limits: {
+        cpuSeconds: 10,
+        fileSizeBytes: 16 * 1024 * 1024,
+        processes: 32,
+        memoryBytes: 512 * 1024 * 1024,
+        gradingMemoryBytes: 1024 * 1024 * 1024,
+        jobBytes: 8 * 1024 * 1024,
+        openFiles: 256,
+        tmpBytes: 16 * 1024 * 1024,
+        workBytes: 64 * 1024 * 1024,
+      },
+      cgroups: 'off',
+      maxOutputBytes: 4096,
+      maxConcurrent: 3,
       archiveLimits: { maxCompressedBytes: 65536 },
     });
+  });
+
+  it('leaves the concurrency to the machine (4 per CPU) when the spec does not set it', () => {
+    expect(graderOptionsOf(serviceConfig(msa, 'exercise'))).not.toHaveProperty('maxConcurrent');
   });
 });
 
