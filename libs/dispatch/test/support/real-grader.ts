@@ -8,13 +8,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, DEFAULT_BUILD_PYTHON } from '@shellgrade/grading';
+// The grader's limits, cgroups and output bound: the spec's defaults (their one home).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { graderSchema } from '@shellgrade/variant';
 
 export const PAPER = getCatalogExercise(PAPER_SLUG);
 export const GOOD_ANSWER = loadSamples(PAPER_SLUG).good;
 
 /** A grader per process, its job directories in a private temporary root. */
 export function realGrader(): SandboxGrader {
+  const { limits, cgroups, maxOutputBytes } = graderSchema.parse({});
   return new SandboxGrader({
+    limits,
+    cgroups,
+    maxOutputBytes,
     python: process.env.SG_PYTHON ?? DEFAULT_BUILD_PYTHON,
     sandboxRoot: mkdtempSync(join(tmpdir(), 'sg-broker-grader-')),
     timeoutMs: 20_000,
