@@ -66,6 +66,7 @@ describe('gateway over transport grpc (live gRPC edges)', () => {
       upstreamTimeoutMs: TIMEOUT_MS,
       upstreamMaxSockets: 16,
       corsOrigins: '*',
+      opsAccess: 'internal',
       downCooldownMs: 1000,
       clientKeepAliveMs: 5000,
       grpc: { exerciseTarget: targets.exercise, leftoverTarget: targets.leftover, maxBodyBytes: MAX_BODY },

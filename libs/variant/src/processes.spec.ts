@@ -71,7 +71,7 @@ describe('variantProcesses', () => {
     });
     expect(gateway.grpcHealthAddress).toBeUndefined();
     expect(procs.filter((p) => p.role !== 'gateway').map((p) => p.grpcHealthAddress)).toEqual(['127.0.0.1:4200', '127.0.0.1:4300', '127.0.0.1:4301']);
-    expect(variantServers(spec)).toEqual(['postgres']);
+    expect(variantServers(spec)).toEqual(['postgres', 'redis']); // redis: rate-limit counters shared by the two exercise replicas; no haproxy
   });
 
   it('refuses transport grpc for a monolith (it has no internal hop)', () => {

@@ -1,7 +1,7 @@
 /** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
-import type { HttpAppOptions, ServiceIdentity } from '@shellgrade/http';
+import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
 import type { ServiceConfig } from '@shellgrade/variant';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
@@ -60,5 +60,5 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
 function grpcTargetsOf(cfg: ServiceConfig): NonNullable<GatewayConfig['grpc']> {
   const { leftoverGrpc, exerciseGrpc } = cfg.upstreams ?? {};
   if (!leftoverGrpc || !exerciseGrpc) throw new Error(`the gateway of ${cfg.spec.name} (transport grpc) was given no gRPC targets`);
-  return { exerciseTarget: exerciseGrpc, leftoverTarget: leftoverGrpc, maxBodyBytes: cfg.spec.http.maxBodyBytes };
+  return { exerciseTarget: exerciseGrpc, leftoverTarget: leftoverGrpc, maxBodyBytes: bodyLimitFor(cfg.spec.http.maxArchiveBytes) };
 }

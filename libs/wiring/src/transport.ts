@@ -5,6 +5,7 @@
  */
 import { Logger, type INestApplication } from '@nestjs/common';
 import { startEdgeServer } from '@shellgrade/grpc-edge';
+import { bodyLimitFor } from '@shellgrade/http';
 import { grpcPort, type ServiceConfig } from '@shellgrade/variant';
 
 export async function serveTransport(app: INestApplication, cfg: ServiceConfig, name: string): Promise<void> {
@@ -13,7 +14,7 @@ export async function serveTransport(app: INestApplication, cfg: ServiceConfig, 
     host: cfg.host,
     http: { host: cfg.host === '0.0.0.0' ? '127.0.0.1' : cfg.host, port: cfg.port },
     port: grpcPort(cfg.port),
-    maxBodyBytes: cfg.spec.http.maxBodyBytes,
+    maxBodyBytes: bodyLimitFor(cfg.spec.http.maxArchiveBytes),
   });
   app.getHttpServer().once('close', () => void edge.close());
   new Logger(name).log(`gRPC edge on ${edge.address} (grpc.health.v1 SERVING)`);

@@ -1,5 +1,6 @@
 import { loadConnections, processConfigOf, validateVariant, type ServiceConfig, type VariantSpecInput } from '@shellgrade/variant';
 import { authConfigOf, gatewayConfigOf, graderOptionsOf, httpOptionsOf, identityOf } from '../src';
+import { bodyLimitFor } from '@shellgrade/http';
 
 const msa: VariantSpecInput = { name: 'settings', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 2, leftover: 1, exercise: 2 } };
 
@@ -25,12 +26,12 @@ describe('gatewayConfigOf', () => {
   });
 
   it('transport grpc: hands the gateway the gRPC targets and the body limit; refuses to start without targets', () => {
-    const cfg = serviceConfig({ ...msa, transport: 'grpc', http: { maxBodyBytes: 4096 } }, 'gateway');
+    const cfg = serviceConfig({ ...msa, transport: 'grpc', http: { maxArchiveBytes: 512 } }, 'gateway');
     const targets = { leftoverGrpc: 'ipv4:127.0.0.1:4200', exerciseGrpc: 'ipv4:127.0.0.1:4300,127.0.0.1:4301' };
     expect(gatewayConfigOf({ ...cfg, upstreams: { ...cfg.upstreams!, ...targets } }).grpc).toEqual({
       leftoverTarget: 'ipv4:127.0.0.1:4200',
       exerciseTarget: 'ipv4:127.0.0.1:4300,127.0.0.1:4301',
-      maxBodyBytes: 4096,
+      maxBodyBytes: bodyLimitFor(512),
     });
     expect(() => gatewayConfigOf(cfg)).toThrow(/transport grpc\) was given no gRPC targets/);
   });
