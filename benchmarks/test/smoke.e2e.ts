@@ -7,6 +7,7 @@ import { k6Path } from '../src/k6-tool';
 import { defaultArchive, spsScript } from '../src/paths';
 import { runTest } from '../src/run-test';
 import { run } from '../src/shell';
+import { listVariants } from '@shellgrade/variant';
 import { entryUrl, seedStudents, variantStatus, variantUp, type VariantStatus } from '../src/stack';
 import type { PaperMetrics, RunRecord } from '../src/types';
 
@@ -17,8 +18,9 @@ const work = mkdtempSync(join(tmpdir(), 'sg-bench-e2e-'));
 
 beforeAll(async () => {
   status = await variantStatus();
-  // CI brings naked-mon up before the e2e tests; run alone, bring it up ourselves.
-  if (!status.variant || status.processes.length === 0) {
+  // CI brings naked-mon up before the e2e tests; run alone (or after a test that left a spec
+  // file of its own up, which `bench run` cannot name), bring it up ourselves.
+  if (!status.variant || status.processes.length === 0 || !listVariants().includes(status.variant)) {
     await variantUp('naked-mon');
     status = await variantStatus();
   }
