@@ -87,3 +87,14 @@ it('one trace spans gateway → gRPC Edge.Call → leftover', async () => {
   const orphans = trace.spans.filter((s) => s.parentId !== undefined && !byId.has(s.parentId));
   expect(orphans.map((s) => [s.service, s.kind, s.parentId])).toEqual([['shellgrade-gateway', 'server', clientSpan]]);
 });
+
+it('a JSON body crosses the traced gRPC hop intact (the tracer must not mangle relayed headers)', async () => {
+  const entry = entryUrl(loadVariant('msa-grpc-1-1'));
+  const res = await fetch(`${entry}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'nobody@shellgrade.test', password: 'not-the-password' }),
+  });
+  // 400 "body: expected object" when content-type got lost on the way; 401 when the login was judged.
+  expect(res.status).toBe(401);
+});

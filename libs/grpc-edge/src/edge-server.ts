@@ -6,7 +6,7 @@
  * which breaks every other Express app in the process, the service's own HTTP edge included.
  * It also serves grpc.health.v1 (SERVING once listening) for the launcher's readiness checks.
  */
-import { Agent, request } from 'node:http';
+import { Agent, request, type OutgoingHttpHeaders } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { edgeMessageLimit, edgeService, type EdgeHeader, type HttpCall, type HttpReply } from './edge-contract';
@@ -66,9 +66,7 @@ export async function startEdgeServer(options: EdgeServerOptions): Promise<EdgeS
 function relay(agent: Agent, to: EdgeServerOptions['http'], call: grpc.ServerUnaryCall<HttpCall, HttpReply>): Promise<HttpReply> {
   const { method, path, headers, body } = call.request;
   return new Promise<HttpReply>((resolve, reject) => {
-    const rawHeaders = headers.flatMap(({ name, value }) => [name, value]);
-    if (body.length > 0) rawHeaders.push('content-length', String(body.length));
-    const req = request({ host: to.host, port: to.port, method, path, headers: rawHeaders, agent }, (res) => {
+    const req = request({ host: to.host, port: to.port, method, path, headers: headerObject(headers, body.length), agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: pairs(res.rawHeaders), body: Buffer.concat(chunks) }));
@@ -79,6 +77,22 @@ function relay(agent: Agent, to: EdgeServerOptions['http'], call: grpc.ServerUna
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * Headers as an object, not Node's raw array: the OpenTelemetry HTTP instrumentation injects
+ * traceparent by spreading `options.headers`, which turns a raw array into keys '0', '1', …
+ * and the service then sees no content-type (and no body).
+ */
+function headerObject(headers: EdgeHeader[], bodyLength: number): OutgoingHttpHeaders {
+  const out: Record<string, string | string[]> = {};
+  for (const { name, value } of headers) {
+    const key = name.toLowerCase();
+    const seen = out[key];
+    out[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  if (bodyLength > 0) out['content-length'] = String(bodyLength);
+  return out;
 }
 
 function pairs(raw: string[]): EdgeHeader[] {
