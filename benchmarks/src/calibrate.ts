@@ -19,8 +19,16 @@ export interface CalibrationStep {
   saturated: boolean;
 }
 
+/** The model's saturation rate the steps were placed around (`--from-model`), to set beside the measured one. */
+export interface PredictedSaturation {
+  rate: number;
+  station: string;
+  demandsFrom: string;
+}
+
 export interface Calibration {
   variant: string;
+  predicted?: PredictedSaturation;
   rampS: number;
   holdS: number;
   baselineGradingsPerS: number | null;
@@ -62,7 +70,16 @@ export function recommend(steps: CalibrationStep[]): number | null {
   return best;
 }
 
-export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number }): Promise<Calibration> {
+/** Factors of the predicted saturation rate to step through: dense around it, where the answer is. */
+export const MODEL_STEP_FACTORS = [0.5, 0.7, 0.85, 1, 1.15, 1.3, 1.5];
+
+/** Peaks to try around a predicted saturation rate, to 0.5 it/s, ascending and distinct. */
+export function peaksAround(rate: number, factors = MODEL_STEP_FACTORS): number[] {
+  const peaks = factors.map((f) => Math.max(0.5, Math.round(rate * f * 2) / 2));
+  return [...new Set(peaks)].sort((a, b) => a - b);
+}
+
+export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation }): Promise<Calibration> {
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
   for (const peak of input.peaks) {
@@ -96,5 +113,8 @@ export function calibrationMarkdown(c: Calibration): string {
     ...rows,
     '',
     `Grader-only baseline: ${c.baselineGradingsPerS?.toFixed(2) ?? 'absent'} gradings/s. Recommended small peak: ${c.recommendedPeak ?? 'below the first step'}.`,
+    ...(c.predicted
+      ? ['', `Model (npm run models, demands from ${c.predicted.demandsFrom}): saturation predicted at ${c.predicted.rate.toFixed(2)} it/s, bottleneck ${c.predicted.station}; measured: last step keeping up ${c.recommendedPeak ?? 'none'}.`]
+      : []),
   ].join('\n');
 }

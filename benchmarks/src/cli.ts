@@ -3,7 +3,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
-import { calibrate, calibrationMarkdown } from './calibrate';
+import { calibrate, calibrationMarkdown, peaksAround } from './calibrate';
+import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
 
@@ -138,11 +139,13 @@ program
   .description('step the peak on one variant to find where it saturates (sizing the small profile)')
   .requiredOption('--variant <name>', 'variant (the best one on this machine)')
   .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
+  .option('--from-model <run-folder>', "place the peaks around the queueing model's predicted saturation rate (demands from this run folder)")
   .option('--ramp-s <s>', 'ramp of each step', nonNegative, 10)
   .option('--hold-s <s>', 'sustained stage of each step', nonNegative, 30)
-  .action(async (f: { variant: string; peaks: string; rampS: number; holdS: number }) => {
-    const peaks = f.peaks.split(',').map((p) => positiveNumber(p));
-    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS });
+  .action(async (f: { variant: string; peaks: string; fromModel?: string; rampS: number; holdS: number }) => {
+    const predicted = f.fromModel ? predictSaturation(f.variant, f.fromModel) : undefined;
+    const peaks = predicted ? peaksAround(predicted.rate) : f.peaks.split(',').map((p) => positiveNumber(p));
+    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted });
     process.stdout.write(calibrationMarkdown(result) + '\n');
   });
 

@@ -1,4 +1,4 @@
-import { recommend, stepOf } from '../src/calibrate';
+import { peaksAround, recommend, stepOf } from '../src/calibrate';
 import { aggregatedFixture } from './support';
 
 const sps = (throughputHold: number, efr: number, p95: number) => ({
@@ -22,5 +22,12 @@ describe('calibration steps', () => {
     const step = (peak: number, saturated: boolean) => ({ peak, saturated }) as ReturnType<typeof stepOf>;
     expect(recommend([step(2, false), step(4, false), step(6, true), step(8, false)])).toBe(4);
     expect(recommend([step(2, true)])).toBeNull();
+  });
+});
+
+describe('calibration placed by the queueing model', () => {
+  it('steps densely around the predicted saturation rate, to 0.5 it/s, ascending and distinct', () => {
+    expect(peaksAround(10)).toEqual([5, 7, 8.5, 10, 11.5, 13, 15]);
+    expect(peaksAround(1)).toEqual([0.5, 1, 1.5]);
   });
 });

@@ -11,7 +11,7 @@ import { agreementMarkdown, agreementOver } from './agreement';
 import { compare, comparisonMarkdown, type Comparison } from './compare';
 import { measureDemands, readMeta, readRuns } from './demands';
 import { measuredFromRuns, readK6Metrics } from './measured';
-import { predictVariant } from './predict';
+import { CPU_MODELS, predictVariant, type CpuModel } from './predict';
 import { runSpec } from './run-spec';
 
 function positiveNumber(v: string): number {
@@ -19,6 +19,13 @@ function positiveNumber(v: string): number {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
   return n;
 }
+
+function cpuModel(v: string): CpuModel {
+  if (!(CPU_MODELS as readonly string[]).includes(v)) throw new InvalidArgumentError(`"${v}" is not a CPU model (${CPU_MODELS.join(' | ')})`);
+  return v as CpuModel;
+}
+
+const CPU_MODEL_HELP = 'shared: stations wait for the shared cores (two-level model); bound: stations alone, the cores only as a bound';
 
 function required(value: string | undefined, what: string): string {
   if (!value) throw new InvalidArgumentError(`expected ${what}`);
@@ -50,28 +57,29 @@ program
   .option('--rate <it/s>', 'offered iterations of scenario R per second', positiveNumber)
   .option('--profile <name>', "use the profile's peak as the rate", 'small')
   .option('--cores <n>', 'CPU cores of the machine (default: this one)', positiveNumber)
+  .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
   .option('--out <file>', 'write the prediction here; - for stdout (default: results/models/predict-<variant>-<rate>.json)')
-  .action((variant: string | undefined, o: { variant?: string; demands: string; rate?: number; profile: string; cores?: number; out?: string }) => {
+  .action((variant: string | undefined, o: { variant?: string; demands: string; rate?: number; profile: string; cores?: number; cpuModel: CpuModel; out?: string }) => {
     const rate = o.rate ?? loadProfile(o.profile).peak;
     const spec = loadVariant(required(variant ?? o.variant, 'a variant'));
-    const prediction = predictVariant(spec, measureDemands(o.demands), rate, o.cores ?? cpus().length);
+    const prediction = predictVariant(spec, measureDemands(o.demands), rate, o.cores ?? cpus().length, o.cpuModel);
     const out = o.out ?? join(resultsDir(), 'models', `predict-${spec.name}-${rate}.json`);
     if (out !== '-') mkdirSync(dirname(out), { recursive: true });
     write(out === '-' ? undefined : out, prediction);
   });
 
 /** One comparison per run folder (means over its valid runs), or per valid run with perRun. */
-function compareRuns(dir: string, demandsDir: string | undefined, perRun: boolean): Comparison[] {
+function compareRuns(dir: string, demandsDir: string | undefined, perRun: boolean, model: CpuModel): Comparison[] {
   const meta = readMeta(dir);
   const spec = runSpec(dir, meta.variant);
   const demands = measureDemands(demandsDir ?? dir);
   const cores = meta.machine.cores;
-  const atPeak = predictVariant(spec, demands, meta.profile.peak, cores);
+  const atPeak = predictVariant(spec, demands, meta.profile.peak, cores, model);
   const runs = readRuns(dir);
   const sets = perRun ? runs.filter((r) => r.valid).map((r) => ({ label: `${dir} run ${r.run}`, runs: [r] })) : [{ label: dir, runs }];
   return sets.map(({ label, runs: set }) => {
     const measured = measuredFromRuns(set, (run) => readK6Metrics(dir, run));
-    return compare(label, atPeak, predictVariant(spec, demands, measured.meanArrivalRate, cores), measured);
+    return compare(label, atPeak, predictVariant(spec, demands, measured.meanArrivalRate, cores, model), measured);
   });
 }
 
@@ -80,9 +88,10 @@ program
   .argument('<run-folders...>', 'measured run folders; with more than one, the agreement over the set')
   .option('--demands <run-folder>', 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)')
   .option('--per-run', 'one comparison per valid run instead of their mean (run-to-run noise stays visible)')
+  .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
   .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)')
-  .action((dirs: string[], o: { demands?: string; perRun?: boolean; out?: string }) => {
-    const comparisons = dirs.flatMap((dir) => compareRuns(dir, o.demands, o.perRun ?? false));
+  .action((dirs: string[], o: { demands?: string; perRun?: boolean; cpuModel: CpuModel; out?: string }) => {
+    const comparisons = dirs.flatMap((dir) => compareRuns(dir, o.demands, o.perRun ?? false, o.cpuModel));
     for (const c of comparisons) process.stdout.write(comparisonMarkdown(c) + '\n');
     if (comparisons.length === 1) {
       write(o.out ?? join(dirs[0], 'model-compare.json'), comparisons[0]);

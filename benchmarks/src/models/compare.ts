@@ -47,9 +47,13 @@ export function compare(runFolder: string, atPeak: Prediction, atMean: Predictio
   for (const c of ['session', 'sps'] as RequestClass[]) {
     rows.push(row(`response time ${c} s (hold, per iteration)`, atPeak.responseTimeS[c], measured.responseTimeS[c]));
   }
+  // A role's grader children are in its process group's cgroup: one CPU row per measured group.
+  const cpuByGroup = new Map<string, number>();
   for (const s of atMean.stations) {
-    rows.push(row(`cpu cores ${s.name} (run mean)`, s.utilization * s.servers, measured.cpuCoresByStation[s.name] ?? null));
+    const group = s.name.replace(/-grader$/, '');
+    cpuByGroup.set(group, (cpuByGroup.get(group) ?? 0) + s.cpuCores);
   }
+  for (const [group, cores] of cpuByGroup) rows.push(row(`cpu cores ${group} (run mean)`, cores, measured.cpuCoresByStation[group] ?? null));
   rows.push(row('cpu cores machine (run mean)', atMean.cpu.utilization * atMean.cpu.cores, measured.cpuCoresByStation.cpu ?? null));
   return {
     schema: 'shellgrade.model-compare/1',

@@ -25,6 +25,8 @@ export interface Demands {
   iterations: number;
   /** CPU seconds per iteration, per component and class. */
   components: Record<Component, ClassDemands>;
+  /** CPU seconds of one sandboxed grading alone (the run's grader baseline), null without one. */
+  gradingCpuS: number | null;
   /** How each figure was split between classes (an assumption, said so). */
   notes: string[];
 }
@@ -79,7 +81,8 @@ export function demandsFromRuns(source: string, meta: TestMeta, runs: RunRecord[
     components.app = { session: per('leftover'), sps: per('exercise') };
     notes.push('msa: leftover CPU is the session class, exercise CPU the sps class');
   }
-  return { schema: 'shellgrade.model-demands/1', source, variant: meta.variant, runs: valid.map((r) => r.run), iterations, components, notes };
+  const grading = gradingCpuS(baseline);
+  return { schema: 'shellgrade.model-demands/1', source, variant: meta.variant, runs: valid.map((r) => r.run), iterations, components, gradingCpuS: grading, notes };
 }
 
 function readJson<T>(file: string): T {

@@ -16,8 +16,8 @@ export interface QueueingNetwork {
   stations: Station[];
   /** The machine's cores, shared by every station and the load generator (processor sharing). */
   cores: number;
-  /** CPU per iteration outside the stations (the load generator), counted against the cores. */
-  outsideDemand: number;
+  /** CPU per iteration outside the stations (the load generator), per class, counted against the cores. */
+  outsideDemands: ClassDemands;
   /** Stations of the variant the demands' run did not have (e.g. a broker, from an msa-1-2 run): left out, not free. */
   unmeasured: string[];
 }
@@ -31,16 +31,38 @@ export function hasBalancer(spec: VariantSpec): boolean {
   return spec.topology === 'msa' && ((r.leftover ?? 1) > 1 || (r.exercise ?? 1) > 1);
 }
 
+/** Gradings one process runs at once: a queue hands it `prefetch` jobs; inline, the grader's own cap. */
+function gradingsAtOnce(spec: VariantSpec, cores: number): number {
+  return spec.dispatch === 'inline' ? (spec.grader.maxConcurrent ?? 4 * cores) : spec.broker.prefetch;
+}
+
+/**
+ * The role that grades, as stations. Blocking grader (the paper): the grading runs on the
+ * process's event loop, one station. Otherwise the grading runs in child processes beside the
+ * loop: a `<role>-grader` station with the process's concurrency as servers, per replica — the
+ * broker's prefetch when a queue feeds it, else the grader's maxConcurrent (default 4 per core)
+ * — and the rest of the SPS on the loop.
+ */
+function gradingRole(spec: VariantSpec, role: string, replicas: number, app: ClassDemands, gradingCpuS: number | null, cores: number): Station[] {
+  if (spec.grader.exec === 'blocking') return [{ name: role, servers: replicas, demands: app }];
+  // Without a grader baseline the SPS's share on the loop is unknown: all of it goes to the grader (said in the notes).
+  const grading = Math.min(app.sps, gradingCpuS ?? app.sps);
+  return [
+    { name: role, servers: replicas, demands: { session: app.session, sps: app.sps - grading } },
+    { name: `${role}-grader`, servers: replicas * gradingsAtOnce(spec, cores), demands: { session: 0, sps: grading } },
+  ];
+}
+
 export function networkOf(spec: VariantSpec, demands: Demands, cores: number): QueueingNetwork {
   const d = demands.components;
   const stations: Station[] = [];
   if (hasBalancer(spec)) stations.push({ name: 'haproxy', servers: 1, demands: d.haproxy });
   if (spec.topology === 'monolith') {
-    stations.push({ name: 'monolith', servers: spec.replicas.monolith ?? 1, demands: d.app });
+    stations.push(...gradingRole(spec, 'monolith', spec.replicas.monolith ?? 1, d.app, demands.gradingCpuS, cores));
   } else {
     stations.push({ name: 'gateway', servers: spec.replicas.gateway ?? 1, demands: d.gateway });
     stations.push({ name: 'leftover', servers: spec.replicas.leftover ?? 1, demands: { session: d.app.session, sps: 0 } });
-    stations.push({ name: 'exercise', servers: spec.replicas.exercise ?? 1, demands: { session: 0, sps: d.app.sps } });
+    stations.push(...gradingRole(spec, 'exercise', spec.replicas.exercise ?? 1, { session: 0, sps: d.app.sps }, demands.gradingCpuS, cores));
   }
   if (spec.dispatch !== 'inline') stations.push({ name: 'broker', servers: 1, demands: d.broker });
   // PostgreSQL forks a backend per connection: it can use every core.
@@ -49,7 +71,7 @@ export function networkOf(spec: VariantSpec, demands: Demands, cores: number): Q
     variant: spec.name,
     stations: stations.filter((s) => sum(s.demands) > 0),
     cores,
-    outsideDemand: sum(d.loadgen),
+    outsideDemands: d.loadgen,
     unmeasured: stations.filter((s) => sum(s.demands) === 0).map((s) => s.name),
   };
 }
@@ -63,7 +85,7 @@ export interface Bound {
 /** Asymptotic bounds (utilisation law): each station's saturation rate, and the shared CPU's. */
 export function saturationBounds(net: QueueingNetwork): Bound[] {
   const bounds = net.stations.map((s) => ({ station: s.name, rate: s.servers / sum(s.demands) }));
-  const cpu = net.stations.reduce((t, s) => t + sum(s.demands), net.outsideDemand);
+  const cpu = net.stations.reduce((t, s) => t + sum(s.demands), sum(net.outsideDemands));
   bounds.push({ station: 'cpu', rate: net.cores / cpu });
   return bounds.sort((a, b) => a.rate - b.rate);
 }

@@ -17,6 +17,8 @@ export interface SolverInput {
   name: string;
   classes: SolverClass[];
   stations: SolverStation[];
+  /** The shared-CPU (two-level) model: the machine's cores and the CPU outside every station, per class. */
+  cpu?: { cores: number; outside: Record<string, number> };
 }
 
 export interface StationClassResult {
@@ -27,9 +29,20 @@ export interface StationClassResult {
   tput: number;
 }
 
+export interface SharedCpuResult {
+  /** CPU response / CPU demand of each station's work at the offered load (≥ 1; Infinity past the cores' capacity). */
+  stretch: Record<string, number>;
+  /** Busy share of each station at its stretched demands, and of the cores ("cpu"). */
+  util: Record<string, number>;
+  /** The factor on the offered arrival rates where the first station (or the cores) saturates, and which. */
+  saturation: { scale: number; station: string };
+}
+
 export interface SolverOutput {
   solver: string;
+  /** Empty when the shared-CPU model finds the offered load past saturation. */
   stations: Record<string, Record<string, StationClassResult>>;
+  cpu?: SharedCpuResult;
 }
 
 export function pythonBin(): string {

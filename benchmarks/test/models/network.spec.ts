@@ -17,6 +17,7 @@ const demands: Demands = {
     broker: { session: 0, sps: 0.003 },
     loadgen: { session: 0.02, sps: 0.005 },
   },
+  gradingCpuS: 0.08,
   notes: [],
 };
 
@@ -27,7 +28,17 @@ describe('variant spec → queueing network', () => {
     const net = networkOf(loadVariant('naked-mon'), demands, 2);
     expect(names(net)).toEqual(['monolith×1', 'postgres×2']);
     expect(net.stations[0].demands).toEqual({ session: 0.05, sps: 0.1 });
-    expect(net.outsideDemand).toBeCloseTo(0.025, 12);
+    expect(net.outsideDemands.session + net.outsideDemands.sps).toBeCloseTo(0.025, 12);
+  });
+
+  it('naked-mon-async: the grading leaves the event loop for child processes, a station with the concurrency cap as servers', () => {
+    const net = networkOf(loadVariant('naked-mon-async'), demands, 2);
+    expect(names(net)).toEqual(['monolith×1', 'monolith-grader×8', 'postgres×2']);
+    expect(net.stations[0].demands.sps).toBeCloseTo(0.02, 12);
+    expect(net.stations[1].demands).toEqual({ session: 0, sps: 0.08 });
+    // Without a grader baseline the whole SPS goes to the grader station, none is lost.
+    const noBaseline = networkOf(loadVariant('naked-mon-async'), { ...demands, gradingCpuS: null }, 2);
+    expect(noBaseline.stations.map((s) => s.demands.sps)).toEqual([0, 0.1, 0.001]);
   });
 
   it('mon-x4: four monolith servers behind HAProxy', () => {
@@ -41,9 +52,9 @@ describe('variant spec → queueing network', () => {
     expect(net.stations.find((s) => s.name === 'exercise')!.demands).toEqual({ session: 0, sps: 0.1 });
   });
 
-  it('msa-rabbitmq-1-2: the broker is a station of the sps class', () => {
+  it('msa-rabbitmq-1-2: the broker is a station of the sps class; its async grader one station beside the loops, prefetch jobs per replica', () => {
     const net = networkOf(loadVariant('msa-rabbitmq-1-2'), demands, 2);
-    expect(names(net)).toEqual(['haproxy×1', 'gateway×1', 'leftover×1', 'exercise×2', 'broker×1', 'postgres×2']);
+    expect(names(net)).toEqual(['haproxy×1', 'gateway×1', 'leftover×1', 'exercise×2', 'exercise-grader×2', 'broker×1', 'postgres×2']);
     expect(net.stations.find((s) => s.name === 'broker')!.demands).toEqual({ session: 0, sps: 0.003 });
   });
 

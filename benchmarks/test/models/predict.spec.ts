@@ -11,7 +11,7 @@ jest.setTimeout(60_000);
 const net: QueueingNetwork = {
   variant: 'textbook',
   cores: 2,
-  outsideDemand: 0.05,
+  outsideDemands: { session: 0.04, sps: 0.01 },
   unmeasured: [],
   stations: [
     { name: 'front', servers: 1, demands: { session: 0.1, sps: 0.1 } },
@@ -44,6 +44,44 @@ describe('model prediction', () => {
     expect(p.throughput.iterationsPerS).toBeCloseTo(4, 9);
     expect(p.responseTimeS).toEqual({ session: null, sps: null });
     expect(p.stations.find((s) => s.name === 'grader')!.utilization).toBeCloseTo(1, 9);
+  });
+
+  describe('shared CPU (two-level model, real LINE)', () => {
+    // One class through single-server stations on `cores` cores, nothing outside them.
+    const chain = (cores: number, ...demands: number[]): QueueingNetwork => ({
+      variant: 'textbook',
+      cores,
+      outsideDemands: { session: 0, sps: 0 },
+      unmeasured: [],
+      stations: demands.map((d, i) => ({ name: `s${i}`, servers: 1, demands: { session: d, sps: 0 } })),
+    });
+
+    it('one event loop alone on one core is an M/M/1: R = D / (1 − λD), saturation at 1 / D (it never waits for itself)', () => {
+      const p = predict(chain(1, 0.1), 'hand', 2, undefined, 'shared');
+      expect(p.responseTimeS.session).toBeCloseTo(0.1 / 0.8, 5);
+      expect(p.saturationRate).toBeCloseTo(10, 4);
+      expect(p.cpu.stretch).toEqual({ s0: expect.closeTo(1, 5) });
+    });
+
+    it("two event loops on one core stretch each other: S' = D / (1 − λD_other), R = S' / (1 − λS'), saturation where the core is full", () => {
+      // λ = 2, D = 0.1 each: the other loop keeps the core 20 % busy → S' = 0.125, U = 0.25, R = 1/6 per station.
+      const p = predict(chain(1, 0.1, 0.1), 'hand', 2, undefined, 'shared');
+      expect(p.responseTimeS.session).toBeCloseTo(2 * (0.125 / 0.75), 5);
+      expect(p.saturationRate).toBeCloseTo(5, 4);
+      // The bound model sees no contention: each station alone, R = 0.1 / 0.8.
+      expect(predict(chain(1, 0.1, 0.1), 'hand', 2).responseTimeS.session).toBeCloseTo(2 * 0.125, 5);
+    });
+
+    it('contention only lengthens: never a faster answer or a later saturation than the stations alone', () => {
+      const shared = predict(net, 'hand', 2, undefined, 'shared');
+      const bound = predict(net, 'hand', 2);
+      expect(shared.responseTimeS.sps!).toBeGreaterThan(bound.responseTimeS.sps!);
+      expect(shared.saturationRate).toBeLessThan(bound.saturationRate);
+      const past = predict(net, 'hand', shared.saturationRate * 1.01, undefined, 'shared');
+      expect(past.saturated).toBe(true);
+      expect(past.responseTimeS).toEqual({ session: null, sps: null });
+      expect(past.throughput.iterationsPerS).toBeCloseTo(shared.saturationRate, 9);
+    });
   });
 
   it('compare: relative error of each figure, n/a where a side is missing', () => {
