@@ -9,6 +9,8 @@ export interface Station {
   servers: number;
   /** CPU seconds per job of each class (one job of each class per iteration). */
   demands: ClassDemands;
+  /** Zero by the model's assumption (not for want of a measurement): never listed as unmeasured. */
+  assumedZero?: boolean;
 }
 
 export interface QueueingNetwork {
@@ -48,7 +50,7 @@ function gradingRole(spec: VariantSpec, role: string, replicas: number, app: Cla
   // Without a grader baseline the SPS's share on the loop is unknown: all of it goes to the grader (said in the notes).
   const grading = Math.min(app.sps, gradingCpuS ?? app.sps);
   return [
-    { name: role, servers: replicas, demands: { session: app.session, sps: app.sps - grading } },
+    { name: role, servers: replicas, demands: { session: app.session, sps: app.sps - grading }, assumedZero: gradingCpuS === null },
     { name: `${role}-grader`, servers: replicas * gradingsAtOnce(spec, cores), demands: { session: 0, sps: grading } },
   ];
 }
@@ -72,7 +74,7 @@ export function networkOf(spec: VariantSpec, demands: Demands, cores: number): Q
     stations: stations.filter((s) => sum(s.demands) > 0),
     cores,
     outsideDemands: d.loadgen,
-    unmeasured: stations.filter((s) => sum(s.demands) === 0).map((s) => s.name),
+    unmeasured: stations.filter((s) => sum(s.demands) === 0 && !s.assumedZero).map((s) => s.name),
   };
 }
 

@@ -39,6 +39,8 @@ describe('variant spec → queueing network', () => {
     // Without a grader baseline the whole SPS goes to the grader station, none is lost.
     const noBaseline = networkOf(loadVariant('naked-mon-async'), { ...demands, gradingCpuS: null }, 2);
     expect(noBaseline.stations.map((s) => s.demands.sps)).toEqual([0, 0.1, 0.001]);
+    const brokered = networkOf(loadVariant('msa-rabbitmq-1-2'), { ...demands, components: { ...demands.components, app: { session: 0, sps: 0.1 } }, gradingCpuS: null }, 2);
+    expect(brokered.unmeasured).toEqual(['leftover']);
   });
 
   it('mon-x4: four monolith servers behind HAProxy', () => {
