@@ -24,6 +24,8 @@ export interface Audit {
   acked: number | null;
   lost: number;
   duplicated: number;
+  /** Accepted productions final in the database that the broker never saw acked (a redelivery would grade them again). */
+  unacked: number;
   balanced: boolean;
   /** "lost N / duplicated M" (+ details), or "balanced". */
   summary: string;
@@ -62,11 +64,17 @@ export function judgeAudit(input: AuditInput): Audit {
     duplicated = 0;
     unacknowledgedWrites = Math.max(0, input.rows.length - input.acceptedCount);
   }
-  // A broker that acked more jobs than the platform accepted graded something twice (or a stranger's job).
-  if (input.acked !== null) duplicated += Math.max(0, input.acked - input.acceptedCount - unacknowledgedWrites);
-  const balanced = lost === 0 && duplicated === 0;
+  // A broker that acked more jobs than the platform accepted graded something twice (or a stranger's job);
+  // fewer acks than accepted-and-final productions leaves a job in the queue to be graded again.
+  let unacked = 0;
+  if (input.acked !== null) {
+    duplicated += Math.max(0, input.acked - input.acceptedCount - unacknowledgedWrites);
+    unacked = Math.max(0, input.acceptedCount - lost - input.acked);
+  }
+  const balanced = lost === 0 && duplicated === 0 && unacked === 0;
   const details = [`accepted ${input.acceptedCount}`, `persisted final ${final.length}`];
   if (input.acked !== null) details.push(`acked ${input.acked}`);
+  if (unacked) details.push(`${unacked} final but never acked`);
   if (stuck) details.push(`${stuck} not final after a ${input.drainS.toFixed(0)} s drain`);
   if (unacknowledgedWrites) details.push(`${unacknowledgedWrites} written after the client gave up`);
   const failedGrading = final.filter((r) => r.status === 'failed').length;
@@ -80,8 +88,9 @@ export function judgeAudit(input: AuditInput): Audit {
     acked: input.acked,
     lost,
     duplicated,
+    unacked,
     balanced,
-    summary: `${balanced ? 'balanced' : `lost ${lost} / duplicated ${duplicated}`} (${details.join(', ')})`,
+    summary: `${balanced ? 'balanced' : `lost ${lost} / duplicated ${duplicated}${unacked ? ` / unacked ${unacked}` : ''}`} (${details.join(', ')})`,
     drainS: input.drainS,
     drained: input.drained,
   };

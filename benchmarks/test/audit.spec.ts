@@ -26,6 +26,12 @@ describe('zero-loss audit arithmetic', () => {
     expect(judgeAudit({ ...base, acked: 4, acceptedCount: 3, acceptedIds: [1, 2, 3], rows: rows(3) })).toMatchObject({ duplicated: 1, balanced: false });
   });
 
+  it('fewer broker acks than accepted, final productions is unbalanced (a job left to redeliver)', () => {
+    const a = judgeAudit({ ...base, acked: 2, acceptedCount: 3, acceptedIds: [1, 2, 3], rows: rows(3) });
+    expect(a).toMatchObject({ balanced: false, lost: 0, duplicated: 0, unacked: 1 });
+    expect(a.summary).toMatch(/^lost 0 \/ duplicated 0 \/ unacked 1/);
+  });
+
   it('a write the client never heard of (its SPS timed out) is reported, not a loss', () => {
     const a = judgeAudit({ ...base, acked: 3, acceptedCount: 2, acceptedIds: [1, 3], rows: rows(3) });
     expect(a).toMatchObject({ balanced: true, unacknowledgedWrites: 1 });

@@ -1,7 +1,8 @@
 // Custom k6 metrics of the paper's protocol. Counters are per request type and per KO cause (no
 // high-cardinality tags) so that handleSummary sees each one directly and the time series stay
-// few (bounded k6 memory). The only tag is `stage` (ramp|hold, set per iteration by
-// scenario-r.js): submetric thresholds (stageThresholds) make the summary carry both stages.
+// few (bounded k6 memory). Tags: `stage` (ramp|hold, set per iteration by scenario-r.js;
+// submetric thresholds (stageThresholds) make the summary carry both stages) and, on the KO
+// totals only, `cause` (one of the few KO_CAUSES): raw outputs and dashboards break KOs down by it.
 import { Counter, Trend } from 'k6/metrics';
 import { ITERATION_KO_CAUSES, KO_CAUSES, apdexZone, bucketOf, classify, responseTimeMs } from './outcome.js';
 
@@ -77,7 +78,7 @@ export function stageThresholds() {
 export function recordResponse(type, res, expected, cfg) {
   const ms = responseTimeMs(res.timings);
   const r = classify(res.status, expected, res.error_code, ms, cfg.timeoutS * 1000);
-  totals[r.outcome].add(1);
+  totals[r.outcome].add(1, r.outcome === 'ko' ? { cause: r.cause } : undefined);
   perType[type][r.outcome].add(1);
   apdex[apdexZone(r.outcome, ms, cfg.apdexTMs, cfg.apdexFMs)].add(1);
   if (r.outcome === 'ko') {
@@ -97,7 +98,7 @@ export function recordResponse(type, res, expected, cfg) {
 export function recordIteration(koCause) {
   iterationsEnded.add(1);
   if (koCause === null) iterations.ok.add(1);
-  else iterations.ko[koCause].add(1);
+  else iterations.ko[koCause].add(1, { cause: koCause });
 }
 
 /** A script exception: the client, not the system under test, failed (the run is INVALID). */
