@@ -55,6 +55,7 @@ it('a variant process killed mid-run: the crash is recorded, the run counts with
   const r = record('e2e-crash');
   expect(r.crashes.map((c) => c.process)).toContain(killed!.name);
   expect(r.crashes[0].pid).toBe(killed!.pid);
+  expect(r.restarts[killed!.name]).toBeGreaterThanOrEqual(1); // pm2 brought it back during the run
   // The run counts: it is the one run of the test, with the KOs the crash caused.
   expect(a.runs).toBe(1);
   expect(existsSync(join(work, 'results', 'e2e-crash', 'run-2.json'))).toBe(false);
