@@ -11,7 +11,7 @@ interface ComposeDoc {
   services: Record<string, {
     image: string; command?: string[]; environment?: Record<string, string>; deploy?: { replicas: number };
     ports?: string[]; depends_on?: Record<string, { condition: string }>; restart?: string; build?: { context: string; dockerfile: string };
-    security_opt?: string[]; volumes?: string[];
+    security_opt?: string[]; volumes?: string[]; cap_add?: string[]; user?: string;
   }>;
   volumes?: Record<string, unknown>;
 }
@@ -47,6 +47,32 @@ describe('docker-compose generator', () => {
     expect(images.some((i) => i?.endsWith(':latest') && i.startsWith('shellgrade/'))).toBe(false);
   });
 
+  it.each(listVariants())('%s: every image at a fixed version, never latest or untagged', (name) => {
+    const images = Object.values(compose(name).doc.services).map((s) => s.image);
+    expect(images.filter((i) => !/:[^:/]+$/.test(i) || i.endsWith(':latest'))).toEqual([]);
+  });
+
+  it.each(listVariants())('%s: confinement never disabled; only bubblewrap graders are root, with mounting allowed by their own AppArmor profile', (name) => {
+    const { files, doc } = compose(name);
+    const spec = loadVariant(name);
+    for (const role of ['monolith', 'gateway', 'leftover', 'exercise'].filter((r) => doc.services[r])) {
+      const s = doc.services[role];
+      expect((s.security_opt ?? []).filter((o) => /unconfined/.test(o))).toEqual([]);
+      expect(s.security_opt).toContain('no-new-privileges:true');
+      const sandboxed = (role === 'monolith' || role === 'exercise') && spec.grader.isolation === 'bwrap';
+      if (sandboxed) {
+        expect(s).toMatchObject({ cap_add: ['SYS_ADMIN'] });
+        expect(s.user).toBeUndefined();
+        expect(s.security_opt).toContain('apparmor=shellgrade-grader');
+      } else {
+        expect(s.user).toBe('10001:10001');
+        expect(s.cap_add).toBeUndefined();
+      }
+    }
+    if (spec.grader.isolation === 'bwrap') expect(files['shellgrade-grader']).toMatch(/^profile shellgrade-grader .*\{[\s\S]*\bmount,[\s\S]*deny \/sys\/firmware/m);
+    else expect(files['shellgrade-grader']).toBeUndefined();
+  });
+
   it('naked-mon: postgres, migrations, one monolith published on 3000, no HAProxy', () => {
     const { files, doc } = compose('naked-mon');
     expect(Object.keys(doc.services).sort()).toEqual(['migrate', 'monolith', 'postgres']);
@@ -60,7 +86,6 @@ describe('docker-compose generator', () => {
     expect(processOf(mono.environment)).toMatchObject({ role: 'monolith', port: 3000, host: '0.0.0.0', spec: { name: 'naked-mon', grader: { exec: 'blocking' } } });
     expect(mono.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, migrate: { condition: 'service_completed_successfully' } });
     expect(mono.build).toEqual({ context: '../../../..', dockerfile: 'run/deploy/x/compose/Dockerfile' });
-    expect(mono.security_opt).toContain('seccomp=unconfined');
     expect(doc.services.postgres.image).toBe('postgres:15-bookworm');
     expect(doc.volumes).toHaveProperty('pgdata');
     expect(files['haproxy.cfg']).toBeUndefined();
@@ -86,7 +111,7 @@ describe('docker-compose generator', () => {
       gateway: 2, leftover: 4, exercise: 4,
     });
     expect(processOf(doc.services.gateway.environment)).toMatchObject({ port: 3100, upstreams: { leftoverUrl: 'http://haproxy:8081', exerciseUrl: 'http://haproxy:8082' } });
-    expect(doc.services.leftover.security_opt).toBeUndefined();
+    expect(doc.services.leftover).toMatchObject({ user: '10001:10001', security_opt: ['no-new-privileges:true'] });
     expect(files['haproxy.cfg']).toContain('server-template exercise 4 exercise:3300');
     expect(unresolvedHosts(doc)).toEqual([]);
   });

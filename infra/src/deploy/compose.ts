@@ -12,6 +12,7 @@ import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { PACKAGE_VERSION, REPO_ROOT, RUN_DIR } from '../paths';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
 import { appImage, internalPort, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_IMAGES, serverEnv, type DeploySecrets } from './container-plan';
+import { composeConfinement, GRADER_APPARMOR_PROFILE, GRADER_APPARMOR_TEXT, gradesInSandboxes } from './confinement';
 import { DOCKERFILE, DOCKERIGNORE } from './dockerfile';
 
 type ComposeService = Record<string, unknown>;
@@ -99,6 +100,8 @@ export interface ComposeFiles {
   Dockerfile: string;
   'Dockerfile.dockerignore': string;
   'haproxy.cfg'?: string;
+  /** With bubblewrap graders: the AppArmor profile their containers run under (load it on the host). */
+  'shellgrade-grader'?: string;
 }
 
 /**
@@ -138,15 +141,14 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
       deploy: { replicas: r.replicas },
       // The paper's containers were "always automatically restarted after a failure".
       restart: 'always',
-      ...(r.grades && spec.grader.isolation === 'bwrap'
-        ? { security_opt: ['seccomp=unconfined', 'apparmor=unconfined'] } // bubblewrap creates namespaces
-        : {}),
+      ...composeConfinement(r.grades && spec.grader.isolation === 'bwrap'),
       healthcheck: healthcheck(['CMD', 'node', '-e', `fetch('http://127.0.0.1:${r.port}/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`]),
       depends_on: { ...healthyServers, migrate: { condition: 'service_completed_successfully' } },
     };
   }
   const files: ComposeFiles = { 'docker-compose.yml': '', Dockerfile: DOCKERFILE, 'Dockerfile.dockerignore': DOCKERIGNORE };
   if (secrets) files['.env'] = composeEnvFile(secrets);
+  if (gradesInSandboxes(spec)) files[GRADER_APPARMOR_PROFILE] = GRADER_APPARMOR_TEXT;
   if (needsHaproxy(spec)) {
     files['haproxy.cfg'] = renderHaproxyConfig(
       haproxyModel(spec, { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:${ROLE_BASE_PORT[f.role]}` }),

@@ -28,12 +28,16 @@ export function internalPort(port: number): string {
   return `127.0.0.1:${port}:${port}`;
 }
 
-/** Official images of the servers; haproxy matches the native 2.6 so one template serves both. */
+/**
+ * Official images of the servers, each at a fixed version (never `latest`: a redeploy must not
+ * change a server silently); haproxy matches the native 2.6 so one template serves both. MinIO
+ * publishes dated releases only: the last one with an image.
+ */
 export const SERVER_IMAGES: Record<NativeServer, string> = {
   postgres: 'postgres:15-bookworm',
   redis: 'redis:7-bookworm',
   rabbitmq: 'rabbitmq:3.13-management',
-  minio: 'minio/minio:latest',
+  minio: 'minio/minio:RELEASE.2025-09-07T16-13-09Z',
   jaeger: 'jaegertracing/jaeger:2.13.0',
   haproxy: 'haproxy:2.6',
 };

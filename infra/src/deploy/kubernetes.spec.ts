@@ -72,10 +72,25 @@ describe('Kubernetes generator', () => {
     expect(mono.metadata.namespace).toBe('grading');
     expect(mono.spec.replicas).toBe(1);
     expect(mono.spec.template.spec.containers[0].image).toBe('registry.example/shellgrade:1.0');
-    expect(mono.spec.template.spec.containers[0].securityContext.seccompProfile).toEqual({ type: 'Unconfined' });
+    // naked-mon grades in bubblewrap sandboxes: root with SYS_ADMIN, never unconfined
+    expect(mono.spec.template.spec.containers[0].securityContext).toMatchObject({ capabilities: { add: ['SYS_ADMIN'] }, seccompProfile: { type: 'RuntimeDefault' } });
     const ingress = find(objs, 'Ingress', 'shellgrade')!;
     expect(ingress.spec.ingressClassName).toBe('nginx');
     expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'monolith', port: { number: 3000 } });
+  });
+
+  it('confinement is never disabled: RuntimeDefault seccomp everywhere, root with SYS_ADMIN only for bubblewrap graders under their own AppArmor profile', () => {
+    const objs = manifests('msa-rabbitmq-2-4-4');
+    const container = (role: string) => find(objs, 'Deployment', role)!.spec.template.spec.containers[0];
+    for (const role of ['gateway', 'leftover', 'exercise']) {
+      expect(container(role).securityContext).toMatchObject({ allowPrivilegeEscalation: false, seccompProfile: { type: 'RuntimeDefault' } });
+    }
+    for (const role of ['gateway', 'leftover']) expect(container(role).securityContext).toMatchObject({ runAsNonRoot: true, capabilities: { drop: ['ALL'] } });
+    expect(container('exercise').securityContext).toMatchObject({
+      capabilities: { add: ['SYS_ADMIN'] },
+      appArmorProfile: { type: 'Localhost', localhostProfile: 'shellgrade-grader' },
+    });
+    expect(JSON.stringify(objs)).not.toMatch(/Unconfined|"privileged":true/);
   });
 
   it('every Service a URL names exists', () => {

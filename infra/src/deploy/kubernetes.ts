@@ -11,6 +11,7 @@ import { stringify } from 'yaml';
 import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { PACKAGE_VERSION, RUN_DIR } from '../paths';
+import { GRADER_APPARMOR_PROFILE, GRADER_APPARMOR_TEXT, gradesInSandboxes, kubernetesConfinement } from './confinement';
 import { k6TestRunYaml, type TestRunOptions } from './k6-testrun';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
 import { appImage, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
@@ -175,10 +176,7 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
                   readinessProbe: httpProbe(r.port),
                   livenessProbe: { ...httpProbe(r.port), initialDelaySeconds: 20, failureThreshold: 6 },
                   resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '768Mi' } },
-                  // bubblewrap creates user/mount/net namespaces for each grading.
-                  ...(r.grades && spec.grader.isolation === 'bwrap'
-                    ? { securityContext: { seccompProfile: { type: 'Unconfined' }, appArmorProfile: { type: 'Unconfined' } } }
-                    : {}),
+                  securityContext: kubernetesConfinement(r.grades && spec.grader.isolation === 'bwrap'),
                 },
               ],
             },
@@ -266,5 +264,9 @@ export function writeKubernetes(spec: VariantSpec, options: KubernetesOptions = 
   chmodSync(file, 0o600);
   const load = join(dir, 'k6-testrun.yaml');
   writeFileSync(load, k6TestRunYaml(spec, { ...options.load, namespace: options.namespace }));
-  return [file, load];
+  if (!gradesInSandboxes(spec)) return [file, load];
+  // Grading pods name this AppArmor profile (Localhost): load it on every node that may run them.
+  const profile = join(dir, GRADER_APPARMOR_PROFILE);
+  writeFileSync(profile, GRADER_APPARMOR_TEXT);
+  return [file, load, profile];
 }
