@@ -1,7 +1,8 @@
 /**
- * transport grpc end to end on real sockets: a client speaks REST to the gateway, the gateway
- * forwards over gRPC (Edge.Call) to real gRPC edges (libs/grpc-edge) in front of Express apps'
- * HTTP edges, and every failure reaches the client as problem+json.
+ * transport grpc on real sockets, with stub services (a unit test; the real services over gRPC
+ * are test/variants.e2e.ts on the msa-grpc presets): a client speaks REST to the gateway, the
+ * gateway forwards over gRPC (Edge.Call) to real gRPC edges (libs/grpc-edge) in front of stub
+ * Express apps' HTTP edges, and every failure reaches the client as problem+json.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
