@@ -20,13 +20,15 @@ export const installationSecretsSchema = z.strictObject({
   amqpPassword: secret,
   minioUser: z.string().min(8),
   minioPassword: secret,
+  /** Redis's `requirepass` (BullMQ broker, shared rate-limit counters, cache). */
+  redisPassword: secret,
 });
 export type InstallationSecrets = z.infer<typeof installationSecretsSchema>;
 
 const token = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 export function generateSecrets(): InstallationSecrets {
-  return { jwtSecret: token(48), dbPassword: token(24), amqpPassword: token(24), minioUser: `sg-${token(6)}`, minioPassword: token(24) };
+  return { jwtSecret: token(48), dbPassword: token(24), amqpPassword: token(24), minioUser: `sg-${token(6)}`, minioPassword: token(24), redisPassword: token(24) };
 }
 
 /**
@@ -52,7 +54,15 @@ export function installationSecrets(file = SECRETS_FILE): InstallationSecrets {
   }
   const mode = statSync(file).mode & 0o777;
   if (mode & 0o077) throw new Error(`${file} is readable by others (mode ${mode.toString(8)}): chmod 600 it, or delete it to generate new secrets`);
-  const parsed = installationSecretsSchema.safeParse(JSON.parse(text));
+  const stored = JSON.parse(text) as Partial<InstallationSecrets>;
+  // A file written before a secret existed gets it generated and kept (the others stay as they were).
+  const missing = (Object.keys(generateSecrets()) as (keyof InstallationSecrets)[]).filter((k) => stored[k] === undefined);
+  if (missing.length > 0 && installationSecretsSchema.omit(Object.fromEntries(missing.map((k) => [k, true]))).safeParse(stored).success) {
+    const fresh = generateSecrets();
+    for (const k of missing) (stored as Record<string, string>)[k] = fresh[k];
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
+  }
+  const parsed = installationSecretsSchema.safeParse(stored);
   if (!parsed.success) throw new Error(`${file} is not a valid secrets file (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}): delete it to generate new secrets`);
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installationSecrets } from '../src/secrets';
@@ -25,6 +25,16 @@ describe('per-installation secrets', () => {
     expect(a.jwtSecret).not.toBe(b.jwtSecret);
     expect(a.dbPassword).not.toBe(b.dbPassword);
     expect(Object.values(a)).not.toEqual(expect.arrayContaining(['shellgrade', 'shellgrade-secret', 'shellgrade-dev-secret-change-me']));
+  });
+
+  it('an older file without a newer secret (the Redis password) gets it generated and kept; the rest stays', () => {
+    const file = join(dir, 'secrets.json');
+    const { redisPassword: _dropped, ...older } = installationSecrets(file);
+    writeFileSync(file, JSON.stringify(older), { mode: 0o600 });
+    const now = installationSecrets(file);
+    expect(now).toMatchObject(older);
+    expect(now.redisPassword.length).toBeGreaterThanOrEqual(32);
+    expect(installationSecrets(file)).toEqual(now);
   });
 
   it('refuses a secrets file others can read', () => {

@@ -136,7 +136,10 @@ describe('docker-compose generator', () => {
     expect(unresolvedHosts(doc)).toEqual([]);
     const bull = compose('msa-bullmq-1-4').doc;
     expect(bull.services.redis.command).toContain('noeviction');
-    expect(bull.services.gateway.environment?.REDIS_URL).toBe('redis://redis:6379');
+    const ref = '${SG_REDIS_PASSWORD:?generated in .env next to docker-compose.yml}';
+    expect(bull.services.gateway.environment?.REDIS_URL).toBe(`redis://:${ref}@redis:6379`);
+    // the server demands that password: nobody on the network reads or rewrites the queue
+    expect(bull.services.redis.command).toEqual(expect.arrayContaining(['--requirepass', ref]));
   });
 
   it('refers to secrets; their generated values are only in .env, never a literal from this repository', () => {

@@ -26,6 +26,7 @@ const SECRET_VARS: Record<keyof DeploySecrets, string> = {
   amqpPassword: 'SG_AMQP_PASSWORD',
   minioUser: 'SG_MINIO_USER',
   minioPassword: 'SG_MINIO_PASSWORD',
+  redisPassword: 'SG_REDIS_PASSWORD',
 };
 
 /** `${VAR:?...}`: compose refuses to start when the .env written beside the file is missing. */
@@ -57,8 +58,10 @@ function serverServices(spec: VariantSpec): Record<string, ComposeService> {
       case 'redis':
         services.redis = {
           image: SERVER_IMAGES.redis,
-          // BullMQ needs its keys kept: no eviction, append-only persistence.
-          command: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'],
+          // BullMQ needs its keys kept: no eviction, append-only persistence. A password: every
+          // container on the network could otherwise read and rewrite the grading queue.
+          command: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--requirepass', secrets.redisPassword],
+          environment: { REDISCLI_AUTH: secrets.redisPassword },
           volumes: ['redisdata:/data'],
           healthcheck: healthcheck(['CMD', 'redis-cli', 'ping']),
           restart: 'always',

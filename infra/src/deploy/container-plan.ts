@@ -59,14 +59,14 @@ export const SERVER_ACCOUNTS = { db: { name: 'shellgrade', user: 'shellgrade' },
  * The secret values a deployment file carries: generated ones (Kubernetes Secret) or references
  * resolved at deploy time (compose `${VAR}` from its .env) — never a literal from this repository.
  */
-export type DeploySecrets = Pick<InstallationSecrets, 'jwtSecret' | 'dbPassword' | 'amqpPassword' | 'minioUser' | 'minioPassword'>;
+export type DeploySecrets = Pick<InstallationSecrets, 'jwtSecret' | 'dbPassword' | 'amqpPassword' | 'minioUser' | 'minioPassword' | 'redisPassword'>;
 
 /** Client URLs of the servers by their service names (compose and Kubernetes DNS alike). */
 export function serverEnv(spec: VariantSpec, secrets: DeploySecrets): Record<string, string> {
   const servers = variantServers(spec);
   const { db, amqpUser } = SERVER_ACCOUNTS;
   const env: Record<string, string> = { DATABASE_URL: `postgres://${db.user}:${secrets.dbPassword}@postgres:5432/${db.name}` };
-  if (servers.includes('redis')) env.REDIS_URL = 'redis://redis:6379';
+  if (servers.includes('redis')) env.REDIS_URL = `redis://:${secrets.redisPassword}@redis:6379`;
   if (servers.includes('rabbitmq')) env.AMQP_URL = `amqp://${amqpUser}:${secrets.amqpPassword}@rabbitmq:5672`;
   if (servers.includes('minio')) Object.assign(env, { MINIO_ENDPOINT: 'http://minio:9000', MINIO_ACCESS_KEY: secrets.minioUser, MINIO_SECRET_KEY: secrets.minioPassword });
   if (servers.includes('jaeger')) env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://jaeger:4318';

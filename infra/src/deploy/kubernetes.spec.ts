@@ -111,4 +111,14 @@ describe('Kubernetes generator', () => {
       expect(kubernetesYaml(loadVariant(name), { secrets: generateSecrets() })).not.toBe(yaml);
     }
   });
+
+  it('Redis demands the generated password, read from the Secret; clients carry it in REDIS_URL', () => {
+    const objs = manifests('msa-bullmq-1-4');
+    const redis = find(objs, 'StatefulSet', 'redis')!.spec.template.spec.containers[0];
+    expect(redis.args).toEqual(expect.arrayContaining(['--requirepass', '$(REDIS_PASSWORD)']));
+    expect(redis.env).toContainEqual({ name: 'REDIS_PASSWORD', valueFrom: { secretKeyRef: { name: 'shellgrade-credentials', key: 'REDIS_PASSWORD' } } });
+    const stored = find(objs, 'Secret', 'shellgrade-credentials')!.stringData!;
+    expect(stored.REDIS_PASSWORD).toBe(secrets.redisPassword);
+    expect(stored.REDIS_URL).toBe(`redis://:${secrets.redisPassword}@redis:6379`);
+  });
 });

@@ -33,9 +33,15 @@ type Manifest = Record<string, unknown>;
 
 const SECRET = 'shellgrade-credentials';
 /** Keys of the env that are credentials: they go to the Secret, not a ConfigMap. */
-const SECRET_KEYS = ['DATABASE_URL', 'AMQP_URL', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'SG_JWT_SECRET'];
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'SG_JWT_SECRET'];
 /** The servers' own passwords, in the same Secret (read by the server containers only). */
-const SERVER_SECRET_KEYS = { dbPassword: 'POSTGRES_PASSWORD', amqpPassword: 'RABBITMQ_DEFAULT_PASS', minioUser: 'MINIO_ROOT_USER', minioPassword: 'MINIO_ROOT_PASSWORD' } as const;
+const SERVER_SECRET_KEYS = {
+  dbPassword: 'POSTGRES_PASSWORD',
+  amqpPassword: 'RABBITMQ_DEFAULT_PASS',
+  minioUser: 'MINIO_ROOT_USER',
+  minioPassword: 'MINIO_ROOT_PASSWORD',
+  redisPassword: 'REDIS_PASSWORD',
+} as const;
 
 /** An env entry read from the credentials Secret: the value never appears in the server's spec. */
 const fromSecret = (name: string) => ({ name, valueFrom: { secretKeyRef: { name: SECRET, key: name } } });
@@ -67,7 +73,8 @@ function serverManifests(spec: VariantSpec, ns: string): Manifest[] {
   const { db, amqpUser } = SERVER_ACCOUNTS;
   const specs: Partial<Record<NativeServer, { env?: Record<string, string>; secretEnv?: string[]; args?: string[]; dataPath?: string }>> = {
     postgres: { env: { POSTGRES_DB: db.name, POSTGRES_USER: db.user, PGDATA: '/data/pgdata' }, secretEnv: ['POSTGRES_PASSWORD'], dataPath: '/data' },
-    redis: { args: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], dataPath: '/data' },
+    // $(REDIS_PASSWORD): Kubernetes expands the Secret-backed variable in args; the value is never in this file's spec.
+    redis: { args: ['redis-server', '--appendonly', 'yes', '--maxmemory-policy', 'noeviction', '--requirepass', '$(REDIS_PASSWORD)'], secretEnv: ['REDIS_PASSWORD'], dataPath: '/data' },
     rabbitmq: { env: { RABBITMQ_DEFAULT_USER: amqpUser }, secretEnv: ['RABBITMQ_DEFAULT_PASS'], dataPath: '/var/lib/rabbitmq' },
     minio: { secretEnv: ['MINIO_ROOT_USER', 'MINIO_ROOT_PASSWORD'], args: ['server', '/data', '--console-address', ':9001'], dataPath: '/data' },
     jaeger: {},

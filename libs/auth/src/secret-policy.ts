@@ -18,6 +18,8 @@ export interface ProcessSecrets {
   databaseUrl?: string;
   /** dispatch: rabbitmq only. */
   brokerUrl?: string;
+  /** Whenever the process uses Redis (BullMQ broker, shared rate-limit counters, cache). */
+  redisUrl?: string;
   /** storage: minio only. */
   objectStore?: { accessKey?: string; secretKey?: string };
 }
@@ -43,6 +45,7 @@ export function secretProblems(s: ProcessSecrets): string[] {
   else if (s.jwtSecret!.length < MIN_TOKEN_SECRET_LENGTH) problems.push(`SG_JWT_SECRET is shorter than ${MIN_TOKEN_SECRET_LENGTH} characters`);
   if (s.databaseUrl !== undefined && isDefault(urlPassword(s.databaseUrl))) problems.push('DATABASE_URL has no password or a published default one');
   if (s.brokerUrl !== undefined && isDefault(urlPassword(s.brokerUrl))) problems.push('AMQP_URL has no password or a published default one');
+  if (s.redisUrl !== undefined && isDefault(urlPassword(s.redisUrl))) problems.push('REDIS_URL has no password or a published default one');
   if (s.objectStore && (isDefault(s.objectStore.accessKey) || isDefault(s.objectStore.secretKey))) {
     problems.push('MINIO_ACCESS_KEY / MINIO_SECRET_KEY are missing or published defaults');
   }

@@ -5,6 +5,7 @@ const strong = {
   databaseUrl: 'postgres://shellgrade:Zr8vK2qW5pL9@db:5432/shellgrade',
   brokerUrl: 'amqp://shellgrade:Tn4cX7bM1vQ3@rabbitmq:5672',
   objectStore: { accessKey: 'sg-7f3a9c', secretKey: 'Vb6nQ2xR8kT1wY5z' },
+  redisUrl: 'redis://:Qw7eR4tY1uI9oP3a@redis:6379',
 };
 /** What the repository's defaults are today (libs/variant connections). */
 const defaults = {
@@ -12,17 +13,20 @@ const defaults = {
   databaseUrl: 'postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade',
   brokerUrl: 'amqp://shellgrade:shellgrade@127.0.0.1:55672',
   objectStore: { accessKey: 'shellgrade', secretKey: 'shellgrade-secret' },
+  redisUrl: 'redis://127.0.0.1:56379',
 };
 const exposed = '0.0.0.0';
 
 describe('secret policy', () => {
   it('finds every default, missing or short secret, without echoing any value', () => {
     const problems = secretProblems({ host: exposed, ...defaults });
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
+    expect(problems).toContain('REDIS_URL has no password or a published default one');
     expect(problems.join()).not.toMatch(/shellgrade-dev-secret|shellgrade-secret|:shellgrade@/);
     expect(secretProblems({ host: exposed, ...strong, jwtSecret: undefined })).toEqual(['SG_JWT_SECRET is missing or a published default']);
     expect(secretProblems({ host: exposed, ...strong, jwtSecret: 'short-but-not-default' })).toEqual(['SG_JWT_SECRET is shorter than 32 characters']);
     expect(secretProblems({ host: exposed, ...strong, databaseUrl: 'postgres://db:5432/sg' })).toHaveLength(1);
+    expect(secretProblems({ host: exposed, ...strong, redisUrl: 'redis://:shellgrade@redis:6379' })).toHaveLength(1);
     expect(secretProblems({ host: exposed, ...strong })).toEqual([]);
   });
 
