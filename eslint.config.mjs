@@ -5,6 +5,22 @@ export default [
   { ignores: ['**/node_modules/**', '**/dist/**', 'run/**', 'tools/**', 'results/**', '.nx/**', 'k6/**', 'benchmarks/*.js', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
+    // No silent skips (issue 22 item 12): a test that cannot run must fail loudly, not vanish.
+    files: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts', '**/test/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['it', 'test', 'describe'].flatMap((object) =>
+          ['skip', 'todo', 'only'].map((property) => ({ object, property, message: 'A disabled or focused test hides the rest: fix it or delete it.' })),
+        ),
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['xit', 'xtest', 'xdescribe', 'fit', 'fdescribe'].map((name) => ({ name, message: 'A disabled or focused test hides the rest: fix it or delete it.' })),
+      ],
+    },
+  },
+  {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
