@@ -1,6 +1,6 @@
 // A variant spec as an open multi-class queueing network: one station per role (replicas =
 // servers), the balancer, PostgreSQL and the broker, with per-class demands from a run.
-import type { VariantSpec } from '@shellgrade/variant';
+import { maxConcurrentGradings, type VariantSpec } from '@shellgrade/variant';
 import { CLASSES, type ClassDemands, type Demands } from './demands';
 
 export interface Station {
@@ -35,14 +35,14 @@ export function hasBalancer(spec: VariantSpec): boolean {
 
 /** Gradings one process runs at once: a queue hands it `prefetch` jobs; inline, the grader's own cap. */
 function gradingsAtOnce(spec: VariantSpec, cores: number): number {
-  return spec.dispatch === 'inline' ? (spec.grader.maxConcurrent ?? 4 * cores) : spec.broker.prefetch;
+  return spec.dispatch === 'inline' ? maxConcurrentGradings(spec.grader, cores) : spec.broker.prefetch;
 }
 
 /**
  * The role that grades, as stations. Blocking grader (the paper): the grading runs on the
  * process's event loop, one station. Otherwise the grading runs in child processes beside the
  * loop: a `<role>-grader` station with the process's concurrency as servers, per replica — the
- * broker's prefetch when a queue feeds it, else the grader's maxConcurrent (default 4 per core)
+ * broker's prefetch when a queue feeds it, else the grader's maxConcurrent (resolved per core by the spec's maxConcurrentGradings)
  * — and the rest of the SPS on the loop.
  */
 function gradingRole(spec: VariantSpec, role: string, replicas: number, app: ClassDemands, gradingCpuS: number | null, cores: number): Station[] {

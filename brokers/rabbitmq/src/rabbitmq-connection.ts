@@ -11,10 +11,10 @@ export interface RabbitMqConnectionOptions {
   queue: string;
   maxLength: number;
   deliveryLimit: number;
-  /** Seconds between heartbeats; a dead broker is noticed within ~2 intervals. */
-  heartbeatSeconds?: number;
-  /** Seconds between reconnection attempts. */
-  reconnectSeconds?: number;
+  /** Seconds between heartbeats; a dead broker is noticed within ~2 intervals (spec: broker.rabbitmq.heartbeatS). */
+  heartbeatSeconds: number;
+  /** Seconds between reconnection attempts (spec: broker.rabbitmq.reconnectS). */
+  reconnectSeconds: number;
 }
 
 export class RabbitMqConnection {
@@ -24,8 +24,8 @@ export class RabbitMqConnection {
   constructor(private readonly options: RabbitMqConnectionOptions) {
     this.topology = topologyOf(options.queue);
     this.manager = amqp.connect([options.url], {
-      heartbeatIntervalInSeconds: options.heartbeatSeconds ?? 5,
-      reconnectTimeInSeconds: options.reconnectSeconds ?? 1,
+      heartbeatIntervalInSeconds: options.heartbeatSeconds,
+      reconnectTimeInSeconds: options.reconnectSeconds,
     });
     // Failed (re)connection attempts are retried by the manager; keep them from crashing the process.
     this.manager.on('connectFailed', () => undefined);

@@ -20,6 +20,8 @@ export interface RabbitMqConsumerOptions {
   /** Same value as the queue's x-delivery-limit: redeliveries allowed after the first attempt. */
   retries: number;
   retryDelayMs: number;
+  /** At close, how long in-flight messages may still finish (spec: broker.rabbitmq.closeGraceMs). */
+  closeGraceMs: number;
   /** Logs consumer failures (retries, dead letters); console by default. */
   log?: (line: string) => void;
 }
@@ -81,12 +83,12 @@ export class RabbitMqConsumer {
     return this.inFlight;
   }
 
-  /** Stops taking messages, lets in-flight ones finish (up to `graceMs`), closes the channel. */
-  async close(graceMs = 10_000): Promise<void> {
+  /** Stops taking messages, lets in-flight ones finish (up to closeGraceMs), closes the channel. */
+  async close(): Promise<void> {
     this.stopping = true;
     const sub = this.subscription;
     if (sub) await Promise.all(sub.tags.map((tag) => sub.channel.cancel(tag).catch(() => undefined)));
-    const deadline = Date.now() + graceMs;
+    const deadline = Date.now() + this.options.closeGraceMs;
     while (this.inFlight > 0 && Date.now() < deadline) await sleep(20);
     await this.channel.close();
   }

@@ -16,11 +16,14 @@ runWorkerProcess(async (grading, productions) => {
     queue: broker.queue,
     maxLength: broker.queueBound,
     deliveryLimit: broker.retries,
+    heartbeatSeconds: broker.rabbitmq.heartbeatS,
+    reconnectSeconds: broker.rabbitmq.reconnectS,
   });
   const consumer = new RabbitMqConsumer(connection, grading, productions, {
     prefetch: broker.prefetch,
     retries: broker.retries,
     retryDelayMs: broker.retryDelayMs,
+    closeGraceMs: broker.rabbitmq.closeGraceMs,
   });
   await consumer.ready();
   return {

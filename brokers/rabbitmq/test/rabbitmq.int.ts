@@ -36,6 +36,8 @@ jest.setTimeout(180_000);
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://shellgrade:shellgrade@127.0.0.1:55672';
 const WORKER_SCRIPT = join(__dirname, 'rabbitmq-worker.child.ts');
+/** The spec's defaults: a dead broker noticed within ~10 s, a reconnection attempt every second. */
+const FAST_RECONNECT = { heartbeatSeconds: 5, reconnectSeconds: 1 };
 
 interface Rig {
   queue: string;
@@ -70,7 +72,7 @@ async function rig(opts: {
 }): Promise<Rig> {
   const queue = opts.queue ?? queueName();
   const retries = opts.retries ?? 3;
-  const connection = new RabbitMqConnection({ url: AMQP_URL, queue, maxLength: opts.maxLength ?? 1000, deliveryLimit: retries });
+  const connection = new RabbitMqConnection({ url: AMQP_URL, queue, maxLength: opts.maxLength ?? 1000, deliveryLimit: retries, ...FAST_RECONNECT });
   const dispatch = new RabbitMqDispatch(connection, fx.productions, fx.archives, {
     queue,
     reply: opts.reply,
@@ -84,6 +86,7 @@ async function rig(opts: {
         prefetch: opts.prefetch ?? 8,
         retries,
         retryDelayMs: 20,
+        closeGraceMs: 2_000,
         log: () => undefined,
       })
     : undefined;
@@ -94,7 +97,7 @@ async function rig(opts: {
 }
 
 async function closeRig(r: Rig): Promise<void> {
-  await r.consumer?.close(2_000).catch(() => undefined);
+  await r.consumer?.close().catch(() => undefined);
   await r.dispatch.close().catch(() => undefined);
   await r.connection.close().catch(() => undefined);
 }
@@ -186,7 +189,7 @@ test('RabbitMQ restart under load: publisher and consumer reconnect; every accep
 
 test('one trace: sps → broker.publish → broker.consume (child, with queue wait)', async () => {
   const queue = queueName();
-  const connection = new RabbitMqConnection({ url: AMQP_URL, queue, maxLength: 100, deliveryLimit: 1 });
+  const connection = new RabbitMqConnection({ url: AMQP_URL, queue, maxLength: 100, deliveryLimit: 1, ...FAST_RECONNECT });
   const dispatch = new RabbitMqDispatch(connection, fx.productions, fx.archives, {
     queue,
     reply: 'sync',
@@ -198,13 +201,14 @@ test('one trace: sps → broker.publish → broker.consume (child, with queue wa
     prefetch: 1,
     retries: 1,
     retryDelayMs: 10,
+    closeGraceMs: 2_000,
   });
   try {
     await dispatch.ready();
     await consumer.ready();
     await expectOneTrace(fx, tracing, dispatch, 'rabbitmq');
   } finally {
-    await consumer.close(2_000);
+    await consumer.close();
     await dispatch.close();
     await connection.close();
   }

@@ -3,12 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCatalog } from '@shellgrade/grading';
-import { createPool, migrate, PgProductionRepository, PgRefreshTokenRepository } from '@shellgrade/persistence';
+import { migrate, PgProductionRepository, PgRefreshTokenRepository } from '@shellgrade/persistence';
 import { seed, seedCsv } from '@shellgrade/persistence/testing';
 import { authSchema } from '@shellgrade/variant';
 import { databaseStats } from './stats';
 import { runStorageCommand } from './storage-commands';
-import { loadToolEnv } from './tool-env';
+import { loadToolEnv, toolPool } from './tool-env';
 
 export const USAGE =
   'usage: db migrate | seed --students N [--teachers T] [--csv path] [--kdf-cost C] [--exercise slug] | reset [--vacuum-full] [--objects] | stats | sweep [--older-than-s N] [--objects]';
@@ -42,7 +42,7 @@ export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = proc
     print(ran.length ? `applied: ${ran.join(', ')}` : 'schema up to date');
     return;
   }
-  const pool = createPool({ databaseUrl: cfg.DATABASE_URL, size: 2 });
+  const pool = toolPool(cfg.DATABASE_URL, 2);
   try {
     if (command === 'seed') {
       const started = Date.now();

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { graderSchema, loadConnections } from '@shellgrade/variant';
+import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@shellgrade/variant';
 import { formatBaselineTable, gradingLibDir, runGraderBaseline } from '@shellgrade/grading';
 
 function arg(name: string): string | undefined {
@@ -15,7 +15,8 @@ function arg(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const cfg = loadConnections();
-  const { timeoutMs, limits, cgroups, maxOutputBytes } = graderSchema.parse({});
+  const { timeoutMs, limits, cgroups, maxOutputBytes, archive } = graderSchema.parse({});
+  const { maxArchiveBytes } = httpSchema.parse({});
   const durationS = Number(arg('--duration-s') ?? 2);
   if (!(durationS > 0 && durationS <= 60)) throw new Error('--duration-s must be in (0, 60]');
   // Same results folder as benchmarks/ (SG_RESULTS_DIR or <repo>/results), which reads latest.json.
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const sandboxRoot = join(cfg.SG_SANDBOX_ROOT, 'baseline');
   console.log(`grader baseline: paper-scripts, ${durationS} s per row, sandbox ${sandboxRoot}`);
   const report = await runGraderBaseline({
-    base: { python: cfg.SG_PYTHON, sandboxRoot, timeoutMs, limits, cgroups, maxOutputBytes },
+    base: { python: cfg.SG_PYTHON, sandboxRoot, timeoutMs, limits, cgroups, maxOutputBytes, archive: archiveBoundsOf({ http: { maxArchiveBytes }, grader: { archive } }) },
     durationPerRowMs: durationS * 1000,
     onRow: (r) => console.log(`  ${r.mode} x${r.concurrency}: ${r.gradingsPerS} gradings/s, ${r.msPerGrading} ms/grading`),
   });

@@ -6,10 +6,9 @@
  * when some production row names an object key.
  */
 import { parseArgs } from 'node:util';
-import { createPool } from '@shellgrade/persistence';
 import { createMinioClient, purgeProductionObjects, type MinioSettings } from '@shellgrade/storage';
 import { DEFAULT_SWEEP_AGE_S, sweep } from './sweep';
-import { loadToolEnv, type ToolEnv } from './tool-env';
+import { loadToolEnv, toolPool, type ToolEnv } from './tool-env';
 
 export const STORAGE_USAGE = 'usage: storage sweep [--older-than-s N] [--objects] | purge';
 
@@ -38,7 +37,7 @@ export async function runStorageCommand(argv: string[], env: NodeJS.ProcessEnv =
   if (!Number.isInteger(olderThanS) || olderThanS < 0) {
     throw new Error(`--older-than-s must be a non-negative integer, got ${values['older-than-s']}`);
   }
-  const pool = createPool({ databaseUrl: cfg.DATABASE_URL, size: 2 });
+  const pool = toolPool(cfg.DATABASE_URL, 2);
   try {
     const withObjects = cfg.SG_STORAGE === 'minio' || values.objects || (await hasObjectKeys(pool));
     const objects = withObjects ? { client: createMinioClient(settings), bucket: settings.bucket } : undefined;
@@ -48,7 +47,7 @@ export async function runStorageCommand(argv: string[], env: NodeJS.ProcessEnv =
   }
 }
 
-async function hasObjectKeys(pool: ReturnType<typeof createPool>): Promise<boolean> {
+async function hasObjectKeys(pool: ReturnType<typeof toolPool>): Promise<boolean> {
   const { rows } = await pool.query<{ keyed: boolean }>(
     'SELECT EXISTS (SELECT 1 FROM exercise_productions WHERE archive_key IS NOT NULL) AS keyed',
   );

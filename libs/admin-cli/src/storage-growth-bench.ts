@@ -17,13 +17,13 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { ArchiveStore } from '@shellgrade/domain';
-import { createPool, PgProductionRepository } from '@shellgrade/persistence';
+import { PgProductionRepository } from '@shellgrade/persistence';
 import { createReceivedProduction, createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
 import { mean, quantile } from 'simple-statistics';
 import type { Pool } from 'pg';
 import { createMinioClient, listObjects, MinioArchiveStore, PostgresArchiveStore, removeObjectsInBatches } from '@shellgrade/storage';
 import { minioSettingsFrom } from './storage-commands';
-import { loadToolEnv } from './tool-env';
+import { loadToolEnv, toolPool } from './tool-env';
 
 type StorageName = 'postgres' | 'minio';
 
@@ -103,7 +103,7 @@ interface Lane {
 
 async function openLane(storage: StorageName, makeStore: (pool: Pool) => ArchiveStore): Promise<Lane> {
   const db = await createTestDatabase();
-  const pool = createPool({ databaseUrl: db.url, size: 2 });
+  const pool = toolPool(db.url, 2);
   const catalog = [{ slug: 'paper-scripts', name: 'bench', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: '', locale: 'en', skills: [] }];
   const seeded = await seed(pool, { students: 1, teachers: 0, catalog, kdfCost: 4 });
   const student = seeded.students[0]!;

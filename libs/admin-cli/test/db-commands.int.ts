@@ -45,7 +45,7 @@ describe('db commands: migrate, seed (real catalog), stats, reset', () => {
   }, 120_000);
 
   it('reset deletes every production with its archive and prints the count', async () => {
-    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    const pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     try {
       const { rows } = await pool.query<{ id: number; user_id: number; exercise_id: number }>(
         'SELECT id, user_id, exercise_id FROM student_statements ORDER BY id LIMIT 2',

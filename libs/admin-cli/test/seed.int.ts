@@ -13,7 +13,7 @@ describe('seed (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = createPool({ databaseUrl: db.url, size: 4 });
+    pool = createPool({ databaseUrl: db.url, size: 4, idleTimeoutMs: 30_000 });
   }, 60_000);
 
   afterAll(async () => {

@@ -44,7 +44,7 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
 
   const compile = async (cache: Provider[]) => {
     const moduleRef = await Test.createTestingModule({
-      providers: [...persistenceProviders({ url: database.db.url, poolSize: 2 }), ...cache],
+      providers: [...persistenceProviders({ url: database.db.url, poolSize: 2, idleTimeoutMs: 30_000 }), ...cache],
     }).compile();
     const app = await moduleRef.init();
     apps.push(app);

@@ -11,9 +11,10 @@ import type { GradingWorker, ProductionRepository } from '@shellgrade/domain';
 export interface SweeperOptions {
   /** A production this old and not final has lost its grading process. */
   staleAfterMs: number;
+  /** Pause between sweeps (spec: interruptedGradings.sweepEveryMs). */
   everyMs: number;
-  /** Productions regraded per sweep. */
-  batch?: number;
+  /** Productions regraded per sweep (spec: interruptedGradings.sweepBatch). */
+  batch: number;
   log?: (line: string) => void;
 }
 
@@ -50,7 +51,7 @@ export class InterruptedGradingSweeper {
   private async pass(): Promise<number> {
     const log = this.options.log ?? ((line: string) => console.warn(line));
     try {
-      const ids = await this.productions.reclaimInterrupted(this.options.staleAfterMs, this.options.batch ?? 20);
+      const ids = await this.productions.reclaimInterrupted(this.options.staleAfterMs, this.options.batch);
       for (const id of ids) {
         const graded = await this.worker.grade(id).catch((error: unknown) => log(`interrupted production ${id} not regraded yet: ${String(error)}`));
         if (graded) log(`interrupted production ${id} graded again after its process stopped (${graded.status})`);

@@ -36,7 +36,7 @@ test('productions a dead process left received or grading are graded once; young
   const stuckGrading = await leftBehind('grading', 120);
   const stuckReceived = await leftBehind('received', 120);
   const young = await leftBehind('grading', 1);
-  const sweeper = new InterruptedGradingSweeper(fx.productions, fx.worker(realGrader()), { staleAfterMs: 60_000, everyMs: 60_000, log: () => undefined });
+  const sweeper = new InterruptedGradingSweeper(fx.productions, fx.worker(realGrader()), { staleAfterMs: 60_000, everyMs: 60_000, batch: 20, log: () => undefined });
 
   expect(await sweeper.sweep()).toBe(2);
   for (const id of [stuckGrading, stuckReceived]) expect(await fx.productions.findById(id)).toMatchObject({ status: 'graded', grade: 100 });

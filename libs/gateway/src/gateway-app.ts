@@ -23,7 +23,11 @@ export interface GatewayAppOptions {
 }
 
 export async function createGatewayApp(config: GatewayConfig, options: GatewayAppOptions = {}): Promise<NestExpressApplication> {
-  const poolOptions = { downCooldownMs: config.downCooldownMs, maxSockets: config.upstreamMaxSockets };
+  const poolOptions = {
+    downCooldownMs: config.downCooldownMs,
+    maxSockets: config.upstreamMaxSockets,
+    maxFreeSockets: config.upstreamMaxFreeSockets ?? config.upstreamMaxSockets,
+  };
   const state: GatewayState = {
     config,
     metrics: new GatewayMetrics(),

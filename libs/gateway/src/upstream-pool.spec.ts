@@ -6,7 +6,7 @@ describe('UpstreamPool', () => {
   let pool: UpstreamPool;
   beforeEach(() => {
     clock = 1000;
-    pool = new UpstreamPool('exercise', ['http://a', 'http://b', 'http://c'], { downCooldownMs: 500, now });
+    pool = new UpstreamPool('exercise', ['http://a', 'http://b', 'http://c'], { downCooldownMs: 500, maxSockets: 8, maxFreeSockets: 2, now });
   });
   afterEach(() => pool.close());
 

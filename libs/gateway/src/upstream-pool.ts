@@ -6,13 +6,14 @@
 import { Agent } from 'node:http';
 import type { UpstreamName } from './route-table';
 
+/** The spec's gateway.* values (libs/variant holds their defaults). */
 export interface UpstreamPoolOptions {
   /** How long a replica that refused a connection is skipped. */
-  downCooldownMs?: number;
+  downCooldownMs: number;
   /** Concurrent sockets per replica; beyond this requests queue inside the agent. */
-  maxSockets?: number;
+  maxSockets: number;
   /** Idle sockets kept open per replica for reuse. */
-  maxFreeSockets?: number;
+  maxFreeSockets: number;
   now?: () => number;
 }
 
@@ -33,19 +34,19 @@ export class UpstreamPool {
   constructor(
     readonly name: UpstreamName,
     urls: readonly string[],
-    options: UpstreamPoolOptions = {},
+    options: UpstreamPoolOptions,
   ) {
     if (urls.length === 0) throw new Error(`upstream '${name}' has no URL`);
     this.replicas = urls.map((url) => ({ url, downUntil: 0 }));
-    this.cooldownMs = options.downCooldownMs ?? 1000;
+    this.cooldownMs = options.downCooldownMs;
     this.now = options.now ?? Date.now;
     // Node's agent also honours the upstream's `Keep-Alive: timeout=N` hint and drops idle
     // sockets a second before the server would, which avoids reusing a closing socket.
     this.agent = new Agent({
       keepAlive: true,
       keepAliveMsecs: 1000,
-      maxSockets: options.maxSockets ?? 256,
-      maxFreeSockets: options.maxFreeSockets ?? 64,
+      maxSockets: options.maxSockets,
+      maxFreeSockets: options.maxFreeSockets,
       scheduling: 'lifo',
     });
   }

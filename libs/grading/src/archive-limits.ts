@@ -1,5 +1,7 @@
 /** Bounds applied to a student archive before anything touches disk (DESIGN §8). */
-export interface ArchiveLimits {
+
+/** The tunable bounds: the spec's http.maxArchiveBytes and grader.archive (their one default). */
+export interface ArchiveBounds {
   /** Size of the .tar.gz as received (413 above it). */
   maxCompressedBytes: number;
   /** Total inflated tar stream (413 above it). */
@@ -7,6 +9,9 @@ export interface ArchiveLimits {
   maxEntries: number;
   /** inflated / compressed above this marks a gzip bomb (422)... */
   maxCompressionRatio: number;
+}
+
+export interface ArchiveLimits extends ArchiveBounds {
   /** ...but only once this many bytes were inflated: tiny tars are mostly zero padding. */
   ratioCheckFloorBytes: number;
   /** Bytes of one path component (Linux NAME_MAX: a longer name cannot be created at all). */
@@ -17,17 +22,15 @@ export interface ArchiveLimits {
   expectedTopFolder?: string;
 }
 
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
-  maxCompressedBytes: 1024 * 1024,
-  maxUncompressedBytes: 32 * 1024 * 1024,
-  maxEntries: 2000,
-  maxCompressionRatio: 200,
+/** Facts of the tar format and the file system, not tunables. */
+export const ARCHIVE_FORMAT_LIMITS: Pick<ArchiveLimits, 'ratioCheckFloorBytes' | 'maxNameBytes' | 'maxPathBytes'> = {
   ratioCheckFloorBytes: 1024 * 1024,
   maxNameBytes: 255,
   maxPathBytes: 1024,
 };
 
-export function resolveArchiveLimits(overrides: Partial<ArchiveLimits> = {}): ArchiveLimits {
+/** The bounds a caller was given, the format limits, and any narrower overrides (those left undefined are ignored). */
+export function resolveArchiveLimits(bounds: ArchiveBounds, overrides: Partial<ArchiveLimits> = {}): ArchiveLimits {
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  return { ...DEFAULT_ARCHIVE_LIMITS, ...defined };
+  return { ...ARCHIVE_FORMAT_LIMITS, ...bounds, ...defined };
 }

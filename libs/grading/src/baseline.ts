@@ -52,7 +52,8 @@ export const DEFAULT_BASELINE_ROWS: BaselineRowSpec[] = [
 ];
 
 export interface BaselineOptions {
-  base: Omit<GraderOptions, 'exec' | 'isolation'>;
+  /** Everything but what each row sets: exec, isolation, and its concurrency (warm pool size and grading slots). */
+  base: Omit<GraderOptions, 'exec' | 'isolation' | 'poolSize' | 'maxConcurrent'>;
   rows?: BaselineRowSpec[];
   durationPerRowMs?: number;
   /** Upper bound per row whatever the duration. */
@@ -66,7 +67,7 @@ export async function runGraderBaseline(opts: BaselineOptions): Promise<Baseline
   const job = paperJob();
   const rows: BaselineRow[] = [];
   for (const spec of opts.rows ?? DEFAULT_BASELINE_ROWS) {
-    const grader = new SandboxGrader({ ...opts.base, exec: spec.exec, isolation: spec.isolation, poolSize: spec.concurrency });
+    const grader = new SandboxGrader({ ...opts.base, exec: spec.exec, isolation: spec.isolation, poolSize: spec.concurrency, maxConcurrent: spec.concurrency });
     let row: BaselineRow;
     try {
       for (let i = 0; i < (opts.warmup ?? 3); i++) await grader.grade(job);

@@ -1,5 +1,5 @@
 /** Tunables of the sandboxed grader (DESIGN §3: exec mode and isolation are measured knobs). */
-import type { ArchiveLimits } from './archive-limits';
+import type { ArchiveBounds, ArchiveLimits } from './archive-limits';
 
 export type ExecMode = 'async' | 'blocking' | 'pool';
 export type Isolation = 'bwrap' | 'none';
@@ -36,14 +36,17 @@ export interface GraderOptions {
   exec: ExecMode;
   isolation: Isolation;
   limits: SandboxLimits;
+  /** Bounds a submitted archive must stay within (spec: http.maxArchiveBytes, grader.archive). */
+  archive: ArchiveBounds;
+  /** Narrower limits for this grader only (tests of the checks themselves). */
   archiveLimits?: Partial<ArchiveLimits>;
   /** Folder holding the shellgrade_grader package (default: libs/grading/python). */
   helperLibDir?: string;
   bwrapPath?: string;
   /** Captured stdout above this fails the grading (a grader prints one short line). */
   maxOutputBytes: number;
-  /** Warm sandboxes kept ready in `pool` mode (default: number of CPUs). */
-  poolSize?: number;
+  /** Warm sandboxes kept ready in `pool` mode (spec: grader.poolSize, resolved per machine). */
+  poolSize: number;
   /**
    * Scheduling niceness of grader processes (0 = same as the service, up to 19). Above 0 the
    * kernel gives interactive work (logins, HTTP) the CPU first and grading takes what is left:
@@ -52,9 +55,9 @@ export interface GraderOptions {
   niceness?: number;
   /**
    * Gradings run at once by this grader (inline dispatch has no queue of its own); more wait
-   * their turn. Default: 4 per CPU.
+   * their turn (spec: grader.maxConcurrent, resolved per machine).
    */
-  maxConcurrent?: number;
+  maxConcurrent: number;
   /** Per-grading control groups: `auto` uses them where the machine allows, `off` never. */
   cgroups: 'auto' | 'off';
   /** Where failed gradings are logged with their diagnostics (default: stderr, the server log). */

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { constants as osConstants, cpus } from 'node:os';
+import { constants as osConstants } from 'node:os';
 import { basename, join } from 'node:path';
 import pLimit from 'p-limit';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
@@ -48,16 +48,16 @@ export class SandboxGrader implements Grader {
     requireExecutable(opts.python, 'the grader Python interpreter (SG_PYTHON)');
     requireExecutable('/usr/bin/prlimit', 'prlimit (apt-get install util-linux)');
     if (opts.isolation === 'bwrap') {
-      requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set SG_ISOLATION=none)');
+      requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set the spec\'s grader.isolation: none)');
       if (this.privileged) requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
     prepareSandboxRoot(opts.sandboxRoot);
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
-    this.slots = pLimit(opts.maxConcurrent ?? 4 * cpus().length);
+    this.slots = pLimit(opts.maxConcurrent);
     if (opts.isolation === 'bwrap' && this.privileged && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
     if (opts.exec === 'pool') {
-      this.pool = new WarmPool(opts.poolSize ?? cpus().length, {
+      this.pool = new WarmPool(opts.poolSize, {
         makeDir: () => this.makeJobDir('warm'),
         command: (dir) => this.command(dir, 'en', WARM_PYTHON_ARGS),
         removeDir: (dir) => this.removeJobDir(dir),
@@ -76,7 +76,7 @@ export class SandboxGrader implements Grader {
   private async gradeNow(job: GradingJob): Promise<GradingResult> {
     // Hostile archives are rejected before anything is written.
     await withSpan(SPAN.validateArchive, { [ATTR.archiveBytes]: job.submission.length }, () =>
-      validateArchive(job.submission, this.opts.archiveLimits),
+      validateArchive(job.submission, this.opts.archive, this.opts.archiveLimits),
     );
     let jobDir: string | undefined;
     try {

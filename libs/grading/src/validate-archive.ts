@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import { DomainError } from '@shellgrade/domain';
-import { type ArchiveLimits, resolveArchiveLimits } from './archive-limits';
+import { type ArchiveBounds, type ArchiveLimits, resolveArchiveLimits } from './archive-limits';
 import { checkEntryName, resolveInTree } from './archive-paths';
 
 export type ArchiveEntryType = 'file' | 'directory' | 'symlink' | 'link';
@@ -49,8 +49,9 @@ const invalid = (reason: string, message: string, entry?: string) =>
 const tooLarge = (reason: string, message: string, limit: number) =>
   new DomainError('too-large', message, { reason, limit });
 
-export function validateArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ArchiveInfo> {
-  const lim = resolveArchiveLimits(limits);
+/** Checks `bytes` against the given bounds (the spec's), narrowed by `overrides` (e.g. an exercise's top folder). */
+export function validateArchive(bytes: Buffer, bounds: ArchiveBounds, overrides: Partial<ArchiveLimits> = {}): Promise<ArchiveInfo> {
+  const lim = resolveArchiveLimits(bounds, overrides);
   if (bytes.length > lim.maxCompressedBytes) {
     return Promise.reject(
       tooLarge('compressed-too-large', `archive is ${bytes.length} bytes, the limit is ${lim.maxCompressedBytes}`, lim.maxCompressedBytes),

@@ -1,10 +1,11 @@
 import { DomainError } from '@shellgrade/domain';
 import { validateArchive } from '../src/validate-archive';
 import { hostileCases, okTree, tgz } from './hostile-archives';
+import { SPEC_ARCHIVE_BOUNDS } from './spec-settings';
 
 describe('validateArchive', () => {
   it('accepts a plain answer and reports its entries', async () => {
-    const info = await validateArchive(await tgz(okTree));
+    const info = await validateArchive(await tgz(okTree), SPEC_ARCHIVE_BOUNDS);
     expect(info.topLevel).toEqual(['T']);
     expect(info.entries.map((e) => [e.path, e.type])).toEqual([
       ['T', 'directory'],
@@ -22,25 +23,25 @@ describe('validateArchive', () => {
       { name: 'T/releases/v1', type: 'symlink', linkname: '../releases/v2' },
       { name: 'T/hard.txt', type: 'link', linkname: 'T/a.txt' },
     ]);
-    const info = await validateArchive(bytes, { expectedTopFolder: 'T' });
+    const info = await validateArchive(bytes, SPEC_ARCHIVE_BOUNDS, { expectedTopFolder: 'T' });
     expect(info.entries.filter((e) => e.type === 'symlink')).toHaveLength(3);
   });
 
   it('accepts the root folder entry of `tar czf answer.tgz .` and ./-prefixed names', async () => {
     const bytes = await tgz([{ name: './', type: 'directory' }, { name: './T/', type: 'directory' }, { name: './T/a.txt', body: 'x' }]);
-    const info = await validateArchive(bytes, { expectedTopFolder: 'T' });
+    const info = await validateArchive(bytes, SPEC_ARCHIVE_BOUNDS, { expectedTopFolder: 'T' });
     expect(info.entries.map((e) => e.path)).toEqual(['T', 'T/a.txt']);
   });
 
   it('rejects a symlink loop', async () => {
     const bytes = await tgz([...okTree, { name: 'T/a', type: 'symlink', linkname: 'b' }, { name: 'T/b', type: 'symlink', linkname: 'a' }]);
-    await expect(validateArchive(bytes)).rejects.toMatchObject({ kind: 'invalid-archive', details: { reason: 'link-loop' } });
+    await expect(validateArchive(bytes, SPEC_ARCHIVE_BOUNDS)).rejects.toMatchObject({ kind: 'invalid-archive', details: { reason: 'link-loop' } });
   });
 
   it('stops inflating a gzip bomb at the limit instead of inflating it fully', async () => {
     const bomb = (await hostileCases()).find((c) => c.name === 'gzip bomb');
     const before = process.memoryUsage().arrayBuffers;
-    const err = await validateArchive(bomb!.bytes).catch((e: unknown) => e);
+    const err = await validateArchive(bomb!.bytes, SPEC_ARCHIVE_BOUNDS).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     // 40 MiB of zeros must not have been materialised.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
@@ -54,7 +55,7 @@ describe('validateArchive', () => {
 
     it('rejects each with the expected kind, reason and a readable message', async () => {
       for (const c of cases) {
-        const err = await validateArchive(c.bytes, c.limits).then(
+        const err = await validateArchive(c.bytes, SPEC_ARCHIVE_BOUNDS, c.limits).then(
           () => new Error(`${c.name}: accepted`),
           (e: unknown) => e,
         );

@@ -25,6 +25,10 @@ export interface HttpAppOptions {
   parseBodies?: boolean;
   /** Who reads /metrics, /docs and /health detail. */
   opsAccess: OpsAccess;
+  /** Idle client connections are kept this long (spec: http.keepAliveMs, longer than the callers' idle timeouts). */
+  keepAliveMs: number;
+  /** A request taking longer is cut (spec: http.requestTimeoutMs). */
+  requestTimeoutMs: number;
   /**
    * Proxies whose X-Forwarded-* headers are believed (express `trust proxy`): the client address
    * keys the per-client rate limits and X-Forwarded-Proto makes cookies Secure, so a client must
@@ -47,6 +51,7 @@ export async function createHttpApp(module: Type<unknown> | DynamicModule, opts:
 /** Applies the shared concerns to an app (also used by tests built with @nestjs/testing). */
 export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptions): void {
   app.set('trust proxy', opts.trustProxy ?? DEFAULT_TRUST_PROXY);
+  setServerTimeouts(app, opts);
   app.use(httpMetricsMiddleware);
   app.enableCors(corsOptions(opts.corsOrigins));
   app.use(opsEndpointsGate(opts.opsAccess));
@@ -67,12 +72,16 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc));
 }
 
-export async function listen(app: INestApplication, host: string, port: number, name: string): Promise<void> {
+/** Keeps idle connections longer than any caller in front of us does, so a reused connection is never cut mid-request. */
+function setServerTimeouts(app: INestApplication, opts: Pick<HttpAppOptions, 'keepAliveMs' | 'requestTimeoutMs'>): void {
   const server = app.getHttpServer();
-  // Longer than any proxy's idle timeout in front of us, so a reused connection is never cut mid-request.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 120_000;
+  server.keepAliveTimeout = opts.keepAliveMs;
+  // Node wants the header deadline above the keep-alive timeout (a request arriving as the socket idles out).
+  server.headersTimeout = opts.keepAliveMs + 1000;
+  server.requestTimeout = opts.requestTimeoutMs;
+}
+
+export async function listen(app: INestApplication, host: string, port: number, name: string): Promise<void> {
   await app.listen(port, host);
   new Logger(name).log(`listening on http://${host}:${port}`);
 }

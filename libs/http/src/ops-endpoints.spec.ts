@@ -15,7 +15,7 @@ async function app(opsAccess: 'internal' | 'public'): Promise<NestExpressApplica
     imports: [ChecksModule, ObservabilityModule.forRoot({ role: 'monolith', replica: 0, variant: 'naked-mon' }, opsAccess, CHECKS)],
   }).compile();
   const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-  configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: 1024, opsAccess });
+  configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: 1024, opsAccess, keepAliveMs: 5000, requestTimeoutMs: 10_000 });
   return nest.init();
 }
 

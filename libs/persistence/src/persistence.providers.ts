@@ -23,6 +23,8 @@ export interface DatabaseSettings {
   url: string;
   /** Connections of this process (spec: database.pool). */
   poolSize: number;
+  /** An idle pooled connection is closed after this long (spec: database.idleTimeoutMs). */
+  idleTimeoutMs: number;
 }
 
 @Injectable()
@@ -53,7 +55,7 @@ const REPOSITORIES = [
  */
 export function persistenceProviders(db: DatabaseSettings): Provider[] {
   return [
-    { provide: PG_POOL, useFactory: () => createPool({ databaseUrl: db.url, size: db.poolSize }) },
+    { provide: PG_POOL, useFactory: () => createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs }) },
     {
       provide: HEALTH_CHECKS_TOKEN,
       inject: [PG_POOL],

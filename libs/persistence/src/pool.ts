@@ -5,12 +5,14 @@ types.setTypeParser(types.builtins.INT8, (v) => Number(v));
 
 export interface PoolOptions {
   databaseUrl: string;
-  /** Maximum connections of this process (SG_DB_POOL). */
+  /** Maximum connections of this process (spec: database.pool). */
   size: number;
+  /** An idle connection is closed after this long (spec: database.idleTimeoutMs). */
+  idleTimeoutMs: number;
 }
 
-export function createPool({ databaseUrl, size }: PoolOptions): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max: size, idleTimeoutMillis: 30_000 });
+export function createPool({ databaseUrl, size, idleTimeoutMs }: PoolOptions): Pool {
+  const pool = new Pool({ connectionString: databaseUrl, max: size, idleTimeoutMillis: idleTimeoutMs });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;

@@ -34,7 +34,7 @@ describe('repositories (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = createPool({ databaseUrl: db.url, size: 12 });
+    pool = createPool({ databaseUrl: db.url, size: 12, idleTimeoutMs: 30_000 });
     seeded = await seed(pool, { students: 3, teachers: 1, catalog: testCatalog, kdfCost: 4 });
     productions = new PgProductionRepository(pool);
   }, 60_000);

@@ -4,6 +4,9 @@
  */
 import { DomainError, type GradingDispatch, SubmissionService } from '@shellgrade/domain';
 import { validateArchive } from '@shellgrade/grading';
+// The spec's archive bounds (their one default).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
 import { PgSubmissionContextReader } from '@shellgrade/persistence';
 import { MinioArchiveStore } from '../src/minio-archive-store';
 import { archiveBytes, createTestBucket, failure, seededDatabase, servers, tarGz, type SeededDb, type TestBucket } from './minio-test-support';
@@ -60,7 +63,7 @@ describe('MinIO stopped mid-test', () => {
     };
     const sps = new SubmissionService(
       new PgSubmissionContextReader(seeded.pool),
-      { validate: (bytes) => validateArchive(bytes).then(() => undefined) },
+      { validate: (bytes) => validateArchive(bytes, archiveBoundsOf({ http: httpSchema.parse({}), grader: graderSchema.parse({}) })).then(() => undefined) },
       seeded.productions,
       store,
       dispatch,

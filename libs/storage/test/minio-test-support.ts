@@ -58,7 +58,7 @@ export interface SeededDb {
 /** A fresh migrated database with one student and a way to insert 'received' productions. */
 export async function seededDatabase(): Promise<SeededDb> {
   const db = await createTestDatabase();
-  const pool = createPool({ databaseUrl: db.url, size: 4 });
+  const pool = createPool({ databaseUrl: db.url, size: 4, idleTimeoutMs: 30_000 });
   const seeded = await seed(pool, { students: 1, teachers: 0, catalog, kdfCost: 4 });
   const student = seeded.students[0]!;
   const productions = new PgProductionRepository(pool);

@@ -17,7 +17,7 @@ describe('PostgresArchiveStore (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = createPool({ databaseUrl: db.url, size: 4 });
+    pool = createPool({ databaseUrl: db.url, size: 4, idleTimeoutMs: 30_000 });
     const seeded = await seed(pool, { students: 1, teachers: 0, catalog, kdfCost: 4 });
     const s = seeded.students[0]!;
     const { production } = await new PgProductionRepository(pool).create({

@@ -48,6 +48,16 @@ export const replicasSchema = z.strictObject({
 const MiB = 1024 * 1024;
 const bytes = positiveInt('a positive number of bytes');
 
+/** Archive bounds beyond the compressed size (libs/grading validate-archive; DESIGN §8): 413 or 422 above them. */
+export const archiveLimitsSchema = z.strictObject({
+  /** Total inflated tar stream: 32× the 1 MiB compressed bound, far above any real set of scripts. */
+  maxUncompressedBytes: bytes.default(32 * MiB),
+  /** Entries (files, folders, links): a few dozen in a real submission; bounds per-entry work. */
+  maxEntries: positiveInt().default(2000),
+  /** Inflated / compressed above this marks a gzip bomb (422): text tars compress ~5-20×, bombs 1000×. */
+  maxCompressionRatio: positiveInt().default(200),
+});
+
 /** Resource limits of one grading (libs/grading's SandboxLimits): rlimits per process, cgroup and tmpfs sizes per grading. */
 export const graderLimitsSchema = z.strictObject({
   /** RLIMIT_CPU of each process, seconds. */
@@ -85,8 +95,41 @@ export const graderSchema = z.strictObject({
   cgroups: z.enum(['auto', 'off']).default('auto'),
   /** Captured grader stdout above this fails the grading (a grader prints one short line). */
   maxOutputBytes: bytes.default(256 * 1024),
-  /** Gradings one process runs at once (inline dispatch has no queue of its own; more wait their turn). Unset: 4 per CPU of the machine the process runs on. */
+  /** Gradings one process runs at once (inline dispatch has no queue of its own; more wait their turn). Unset: GRADINGS_PER_CPU per CPU of the machine the process runs on (maxConcurrentGradings). */
   maxConcurrent: positiveInt().optional(),
+  /** exec pool: warm sandboxes kept ready. Unset: one per CPU of the machine the process runs on (warmPoolSize). */
+  poolSize: positiveInt().optional(),
+  /** Bounds a submitted archive must stay within, checked before anything touches disk (the compressed size: http.maxArchiveBytes). */
+  archive: archiveLimitsSchema.prefault({}),
+});
+
+/**
+ * Gradings per CPU when grader.maxConcurrent is unset: grading processes mostly wait (on the
+ * student scripts' sleeps, on disk), so a few per core keep the CPUs busy without a long run queue.
+ */
+export const GRADINGS_PER_CPU = 4;
+
+/** The grader's concurrency on a machine with `cpus` CPUs: the spec's value, else GRADINGS_PER_CPU per CPU. */
+export function maxConcurrentGradings(grader: Pick<z.output<typeof graderSchema>, 'maxConcurrent'>, cpus: number): number {
+  return grader.maxConcurrent ?? GRADINGS_PER_CPU * cpus;
+}
+
+/** Warm sandboxes of exec pool on a machine with `cpus` CPUs: the spec's value, else one per CPU (a warm process per core that can run it). */
+export function warmPoolSize(grader: Pick<z.output<typeof graderSchema>, 'poolSize'>, cpus: number): number {
+  return grader.poolSize ?? cpus;
+}
+
+/** Every bound on a submitted archive: the compressed size the HTTP edge checks, and grader.archive. */
+export function archiveBoundsOf(spec: { http: { maxArchiveBytes: number }; grader: { archive: z.output<typeof archiveLimitsSchema> } }) {
+  return { maxCompressedBytes: spec.http.maxArchiveBytes, ...spec.grader.archive };
+}
+
+/** dispatch: inline — the sweep that regrades productions whose grading process died (libs/dispatch interrupted-gradings). */
+export const interruptedGradingsSchema = z.strictObject({
+  /** Pause between sweeps: how late at most an orphaned production is noticed once it is stale. */
+  sweepEveryMs: millis.default(15_000),
+  /** Productions regraded per sweep, one after another (bounds the extra load one sweep adds). */
+  sweepBatch: positiveInt().default(20),
 });
 
 export const tracingSchema = z.strictObject({
@@ -97,6 +140,8 @@ export const tracingSchema = z.strictObject({
 export const databaseSchema = z.strictObject({
   /** Connections per process; every replica opens its own pool against the one database. */
   pool: positiveInt().max(200).default(10),
+  /** An idle pooled connection is closed after this long: a quiet replica gives its server slots back. */
+  idleTimeoutMs: millis.default(30_000),
 });
 
 const nonNegativeInt = (what: string) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(0, { error: `expected ${what}` });
@@ -112,6 +157,18 @@ export const bullMqSchema = z.strictObject({
   /** Finished jobs kept in Redis (bounded retention); the failed set is swept at start-up up to keepFailed. */
   keepCompleted: nonNegativeInt('a non-negative integer').default(1_000),
   keepFailed: nonNegativeInt('a non-negative integer').default(5_000),
+});
+
+/** The AMQP connection's own settings (dispatch: rabbitmq). */
+export const rabbitMqSchema = z.strictObject({
+  /** Seconds between heartbeats; a dead broker is noticed within about two of them. */
+  heartbeatS: positiveInt('a positive number of seconds').default(5),
+  /** Seconds between reconnection attempts after the broker went away. */
+  reconnectS: positiveInt('a positive number of seconds').default(1),
+  /** How long a starting process waits for the broker (publisher and consumer ready) before it fails. */
+  connectTimeoutMs: millis.default(30_000),
+  /** At shutdown, how long the consumer lets in-flight gradings finish (below the process manager's kill timeout). */
+  closeGraceMs: millis.default(10_000),
 });
 
 export const brokerSchema = z.strictObject({
@@ -138,6 +195,7 @@ export const brokerSchema = z.strictObject({
   /** Whether the exercise replicas consume the queue (false: publish only, e.g. to watch the bound). */
   consume: z.boolean({ error: 'expected true or false' }).default(true),
   bullmq: bullMqSchema.prefault({}),
+  rabbitmq: rabbitMqSchema.prefault({}),
 });
 
 /** What the HTTP edge of every service accepts. */
@@ -148,6 +206,10 @@ export const httpSchema = z.strictObject({
   maxArchiveBytes: positiveInt().default(1024 * 1024),
   /** Who reads /metrics, /docs and /health detail: internal = callers on the service's own network that came straight to it; public = anyone (development). */
   opsAccess: z.enum(opsAccessModes).default('internal'),
+  /** Idle client connections of a service are kept this long: longer than the idle timeout of what calls it (HAProxy, the gateway's agents, k6), so a reused connection is never closed under a request. */
+  keepAliveMs: millis.default(65_000),
+  /** A request whose body and answer take longer is cut (Node's server requestTimeout): above every upstream and reply timeout (60 s). */
+  requestTimeoutMs: millis.default(120_000),
 });
 
 /** A fixed window: `points` attempts per `durationS` seconds. */
@@ -204,6 +266,8 @@ export const gatewaySchema = z.strictObject({
    * Sync SPS hold theirs while grading (seconds under load), so this must exceed the SPS in flight.
    */
   upstreamMaxSockets: positiveInt().default(1024),
+  /** Idle keep-alive connections kept per upstream URL for reuse; more are closed once a burst is over. */
+  upstreamMaxFreeSockets: positiveInt().default(64),
   /** How long a replica that refused a connection answers 503 without being tried. */
   downCooldownMs: millis.default(1_000),
   /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */
@@ -263,6 +327,7 @@ export const variantSpecSchema = z
     http: httpSchema.prefault({}),
     auth: authSchema.prefault({}),
     gateway: gatewaySchema.prefault({}),
+    interruptedGradings: interruptedGradingsSchema.prefault({}),
     /** Extra environment for every process, applied last (e.g. NODE_OPTIONS); tunables belong in the fields above. */
     env: z
       .record(

@@ -2,7 +2,7 @@
  * The spec schema holds the one default of every auth, HTTP-edge and grader tunable (issue 14 item 1):
  * libs/auth, libs/http and libs/grading have none, so these values are what every process runs with.
  */
-import { authSchema, graderSchema, httpSchema, validateVariant, type VariantSpecInput } from '../src';
+import { archiveBoundsOf, authSchema, graderSchema, httpSchema, maxConcurrentGradings, validateVariant, warmPoolSize, type VariantSpecInput } from '../src';
 
 const monolith = (replicas: number, extra: Partial<VariantSpecInput> = {}) =>
   validateVariant({ name: 'd', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: replicas }, ...extra });
@@ -28,7 +28,13 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
   });
 
   it('http: no CORS, 1 MiB archives, operational endpoints for internal callers', () => {
-    expect(httpSchema.parse({})).toEqual({ corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'internal' });
+    expect(httpSchema.parse({})).toEqual({
+      corsOrigins: '',
+      maxArchiveBytes: 1024 * 1024,
+      opsAccess: 'internal',
+      keepAliveMs: 65_000,
+      requestTimeoutMs: 120_000,
+    });
   });
 
   it('grader: per-grading limits, cgroups, output bound; concurrency left to the machine', () => {
@@ -51,7 +57,15 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
       },
       cgroups: 'auto',
       maxOutputBytes: 256 * 1024,
+      archive: { maxUncompressedBytes: 32 * MiB, maxEntries: 2000, maxCompressionRatio: 200 },
     });
+  });
+
+  it('grader: unset concurrency and warm pool resolve per CPU (4 gradings, 1 warm sandbox each)', () => {
+    expect(maxConcurrentGradings({}, 2)).toBe(8);
+    expect(maxConcurrentGradings({ maxConcurrent: 3 }, 2)).toBe(3);
+    expect(warmPoolSize({}, 2)).toBe(2);
+    expect(warmPoolSize({ poolSize: 5 }, 2)).toBe(5);
   });
 
   it('accepts true, false and auto for secure cookies', () => {
@@ -78,5 +92,20 @@ describe('rate-limit store: shared counters as soon as a limit is checked by sev
     expect(monolith(1, { auth: { rateLimits: { store: 'redis' } } }).auth.rateLimits.store).toBe('redis');
     expect(() => monolith(2, { auth: { rateLimits: { store: 'memory' } } })).toThrow(/auth\.rateLimits\.store: memory counters are per process/);
     expect(monolith(2, { auth: { rateLimits: { enabled: false, store: 'memory' } } }).auth.rateLimits).toMatchObject({ enabled: false, store: 'memory' });
+  });
+});
+
+describe('adapter tunables live in the spec (issue 14 item 1: no second default in an adapter)', () => {
+  const spec = monolith(1);
+  it('archive bounds: the compressed size at the HTTP edge, the rest in grader.archive', () => {
+    expect(archiveBoundsOf(spec)).toEqual({ maxCompressedBytes: 1024 * 1024, maxUncompressedBytes: 32 * 1024 * 1024, maxEntries: 2000, maxCompressionRatio: 200 });
+  });
+  it('gateway upstream pool, database pool, inline sweep', () => {
+    expect(spec.gateway).toMatchObject({ upstreamMaxSockets: 1024, upstreamMaxFreeSockets: 64, downCooldownMs: 1_000 });
+    expect(spec.database).toEqual({ pool: 10, idleTimeoutMs: 30_000 });
+    expect(spec.interruptedGradings).toEqual({ sweepEveryMs: 15_000, sweepBatch: 20 });
+  });
+  it('RabbitMQ connection: heartbeat, reconnect, start-up wait, close grace', () => {
+    expect(spec.broker.rabbitmq).toEqual({ heartbeatS: 5, reconnectS: 1, connectTimeoutMs: 30_000, closeGraceMs: 10_000 });
   });
 });

@@ -3,6 +3,7 @@
  * grader every dispatch ends in. A new adapter (gRPC transport, pipeline dispatch, another
  * store) is its folder, its spec value, and one line here.
  */
+import { cpus } from 'node:os';
 import type { Provider } from '@nestjs/common';
 import { directSubmissionContextProviders, redisSubmissionContextProviders } from '@shellgrade/cache';
 import { InlineDispatch, InterruptedGradingSweeper, staleAfterMs } from '@shellgrade/dispatch';
@@ -23,7 +24,7 @@ import { SandboxGrader, validateArchive, type GraderOptions } from '@shellgrade/
 import { persistenceProviders } from '@shellgrade/persistence';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
-import type { ServiceConfig, VariantSpec } from '@shellgrade/variant';
+import { archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
 
@@ -31,7 +32,11 @@ type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
 
 /** PostgreSQL: the pool, the repositories and their ports (every service has the one database). */
 export function database(cfg: ServiceConfig): Provider[] {
-  return persistenceProviders({ url: cfg.connections.DATABASE_URL, poolSize: cfg.spec.database.pool });
+  return persistenceProviders({
+    url: cfg.connections.DATABASE_URL,
+    poolSize: cfg.spec.database.pool,
+    idleTimeoutMs: cfg.spec.database.idleTimeoutMs,
+  });
 }
 
 /** SUBMISSION_CONTEXT, the SPS read path, and its invalidation. */
@@ -64,7 +69,12 @@ function interruptedGradingSweeper(cfg: ServiceConfig): Provider {
     provide: InterruptedGradingSweeper,
     inject: [PRODUCTION_REPOSITORY, GradingWorker],
     useFactory: (productions: ProductionRepository, worker: GradingWorker) => {
-      const sweeper = new InterruptedGradingSweeper(productions, worker, { staleAfterMs: staleAfterMs(cfg.spec.grader.timeoutMs), everyMs: 15_000 });
+      const { sweepEveryMs, sweepBatch } = cfg.spec.interruptedGradings;
+      const sweeper = new InterruptedGradingSweeper(productions, worker, {
+        staleAfterMs: staleAfterMs(cfg.spec.grader.timeoutMs),
+        everyMs: sweepEveryMs,
+        batch: sweepBatch,
+      });
       return Object.assign(sweeper, { onApplicationBootstrap: () => sweeper.start(), onApplicationShutdown: () => sweeper.stop() });
     },
   };
@@ -83,7 +93,7 @@ export function grader(cfg: ServiceConfig): Provider[] {
     },
     {
       provide: ARCHIVE_VALIDATOR,
-      useValue: { validate: (bytes: Buffer) => validateArchive(bytes, { maxCompressedBytes: spec.http.maxArchiveBytes }).then(() => undefined) },
+      useValue: { validate: (bytes: Buffer) => validateArchive(bytes, archiveBoundsOf(spec)).then(() => undefined) },
     },
     {
       provide: GradingWorker,
@@ -93,9 +103,9 @@ export function grader(cfg: ServiceConfig): Provider[] {
   ];
 }
 
-/** The grader options a spec asks for, on this machine's interpreter and sandbox folder. */
-export function graderOptionsOf(cfg: ServiceConfig): GraderOptions {
-  const { grader: g, http } = cfg.spec;
+/** The grader options a spec asks for, on this machine's interpreter, sandbox folder and CPUs. */
+export function graderOptionsOf(cfg: ServiceConfig, cpuCount = cpus().length): GraderOptions {
+  const { grader: g } = cfg.spec;
   return {
     python: cfg.connections.SG_PYTHON,
     sandboxRoot: cfg.connections.SG_SANDBOX_ROOT,
@@ -106,8 +116,9 @@ export function graderOptionsOf(cfg: ServiceConfig): GraderOptions {
     limits: g.limits,
     cgroups: g.cgroups,
     maxOutputBytes: g.maxOutputBytes,
-    ...(g.maxConcurrent !== undefined ? { maxConcurrent: g.maxConcurrent } : {}),
-    archiveLimits: { maxCompressedBytes: http.maxArchiveBytes },
+    maxConcurrent: maxConcurrentGradings(g, cpuCount),
+    poolSize: warmPoolSize(g, cpuCount),
+    archive: archiveBoundsOf(cfg.spec),
   };
 }
 

@@ -2,11 +2,18 @@
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
-import type { ServiceConfig } from '@shellgrade/variant';
+import { variantServers, type ServiceConfig } from '@shellgrade/variant';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
   const { http } = cfg.spec;
-  return { title, corsOrigins: http.corsOrigins, maxArchiveBytes: http.maxArchiveBytes, opsAccess: http.opsAccess };
+  return {
+    title,
+    corsOrigins: http.corsOrigins,
+    maxArchiveBytes: http.maxArchiveBytes,
+    opsAccess: http.opsAccess,
+    keepAliveMs: http.keepAliveMs,
+    requestTimeoutMs: http.requestTimeoutMs,
+  };
 }
 
 export function identityOf(cfg: ServiceConfig): ServiceIdentity {
@@ -24,6 +31,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
       databaseUrl: c.DATABASE_URL,
       ...(cfg.spec.dispatch === 'rabbitmq' ? { brokerUrl: c.AMQP_URL } : {}),
       ...(cfg.spec.storage === 'minio' ? { objectStore: { accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY } } : {}),
+      ...(variantServers(cfg.spec).includes('redis') ? { redisUrl: c.REDIS_URL } : {}),
     },
     auth.secretPolicy,
   );
@@ -49,6 +57,7 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
     leftoverUrls: parseUpstreamUrls('leftover', cfg.upstreams.leftoverUrl),
     upstreamTimeoutMs: gateway.upstreamTimeoutMs,
     upstreamMaxSockets: gateway.upstreamMaxSockets,
+    upstreamMaxFreeSockets: gateway.upstreamMaxFreeSockets,
     corsOrigins: cfg.spec.http.corsOrigins,
     opsAccess: cfg.spec.http.opsAccess,
     downCooldownMs: gateway.downCooldownMs,

@@ -18,6 +18,7 @@ describe('gatewayConfigOf', () => {
       leftoverUrls: ['http://127.0.0.1:3200'],
       upstreamTimeoutMs: 1500,
       upstreamMaxSockets: 1024,
+      upstreamMaxFreeSockets: 64,
       corsOrigins: 'http://localhost:5173',
       opsAccess: 'internal',
       downCooldownMs: 1000,
@@ -53,7 +54,7 @@ describe('graderOptionsOf', () => {
       'exercise',
       { SG_PYTHON: '/opt/py/bin/python3', SG_SANDBOX_ROOT: '/var/tmp/sb' },
     );
-    expect(graderOptionsOf(cfg)).toEqual({
+    expect(graderOptionsOf(cfg, 2)).toEqual({
       python: '/opt/py/bin/python3',
       sandboxRoot: '/var/tmp/sb',
       timeoutMs: 2500,
@@ -74,19 +75,27 @@ describe('graderOptionsOf', () => {
       cgroups: 'off',
       maxOutputBytes: 4096,
       maxConcurrent: 3,
-      archiveLimits: { maxCompressedBytes: 65536 },
+      poolSize: 2,
+      archive: { maxCompressedBytes: 65536, maxUncompressedBytes: 32 * 1024 * 1024, maxEntries: 2000, maxCompressionRatio: 200 },
     });
   });
 
-  it('leaves the concurrency to the machine (4 per CPU) when the spec does not set it', () => {
-    expect(graderOptionsOf(serviceConfig(msa, 'exercise'))).not.toHaveProperty('maxConcurrent');
+  it('resolves unset concurrency and warm pool on the machine: 4 gradings and 1 warm sandbox per CPU', () => {
+    expect(graderOptionsOf(serviceConfig(msa, 'exercise'), 3)).toMatchObject({ maxConcurrent: 12, poolSize: 3 });
   });
 });
 
 describe('the HTTP edge, auth and identity', () => {
   it('come from the spec (tunables) and the connections (the secret)', () => {
     const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+', REDIS_URL: 'redis://cache:6379' });
-    expect(httpOptionsOf(cfg, 't')).toEqual({ title: 't', corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'internal' });
+    expect(httpOptionsOf(cfg, 't')).toEqual({
+      title: 't',
+      corsOrigins: '',
+      maxArchiveBytes: 1024 * 1024,
+      opsAccess: 'internal',
+      keepAliveMs: 65_000,
+      requestTimeoutMs: 120_000,
+    });
     expect(authConfigOf(cfg)).toEqual({
       jwtSecret: 'a-secret-of-16-chars+',
       accessTtlSeconds: 900,
@@ -138,6 +147,8 @@ describe('authConfigOf refuses default secrets outside development (issue 22 ite
     SG_JWT_SECRET: 'kq3v9XbL2pW8rT5mZ1cN7fH4sD6gJ0aY',
     DATABASE_URL: 'postgres://shellgrade:Zr8vK2qW5pL9@db:5432/shellgrade',
     AMQP_URL: 'amqp://shellgrade:Tn4cX7bM1vQ3@rabbitmq:5672',
+    // msa's two exercise replicas share their rate-limit counters in Redis
+    REDIS_URL: 'redis://:Qw7eR4tY1uI9oP3a@redis:6379',
   };
 
   it('starts on loopback with the dev defaults (the native launcher)', () => {
@@ -159,5 +170,15 @@ describe('authConfigOf refuses default secrets outside development (issue 22 ite
     const rabbit = { ...msa, dispatch: 'rabbitmq' as const };
     expect(() => authConfigOf(exposed(rabbit, { ...generated, AMQP_URL: undefined }))).toThrow(/AMQP_URL/);
     expect(() => authConfigOf(exposed(rabbit, generated))).not.toThrow();
+  });
+
+  it('checks the Redis password whenever the variant uses Redis (BullMQ, cache, shared rate limits)', () => {
+    const noRedis = { ...generated, REDIS_URL: undefined };
+    const single = { ...msa, replicas: { gateway: 1, leftover: 1, exercise: 1 } };
+    expect(() => authConfigOf(exposed(single, noRedis))).not.toThrow(); // uses no Redis
+    expect(() => authConfigOf(exposed({ ...single, dispatch: 'bullmq' as const }, noRedis))).toThrow(/REDIS_URL/);
+    expect(() => authConfigOf(exposed({ ...single, cache: 'redis' as const }, noRedis))).toThrow(/REDIS_URL/);
+    expect(() => authConfigOf(exposed(msa, noRedis))).toThrow(/REDIS_URL/);
+    expect(() => authConfigOf(exposed({ ...single, dispatch: 'bullmq' as const }, generated))).not.toThrow();
   });
 });

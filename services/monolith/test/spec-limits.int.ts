@@ -26,7 +26,7 @@ describe('monolith built from a spec: http limits', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    const pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     const seeded = await seed(pool, { students: 1, teachers: 0, catalog: await loadCatalog(), kdfCost: 4 });
     await pool.end();
     ids = { exerciseId: seeded.csvExerciseId, statementId: seeded.students[0]!.statementId };

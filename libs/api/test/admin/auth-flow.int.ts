@@ -31,10 +31,10 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    const pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
     await pool.end();
-    const database = persistenceProviders({ url: db.url, poolSize: 5 });
+    const database = persistenceProviders({ url: db.url, poolSize: 5, idleTimeoutMs: 30_000 });
     const moduleRef = await Test.createTestingModule({
       // CRUD routes registered BEFORE the auth ones on purpose: DELETE /api/user/:id must not
       // shadow DELETE /api/user/logout whatever order a composition root imports them in.

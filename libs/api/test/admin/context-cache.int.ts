@@ -52,12 +52,12 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    const pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
     await pool.end();
     raw = new Redis(redisUrl());
     await dropCacheKeys(raw);
-    const database = persistenceProviders({ url: db.url, poolSize: 5 });
+    const database = persistenceProviders({ url: db.url, poolSize: 5, idleTimeoutMs: 30_000 });
     const moduleRef = await Test.createTestingModule({
       imports: [
         portsModule([...database, ...redisSubmissionContextProviders({ url: redisUrl(), ttlSeconds: 300, commandTimeoutMs: 100 })]),

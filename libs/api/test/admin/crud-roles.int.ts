@@ -39,9 +39,9 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = createPool({ databaseUrl: db.url, size: 2 });
+    pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
-    const database = persistenceProviders({ url: db.url, poolSize: 5 });
+    const database = persistenceProviders({ url: db.url, poolSize: 5, idleTimeoutMs: 30_000 });
     const moduleRef = await Test.createTestingModule({
       imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig()), LeftoverApiModule, StatementApiModule],
     }).compile();

@@ -33,7 +33,7 @@ const SMALL: RateLimitsInput = {
 };
 
 async function startApp(dbUrl: string, rateLimits: RateLimitsInput): Promise<INestApplication> {
-  const database = persistenceProviders({ url: dbUrl, poolSize: 5 });
+  const database = persistenceProviders({ url: dbUrl, poolSize: 5, idleTimeoutMs: 30_000 });
   const moduleRef = await Test.createTestingModule({
     imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig({ rateLimits })), LeftoverApiModule],
   }).compile();
@@ -59,7 +59,7 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const pool = createPool({ databaseUrl: db.url, size: 2 });
+    const pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     seeded = await seed(pool, { students: 30, teachers: 1, catalog, kdfCost: 4 });
     await pool.end();
     app = await startApp(db.url, SMALL);

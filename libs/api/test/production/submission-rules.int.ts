@@ -43,7 +43,7 @@ describe('submission rules over HTTP (monolith composition, real grader, real Po
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    pool = createPool({ databaseUrl: db.url, size: 2 });
+    pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
     seeded = await seed(pool, { students: 8, teachers: 1, catalog: await loadCatalog(), kdfCost: 4 });
     const base = loadVariant('naked-mon');
     const spec = { ...base, auth: { ...base.auth, kdfCost: 4, rateLimits: { ...base.auth.rateLimits, submissionsPerStudent: { points: SUBMISSIONS_PER_STUDENT, durationS: 600 } } } };

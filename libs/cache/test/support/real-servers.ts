@@ -51,7 +51,7 @@ export interface SeededDatabase {
 
 export async function seededDatabase(students = 2): Promise<SeededDatabase> {
   const db = await createTestDatabase();
-  const pool = createPool({ databaseUrl: db.url, size: 4 });
+  const pool = createPool({ databaseUrl: db.url, size: 4, idleTimeoutMs: 30_000 });
   const seeded = await seed(pool, { students, teachers: 1, catalog: testCatalog, kdfCost: 4 });
   return {
     db,

@@ -24,6 +24,9 @@ import {
 import { accountFor, type Audit } from './accounting';
 import { PAPER } from './real-grader';
 import { validateArchive } from '@shellgrade/grading';
+// The spec's archive bounds (their one default).
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
 
 export interface Seeded {
   userId: number;
@@ -32,7 +35,8 @@ export interface Seeded {
 }
 
 /** The real validator, as the services bind it. */
-const validator: ArchiveValidator = { validate: async (bytes) => void (await validateArchive(bytes)) };
+const bounds = archiveBoundsOf({ http: httpSchema.parse({}), grader: graderSchema.parse({}) });
+const validator: ArchiveValidator = { validate: async (bytes) => void (await validateArchive(bytes, bounds)) };
 
 export class BrokerFixture {
   readonly productions: PgProductionRepository;
@@ -51,7 +55,7 @@ export class BrokerFixture {
 
   static async create(): Promise<BrokerFixture> {
     const db = await createTestDatabase();
-    const pool = createPool({ databaseUrl: db.url, size: 20 });
+    const pool = createPool({ databaseUrl: db.url, size: 20, idleTimeoutMs: 30_000 });
     const seeded = await seedStatement(pool);
     return new BrokerFixture(db, pool, seeded);
   }

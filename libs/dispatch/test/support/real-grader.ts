@@ -5,23 +5,27 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, DEFAULT_BUILD_PYTHON } from '@shellgrade/grading';
 // The grader's limits, cgroups and output bound: the spec's defaults (their one home).
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { graderSchema } from '@shellgrade/variant';
+import { archiveBoundsOf, graderSchema, httpSchema, maxConcurrentGradings, warmPoolSize } from '@shellgrade/variant';
 
 export const PAPER = getCatalogExercise(PAPER_SLUG);
 export const GOOD_ANSWER = loadSamples(PAPER_SLUG).good;
 
 /** A grader per process, its job directories in a private temporary root. */
 export function realGrader(): SandboxGrader {
-  const { limits, cgroups, maxOutputBytes } = graderSchema.parse({});
+  const grader = graderSchema.parse({});
+  const { limits, cgroups, maxOutputBytes } = grader;
   return new SandboxGrader({
     limits,
     cgroups,
     maxOutputBytes,
+    archive: archiveBoundsOf({ http: httpSchema.parse({}), grader }),
+    maxConcurrent: maxConcurrentGradings(grader, cpus().length),
+    poolSize: warmPoolSize(grader, cpus().length),
     python: process.env.SG_PYTHON ?? DEFAULT_BUILD_PYTHON,
     sandboxRoot: mkdtempSync(join(tmpdir(), 'sg-broker-grader-')),
     timeoutMs: 20_000,

@@ -15,7 +15,7 @@ export interface Consuming {
 
 export function runWorkerProcess(consume: (grading: GradingWorker, productions: ProductionRepository) => Promise<Consuming>): void {
   const main = async () => {
-    const pool = createPool({ databaseUrl: String(process.env.DATABASE_URL), size: 10 });
+    const pool = createPool({ databaseUrl: String(process.env.DATABASE_URL), size: 10, idleTimeoutMs: 30_000 });
     const productions = new PgProductionRepository(pool);
     const grading = new GradingWorker(
       new PgSubmissionContextReader(pool),

@@ -7,16 +7,30 @@ import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '@shellgr
 import { dispatchTimingsOf, within, type BrokerSettings } from '@shellgrade/dispatch';
 import { brokerProviders } from './broker-providers';
 
-const CONNECT_TIMEOUT_MS = 30_000;
+/** The spec's broker.rabbitmq (libs/variant holds the defaults). */
+interface RabbitMqSettings {
+  heartbeatS: number;
+  reconnectS: number;
+  connectTimeoutMs: number;
+  closeGraceMs: number;
+}
 
-const notReady = (what: string) => () => new Error(`${what} not ready after ${CONNECT_TIMEOUT_MS} ms`);
-
-export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BrokerSettings }): Provider[] {
+export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BrokerSettings & { rabbitmq: RabbitMqSettings } }): Provider[] {
   const { broker } = cfg;
+  const { heartbeatS, reconnectS, connectTimeoutMs, closeGraceMs } = broker.rabbitmq;
+  const notReady = (what: string) => () => new Error(`${what} not ready after ${connectTimeoutMs} ms`);
   return brokerProviders({
     name: 'rabbitmq',
     connection: RabbitMqConnection,
-    connect: () => new RabbitMqConnection({ url: cfg.url, queue: broker.queue, maxLength: broker.queueBound, deliveryLimit: broker.retries }),
+    connect: () =>
+      new RabbitMqConnection({
+        url: cfg.url,
+        queue: broker.queue,
+        maxLength: broker.queueBound,
+        deliveryLimit: broker.retries,
+        heartbeatSeconds: heartbeatS,
+        reconnectSeconds: reconnectS,
+      }),
     dispatch: RabbitMqDispatch,
     createDispatch: (connection, productions, archives) =>
       new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply) }),
@@ -26,11 +40,12 @@ export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'a
             prefetch: broker.prefetch,
             retries: broker.retries,
             retryDelayMs: broker.retryDelayMs,
+            closeGraceMs,
           })
       : null,
     start: async ({ connection, dispatch, consumer }) => {
-      await within(dispatch.ready(), CONNECT_TIMEOUT_MS, notReady(`RabbitMQ at ${connection.topology.work}`));
-      if (consumer) await within(consumer.ready(), CONNECT_TIMEOUT_MS, notReady('RabbitMQ consumer'));
+      await within(dispatch.ready(), connectTimeoutMs, notReady(`RabbitMQ at ${connection.topology.work}`));
+      if (consumer) await within(consumer.ready(), connectTimeoutMs, notReady('RabbitMQ consumer'));
     },
     stop: async ({ connection, dispatch, consumer }) => {
       await consumer?.close();
