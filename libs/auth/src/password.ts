@@ -1,6 +1,6 @@
 /**
  * Password hashing with scrypt (node:crypto). The stored string describes its own
- * parameters, so raising SG_KDF_COST later does not invalidate existing hashes:
+ * parameters, so raising the spec's auth.kdfCost later does not invalidate existing hashes:
  *   scrypt$<log2 N>$<r>$<p>$<salt base64>$<hash base64>
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
@@ -28,7 +28,7 @@ function derive(password: string, salt: Buffer, logN: number, r: number, p: numb
   );
 }
 
-/** Hashes with a fresh random salt; cost is log2 of scrypt's N (SG_KDF_COST). */
+/** Hashes with a fresh random salt; cost is log2 of scrypt's N (spec: auth.kdfCost). */
 export async function hashPassword(password: string, cost: number): Promise<string> {
   if (!Number.isInteger(cost) || cost < 1 || cost > 20) throw new RangeError(`KDF cost must be an integer in 1..20, got ${cost}`);
   const salt = randomBytes(SALT_LENGTH);

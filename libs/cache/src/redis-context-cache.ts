@@ -4,7 +4,7 @@ import { contextKey, exerciseGenerationKey, exerciseIndexKey, statementGeneratio
 import { type CacheObserver, type ContextLookup, type FillGuard, type SubmissionContextCache, silentCacheObserver } from './context-cache';
 
 export interface RedisContextCacheOptions {
-  /** Lifetime of an entry (SG_CACHE_TTL_S): bounds staleness from writes the API did not see. */
+  /** Lifetime of an entry (spec: cacheTtlS): bounds staleness from writes the API did not see. */
   ttlSeconds: number;
   observer?: CacheObserver;
 }

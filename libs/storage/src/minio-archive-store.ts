@@ -19,7 +19,7 @@ import { sha256Hex } from './postgres-archive-store';
  *
  * get() streams the object and stops reading past archive_size, then verifies the sha256.
  * It returns a Buffer because the grading port (GradingJob.submission) takes one: archives
- * are capped at SG_MAX_ARCHIVE_BYTES (1 MiB) at submission time.
+ * are capped at the spec's http.maxArchiveBytes (1 MiB by default) at submission time.
  */
 export class MinioArchiveStore implements ArchiveStore {
   private bucketReady: Promise<void> | null = null;
