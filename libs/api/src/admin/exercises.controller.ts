@@ -58,17 +58,7 @@ export class ExercisesController {
   @Post()
   @Roles('admin', 'teacher')
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newExerciseSchema)) b: z.infer<typeof newExerciseSchema>) {
-    const created = await this.exercises.create({
-      slug: b.slug,
-      name: b.name,
-      statementHtml: b.statement,
-      questionArchive: b.question_archive,
-      graderScript: b.grader_script,
-      state: b.state,
-      locale: b.locale,
-      skills: b.skills,
-      authorId: me.id,
-    });
+    const created = await this.exercises.create({ ...exerciseFieldsOf(b), authorId: me.id });
     return exerciseView(created, { full: true, staff: true });
   }
 
@@ -82,16 +72,7 @@ export class ExercisesController {
   @Roles('admin', 'teacher')
   async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
     await this.ownExercise(me, id);
-    const updated = await this.exercises.update(id, {
-      slug: b.slug,
-      name: b.name,
-      statementHtml: b.statement,
-      questionArchive: b.question_archive,
-      graderScript: b.grader_script,
-      state: b.state,
-      locale: b.locale,
-      skills: b.skills,
-    });
+    const updated = await this.exercises.update(id, exerciseFieldsOf(b));
     if (!updated) throw notFound('exercise', id);
     // Awaited: once the teacher has the answer, no replica grades with the old grader or archive.
     await this.cachedContexts.exerciseChanged(id);
@@ -112,4 +93,27 @@ export class ExercisesController {
   private async ownExercise(me: AuthenticatedUser, id: number): Promise<void> {
     changeable(me, await this.exercises.findById(id), (e) => e.authorId, 'exercise', id);
   }
+}
+
+/** The request body's fields (snake_case wire names) as the repository's exercise fields; update leaves out what the body does not name. */
+function exerciseFieldsOf<B extends ExerciseUpdate>(b: B): {
+  slug: B['slug'];
+  name: B['name'];
+  statementHtml: B['statement'];
+  questionArchive: B['question_archive'];
+  graderScript: B['grader_script'];
+  state: B['state'];
+  locale: B['locale'];
+  skills: B['skills'];
+} {
+  return {
+    slug: b.slug,
+    name: b.name,
+    statementHtml: b.statement,
+    questionArchive: b.question_archive,
+    graderScript: b.grader_script,
+    state: b.state,
+    locale: b.locale,
+    skills: b.skills,
+  };
 }
