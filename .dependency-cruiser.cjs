@@ -19,7 +19,7 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway|grpc-edge)/src/|brokers/[^/]+/src/)';
 const WIRING = '^libs/wiring/src/';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/src/|test/)';
