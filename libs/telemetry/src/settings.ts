@@ -4,6 +4,13 @@
  * collector address (OTEL_EXPORTER_OTLP_ENDPOINT). The service validates SG_PROCESS in full
  * right after; this preload only picks its few fields and stays dependency-free so the
  * off-case loads nothing.
+ *
+ * Why not libs/variant's validated loader: telemetry is an adapter (tag type:adapter) and the
+ * layer rules (eslint.config.mjs depConstraints, .dependency-cruiser.cjs) forbid an adapter to
+ * import the spec (type:spec). The fallbacks below only matter for a process started without
+ * SG_PROCESS (by hand); TODO(issue 14): move this preload to a wiring-level entry that reuses
+ * decodeProcessConfig and connectionsSchema (OTEL_EXPORTER_OTLP_ENDPOINT's one default), which
+ * needs infra/src/paths.ts and the deploy generators to name the new preload.
  */
 import type { TelemetrySettings } from './sdk';
 
