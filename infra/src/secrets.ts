@@ -57,7 +57,7 @@ export function installationSecrets(file = SECRETS_FILE): InstallationSecrets {
   const stored = JSON.parse(text) as Partial<InstallationSecrets>;
   // A file written before a secret existed gets it generated and kept (the others stay as they were).
   const missing = (Object.keys(generateSecrets()) as (keyof InstallationSecrets)[]).filter((k) => stored[k] === undefined);
-  if (missing.length > 0 && installationSecretsSchema.omit(Object.fromEntries(missing.map((k) => [k, true]))).safeParse(stored).success) {
+  if (missing.length > 0 && installationSecretsSchema.partial().safeParse(stored).success) {
     const fresh = generateSecrets();
     for (const k of missing) (stored as Record<string, string>)[k] = fresh[k];
     writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
