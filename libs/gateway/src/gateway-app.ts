@@ -26,7 +26,7 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   const poolOptions = {
     downCooldownMs: config.downCooldownMs,
     maxSockets: config.upstreamMaxSockets,
-    maxFreeSockets: config.upstreamMaxFreeSockets ?? config.upstreamMaxSockets,
+    maxFreeSockets: config.upstreamMaxFreeSockets,
   };
   const state: GatewayState = {
     config,

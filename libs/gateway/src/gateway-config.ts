@@ -10,12 +10,8 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** Concurrent connections per upstream URL. */
   upstreamMaxSockets: number;
-  /**
-   * Idle keep-alive connections kept per upstream URL (spec: gateway.upstreamMaxFreeSockets; the
-   * wiring always sets it). Optional only because the hand-built configs of libs/gateway/test
-   * predate it; unset there, every idle connection up to upstreamMaxSockets is kept.
-   */
-  upstreamMaxFreeSockets?: number;
+  /** Idle keep-alive connections kept per upstream URL (spec: gateway.upstreamMaxFreeSockets). */
+  upstreamMaxFreeSockets: number;
   corsOrigins: string;
   /** Who reads /metrics, /docs and /health detail. */
   opsAccess: OpsAccess;

@@ -155,6 +155,7 @@ export async function startGateway(overrides: Partial<GatewayConfig>): Promise<R
     leftoverUrls: ['http://127.0.0.1:1'],
     upstreamTimeoutMs: 2000,
     upstreamMaxSockets: 64,
+    upstreamMaxFreeSockets: 64,
     // The browser origin the CORS tests use (an explicit allow-list: no origin is echoed blindly).
     corsOrigins: 'http://spa.example',
     opsAccess: 'internal',

@@ -66,6 +66,7 @@ describe('gateway over transport grpc (live gRPC edges)', () => {
       leftoverUrls: ['http://127.0.0.1:9'],
       upstreamTimeoutMs: TIMEOUT_MS,
       upstreamMaxSockets: 16,
+      upstreamMaxFreeSockets: 16,
       corsOrigins: '*',
       opsAccess: 'internal',
       downCooldownMs: 1000,
