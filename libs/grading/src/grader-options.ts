@@ -64,12 +64,6 @@ export interface GraderOptions {
   log?: (line: string) => void;
 }
 
-/**
- * Where job folders go unless configured: a root-owned place, not the world-writable /tmp where
- * anyone can create the folder first (the grader refuses a root it does not own, DESIGN §8).
- */
-export const DEFAULT_SANDBOX_ROOT = '/var/lib/shellgrade/sandbox';
-
 /** The unprivileged identity graders run as under bwrap ("nobody"). */
 export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;

@@ -6,6 +6,9 @@
  */
 import { z } from 'zod';
 
+/** Where job folders go unless SG_SANDBOX_ROOT says otherwise. */
+export const DEFAULT_SANDBOX_ROOT = '/var/lib/shellgrade/sandbox';
+
 export const connectionsSchema = z.object({
   DATABASE_URL: z.string().default('postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade'),
   REDIS_URL: z.string().default('redis://127.0.0.1:56379'),
@@ -16,7 +19,9 @@ export const connectionsSchema = z.object({
   MINIO_BUCKET: z.string().default('shellgrade-archives'),
   SG_JWT_SECRET: z.string().min(16).default('shellgrade-dev-secret-change-me'),
   SG_PYTHON: z.string().default('/root/.pyenv/versions/3.11.7/bin/python3'),
-  SG_SANDBOX_ROOT: z.string().default('/tmp/shellgrade-sandbox'),
+  // Root-owned, not the world-writable /tmp where anyone could create the folder first (the
+  // grader refuses a root it does not own or that others can write: libs/grading job-dirs.ts).
+  SG_SANDBOX_ROOT: z.string().default(DEFAULT_SANDBOX_ROOT),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default('http://127.0.0.1:4318'),
 });
 

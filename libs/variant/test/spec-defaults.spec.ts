@@ -2,7 +2,7 @@
  * The spec schema holds the one default of every auth, HTTP-edge and grader tunable (issue 14 item 1):
  * libs/auth, libs/http and libs/grading have none, so these values are what every process runs with.
  */
-import { archiveBoundsOf, authSchema, graderSchema, httpSchema, maxConcurrentGradings, validateVariant, warmPoolSize, type VariantSpecInput } from '../src';
+import { archiveBoundsOf, authSchema, graderSchema, httpSchema, loadConnections, maxConcurrentGradings, validateVariant, warmPoolSize, type VariantSpecInput } from '../src';
 
 const monolith = (replicas: number, extra: Partial<VariantSpecInput> = {}) =>
   validateVariant({ name: 'd', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: replicas }, ...extra });
@@ -92,6 +92,14 @@ describe('rate-limit store: shared counters as soon as a limit is checked by sev
     expect(monolith(1, { auth: { rateLimits: { store: 'redis' } } }).auth.rateLimits.store).toBe('redis');
     expect(() => monolith(2, { auth: { rateLimits: { store: 'memory' } } })).toThrow(/auth\.rateLimits\.store: memory counters are per process/);
     expect(monolith(2, { auth: { rateLimits: { enabled: false, store: 'memory' } } }).auth.rateLimits).toMatchObject({ enabled: false, store: 'memory' });
+  });
+});
+
+describe('sandbox root default (issue 22 item 6)', () => {
+  it('is a root-owned place, not the world-writable /tmp where anyone could create it first', () => {
+    const root = loadConnections({}).SG_SANDBOX_ROOT;
+    expect(root).toBe('/var/lib/shellgrade/sandbox');
+    expect(root.startsWith('/tmp') || root.startsWith('/var/tmp') || root.startsWith('/dev/shm')).toBe(false);
   });
 });
 
