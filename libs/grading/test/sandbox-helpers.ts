@@ -58,3 +58,15 @@ export function scriptJob(graderScript: string, submission?: Buffer, locale = 'e
 
 export const notOk = (comment: { numQ: number; status: string }[]) =>
   comment.filter((c) => c.status !== 'OK').map((c) => c.numQ).sort((a, b) => a - b);
+
+/**
+ * Polls `condition` every 50 ms until it holds (event-based wait, no timing asserted); gives up
+ * after `maxPolls` with a message naming what never happened.
+ */
+export async function pollUntil(what: string, condition: () => boolean, maxPolls = 400): Promise<void> {
+  for (let i = 0; i < maxPolls; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`never happened: ${what}`);
+}

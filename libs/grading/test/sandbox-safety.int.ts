@@ -13,7 +13,7 @@ import { SandboxGrader } from '../src/sandbox-grader';
 import type { GradingFailure } from '../src/grading-output';
 import { getCatalogExercise, loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
-import { catalogJob, closeGraders, notOk, grader, makeSandboxRoot, PYTHON, scriptJob } from './sandbox-helpers';
+import { catalogJob, closeGraders, notOk, grader, makeSandboxRoot, pollUntil, PYTHON, scriptJob } from './sandbox-helpers';
 import { specGraderSettings } from './spec-settings';
 
 const sandbox = makeSandboxRoot('safety');
@@ -44,24 +44,15 @@ async function failure(p: Promise<unknown>): Promise<DomainError> {
 describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (bwrap, %s)', (exec) => {
   it('that loops forever is killed at the wall-clock timeout', async () => {
     const g = grader(sandbox.root, { exec, timeoutMs: 1500 });
-    const started = Date.now();
     const marker = `en_LP${exec.slice(0, 2)}`;
     const grading = failure(g.grade(scriptJob('while True:\n    pass\n', undefined, marker)));
-    if (exec !== 'blocking') {
-      // (blocking mode holds the event loop: nothing can be observed until it returns)
-      let seen = 0;
-      for (let i = 0; i < 13 && seen === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        seen = sandboxProcesses(marker).length;
-      }
-      expect(seen).toBeGreaterThan(0);
-    }
+    // (blocking mode holds the event loop: nothing can be observed until it returns)
+    if (exec !== 'blocking') await pollUntil('the looping grader is running', () => sandboxProcesses(marker).length > 0);
     const err = await grading;
-    const elapsed = Date.now() - started;
+    // The timeout (not a limit or a crash) ended it, and took its whole process tree along.
     expect(err.kind).toBe('grading-failed');
     expect(err.details.timedOut).toBe(true);
-    expect(elapsed).toBeGreaterThanOrEqual(1400);
-    expect(elapsed).toBeLessThan(5000);
+    expect(err.details.signal).not.toBe('SIGXCPU');
     expect(sandboxProcesses(marker)).toEqual([]);
   });
 
@@ -107,13 +98,12 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
 
   it('that burns CPU is stopped by the CPU-seconds limit before the wall-clock timeout', async () => {
     const g = grader(sandbox.root, { exec, timeoutMs: 20_000, limits: { cpuSeconds: 1 } });
-    const started = Date.now();
     const err = await failure(g.grade(scriptJob('while True:\n    pass\n')));
+    // SIGXCPU and no timeout: the CPU-seconds limit ended it, before the wall clock did.
     expect(err.kind).toBe('grading-failed');
     expect(err.details.timedOut).toBe(false);
     expect(err.details.signal).toBe('SIGXCPU');
     expect(err.message).toMatch(/CPU time limit \(1 s\)/);
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('that leaves locked folders behind still gets its job directory removed', async () => {
@@ -156,29 +146,24 @@ describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (b
 });
 
 describe('event loop', () => {
-  /** Longest pause between 10 ms timer ticks while a grader that sleeps 1 s runs. */
-  async function longestStall(exec: 'async' | 'blocking' | 'pool'): Promise<number> {
+  /**
+   * Order of two events: a 10 ms timer armed just before a grading that sleeps 1 s, and the
+   * grading's end. A free event loop fires the timer first; a held one only after the grading.
+   */
+  async function firstEvent(exec: 'async' | 'blocking' | 'pool'): Promise<'timer' | 'graded'> {
     const g = grader(sandbox.root, { exec, poolSize: 1 });
     await g.grade(scriptJob('print(\'{"grade": 0, "comment": []}\')')); // warm up (pool)
-    let last = performance.now();
-    let longest = 0;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      longest = Math.max(longest, now - last);
-      last = now;
-    }, 10);
-    try {
-      await g.grade(scriptJob('import time\ntime.sleep(1)\nprint(\'{"grade": 0, "comment": []}\')'));
-    } finally {
-      clearInterval(timer);
-    }
-    return Math.max(longest, performance.now() - last);
+    const events: string[] = [];
+    const timer = new Promise<void>((resolve) => setTimeout(() => resolve(void events.push('timer')), 10));
+    await g.grade(scriptJob('import time\ntime.sleep(1)\nprint(\'{"grade": 0, "comment": []}\')')).then(() => events.push('graded'));
+    await timer;
+    return events[0] as 'timer' | 'graded';
   }
 
   it('is held for the whole grading in blocking mode (the paper monolith) and stays free otherwise', async () => {
-    expect(await longestStall('blocking')).toBeGreaterThanOrEqual(950);
-    expect(await longestStall('async')).toBeLessThan(500);
-    expect(await longestStall('pool')).toBeLessThan(500);
+    expect(await firstEvent('blocking')).toBe('graded');
+    expect(await firstEvent('async')).toBe('timer');
+    expect(await firstEvent('pool')).toBe('timer');
   });
 });
 
@@ -330,13 +315,11 @@ describe('configuration', () => {
 
   it('pool mode keeps warm sandboxes ready and stops them on close', async () => {
     const g = grader(sandbox.root, { exec: 'pool', poolSize: 2, isolation: 'bwrap' });
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(sandbox.leftovers()).toHaveLength(2); // two ready job dirs, interpreters waiting
     // (a warm supervisor waits as root inside its sandbox: it drops to 65534 once it has a job)
-    expect(sandboxProcesses('shellgrade_grader.warm', null).length).toBeGreaterThanOrEqual(2);
+    await pollUntil('two warm interpreters', () => sandboxProcesses('shellgrade_grader.warm', null).length >= 2);
+    expect(sandbox.leftovers()).toHaveLength(2); // two ready job dirs, interpreters waiting
     await g.close();
     expect(sandbox.leftovers()).toEqual([]);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(sandboxProcesses('shellgrade_grader.warm', null)).toEqual([]);
+    await pollUntil('the warm interpreters gone', () => sandboxProcesses('shellgrade_grader.warm', null).length === 0);
   });
 });
