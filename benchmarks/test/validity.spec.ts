@@ -2,7 +2,7 @@ import { judgeRun } from '../src/validity';
 import { summarizeResources } from '../src/resource-summary';
 import { descendantsOf, type ResourceSample } from '../src/resource-sampler';
 
-const calm = { k6HoldSamples: 40, k6SaturatedSamples: 0, k6CpuMaxPct: 30, k6SchedDelayMs: 0.5, samples: 60 };
+const calm = { k6HoldSamples: 40, k6SaturatedSamples: 0, k6CpuMaxPct: 30, k6SchedDelayMs: 0.5, samples: 60, cpuResidualShare: 0.06 };
 const base = { droppedIterations: 0, k6ExitCode: 0, clientErrors: 0 };
 
 describe('judgeRun (INVALID detection)', () => {
@@ -37,6 +37,12 @@ describe('judgeRun (INVALID detection)', () => {
     expect(judgeRun({ ...base, resources: { ...calm, k6SchedDelayMs: 12.5 } }).reasons[0]).toMatch(/k6 starved of CPU: .* waited 12\.5 ms/);
     expect(judgeRun({ ...base, resources: { ...calm, k6SchedDelayMs: 9.9 } }).valid).toBe(true);
     expect(judgeRun({ ...base, resources: { ...calm, k6SchedDelayMs: null } }).valid).toBe(true);
+  });
+
+  it('rejects a run where something besides the variant and k6 took more than 15% of the machine CPU', () => {
+    expect(judgeRun({ ...base, resources: { ...calm, cpuResidualShare: 0.46 } }).reasons[0]).toMatch(/^foreign CPU load: 46% of the machine's busy CPU .*limit 15%/);
+    expect(judgeRun({ ...base, resources: { ...calm, cpuResidualShare: 0.149 } }).valid).toBe(true);
+    expect(judgeRun({ ...base, resources: { ...calm, cpuResidualShare: null } }).valid).toBe(true);
   });
 
   it('rejects a variant switched by someone else and an unbalanced audit; a crash alone is no reason', () => {
