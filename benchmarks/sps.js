@@ -2,6 +2,7 @@
 //   k6 run -e PROFILE=smoke -e BASE_URL=http://127.0.0.1:3000 -e USERS_CSV=/abs/users.csv benchmarks/sps.js
 // Environment: PROFILE (paper|small|smoke), BASE_URL, USERS_CSV, ARCHIVE, PEAK, RAMP_S, HOLD_S,
 // PAUSE_S, TIMEOUT_S, APDEX_T_MS, APDEX_F_MS, THRESHOLDS (on|off), LOG_SPS (on|off),
+// LOG_REQUESTS (on|off: one line per request, suites), STEPS (JSON [{rate, holdS}], suites), TRANSITION_S,
 // CONNECTION_REUSE (on|off), ARRIVALS (even|exponential), ARRIVALS_OVERSAMPLE,
 // SUMMARY_JSON / SUMMARY_TXT (output paths). See benchmarks/README.md.
 import { SharedArray } from 'k6/data';

@@ -1,5 +1,6 @@
 // Run configuration from the environment (k6 `-e NAME=value` or exported variables) on top of
 // a named profile from k6/profiles.json.
+import { checkSteps, scheduleS, stepSchedule, stepStages } from './steps.js';
 
 export function numberEnv(env, name, fallback) {
   const raw = env[name];
@@ -29,11 +30,14 @@ export function loadConfig(env, profiles) {
     rampS: numberEnv(env, 'RAMP_S', base.rampS),
     holdS: numberEnv(env, 'HOLD_S', base.holdS),
     pauseS: numberEnv(env, 'PAUSE_S', base.pauseS),
-    timeoutS: numberEnv(env, 'TIMEOUT_S', 60),
+    // Suites bound it lower (stress): k6 pre-allocates VUs for peak x (pauses + timeout).
+    timeoutS: numberEnv(env, 'TIMEOUT_S', base.timeoutS || 60),
     apdexTMs,
     apdexFMs: numberEnv(env, 'APDEX_F_MS', 4 * apdexTMs),
     thresholds: env.THRESHOLDS ? env.THRESHOLDS === 'on' : Boolean(base.thresholds),
     logSps: env.LOG_SPS === 'on',
+    // One line per request and per iteration start (the suites' timelines and per-step tables).
+    logRequests: env.LOG_REQUESTS === 'on',
     reply: env.REPLY || 'sync',
     pollS: numberEnv(env, 'POLL_S', 1),
     pollMaxS: numberEnv(env, 'POLL_MAX_S', 8),
@@ -43,11 +47,30 @@ export function loadConfig(env, profiles) {
     arrivals: env.ARRIVALS || base.arrivals || 'even',
     oversample: numberEnv(env, 'ARRIVALS_OVERSAMPLE', 10),
   };
+  if (base.suite) applySuite(cfg, env, base.suite);
   if (cfg.peak < 1) throw new Error('PEAK must be >= 1 iteration/s');
   if (cfg.reply !== 'sync' && cfg.reply !== 'async') throw new Error(`REPLY must be sync or async, got "${cfg.reply}"`);
   if (cfg.arrivals !== 'even' && cfg.arrivals !== 'exponential') throw new Error(`ARRIVALS must be even or exponential, got "${cfg.arrivals}"`);
   if (cfg.oversample < 2) throw new Error('ARRIVALS_OVERSAMPLE must be >= 2');
   return cfg;
+}
+
+/**
+ * A suite profile (`suite: {kind, steps, transitionS}`) drives the load by steps instead of
+ * ramp + hold: STEPS (JSON, computed by the runner: a soak's rate from the calibrated saturation,
+ * a scaled spike) or the profile's steps; a soak without steps holds PEAK for soakS. The whole
+ * schedule counts as the `hold` stage (rampS 0); peak is the highest step rate (VU sizing).
+ */
+function applySuite(cfg, env, suite) {
+  const steps = env.STEPS ? JSON.parse(env.STEPS) : suite.steps || (suite.kind === 'soak' ? [{ rate: cfg.peak, holdS: suite.soakS }] : null);
+  cfg.suite = suite.kind;
+  cfg.transitionS = numberEnv(env, 'TRANSITION_S', suite.transitionS === undefined ? 5 : suite.transitionS);
+  if (cfg.transitionS < 1) throw new Error('TRANSITION_S must be >= 1 s (k6 ramps between step rates)');
+  cfg.steps = checkSteps(steps);
+  cfg.schedule = stepSchedule(cfg.steps, cfg.transitionS);
+  cfg.peak = Math.max.apply(null, cfg.steps.map((s) => s.rate));
+  cfg.rampS = 0;
+  cfg.holdS = scheduleS(cfg.schedule);
 }
 
 /** Seconds one R iteration lasts at least: five pauses (requests take extra). */
@@ -70,14 +93,16 @@ export function scenarioOptions(cfg) {
   const tick = cfg.arrivals === 'exponential' ? cfg.oversample : 1;
   return {
     executor: 'ramping-arrival-rate',
-    startRate: tick,
+    startRate: cfg.steps ? cfg.steps[0].rate * tick : tick,
     timeUnit: '1s',
     preAllocatedVUs,
     maxVUs,
-    stages: [
-      { target: cfg.peak * tick, duration: `${cfg.rampS}s` },
-      { target: cfg.peak * tick, duration: `${cfg.holdS}s` },
-    ],
+    stages: cfg.steps
+      ? stepStages(cfg.steps, cfg.transitionS, tick)
+      : [
+          { target: cfg.peak * tick, duration: `${cfg.rampS}s` },
+          { target: cfg.peak * tick, duration: `${cfg.holdS}s` },
+        ],
     // Let started users finish R (the paper lets every VU complete its scenario).
     gracefulStop: `${Math.ceil(minIterationS(cfg) + 2 * cfg.timeoutS)}s`,
   };

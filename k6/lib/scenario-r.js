@@ -8,6 +8,7 @@ import { iterationsStarted, recordClientError, recordFeedback, recordIteration, 
 import { spsOkStatuses, stageOf } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
+import { stepIndexAt } from './steps.js';
 import { userFor } from './users.js';
 
 const OK_STATUSES = [200, 201, 304];
@@ -38,6 +39,9 @@ function send(cfg, it, type, method, path, body, headers, jar, expected, keepBod
   if (type === 'sps') delete exec.vu.metrics.metadata.trace_id;
   const r = recordResponse(type, res, expected, cfg);
   if (r.cause !== null && it.cause === null) it.cause = r.cause;
+  if (cfg.logRequests) {
+    console.log(JSON.stringify({ sg: 'req', t: startedMs, ms: Math.round(r.ms), type, outcome: r.outcome, cause: r.cause, step: it.step }));
+  }
   check(res, { [`${type} answered ${expected.join('/')}`]: () => r.outcome === 'ok' });
   return { res, outcome: r.outcome, ms: r.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
 }
@@ -62,11 +66,16 @@ export function scenarioR(ctx) {
   const cfg = ctx.cfg;
   if (cfg.arrivals === 'exponential' && Math.random() >= 1 / cfg.oversample) return;
   // Every metric of this iteration carries the stage it started in (tables use the hold stage).
-  exec.vu.metrics.tags.stage = stageOf(Date.now(), ctx.startMs, cfg.rampS);
+  const now = Date.now();
+  exec.vu.metrics.tags.stage = stageOf(now, ctx.startMs, cfg.rampS);
+  // Suites: the step the iteration started in (its requests count in that step's table).
+  const step = cfg.schedule ? stepIndexAt((now - ctx.startMs) / 1000, cfg.schedule) : null;
+  if (step !== null) exec.vu.metrics.tags.step = String(step);
   iterationsStarted.add(1);
   requestsPlanned.add(REQUESTS_PER_ITERATION);
+  if (cfg.logRequests) console.log(JSON.stringify({ sg: 'it', t: now, step }));
   // `it.cause`: the first KO of this iteration, i.e. why the student did not get through R.
-  const it = { cause: null };
+  const it = { cause: null, step };
   try {
     userR(ctx, it);
     recordIteration(it.cause);

@@ -6,6 +6,7 @@ import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js'
 import { bucketOf, classify, responseTimeMs, spsOkStatuses } from '../lib/outcome.js';
 import { productionDataJson, spsBody } from '../lib/sps-body.js';
 import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
+import { checkSteps, scheduleS, stepIndexAt, stepSchedule, stepStages } from '../lib/steps.js';
 import { parseUsersCsv, userFor } from '../lib/users.js';
 
 const profiles = JSON.parse(open(import.meta.resolve('../profiles.json')));
@@ -83,5 +84,42 @@ export default function () {
       const e = scenarioOptions(loadConfig({ PROFILE: 'paper', ARRIVALS: 'exponential' }, profiles));
       return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ PROFILE: 'paper', ARRIVALS: 'bursty' }, profiles));
     },
+  });
+
+  // Suites (load, soak, stress, spike): steps -> schedule -> ramping-arrival-rate stages.
+  const steps = [{ rate: 2, holdS: 60 }, { rate: 10, holdS: 30 }, { rate: 2, holdS: 120 }];
+  const sched = stepSchedule(steps, 5);
+  check(sched, {
+    'schedule: the first step holds from 0, later ones ramp for transitionS then hold': (x) =>
+      JSON.stringify(x) === JSON.stringify([
+        { index: 0, rate: 2, fromS: 0, holdFromS: 0, toS: 60 },
+        { index: 1, rate: 10, fromS: 60, holdFromS: 65, toS: 95 },
+        { index: 2, rate: 2, fromS: 95, holdFromS: 100, toS: 220 },
+      ]) && scheduleS(x) === 220,
+    'stages: hold, then ramp + hold per later step; exponential arrivals multiply the rates': () =>
+      JSON.stringify(stepStages(steps, 5, 1)) === JSON.stringify([
+        { target: 2, duration: '60s' }, { target: 10, duration: '5s' }, { target: 10, duration: '30s' }, { target: 2, duration: '5s' }, { target: 2, duration: '120s' },
+      ]) && stepStages(steps, 5, 10)[2].target === 100,
+    'step of an instant: a step owns its transition; after the end, the last step': (x) =>
+      stepIndexAt(0, x) === 0 && stepIndexAt(59.9, x) === 0 && stepIndexAt(60, x) === 1 && stepIndexAt(94.9, x) === 1 && stepIndexAt(95, x) === 2 && stepIndexAt(500, x) === 2,
+    'steps: integer rates >= 1 and positive holds only': () =>
+      throws(() => checkSteps([])) && throws(() => checkSteps([{ rate: 1.5, holdS: 5 }])) && throws(() => checkSteps([{ rate: 1, holdS: 0 }])) && checkSteps(steps) === steps,
+  });
+
+  const stress = loadConfig({ PROFILE: 'stress' }, profiles);
+  const stressSc = scenarioOptions(stress);
+  check(stress, {
+    'suite profile: steps from the profile, peak = highest rate, the whole schedule is the hold stage': (c) =>
+      c.suite === 'stress' && c.peak === 32 && c.rampS === 0 && c.holdS === 7 * 60 + 6 * 5 && c.steps.length === 7,
+    'stress bounds the client timeout (VUs = peak x (pauses + 2 s + timeout))': (c) => c.timeoutS === 10 && stressSc.preAllocatedVUs === 32 * (5 + 2 + 10),
+    'suite scenario: starts at the first rate, stages from the steps': () =>
+      stressSc.startRate === 2 && stressSc.stages.length === 13 && stressSc.stages[1].target === 4 && stressSc.stages[1].duration === '5s',
+    'STEPS and TRANSITION_S from the runner override the profile; a soak holds PEAK for soakS': () => {
+      const o = loadConfig({ PROFILE: 'spike', STEPS: '[{"rate":3,"holdS":10},{"rate":15,"holdS":4}]', TRANSITION_S: '2' }, profiles);
+      const soak = loadConfig({ PROFILE: 'soak-scaled', PEAK: '6' }, profiles);
+      return o.peak === 15 && o.holdS === 16 && o.schedule[1].fromS === 10 && soak.steps.length === 1 && soak.steps[0].rate === 6 && soak.holdS === 300;
+    },
+    'a plain profile has no steps and no step schedule': () => cfg.steps === undefined && cfg.schedule === undefined,
+    'LOG_REQUESTS turns the per-request lines on': () => loadConfig({ PROFILE: 'load-smoke', LOG_REQUESTS: 'on' }, profiles).logRequests === true && !stress.logRequests,
   });
 }
