@@ -39,6 +39,7 @@ interface CommonFlags {
   raw?: boolean;
   apdexTMs?: number;
   peak?: number;
+  saturation?: number;
   rampS?: number;
   holdS?: number;
   connectionReuse?: 'on' | 'off';
@@ -56,13 +57,14 @@ function arrivals(v: string): 'even' | 'exponential' {
 
 function common(cmd: Command): Command {
   return cmd
-    .option('--profile <name>', 'load profile from k6/profiles.json (paper|small|short|smoke)', 'small')
+    .option('--profile <name>', 'load profile from k6/profiles.json (paper|small|short|smoke; suites: load|soak|stress|spike and their -smoke/-short/-scaled variants)', 'small')
     .option('--runs <n>', 'runs per test (default: the profile\'s)', positiveInt)
     .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
     .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
     .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
     .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T; default 1500 as gatling-report)', nonNegative)
-    .option('--peak <n>', 'override the profile peak (iterations/s)', nonNegative)
+    .option('--peak <n>', 'override the profile peak (iterations/s); suites: the first step\'s rate (others scaled alike), a soak\'s rate', nonNegative)
+    .option('--saturation <n>', 'soak: the saturation rate (it/s) it holds 70 % of (default: the newest results/*-<variant>-calibration.json)', positiveNumber)
     .option('--ramp-s <s>', 'override the ramp stage length', nonNegative)
     .option('--hold-s <s>', 'override the sustained stage length', nonNegative)
     .option('--connection-reuse <on|off>', "override the profile's connection reuse between users (k6 noVUConnectionReuse)", onOff)
@@ -85,6 +87,7 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     keepUp: f.keepUp,
     runId: f.runId,
     peak: f.peak,
+    saturation: f.saturation,
     rampS: f.rampS,
     holdS: f.holdS,
     connectionReuse: f.connectionReuse === undefined ? undefined : f.connectionReuse === 'on',

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { defaultArchive, spsScript } from './paths';
 import { startInherited, waitExit } from './shell';
+import type { IterationSample, RequestSample } from './suites/samples';
+import type { ScheduledStep } from './suites/step-stats';
 import type { PaperMetrics } from './types';
 
 export interface K6Invocation {
@@ -47,6 +49,21 @@ export async function runK6(inv: K6Invocation, onStart: (pid: number) => void): 
 export function readPaper(file: string): PaperMetrics {
   if (!existsSync(file)) throw new Error(`k6 wrote no summary at ${file}`);
   return (JSON.parse(readFileSync(file, 'utf8')) as { paper: PaperMetrics }).paper;
+}
+
+/** The step schedule k6 ran (a suite profile: k6/lib/steps.js), from its summary's config. */
+export function readSchedule(file: string): ScheduledStep[] | null {
+  if (!existsSync(file)) return null;
+  return (JSON.parse(readFileSync(file, 'utf8')) as { config?: { schedule?: ScheduledStep[] } }).config?.schedule ?? null;
+}
+
+/** The per-request and per-iteration lines of a run logged with LOG_REQUESTS=on (the suites). */
+export async function readRequestLines(logFile: string): Promise<{ requests: RequestSample[]; iterations: IterationSample[] }> {
+  const requests: RequestSample[] = [];
+  const iterations: IterationSample[] = [];
+  for await (const r of markedLines(logFile, 'req')) requests.push(r as unknown as RequestSample);
+  for await (const i of markedLines(logFile, 'it')) iterations.push(i as unknown as IterationSample);
+  return { requests, iterations };
 }
 
 /** The `msg` objects of k6 log lines carrying `{"sg":"<marker>"}` (console.log of the script). */

@@ -11,16 +11,19 @@ import { drain, judgeAudit, productionRows, settledRabbitAcks, type Audit } from
 import { copyBaselineInto } from './baseline';
 import { CrashWatch, type CrashEvent } from './crash-watch';
 import { DEFAULT_POWER_MODEL, energyWh, estimateEnergy, raplDomains, readEnergyUj, type PowerModel } from './energy';
-import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, runK6, type SpsSample } from './k6-run';
+import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, readRequestLines, readSchedule, runK6, type SpsSample } from './k6-run';
 import { k6Path, k6Version } from './k6-tool';
 import { phase } from './log';
 import { machineFacts } from './machine';
-import { runDir } from './paths';
+import { resultsDir, runDir } from './paths';
 import { loadProfile, type Profile } from './profiles';
 import { ResourceSampler, type ProcessGroup } from './resource-sampler';
 import { K6_GROUP, summarizeResources } from './resource-summary';
 import { writeResources } from './resources-file';
 import { sleep } from './shell';
+import { analyseSuiteRun, type SuiteRun } from './suites/analyse';
+import { suiteLine } from './suites/describe';
+import { calibratedSaturation, resolveSuite } from './suites/resolve';
 import { entryUrl, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
@@ -44,8 +47,10 @@ export interface RunOptions {
   raw?: boolean;
   apdexTMs?: number;
   runId?: string;
-  /** Override the profile's injection (calibration steps, ad-hoc runs). */
+  /** Override the profile's injection (calibration steps, ad-hoc runs); suites: see suites/resolve.ts. */
   peak?: number;
+  /** Soak: the saturation rate (it/s) it holds 70 % of (default: the newest calibration of the variant). */
+  saturation?: number;
   rampS?: number;
   holdS?: number;
   /** Client fidelity overrides (k6/profiles.json has each profile's choice). */
@@ -140,12 +145,12 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
 
 /** Step 1: profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
 async function prepareTest(opts: RunOptions): Promise<TestContext> {
-  const named = loadProfile(opts.profile);
+  const named = suiteProfile(loadProfile(opts.profile), opts);
   const profile: Profile = {
     ...named,
-    peak: opts.peak ?? named.peak,
-    rampS: opts.rampS ?? named.rampS,
-    holdS: opts.holdS ?? named.holdS,
+    peak: named.suite ? named.peak : opts.peak ?? named.peak,
+    rampS: named.suite ? named.rampS : opts.rampS ?? named.rampS,
+    holdS: named.suite ? named.holdS : opts.holdS ?? named.holdS,
     connectionReuse: opts.connectionReuse ?? named.connectionReuse,
     arrivals: opts.arrivals ?? named.arrivals,
   };
@@ -175,6 +180,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     profileName: opts.profile,
     profile: { ...profile, runs, betweenRunsS: betweenS },
     topology: spec.topology,
+    transport: spec.transport,
     replicas: spec.replicas as Record<string, number>,
     tracing: spec.tracing.enabled,
     entry: '',
@@ -195,6 +201,11 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     ARRIVALS: profile.arrivals,
   };
   if (opts.apdexTMs) runEnv.APDEX_T_MS = String(opts.apdexTMs);
+  if (profile.suite) {
+    // The steps as resolved (a soak's rate, --peak scaling) and one log line per request.
+    Object.assign(runEnv, { STEPS: JSON.stringify(profile.suite.steps), TRANSITION_S: String(profile.suite.transitionS), LOG_REQUESTS: 'on' });
+    phase(`suite ${profile.suite.kind}: steps ${profile.suite.steps!.map((st) => `${st.rate}/s × ${st.holdS}s`).join(', ')} (${profile.suite.transitionS}s between steps)`);
+  }
   return {
     opts,
     profile,
@@ -216,6 +227,15 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     sampler: null,
     records: [],
   };
+}
+
+/** A suite profile made concrete: a soak's rate from --peak, --saturation or the variant's newest calibration. */
+function suiteProfile(named: Profile, opts: RunOptions): Profile {
+  if (!named.suite) return named;
+  if (named.suite.kind !== 'soak' && (opts.rampS !== undefined || opts.holdS !== undefined)) throw new Error(`--ramp-s/--hold-s do not apply to a ${named.suite.kind} suite (its steps are in k6/profiles.json)`);
+  const calibrated = named.suite.kind === 'soak' && opts.peak === undefined && opts.saturation === undefined ? calibratedSaturation(resultsDir(), opts.variant) : null;
+  if (calibrated) phase(`soak: saturation ${calibrated.rate}/s from ${calibrated.file}`);
+  return resolveSuite(named, { variant: opts.variant, peak: opts.peak, saturation: opts.saturation, holdS: opts.holdS }, calibrated);
 }
 
 /** Step 2: the variant up (left as found at the end), its entry URL. */
@@ -281,6 +301,7 @@ async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   const audit = await auditRun(ctx, r, load);
   const record = await judgeAndRecord(ctx, r, load, audit);
   phase(runLine(r, ctx.runs, record));
+  if (ctx.profile.suite) await writeSuiteRun(ctx, r, load);
   return record;
 }
 
@@ -408,6 +429,25 @@ async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, aud
   };
   writeFileSync(join(ctx.dir, `run-${r}.json`), JSON.stringify(record, null, 2));
   return record;
+}
+
+/** Suites: per-step table, timelines and the kind's verdict from the request lines (suite-run-N.json). */
+async function writeSuiteRun(ctx: TestContext, r: number, load: LoadResult): Promise<SuiteRun> {
+  const schedule = readSchedule(join(ctx.dir, `k6-run-${r}.json`));
+  if (!schedule) throw new Error(`k6-run-${r}.json has no step schedule: was k6/lib/config.js given the suite?`);
+  const lines = await readRequestLines(join(ctx.dir, `k6-run-${r}.log`));
+  const suiteRun = analyseSuiteRun({
+    run: r,
+    suite: ctx.profile.suite!,
+    schedule,
+    ...lines,
+    samples: ctx.sampler!.samples.filter((s) => s.run === r),
+    loadFromMs: load.loadFromMs,
+    k6: { OK: load.paper.OK, KO: load.paper.KO, iterations: load.paper.iterations.started },
+  });
+  writeFileSync(join(ctx.dir, `suite-run-${r}.json`), JSON.stringify(suiteRun, null, 2));
+  phase(`run ${r}: ${suiteLine(suiteRun)} -> suite-run-${r}.json`);
+  return suiteRun;
 }
 
 /** Step 6 (between runs): productions deleted, then the pause. */

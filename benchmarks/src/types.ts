@@ -42,6 +42,8 @@ export interface PaperMetrics {
   buckets: { lt800: number | null; b800_1200: number | null; ge1200: number | null };
   apdex: number | null;
   throughput: number | null;
+  /** Mean of OK response times (ms); absent in runs recorded before it was added. */
+  avg?: number | null;
   p50: number | null;
   p95: number | null;
   p99: number | null;
@@ -100,6 +102,8 @@ export interface TestMeta {
   profileName: string;
   profile: Profile;
   topology: string;
+  /** http | grpc: the internal hops (absent in runs recorded before transports existed). */
+  transport?: string;
   replicas: Record<string, number>;
   tracing: boolean;
   entry: string;

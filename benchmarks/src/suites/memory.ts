@@ -1,0 +1,34 @@
+// PSS of the variant's own processes over a run (the soak verdict, the memory chart). Native
+// servers (PostgreSQL grows its cache under load by design) and k6 are left out.
+import { mean } from 'simple-statistics';
+import { MACHINE_GROUP, type ResourceSample } from '../resource-sampler';
+import type { PssSample } from './soak';
+
+const NOT_THE_VARIANT = new Set(['server', 'load']);
+
+export function variantPss(samples: ResourceSample[]): PssSample[] {
+  return samples.filter((s) => !NOT_THE_VARIANT.has(s.role) && s.group !== MACHINE_GROUP).map((s) => ({ group: s.group, epochMs: s.epochMs, pssBytes: s.pssBytes }));
+}
+
+export interface MemorySeries {
+  /** Window starts, seconds from the start of the load. */
+  t: number[];
+  /** Mean PSS per group and window (null: no sample in the window). */
+  groups: { name: string; bytes: (number | null)[] }[];
+}
+
+export function memorySeries(pss: PssSample[], loadFromMs: number, fromS: number, toS: number, windowS: number): MemorySeries {
+  const t: number[] = [];
+  for (let a = fromS; a < toS - 1e-9; a += windowS) t.push(a);
+  const names = [...new Set(pss.map((s) => s.group))].sort();
+  const groups = names.map((name) => ({
+    name,
+    bytes: t.map((a) => {
+      const lo = loadFromMs + a * 1000;
+      const hi = loadFromMs + Math.min(toS, a + windowS) * 1000;
+      const xs = pss.filter((s) => s.group === name && s.epochMs >= lo && s.epochMs < hi).map((s) => s.pssBytes);
+      return xs.length ? mean(xs) : null;
+    }),
+  }));
+  return { t, groups };
+}
