@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { ResourceSample } from '../resource-sampler';
 import { MACHINE_GROUP } from '../resource-sampler';
 import { K6_GROUP } from '../resource-summary';
+import type { SuiteRun } from '../suites/analyse';
 import type { Table } from './tables';
 
 export function escapeHtml(s: string): string {
@@ -51,6 +52,27 @@ export function cpuSeries(label: string, samples: ResourceSample[]): CpuSeries {
   return { label, t: ticks.map((t) => Math.round((t - t0) / 1000)), groups };
 }
 
+export interface SuiteSeries {
+  label: string;
+  /** Window starts (s from the start of the load). */
+  t: number[];
+  p95: (number | null)[];
+  okPerS: number[];
+  /** Mean PSS per variant process and window. */
+  memory: { name: string; mib: (number | null)[] }[];
+}
+
+/** p95, OK/s and PSS per variant process over a suite run, window by window. */
+export function suiteSeries(label: string, r: SuiteRun): SuiteSeries {
+  return {
+    label,
+    t: r.timeline.map((w) => w.fromS),
+    p95: r.timeline.map((w) => w.p95),
+    okPerS: r.timeline.map((w) => Number(w.okPerS.toFixed(2))),
+    memory: r.memory.groups.map((g) => ({ name: g.name, mib: g.bytes.map((b) => (b === null ? null : Number((b / 2 ** 20).toFixed(1)))) })),
+  };
+}
+
 /** The UMD build sits beside the package's CommonJS entry (it is not in its exports map). */
 function chartJs(): string {
   return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
@@ -66,9 +88,11 @@ export function reportHtml(input: {
   tables: Table[];
   buckets: BucketSeries[];
   cpu: CpuSeries[];
+  suites?: SuiteSeries[];
   breakdowns: { label: string; markdown: string | null; json: unknown | null }[];
 }): string {
-  const data = JSON.stringify({ buckets: input.buckets, cpu: input.cpu }).replace(/</g, '\\u003c');
+  const suites = input.suites ?? [];
+  const data = JSON.stringify({ buckets: input.buckets, cpu: input.cpu, suites }).replace(/</g, '\\u003c');
   const cpuCanvases = input.cpu
     .map((c, i) => `<h3>${escapeHtml(c.label)}</h3><div class="chart"><canvas id="cpu-${i}" height="110"></canvas></div>`)
     .join('\n');
@@ -87,6 +111,7 @@ ${input.tables.map(tableHtml).join('\n')}
 <div class="chart"><canvas id="buckets" height="90"></canvas></div>
 <h2>CPU usage over time per configuration (stacked per process group, 100% = one core; like the paper's Fig. 3)</h2>
 ${cpuCanvases}
+${suites.length ? `<h2 id="suites">Suites over time: p95 and OK/s, PSS of each variant process</h2>\n${suites.map((x, i) => `<h3>${escapeHtml(x.label)}</h3><div class="chart"><canvas id="suite-lat-${i}" height="90"></canvas></div><div class="chart"><canvas id="suite-mem-${i}" height="90"></canvas></div>`).join('\n')}` : ''}
 <h2 id="breakdown">Where latency lives (trace breakdown)</h2>
 ${breakdown}
 <script>${chartJs()}</script>
@@ -109,6 +134,21 @@ DATA.cpu.forEach((c, i) => {
     type: 'line',
     data: { labels: c.t, datasets: c.groups.map((g) => ({ label: g.name, data: g.cpu, fill: true, pointRadius: 0, borderWidth: 1 })) },
     options: { animation: false, scales: { x: { title: { display: true, text: 's' } }, y: { stacked: true, title: { display: true, text: 'CPU %' } } } },
+  });
+});
+DATA.suites.forEach((x, i) => {
+  new Chart(document.getElementById('suite-lat-' + i), {
+    type: 'line',
+    data: { labels: x.t, datasets: [
+      { label: 'p95 of OK requests (ms)', data: x.p95, yAxisID: 'ms', pointRadius: 0, borderWidth: 1.5, borderColor: '#c62828', spanGaps: false },
+      { label: 'OK/s', data: x.okPerS, yAxisID: 'rate', pointRadius: 0, borderWidth: 1, borderColor: '#1565c0' },
+    ] },
+    options: { animation: false, scales: { x: { title: { display: true, text: 's from the start of the load' } }, ms: { position: 'left', title: { display: true, text: 'ms' } }, rate: { position: 'right', title: { display: true, text: 'OK/s' }, grid: { drawOnChartArea: false } } } },
+  });
+  new Chart(document.getElementById('suite-mem-' + i), {
+    type: 'line',
+    data: { labels: x.t, datasets: x.memory.map((g) => ({ label: g.name, data: g.mib, pointRadius: 0, borderWidth: 1 })) },
+    options: { animation: false, scales: { x: { title: { display: true, text: 's from the start of the load' } }, y: { title: { display: true, text: 'PSS (MiB)' } } } },
   });
 });
 </script>

@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { resultsDir } from '../paths';
 import type { ResourceSample } from '../resource-sampler';
+import type { SuiteRun } from '../suites/analyse';
 import type { Aggregated } from '../types';
 
 export interface LoadedResult {
@@ -12,6 +14,18 @@ export interface LoadedResult {
   /** traces/ writes results/<run-id>/breakdown.json (and .md) when it has analysed the run. */
   breakdown: unknown | null;
   breakdownMd: string | null;
+  /** Suites: suite-run-N.json of each run, in run order. */
+  suiteRuns: SuiteRun[];
+  /** The resolved spec as run (spec.yaml), for the transport comparison. */
+  spec: Record<string, unknown> | null;
+}
+
+function suiteRunsIn(dir: string): SuiteRun[] {
+  return readdirSync(dir)
+    .map((f) => /^suite-run-(\d+)\.json$/.exec(f))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .sort((a, b) => Number(a[1]) - Number(b[1]))
+    .map((m) => JSON.parse(readFileSync(join(dir, m[0]), 'utf8')) as SuiteRun);
 }
 
 export function loadResult(runId: string, root = resultsDir()): LoadedResult {
@@ -30,6 +44,8 @@ export function loadResult(runId: string, root = resultsDir()): LoadedResult {
     samples,
     breakdown: existsSync(bjson) ? JSON.parse(readFileSync(bjson, 'utf8')) : null,
     breakdownMd: existsSync(bmd) ? readFileSync(bmd, 'utf8') : null,
+    suiteRuns: suiteRunsIn(dir),
+    spec: existsSync(join(dir, 'spec.yaml')) ? (parse(readFileSync(join(dir, 'spec.yaml'), 'utf8')) as Record<string, unknown>) : null,
   };
 }
 

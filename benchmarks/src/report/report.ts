@@ -2,10 +2,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { resultsDir } from '../paths';
-import { cpuSeries, reportHtml } from './html';
+import { cpuSeries, reportHtml, suiteSeries } from './html';
 import { latestRunIds, loadResult, type LoadedResult } from './load-results';
 import { tableMarkdown } from './markdown';
+import { suiteTables } from './suite-tables';
 import { allTables, type Table } from './tables';
+import { transportTables } from './transport-table';
 
 /** k6's HTML report of each run, as a path relative to the report (a link in the HTML). */
 function linkDashboards(tables: Table[], dir: string): void {
@@ -36,7 +38,9 @@ export function buildReport(runIds: string[], outDir?: string): ReportOutput {
   if (ids.length === 0) throw new Error(`no finished bench runs under ${resultsDir()}`);
   const results = ids.map((id) => loadResult(id));
   const aggregated = results.map((r) => r.aggregated);
-  const tables = allTables(aggregated);
+  const labels = (r: LoadedResult): string => `${r.aggregated.meta.variant}${r.aggregated.meta.tracing ? ' (tracing)' : ''}`;
+  const suiteRuns = results.flatMap((r) => r.suiteRuns.map((suiteRun) => ({ label: `${labels(r)} [${r.aggregated.meta.profileName}]`, suiteRun })));
+  const tables = [...allTables(aggregated), ...transportTables(results), ...suiteTables(suiteRuns)];
   const dir = outDir ?? join(resultsDir(), 'reports', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
   linkDashboards(tables, dir);
   const title = 'shellgrade — paper 000 load test (Tables I–III)';
@@ -50,7 +54,6 @@ export function buildReport(runIds: string[], outDir?: string): ReportOutput {
     '',
     ...(breakdowns.length ? breakdowns.map((b) => `### ${b.label}\n\n${b.markdown ?? '```json\n' + JSON.stringify(b.json, null, 2) + '\n```'}\n`) : ['No trace breakdown yet (results/<run-id>/breakdown.json).', '']),
   ].join('\n');
-  const labels = (r: LoadedResult): string => `${r.aggregated.meta.variant}${r.aggregated.meta.tracing ? ' (tracing)' : ''}`;
   const html = reportHtml({
     title,
     intro: intro(results),
@@ -62,6 +65,7 @@ export function buildReport(runIds: string[], outDir?: string): ReportOutput {
       ge1200: r.aggregated.paper['stages.hold.buckets.ge1200']?.mean ?? 0,
     })),
     cpu: results.map((r) => cpuSeries(labels(r), r.samples)),
+    suites: suiteRuns.map((x) => suiteSeries(`${x.label} run ${x.suiteRun.run}`, x.suiteRun)),
     breakdowns,
   });
   mkdirSync(dir, { recursive: true });
