@@ -16,6 +16,12 @@ export interface ResourceSummary {
    * the machine, the harness itself, or a gap in the accounting). Null without machine CPU.
    */
   cpuResidualShare: number | null;
+  /**
+   * The same residual as a rate: cores' worth of CPU (1 = one core busy all along) no group
+   * accounts for, over the run's samples. Quiet runs here leave ~0.05 (the harness sampling,
+   * pm2, kernel threads) whatever the load; more is someone else on the machine.
+   */
+  cpuResidualCores: number | null;
   /** How group CPU was measured: cgroup (forked children included) or proc. */
   cpuSource: 'cgroup' | 'proc' | 'mixed';
   /** Mean / min / max of the summed PSS of the system under test over the samples. */
@@ -75,6 +81,14 @@ function starvation(k6Hold: ResourceSample[]): { delayMs: number | null; waitSha
   return { delayMs: slices > 0 ? (1000 * wait) / slices : null, waitShare: wait + run > 0 ? wait / (wait + run) : null };
 }
 
+/** Residual CPU-seconds per second of the machine's samples (null without two of them). */
+function residualCores(samples: ResourceSample[], residualCpuS: number): number | null {
+  const machine = samples.filter((s) => s.group === MACHINE_GROUP);
+  if (machine.length < 2) return null;
+  const spanS = (machine[machine.length - 1].epochMs - machine[0].epochMs) / 1000;
+  return spanS > 0 ? Math.max(0, residualCpuS) / spanS : null;
+}
+
 export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, window: LoadWindow = { loadFromMs: 0, holdFromMs: 0, holdToMs: Infinity }): ResourceSummary {
   const variant = samples.filter((s) => s.group !== K6_GROUP && s.group !== MACHINE_GROUP);
   const groups = [...new Set(variant.map((s) => s.group))];
@@ -97,6 +111,7 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
     k6CpuS,
     machineCpuSButK6,
     cpuResidualShare: machineCpuSButK6 > 0 ? (machineCpuSButK6 - variantCpuS) / machineCpuSButK6 : null,
+    cpuResidualCores: residualCores(samples, machineCpuSButK6 - variantCpuS),
     cpuSource: sources.size === 1 ? ([...sources][0] as 'cgroup' | 'proc') : sources.size === 0 ? 'proc' : 'mixed',
     variantPssMeanBytes: mean(pss),
     variantPssMinBytes: pssMin,

@@ -9,7 +9,7 @@
 // and, over the whole run, when k6 dropped arrivals, hit client-side errors (script exceptions,
 // local resource exhaustion), crashed, when the variant was switched by someone else, or when the
 // zero-loss audit found submissions lost or duplicated, or when something besides the variant and
-// k6 took more than maxResidualShare of the machine's CPU (another user of this shared machine:
+// k6 kept more than maxForeignCores of the machine busy (another user of this shared machine:
 // the variant's figures, latency first, are then partly someone else's). A crash of a variant process is data, not
 // a reason: the run counts with the KOs it caused.
 import type { Audit } from './audit';
@@ -25,13 +25,14 @@ export interface ValidityRules {
   /** INVALID when k6's mean run-queue delay per time slice in the hold stage exceeds this (ms). */
   k6MaxSchedDelayMs: number;
   /**
-   * INVALID when more than this share of the machine's busy CPU (minus k6) belongs to no process
-   * of the variant (the CPU residual). Quiet runs here leave 5–7 % (the harness, pm2, kernel threads).
+   * INVALID when CPU that belongs to no process of the variant nor to k6 (the CPU residual) kept
+   * more than this many cores busy on average. Quiet runs here leave ~0.05 (the harness's
+   * sampling, pm2, kernel threads), at any load: a rate, not a share of a small run's total.
    */
-  maxResidualShare: number;
+  maxForeignCores: number;
 }
 
-export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxSchedDelayMs: 10, maxResidualShare: 0.15 };
+export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxSchedDelayMs: 10, maxForeignCores: 0.15 };
 
 export interface Validity {
   valid: boolean;
@@ -43,7 +44,7 @@ export interface ValidityInput {
   k6ExitCode: number;
   /** Script exceptions counted by k6 plus local resource errors found in its log. */
   clientErrors: number;
-  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6SchedDelayMs' | 'samples' | 'cpuResidualShare'>;
+  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6SchedDelayMs' | 'samples' | 'cpuResidualShare' | 'cpuResidualCores'>;
   /** Another launcher user switched the variant during the run (not a crash of ours). */
   variantSwitched?: boolean;
   audit?: Pick<Audit, 'balanced' | 'summary'> | null;
@@ -63,9 +64,10 @@ export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VA
   if (r.k6SchedDelayMs !== null && r.k6SchedDelayMs > rules.k6MaxSchedDelayMs) {
     reasons.push(`k6 starved of CPU: in the hold stage it waited ${r.k6SchedDelayMs.toFixed(1)} ms for a CPU each time it had work (limit ${rules.k6MaxSchedDelayMs} ms)`);
   }
-  if (r.cpuResidualShare !== null && r.cpuResidualShare > rules.maxResidualShare) {
+  if (r.cpuResidualCores !== null && r.cpuResidualCores > rules.maxForeignCores) {
+    const share = r.cpuResidualShare === null ? '' : `, ${(100 * r.cpuResidualShare).toFixed(0)}% of the machine's busy CPU minus k6`;
     reasons.push(
-      `foreign CPU load: ${(100 * r.cpuResidualShare).toFixed(0)}% of the machine's busy CPU (minus k6) was used by no process of the variant (limit ${(100 * rules.maxResidualShare).toFixed(0)}%)`,
+      `foreign CPU load: ${r.cpuResidualCores.toFixed(2)} cores on average used by no process of the variant nor k6${share} (limit ${rules.maxForeignCores} cores)`,
     );
   }
   if (input.clientErrors > 0) reasons.push(`${input.clientErrors} client-side errors (k6 script exceptions or local resource exhaustion)`);

@@ -247,6 +247,7 @@ export function tableIII(all: Aggregated[], energyNote: string): Table | null {
     row('CPU-seconds per run, all variant processes', (a) => cell(a.resources.variantCpuS, 'num1')),
     row('CPU-seconds per run, machine minus k6', (a) => cell(a.resources.machineCpuSButK6, 'num1')),
     row('CPU residual: (machine − k6 − processes) / (machine − k6)', (a) => cell(a.resources.cpuResidualShare, 'pct')),
+    row('CPU residual rate (cores; above 0.15 a run is INVALID: foreign load)', (a) => cell(a.resources.cpuResidualCores, 'num2')),
     row('CPU per successful request, variant processes (ms)', (a) => cellScaled(a.resources.cpuSPerOk, 1000)),
     row('CPU per successful request, machine minus k6 (ms)', (a) => cellScaled(a.resources.machineCpuSPerOk, 1000)),
     row('k6 CPU max (% of one core)', (a) => cell(a.resources.k6CpuMaxPct, 'num1')),
