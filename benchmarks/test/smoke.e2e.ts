@@ -65,8 +65,8 @@ it('bench run (smoke, 1 run) writes a VALID result folder without stopping the v
   expect(run1.audit!.summary).toMatch(/^balanced/);
   expect(run1.audit!.accepted).toBe(run1.paper.vus);
   expect(run1.dashboard).toBe('k6-dashboard-run-1.html');
-  // INVALID only for a reason of the machine (a starved client on this shared box), never of the books.
-  expect(run1.reasons.filter((r) => !/^k6 (starved|CPU above)/.test(r))).toEqual([]);
+  // INVALID only for a reason of the machine (a starved client, foreign load on this shared box), never of the books.
+  expect(run1.reasons.filter((r) => !/^(k6 (starved|CPU above)|foreign CPU load)/.test(r))).toEqual([]);
   expect(a.runLines).toHaveLength(1);
   expect(run1.paper.RAC).toBe(1);
   expect(run1.paper.KO).toBe(0);
