@@ -1,0 +1,75 @@
+// k6 itself runs each smoke-sized suite profile against a stub of the platform's HTTP contract
+// (no variant needed): the step schedule, the per-request and per-iteration lines and k6's own
+// counters must agree, and the runner's analysis of them must add up. The same against a real
+// variant, through the runner: suites.e2e.ts.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { k6Path } from '../src/k6-tool';
+import { loadStartMs, readPaper, readRequestLines, readSchedule } from '../src/k6-run';
+import { spsScript } from '../src/paths';
+import { loadProfile } from '../src/profiles';
+import { run } from '../src/shell';
+import { analyseSuiteRun } from '../src/suites/analyse';
+
+jest.setTimeout(300_000);
+
+const work = mkdtempSync(join(tmpdir(), 'sg-suite-k6-'));
+let server: Server;
+let baseUrl: string;
+
+/** Scenario R's contract: login sets the session cookie, verify answers 200 with it and 401 without, the SPS 201. */
+function stub(): Server {
+  let epId = 0;
+  return createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const session = (req.headers.cookie ?? '').includes('access_token=t');
+      if (req.method === 'OPTIONS') return res.writeHead(204).end();
+      if (req.url === '/api/user/login') return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
+      if (req.url === '/api/auth/verify') return res.writeHead(session ? 200 : 401).end('{}');
+      if (req.url === '/api/exercise-production') return res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, status: 'graded' }));
+      if (req.url === '/api/user/logout') return res.writeHead(200, { 'Set-Cookie': 'access_token=; Path=/; Max-Age=0' }).end('{}');
+      res.writeHead(404).end();
+    });
+  });
+}
+
+beforeAll(async () => {
+  server = stub();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  writeFileSync(join(work, 'users.csv'), 'email,password,user_id,ex_id,ps_id\na@x.test,pa,1,2,3\nb@x.test,pb,4,2,5\n');
+});
+
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+it.each(['load-smoke', 'stress-smoke', 'spike-smoke', 'soak-smoke'])('%s: k6 runs the steps, every request and iteration has its line in one step', async (profile) => {
+  const k6 = await k6Path();
+  const summary = join(work, `${profile}.json`);
+  const log = join(work, `${profile}.log`);
+  const env = { PROFILE: profile, BASE_URL: baseUrl, USERS_CSV: join(work, 'users.csv'), SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${profile}.txt`), LOG_REQUESTS: 'on', ...(profile === 'soak-smoke' ? { PEAK: '2' } : {}) };
+  const r = await run(k6, ['run', '--quiet', '--no-color', '--log-output', `file=${log}`, '--log-format', 'json', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
+  expect(r.code).toBe(0);
+  const paper = readPaper(summary);
+  const schedule = readSchedule(summary)!;
+  const suite = loadProfile(profile).suite!;
+  expect(schedule.map((s) => s.rate)).toEqual(suite.steps ? suite.steps.map((s) => s.rate) : [2]);
+  const lines = await readRequestLines(log);
+  const s = analyseSuiteRun({ run: 1, suite, schedule, ...lines, samples: [], loadFromMs: await loadStartMs(log), k6: { OK: paper.OK, KO: paper.KO, iterations: paper.iterations.started } });
+  expect(paper.KO).toBe(0);
+  expect(paper.OK).toBeGreaterThan(0);
+  expect(s.totals).toEqual({ iterations: paper.iterations.started, requests: paper.OK, ok: paper.OK, ko: 0 });
+  expect(s.steps.reduce((n, st) => n + st.N, 0)).toBe(paper.N);
+  expect(s.steps.reduce((n, st) => n + st.ok, 0)).toBe(paper.OK);
+  // Every step got users, and more of them at a higher rate (steps are seconds long: ± one user).
+  for (const st of s.steps) expect(st.iterations).toBeGreaterThan(0);
+  for (let i = 1; i < s.steps.length; i++) {
+    const [a, b] = [s.steps[i - 1], s.steps[i]];
+    if (b.rate > a.rate) expect(b.iterations / (b.toS - b.fromS)).toBeGreaterThan(a.iterations / (a.toS - a.fromS) - 1);
+  }
+  if (profile === 'stress-smoke') expect(s.stress!.knee).toEqual({ index: 2, rate: 4 });
+  if (profile === 'spike-smoke') expect(s.spike!.preP95Ms).not.toBeNull();
+});
