@@ -2,7 +2,18 @@
 // servers (PostgreSQL grows its cache under load by design) and k6 are left out.
 import { mean } from 'simple-statistics';
 import { MACHINE_GROUP, type ResourceSample } from '../resource-sampler';
-import type { PssSample } from './soak';
+
+export interface PssSample {
+  group: string;
+  epochMs: number;
+  pssBytes: number;
+}
+
+/** Mean PSS of the samples taken in [fromMs, toMs), null when none was. */
+export function meanPss(samples: PssSample[], fromMs: number, toMs: number): number | null {
+  const xs = samples.filter((s) => s.epochMs >= fromMs && s.epochMs < toMs).map((s) => s.pssBytes);
+  return xs.length ? mean(xs) : null;
+}
 
 const NOT_THE_VARIANT = new Set(['server', 'load']);
 
@@ -21,14 +32,9 @@ export function memorySeries(pss: PssSample[], loadFromMs: number, fromS: number
   const t: number[] = [];
   for (let a = fromS; a < toS - 1e-9; a += windowS) t.push(a);
   const names = [...new Set(pss.map((s) => s.group))].sort();
-  const groups = names.map((name) => ({
-    name,
-    bytes: t.map((a) => {
-      const lo = loadFromMs + a * 1000;
-      const hi = loadFromMs + Math.min(toS, a + windowS) * 1000;
-      const xs = pss.filter((s) => s.group === name && s.epochMs >= lo && s.epochMs < hi).map((s) => s.pssBytes);
-      return xs.length ? mean(xs) : null;
-    }),
-  }));
+  const groups = names.map((name) => {
+    const own = pss.filter((s) => s.group === name);
+    return { name, bytes: t.map((a) => meanPss(own, loadFromMs + a * 1000, loadFromMs + Math.min(toS, a + windowS) * 1000)) };
+  });
   return { t, groups };
 }

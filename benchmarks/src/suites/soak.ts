@@ -2,16 +2,12 @@
 // PASS only if the PSS of every variant process grows ≤ maxMemoryGrowth, the p95 of OK requests
 // rises ≤ maxP95Drift, and no request is KO. A rule without data fails (nothing measured is not
 // a pass).
-import { mean } from 'simple-statistics';
 import { summarize } from './latency';
+import { meanPss, type PssSample } from './memory';
 import type { RequestSample } from './samples';
 import { between } from './timeline';
 
-export interface PssSample {
-  group: string;
-  epochMs: number;
-  pssBytes: number;
-}
+export type { PssSample };
 
 export interface SoakInput {
   requests: RequestSample[];
@@ -57,11 +53,6 @@ function relative(first: number | null, last: number | null): number | null {
 /** growth ≤ max, with room for float rounding (1100 / 1000 − 1 is 0.10000000000000009). */
 function within(growth: number | null, max: number): boolean {
   return growth !== null && growth <= max + 1e-12;
-}
-
-function meanPss(samples: PssSample[], fromMs: number, toMs: number): number | null {
-  const xs = samples.filter((s) => s.epochMs >= fromMs && s.epochMs < toMs).map((s) => s.pssBytes);
-  return xs.length ? mean(xs) : null;
 }
 
 export function soakVerdict(input: SoakInput): SoakVerdict {
