@@ -146,11 +146,11 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
 /** Step 1: profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
 async function prepareTest(opts: RunOptions): Promise<TestContext> {
   const named = suiteProfile(loadProfile(opts.profile), opts);
+  // A suite's injection comes from its resolved steps; otherwise --peak/--ramp-s/--hold-s override it.
+  const injection = named.suite ? {} : { peak: opts.peak ?? named.peak, rampS: opts.rampS ?? named.rampS, holdS: opts.holdS ?? named.holdS };
   const profile: Profile = {
     ...named,
-    peak: named.suite ? named.peak : opts.peak ?? named.peak,
-    rampS: named.suite ? named.rampS : opts.rampS ?? named.rampS,
-    holdS: named.suite ? named.holdS : opts.holdS ?? named.holdS,
+    ...injection,
     connectionReuse: opts.connectionReuse ?? named.connectionReuse,
     arrivals: opts.arrivals ?? named.arrivals,
   };
