@@ -56,7 +56,7 @@ export function installationSecrets(file = SECRETS_FILE): InstallationSecrets {
   if (mode & 0o077) throw new Error(`${file} is readable by others (mode ${mode.toString(8)}): chmod 600 it, or delete it to generate new secrets`);
   const stored = JSON.parse(text) as Partial<InstallationSecrets>;
   // A file written before a secret existed gets it generated and kept (the others stay as they were).
-  const missing = (Object.keys(generateSecrets()) as (keyof InstallationSecrets)[]).filter((k) => stored[k] === undefined);
+  const missing = (Object.keys(installationSecretsSchema.shape) as (keyof InstallationSecrets)[]).filter((k) => stored[k] === undefined);
   if (missing.length > 0 && installationSecretsSchema.partial().safeParse(stored).success) {
     const fresh = generateSecrets();
     for (const k of missing) (stored as Record<string, string>)[k] = fresh[k];

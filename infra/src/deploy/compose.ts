@@ -144,7 +144,7 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
       deploy: { replicas: r.replicas },
       // The paper's containers were "always automatically restarted after a failure".
       restart: 'always',
-      ...composeConfinement(r.grades && spec.grader.isolation === 'bwrap'),
+      ...composeConfinement(r.grades && gradesInSandboxes(spec)),
       healthcheck: healthcheck(['CMD', 'node', '-e', `fetch('http://127.0.0.1:${r.port}/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`]),
       depends_on: { ...healthyServers, migrate: { condition: 'service_completed_successfully' } },
     };

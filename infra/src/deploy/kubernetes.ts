@@ -183,7 +183,7 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
                   readinessProbe: httpProbe(r.port),
                   livenessProbe: { ...httpProbe(r.port), initialDelaySeconds: 20, failureThreshold: 6 },
                   resources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '768Mi' } },
-                  securityContext: kubernetesConfinement(r.grades && spec.grader.isolation === 'bwrap'),
+                  securityContext: kubernetesConfinement(r.grades && gradesInSandboxes(spec)),
                 },
               ],
             },
