@@ -34,6 +34,8 @@ const base = {
 };
 
 module.exports = {
+  // The failures again at the very end of the output (CI shows its head and tail only).
+  reporters: [['default', { summaryThreshold: 0 }]],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'] },
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/**/*.int.ts'] },

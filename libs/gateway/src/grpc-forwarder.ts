@@ -5,6 +5,8 @@
  * every failure (413 oversized body, 504 deadline, 503 service down, 502 otherwise).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
+import type { ServiceError } from '@grpc/grpc-js';
 import getRawBody from 'raw-body';
 import { formatRequestStart, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
 import type { EdgeClient, EdgeHeader, HttpCall, HttpReply } from '@shellgrade/grpc-edge';
@@ -23,6 +25,8 @@ export interface GrpcForwarderOptions {
   metrics: GatewayMetrics;
 }
 
+const log = new Logger('GatewayGrpcForwarder');
+
 /** Never relayed back: framing of the service's own (in-process) response. */
 const REPLY_FRAMING = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
@@ -36,20 +40,24 @@ export function createGrpcForwarder(options: GrpcForwarderOptions): GatewayMiddl
     }
     const arrivedAt = Date.now();
     const client = clients[route.upstream];
-    const upstream = `${route.upstream} (${client.target})`;
     const instance = pathOf(req.url ?? '/');
     getRawBody(req, { limit: maxBodyBytes }).then(
       (body) => {
         if (res.destroyed) return;
         const pending = client.call(callOf(req, body, arrivedAt), new Date(arrivedAt + timeoutMs));
+        let clientLeft = false;
         res.once('close', () => {
-          if (!res.writableFinished) pending.cancel();
+          if (res.writableFinished) return;
+          clientLeft = true;
+          pending.cancel();
         });
         pending.reply.then(
           (reply) => relayReply(reply, res),
           (error: unknown) => {
-            const failure = classifyGrpcError(error as object, upstream, timeoutMs, maxBodyBytes);
+            const failure = classifyGrpcError(error as object, route.upstream, timeoutMs, maxBodyBytes, clientLeft);
             if (!failure || res.destroyed) return;
+            const { code, details } = error as Partial<ServiceError>;
+            log.warn(`${req.method} ${instance} → ${route.upstream} ${client.target}: gRPC ${code} ${details ?? ''}`);
             metrics.upstreamError(route.upstream, failure.kind);
             sendProblem(res, { ...problem(failure.status, failure.detail), instance }, failure.status === 503 ? 1 : undefined);
           },

@@ -1,35 +1,35 @@
-/** Maps a failed Edge call (transport grpc) to the same problem+json statuses the HTTP hop answers. */
+/**
+ * Maps a failed Edge call (transport grpc) to the same problem+json statuses and wording the
+ * HTTP hop answers: the service is named (exercise, leftover), never its address or the gRPC
+ * details (the gateway logs those).
+ */
 import { status, type ServiceError } from '@grpc/grpc-js';
 import type { UpstreamFailure } from './upstream-errors';
 
-/** null: the call was cancelled because the client left; there is nobody to answer. */
-export function classifyGrpcError(err: Partial<ServiceError>, upstream: string, timeoutMs: number, maxBodyBytes: number): UpstreamFailure | null {
+/**
+ * null: the gateway cancelled the call because its client left; there is nobody to answer.
+ * A CANCELLED the gateway did not ask for (a server shutting down, or Node reporting a dropped
+ * connection as a cancel) is the service going away: answered like UNAVAILABLE, never left hanging.
+ */
+export function classifyGrpcError(
+  err: Partial<ServiceError>,
+  service: string,
+  timeoutMs: number,
+  maxBodyBytes: number,
+  clientLeft = false,
+): UpstreamFailure | null {
+  const upstream = `the ${service} service`;
+  if (err.code === status.CANCELLED && clientLeft) return null;
   switch (err.code) {
-    case status.CANCELLED:
-      return null;
     case status.DEADLINE_EXCEEDED:
-      return { kind: 'timeout', status: 504, detail: `upstream ${upstream} did not answer within ${timeoutMs} ms`, markDown: false };
+      return { kind: 'timeout', status: 504, detail: `${upstream} did not answer within ${timeoutMs} ms`, markDown: false };
+    case status.CANCELLED: // the service cancelled it
     case status.UNAVAILABLE:
-      return {
-        kind: 'refused',
-        status: 503,
-        detail: `upstream ${upstream} is unavailable (not running or restarting); retry shortly`,
-        markDown: true,
-      };
+      return { kind: 'refused', status: 503, detail: `${upstream} is unavailable (not running or restarting); retry shortly`, markDown: true };
     case status.RESOURCE_EXHAUSTED:
       // The gateway refuses oversized requests itself (413), so this is an oversized answer.
-      return {
-        kind: 'other',
-        status: 502,
-        detail: `upstream ${upstream} answered more than the ${maxBodyBytes}-byte internal message limit`,
-        markDown: false,
-      };
+      return { kind: 'other', status: 502, detail: `${upstream} answered more than the ${maxBodyBytes}-byte internal message limit`, markDown: false };
     default:
-      return {
-        kind: 'other',
-        status: 502,
-        detail: `upstream ${upstream} failed: ${status[err.code ?? status.UNKNOWN] ?? err.code} ${err.details ?? err.message ?? ''}`.trim(),
-        markDown: false,
-      };
+      return { kind: 'other', status: 502, detail: `${upstream} failed to answer`, markDown: false };
   }
 }
