@@ -33,7 +33,10 @@ export function serviceMain(role: string): string {
   return join(REPO_ROOT, 'dist', 'services', role, 'src', 'main.js');
 }
 
-/** OpenTelemetry preload every service is started with (libs/telemetry/src/register.ts). */
+/** The OpenTelemetry preload, relative to the repository (the container images' working directory). */
+export const TELEMETRY_PRELOAD = 'dist/libs/wiring/src/telemetry-preload.js';
+
+/** OpenTelemetry preload every service is started with (libs/wiring/src/telemetry-preload.ts). */
 export function telemetryPreload(): string {
-  return join(REPO_ROOT, 'dist', 'libs', 'telemetry', 'src', 'register.js');
+  return join(REPO_ROOT, TELEMETRY_PRELOAD);
 }

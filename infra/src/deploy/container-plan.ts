@@ -14,6 +14,7 @@ import {
   type VariantSpec,
 } from '@shellgrade/variant';
 import type { InstallationSecrets } from '../secrets';
+import { TELEMETRY_PRELOAD } from '../paths';
 
 /** One image for every service (built from the repo by the generated Dockerfile). */
 export const APP_IMAGE = 'shellgrade/app';
@@ -101,7 +102,8 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams, secrets
       replicas: replicaCount(spec, role),
       port,
       grades: role === 'monolith' || role === 'exercise',
-      command: ['node', '--max-old-space-size=512', `dist/services/${role}/src/main.js`],
+      // The preload starts tracing only when the spec traces (same as under pm2).
+      command: ['node', '--max-old-space-size=512', '--require', TELEMETRY_PRELOAD, `dist/services/${role}/src/main.js`],
       env: { ...env, ...spec.env },
     };
   });

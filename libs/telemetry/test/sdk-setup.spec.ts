@@ -5,29 +5,6 @@ import { BasicTracerProvider, InMemorySpanExporter, SamplingDecision, type Reada
 import { edgeSampler } from '../src/sampler';
 import { NEST_SUPPORTED_VERSIONS, NestInstrumentation12 } from '../src/nest-instrumentation';
 import { CountingBatchSpanProcessor, CountingExporter, newSpanCounts } from '../src/span-accounting';
-import { isTracingEnabled, settingsFromEnv } from '../src/settings';
-
-const processEnv = (p: object) => ({ SG_PROCESS: JSON.stringify(p) });
-
-describe('settings from the process config', () => {
-  it('is off unless SG_PROCESS says spec.tracing.enabled', () => {
-    expect(isTracingEnabled({})).toBe(false);
-    expect(isTracingEnabled({ SG_PROCESS: 'not json' })).toBe(false);
-    expect(isTracingEnabled(processEnv({ spec: { tracing: { enabled: false } } }))).toBe(false);
-    expect(isTracingEnabled(processEnv({ spec: { tracing: { enabled: true } } }))).toBe(true);
-  });
-
-  it('reads role, replica, variant, ratio and endpoint with defaults', () => {
-    expect(settingsFromEnv({})).toEqual({ role: 'monolith', replica: 0, variant: 'naked-mon', sampleRatio: 1, otlpEndpoint: 'http://127.0.0.1:4318' });
-    const env = { ...processEnv({ role: 'gateway', replica: 2, spec: { name: 'msa-1-2', tracing: { enabled: true, sampleRatio: 0.25 } } }), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x:1' };
-    expect(settingsFromEnv(env)).toEqual({ role: 'gateway', replica: 2, variant: 'msa-1-2', sampleRatio: 0.25, otlpEndpoint: 'http://x:1' });
-  });
-
-  it('rejects a bad ratio or replica with the field name', () => {
-    expect(() => settingsFromEnv(processEnv({ spec: { tracing: { sampleRatio: 2 } } }))).toThrow(/sampleRatio/);
-    expect(() => settingsFromEnv(processEnv({ replica: -1 }))).toThrow(/replica/);
-  });
-});
 
 describe('span accounting', () => {
   it('counts exported and failed spans', async () => {

@@ -1,27 +1,23 @@
 /**
- * Preload entry: `node -r ./dist/libs/telemetry/src/register.js dist/services/<role>/src/main.js`.
- * It must run before the application requires http, express, pg or Nest so their
- * instrumentation hooks are in place. With tracing off in SG_PROCESS it returns at once
- * without loading the SDK, so the untraced variant pays nothing.
+ * Starts the OpenTelemetry SDK for the rest of the process's life and flushes it once on the
+ * way out. Called by the preload (libs/wiring/src/telemetry-preload.ts) before the application
+ * requires http, express, pg or Nest, so their instrumentation hooks are in place.
  */
-import { isMainThread } from 'node:worker_threads';
-import { isTracingEnabled, settingsFromEnv } from './settings';
+import type { TelemetrySettings } from './sdk';
 
-// Node also runs `-r` preloads in the module-loader hooks thread; the SDK belongs in the main thread only.
+/** Below pm2's kill_timeout (8 s), so a slow collector cannot hold a stopping service until it is killed without its counts logged. */
 const SHUTDOWN_FLUSH_MS = 6_000;
 
-if (isMainThread && isTracingEnabled(process.env)) {
-  // Loaded lazily: the SDK and instrumentations are only required when tracing is on.
+export function startTracingUntilExit(settings: TelemetrySettings): void {
+  // Loaded here, not at the top: only a traced process pays for the SDK and instrumentations.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startTelemetry } = require('./sdk') as typeof import('./sdk');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { exposeSpanCounts, logSpanCounts } = require('./span-metrics') as typeof import('./span-metrics');
-  const running = startTelemetry(settingsFromEnv(process.env));
+  const running = startTelemetry(settings);
   exposeSpanCounts(running.counts);
 
   // Flush buffered spans once, whichever comes first: a signal or the loop running dry.
-  // The wait is capped below pm2's kill_timeout (8 s) so a slow collector cannot hold a
-  // stopping service until it is killed without its counts being logged.
   let flushed: Promise<void> | undefined;
   const flush = () =>
     (flushed ??= Promise.race([
