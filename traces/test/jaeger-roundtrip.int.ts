@@ -1,6 +1,6 @@
 /**
  * Real round trip: Jaeger and PostgreSQL started by infra/bin/servers, a tiny service
- * preloaded with dist/libs/telemetry/src/register.js (the artifact services use), requests
+ * preloaded with dist/libs/wiring/src/telemetry-preload.js (the artifact services use), requests
  * carrying a W3C traceparent as k6 sends it, then the traces pulled back from Jaeger's
  * query API through traces/'s client and attributed by the `traces attribute` CLI.
  */
@@ -11,13 +11,14 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { encodeProcessConfig, loadVariant, loopbackUpstreams, processConfigOf } from '@shellgrade/variant';
 import { JaegerClient } from '../src/jaeger/client';
 import type { Trace } from '../src/jaeger/span';
 import type { BreakdownFile } from '../src/report/breakdown-file';
 
 const run = promisify(execFile);
 const REPO = resolve(__dirname, '../..');
-const REGISTER = join(REPO, 'dist/libs/telemetry/src/register.js');
+const REGISTER = join(REPO, 'dist/libs/wiring/src/telemetry-preload.js');
 const CLI = join(REPO, 'dist/traces/src/cli.js');
 const APP = join(__dirname, 'fixtures/traced-app.js');
 const NEST_APP = join(__dirname, 'fixtures/traced-nest-app.js');
@@ -32,11 +33,17 @@ interface App {
   stderr: () => string;
 }
 
+function processConfig(tracing: boolean): string {
+  const spec = loadVariant('naked-mon');
+  const traced = { ...spec, name: VARIANT, tracing: { enabled: tracing, sampleRatio: 1 } };
+  return encodeProcessConfig(processConfigOf(traced, 'monolith', 0, { host: '127.0.0.1', port: 3000, upstreams: loopbackUpstreams(spec) }));
+}
+
 function startApp(tracing: boolean, script = APP): Promise<App> {
   const child = spawn(process.execPath, ['-r', REGISTER, script], {
     cwd: REPO,
-    // The fields of the process config (SG_PROCESS) the telemetry preload reads.
-    env: { ...process.env, SG_PROCESS: JSON.stringify({ role: 'monolith', replica: 0, spec: { name: VARIANT, tracing: { enabled: tracing, sampleRatio: 1 } } }) },
+    // The process config (SG_PROCESS) as the launcher writes it, under this test's variant name.
+    env: { ...process.env, SG_PROCESS: processConfig(tracing) },
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -1,6 +1,6 @@
 /**
  * Span helpers for the other libs. They depend only on @opentelemetry/api, which is a
- * no-op until libs/telemetry's register.js installs the SDK, so calling them costs a
+ * no-op until the preload (libs/wiring/src/telemetry-preload.ts) starts the SDK, so calling them costs a
  * few function calls when tracing is off.
  */
 import { SpanStatusCode, trace, type Attributes, type Span, type SpanKind } from '@opentelemetry/api';
