@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@shellgrade/variant';
-import { formatBaselineTable, gradingLibDir, runGraderBaseline } from '@shellgrade/grading';
+import { gradingLibDir } from '@shellgrade/grading';
+import { formatBaselineTable, runGraderBaseline } from './grader-baseline-runner';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

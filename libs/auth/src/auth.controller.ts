@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { ACCESS_COOKIE, accessTokenOf, bearerToken, REFRESH_COOKIE } from './auth.guard';
 import { AuthService, type SessionTokens } from './auth.service';
-import { TokenService } from './tokens';
+import { TokenService } from './jwt-tokens';
 
 const loginSchema = z.object({
   email: z.string().trim().min(3).max(320),

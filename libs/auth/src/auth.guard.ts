@@ -4,7 +4,7 @@ import { forbidden, type Role } from '@shellgrade/domain';
 import { ROLES_KEY, type RequestWithUser } from './decorators';
 import { roleAllowed } from './role-policy';
 import { TokenVersions } from './token-versions';
-import { TokenService, unauthenticated } from './tokens';
+import { TokenService, unauthenticated } from './jwt-tokens';
 
 export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';

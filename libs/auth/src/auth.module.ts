@@ -5,7 +5,7 @@ import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
-import { TokenService } from './tokens';
+import { TokenService } from './jwt-tokens';
 
 /**
  * Login/verify/logout routes, plus TokenService and AuthGuard for every other module

@@ -3,7 +3,7 @@ import type { User } from '@shellgrade/domain';
 import { hashPassword, verifyPassword } from './password';
 import { type Account, CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
 import { RateLimits } from './rate-limits';
-import { TokenService, unauthenticated } from './tokens';
+import { TokenService, unauthenticated } from './jwt-tokens';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 
 export interface SessionTokens {

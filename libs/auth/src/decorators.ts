@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Role } from '@shellgrade/domain';
 import type { Request } from 'express';
-import { type AuthenticatedUser, unauthenticated } from './tokens';
+import { type AuthenticatedUser, unauthenticated } from './jwt-tokens';
 
 export const ROLES_KEY = 'shellgrade:roles';
 

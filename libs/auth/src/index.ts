@@ -1,6 +1,6 @@
 export * from './password';
 export * from './ports';
-export * from './tokens';
+export * from './jwt-tokens';
 export * from './role-policy';
 export * from './decorators';
 export * from './auth.config';

@@ -5,7 +5,7 @@
  */
 import { notFound } from '@shellgrade/domain';
 import { isStaff } from './role-policy';
-import type { AuthenticatedUser } from './tokens';
+import type { AuthenticatedUser } from './jwt-tokens';
 
 type Actor = Pick<AuthenticatedUser, 'id' | 'role'>;
 

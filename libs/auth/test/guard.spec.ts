@@ -6,7 +6,7 @@ import type { AuthConfig } from '../src/auth.config';
 import type { CredentialStore } from '../src/ports';
 import { isStaff, roleAllowed } from '../src/role-policy';
 import { TokenVersions } from '../src/token-versions';
-import { TokenService } from '../src/tokens';
+import { TokenService } from '../src/jwt-tokens';
 
 const tokens = new TokenService({ secret: 'unit-test-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 60 });
 const SID = '6f1f7c4e-0000-4000-8000-000000000001';

@@ -5,4 +5,3 @@ export { SandboxGrader } from './sandbox-grader';
 export { gradingResultSchema, parseGradingOutput, GradingFailure, FEEDBACK_BOUNDS } from './grading-output';
 export * from './catalog';
 export { gradingLibDir, helperLibDir, catalogDir } from './assets';
-export { runGraderBaseline, formatBaselineTable, DEFAULT_BASELINE_ROWS, type BaselineReport, type BaselineRow, type BaselineRowSpec } from './baseline';

@@ -6,9 +6,7 @@
 import { cpus, loadavg } from 'node:os';
 import { mean, quantile } from 'simple-statistics';
 import type { Grader, GradingJob } from '@shellgrade/domain';
-import type { ExecMode, GraderOptions, Isolation } from './grader-options';
-import { SandboxGrader } from './sandbox-grader';
-import { getCatalogExercise, loadSamples, PAPER_SLUG } from './catalog';
+import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, type ExecMode, type GraderOptions, type Isolation } from '@shellgrade/grading';
 
 export interface BaselineRowSpec {
   exec: ExecMode;

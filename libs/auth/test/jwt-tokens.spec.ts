@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { DomainError } from '@shellgrade/domain';
-import { TokenService } from '../src/tokens';
+import { TokenService } from '../src/jwt-tokens';
 
 const cfg = { secret: 'unit-test-secret-0123456789', accessTtlSeconds: 60, refreshTtlSeconds: 3600 };
 const tokens = new TokenService(cfg);
