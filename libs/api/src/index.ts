@@ -1,2 +1,3 @@
 export * from './production';
 export * from './admin';
+export * from './report';

@@ -24,12 +24,17 @@ export type CacheResult = 'hit' | 'miss' | 'error';
 /** Which step failed, as shellgrade_cache_errors_total counts it. */
 export type CacheOperation = 'lookup' | 'decode' | 'fill' | 'invalidate';
 
+/** What an invalidation dropped, as shellgrade_cache_invalidations_total counts it. */
+export type CacheInvalidation = 'exercise' | 'statement';
+
 /** Where the cache reports what happened (Prometheus counters and a throttled log in services). */
 export interface CacheObserver {
   /** Once per load. */
   request(result: CacheResult): void;
   /** A step failed and the caller carried on without the cache. */
   failed(operation: CacheOperation, error: unknown): void;
+  /** An invalidation reached the cache (`entries`: how many cached contexts it dropped). */
+  invalidated(what: CacheInvalidation, entries: number): void;
 }
 
-export const silentCacheObserver: CacheObserver = { request: () => undefined, failed: () => undefined };
+export const silentCacheObserver: CacheObserver = { request: () => undefined, failed: () => undefined, invalidated: () => undefined };

@@ -76,7 +76,8 @@ export class RedisSubmissionContextCache implements SubmissionContextCache, Subm
       // Bump first: from here on, a fill whose lookup came before this change is refused.
       const replies = await this.redis.multi().incr(generation).expire(generation, this.generationTtl()).smembers(index).exec();
       const statementIds = execReply<string[]>(replies, 2);
-      await this.redis.del(index, ...statementIds.map((id) => contextKey(Number(id))));
+      const deleted = await this.redis.del(index, ...statementIds.map((id) => contextKey(Number(id))));
+      this.observer.invalidated('exercise', Math.max(0, deleted - (statementIds.length > 0 ? 1 : 0)));
     } catch (error) {
       this.observer.failed('invalidate', error);
     }
@@ -86,7 +87,7 @@ export class RedisSubmissionContextCache implements SubmissionContextCache, Subm
     try {
       const generation = statementGenerationKey(statementId);
       const replies = await this.redis.multi().incr(generation).expire(generation, this.generationTtl()).del(contextKey(statementId)).exec();
-      execReply(replies, 2);
+      this.observer.invalidated('statement', execReply<number>(replies, 2));
     } catch (error) {
       this.observer.failed('invalidate', error);
     }

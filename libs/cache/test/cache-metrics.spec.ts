@@ -40,4 +40,21 @@ describe('prometheusCacheObserver', () => {
     expect(logged).toEqual(['context cache lookup failed, carried on without it: Command timed out']);
     expect(await client.register.metrics()).toContain('shellgrade_cache_requests_total{result="error"} 1');
   });
+
+  it('counts invalidations and the entries they dropped, and serves the hit ratio of the lookups so far', async () => {
+    const observer = prometheusCacheObserver(() => undefined);
+    const before = (await value('shellgrade_cache_invalidations_total', { what: 'statement' })) ?? 0;
+    const droppedBefore = (await value('shellgrade_cache_invalidated_entries_total', { what: 'exercise' })) ?? 0;
+    observer.invalidated('statement', 1);
+    observer.invalidated('statement', 0);
+    observer.invalidated('exercise', 3);
+    expect(await value('shellgrade_cache_invalidations_total', { what: 'statement' })).toBe(before + 2);
+    expect(await value('shellgrade_cache_invalidated_entries_total', { what: 'exercise' })).toBe(droppedBefore + 3);
+    const count = async (result: string) => (await value('shellgrade_cache_requests_total', { result })) ?? 0;
+    observer.request('miss');
+    const [hit, miss, error] = [await count('hit'), await count('miss'), await count('error')];
+    expect(await value('shellgrade_cache_hit_ratio', {})).toBeCloseTo(hit / (hit + miss + error));
+    expect(hit).toBeGreaterThan(0);
+    expect(miss).toBeGreaterThan(0);
+  });
 });

@@ -34,7 +34,7 @@ describe('CachedSubmissionContextReader (real Redis + PostgreSQL)', () => {
     results = [];
     postgres = new CountedReader(new PgSubmissionContextReader(database.pool));
     cache = new RedisSubmissionContextCache(redis.connection.client, { ttlSeconds: TTL_S });
-    reader = new CachedSubmissionContextReader(postgres, cache, { request: (r) => results.push(r), failed: () => undefined });
+    reader = new CachedSubmissionContextReader(postgres, cache, { request: (r) => results.push(r), failed: () => undefined, invalidated: () => undefined });
   });
 
   afterAll(async () => {

@@ -2,3 +2,4 @@ export * from './errors';
 export * from './entities';
 export * from './ports';
 export * from './submission';
+export * from './session-report';

@@ -11,3 +11,5 @@ export * from './repositories/sequence.repository';
 export * from './repositories/session.repository';
 export * from './repositories/enrolment.repository';
 export * from './repositories/statement.repository';
+export * from './repositories/session-report.reader';
+export * from './repositories/exercise-service-session-productions';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
-import { PRODUCTION_REPOSITORY } from '@shellgrade/domain';
+import { PRODUCTION_REPOSITORY, SESSION_ROSTER } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { createPool } from './pool';
 import { PgEnrolmentRepository } from './repositories/enrolment.repository';
@@ -9,6 +9,7 @@ import { PgProductionRepository } from './repositories/production.repository';
 import { PgRefreshTokenRepository } from './repositories/refresh-token.repository';
 import { PgSequenceRepository } from './repositories/sequence.repository';
 import { PgSessionRepository } from './repositories/session.repository';
+import { PgSessionProductions, PgSessionRosterReader } from './repositories/session-report.reader';
 import { PgStatementRepository } from './repositories/statement.repository';
 import { PgSubmissionContextReader } from './repositories/submission-context.reader';
 import { PgUserRepository } from './repositories/user.repository';
@@ -45,12 +46,15 @@ const REPOSITORIES = [
   PgStatementRepository,
   PgProductionRepository,
   PgSubmissionContextReader,
+  PgSessionRosterReader,
+  PgSessionProductions,
 ] as const;
 
 /**
  * The PostgreSQL adapter's bindings: the pool (closed at shutdown), its health check, every
- * repository (by class), and the ports PRODUCTION_REPOSITORY, CREDENTIAL_STORE and
- * REFRESH_TOKEN_STORE. SUBMISSION_CONTEXT is bound by the cache's providers, the one place
+ * repository (by class), and the ports PRODUCTION_REPOSITORY, SESSION_ROSTER, CREDENTIAL_STORE
+ * and REFRESH_TOKEN_STORE. SESSION_PRODUCTIONS is bound by the wiring (in-process PgSessionProductions
+ * in the monolith, the Exercise service over HTTP in msa). SUBMISSION_CONTEXT is bound by the cache's providers, the one place
  * that knows whether PgSubmissionContextReader is read directly or through Redis.
  */
 export function persistenceProviders(db: DatabaseSettings): Provider[] {
@@ -64,6 +68,7 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     PoolCloser,
     ...REPOSITORIES.map((cls) => ({ provide: cls, useFactory: (pool: Pool) => new cls(pool), inject: [PG_POOL] })),
     { provide: PRODUCTION_REPOSITORY, useExisting: PgProductionRepository },
+    { provide: SESSION_ROSTER, useExisting: PgSessionRosterReader },
     { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
     { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },
   ];

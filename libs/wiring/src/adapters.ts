@@ -14,6 +14,7 @@ import {
   GRADING_DISPATCH,
   GradingWorker,
   PRODUCTION_REPOSITORY,
+  SESSION_PRODUCTIONS,
   SUBMISSION_CONTEXT,
   type ArchiveStore,
   type Grader,
@@ -21,7 +22,7 @@ import {
   type SubmissionContextReader,
 } from '@shellgrade/domain';
 import { SandboxGrader, validateArchive, type GraderOptions } from '@shellgrade/grading';
-import { persistenceProviders } from '@shellgrade/persistence';
+import { ExerciseServiceSessionProductions, persistenceProviders, PgSessionProductions } from '@shellgrade/persistence';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
 import { archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
@@ -45,6 +46,22 @@ export const cache: Adapters<VariantSpec['cache']> = {
   redis: (cfg) =>
     redisSubmissionContextProviders({ url: cfg.connections.REDIS_URL, ttlSeconds: cfg.spec.cacheTtlS, commandTimeoutMs: cfg.spec.cacheCommandTimeoutMs }),
 };
+
+/**
+ * SESSION_PRODUCTIONS, what a session report (S2) reads: in-process in the monolith; in msa the
+ * Exercise service over HTTP at this process's upstream (also with transport grpc: the report's
+ * one bulk read stays REST, see libs/persistence/src/repositories/exercise-service-session-productions.ts).
+ */
+export const sessionProductions: Adapters<VariantSpec['topology']> = {
+  monolith: () => [{ provide: SESSION_PRODUCTIONS, useExisting: PgSessionProductions }],
+  msa: (cfg) => [{ provide: SESSION_PRODUCTIONS, useValue: new ExerciseServiceSessionProductions(exerciseClientOf(cfg)) }],
+};
+
+/** Where and how long the Leftover service calls the Exercise service: its upstream, the spec's upstream timeout. */
+export function exerciseClientOf(cfg: ServiceConfig): { baseUrl: string; timeoutMs: number } {
+  if (!cfg.upstreams) throw new Error(`${cfg.role} of ${cfg.spec.name} has no upstreams: topology ${cfg.spec.topology}`);
+  return { baseUrl: cfg.upstreams.exerciseUrl, timeoutMs: cfg.spec.gateway.upstreamTimeoutMs };
+}
 
 /** ARCHIVE_STORE: where submitted archives live. */
 export const storage: Adapters<VariantSpec['storage']> = {

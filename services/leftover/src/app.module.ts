@@ -1,10 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { LeftoverApiModule } from '@shellgrade/api';
+import { LeftoverApiModule, SessionReportApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { authConfigOf, cache, database, identityOf, portsModule } from '@shellgrade/wiring';
+import { authConfigOf, cache, database, identityOf, portsModule, sessionProductions } from '@shellgrade/wiring';
 
 /** The "Leftover" service of paper 000 §III: everything but grading (auth, users, catalog, sessions). */
 @Module({})
@@ -16,9 +16,11 @@ export class LeftoverModule {
         portsModule([
           ...database(cfg), //                users, catalog, sessions: PostgreSQL
           ...cache[cfg.spec.cache](cfg), //   invalidated when exercises change: spec.cache
+          ...sessionProductions[cfg.spec.topology](cfg), // session reports' productions: the exercise service (msa)
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         LeftoverApiModule,
+        SessionReportApiModule,
         ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),
       ],
     };

@@ -1,10 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { LeftoverApiModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
+import { LeftoverApiModule, ProductionApiModule, SessionReportApiModule, StatementApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule, sessionProductions } from '@shellgrade/wiring';
 
 /** The monolith (paper 000 §II): every module in one process, grading in-process. */
 @Module({})
@@ -20,9 +20,11 @@ export class MonolithModule {
           ...cache[spec.cache](cfg), //        SPS read path: spec.cache
           ...grader(cfg), //                   sandboxed grader: spec.grader
           ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch (inline)
+          ...sessionProductions[spec.topology](cfg), // session reports' productions: in-process
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         LeftoverApiModule,
+        SessionReportApiModule,
         StatementApiModule,
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
         ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ExercisesController } from './exercises.controller';
 import { ProductionsListController } from './productions-list.controller';
+import { SessionProductionsController } from '../report/session-report.controller';
 import { SequencesController } from './sequences.controller';
 import { SessionsController } from './sessions.controller';
 import { StatementsController } from './statements.controller';
@@ -20,6 +21,6 @@ import { UsersController } from './users.controller';
 @Module({ controllers: [UsersController, ExercisesController, SequencesController, SessionsController] })
 export class LeftoverApiModule {}
 
-/** /api/student-statement(s) CRUD and GET /api/exercise-production(s) (list). */
-@Module({ controllers: [StatementsController, ProductionsListController] })
+/** /api/student-statement(s) CRUD, GET /api/exercise-production(s) (list) and the productions of a session (S2's internal read). */
+@Module({ controllers: [StatementsController, ProductionsListController, SessionProductionsController] })
 export class StatementApiModule {}

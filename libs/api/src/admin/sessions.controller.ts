@@ -15,9 +15,9 @@ import {
   Roles,
   verifyEnrolmentKey,
 } from '@shellgrade/auth';
-import { forbidden, invalid, notFound } from '@shellgrade/domain';
+import { forbidden, invalid, notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgEnrolmentRepository, PgSessionRepository } from '@shellgrade/persistence';
+import { PgEnrolmentRepository, PgSessionRepository, PgStatementRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { idParam, isoDate, nonEmpty, pageQuery } from './schemas';
 import { sessionView } from './views';
@@ -49,8 +49,10 @@ export class SessionsController {
   constructor(
     private readonly sessions: PgSessionRepository,
     private readonly enrolments: PgEnrolmentRepository,
+    private readonly statements: PgStatementRepository,
     private readonly limits: RateLimits,
     @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
+    @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
   ) {}
 
   @Get()
@@ -82,14 +84,43 @@ export class SessionsController {
     if (!s) throw notFound('business session', id);
     if ('user_ids' in b) {
       if (!isStaff(me.role)) throw forbidden('only staff may enrol other users');
-      return { session_id: id, enrolled: await this.enrolments.enrol(id, b.user_ids) };
+      const enrolled = await this.enrolments.enrol(id, b.user_ids);
+      await this.enrolmentsChanged(id, b.user_ids);
+      return { session_id: id, enrolled };
     }
     await this.limits.checkEnrolmentKey(me.id);
     if (!(await verifyEnrolmentKey(b.enrolment_key, s.enrolmentKeyHash))) {
       await this.limits.enrolmentKeyFailed(me.id);
       throw invalid('wrong enrolment key');
     }
-    return { session_id: id, enrolled: await this.enrolments.enrol(id, [me.id]) };
+    const enrolled = await this.enrolments.enrol(id, [me.id]);
+    await this.enrolmentsChanged(id, [me.id]);
+    return { session_id: id, enrolled };
+  }
+
+  @Delete(':id/enrolments/:user_id')
+  @ApiOperation({ summary: 'Unenrol a student (staff), or leave the session (the student itself)' })
+  async unenrol(
+    @CurrentUser() me: AuthenticatedUser,
+    @Param('id', new ZodPipe(idParam)) id: number,
+    @Param('user_id', new ZodPipe(idParam)) userId: number,
+  ) {
+    // A student acts on its own enrolment only; anyone else's is answered as absent (ids cannot be probed).
+    if (!isStaff(me.role) && userId !== me.id) throw notFound('enrolment of user', userId);
+    if (!(await this.sessions.findById(id))) throw notFound('business session', id);
+    if (!(await this.enrolments.unenrol(id, userId))) throw notFound('enrolment of user', userId);
+    await this.enrolmentsChanged(id, [userId]);
+    return { session_id: id, user_id: userId, unenrolled: true };
+  }
+
+  /**
+   * An enrolment decides whether a statement accepts submissions: the cached submission contexts
+   * of these students' statements in the session are dropped (awaited: the next submission on
+   * any replica sees the change).
+   */
+  private async enrolmentsChanged(sessionId: number, userIds: number[]): Promise<void> {
+    const ids = await this.statements.idsInSession(sessionId, userIds);
+    await Promise.all(ids.map((statementId) => this.cachedContexts.statementChanged(statementId)));
   }
 
   @Post()

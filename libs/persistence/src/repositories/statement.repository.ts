@@ -31,6 +31,15 @@ export class PgStatementRepository {
     return rows.map(toStatement);
   }
 
+  /** Ids of the statements of these students in one session (what an enrolment change makes stale in a cache). */
+  async idsInSession(sessionId: number, userIds: number[]): Promise<number[]> {
+    const { rows } = await this.pool.query<{ id: number }>(
+      'SELECT id FROM student_statements WHERE session_id = $1 AND user_id = ANY($2::int[]) ORDER BY id',
+      [sessionId, userIds],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async create(s: NewStatement): Promise<StudentStatement> {
     try {
       const row = await one<StatementRow>(

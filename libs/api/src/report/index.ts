@@ -1,0 +1,2 @@
+export * from './session-report.controller';
+export * from './session-report.view';

@@ -1,0 +1,85 @@
+import { Controller, Get, Header, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { accessTokenOf, AuthGuard, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
+import {
+  SESSION_PRODUCTIONS,
+  SESSION_ROSTER,
+  SessionReportService,
+  type SessionProductionsSource,
+  type SessionRosterReader,
+} from '@shellgrade/domain';
+import { ZodPipe } from '@shellgrade/http';
+import { PgSessionProductions, PgSessionRepository } from '@shellgrade/persistence';
+import { z } from 'zod';
+import { idParam } from '../admin/schemas';
+import { sessionProductionView, sessionReportCsv, sessionReportView } from './session-report.view';
+
+const reportQuery = z.object({ format: z.enum(['json', 'csv'], { message: "format must be 'json' or 'csv'" }).default('json') }).strict();
+
+/**
+ * GET /api/business-session/:id/report — paper 001's S2: the session's results, computed here
+ * from every production of the session (fetched from the Exercise service in msa variants).
+ * Only the session's teacher or an admin reads it; anyone else is told the session does not
+ * exist (libs/auth ownership policy).
+ */
+@ApiTags('business-sessions')
+@Controller(['api/business-session', 'api/business-sessions'])
+@UseGuards(AuthGuard)
+export class SessionReportController {
+  constructor(
+    private readonly sessions: PgSessionRepository,
+    private readonly reports: SessionReportService,
+  ) {}
+
+  @Get(':id/report')
+  @ApiOperation({ summary: "Results of a session (grade distribution, per-exercise pass rates, per-student progress); ?format=csv for the per-student CSV" })
+  async report(
+    @CurrentUser() me: AuthenticatedUser,
+    @Param('id', new ZodPipe(idParam)) id: number,
+    @Query(new ZodPipe(reportQuery)) q: z.infer<typeof reportQuery>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    changeable(me, await this.sessions.findById(id), (s) => s.teacherId, 'business session', id);
+    const report = await this.reports.report(id, { accessToken: accessTokenOf(req) });
+    if (q.format === 'csv') {
+      res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="session-${id}-report.csv"`);
+      return sessionReportCsv(report);
+    }
+    return sessionReportView(report);
+  }
+}
+
+/**
+ * GET /api/exercise-productions/by-session/:session_id — the Exercise service's side of S2:
+ * every production of a session, compact (no feedback, no archive), for staff.
+ */
+@ApiTags('exercise-production')
+@Controller(['api/exercise-production', 'api/exercise-productions'])
+@UseGuards(AuthGuard)
+export class SessionProductionsController {
+  constructor(private readonly productions: PgSessionProductions) {}
+
+  @Get('by-session/:session_id')
+  @Roles('admin', 'teacher')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Every production of a session (compact rows), for its report' })
+  async ofSession(@Param('session_id', new ZodPipe(idParam)) sessionId: number) {
+    const rows = await this.productions.productionsOfSession(sessionId);
+    return { session_id: sessionId, productions: rows.map(sessionProductionView) };
+  }
+}
+
+/** The report endpoint (Leftover, monolith). Needs SESSION_ROSTER (persistence) and SESSION_PRODUCTIONS (wiring). */
+@Module({
+  controllers: [SessionReportController],
+  providers: [
+    {
+      provide: SessionReportService,
+      inject: [SESSION_ROSTER, SESSION_PRODUCTIONS],
+      useFactory: (rosters: SessionRosterReader, productions: SessionProductionsSource) => new SessionReportService(rosters, productions),
+    },
+  ],
+})
+export class SessionReportApiModule {}
