@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench -- <run|matrix|report|main> ...   (see benchmarks/README.md)
+// npm run bench -- <run|matrix|report|compare|main> ...   (see benchmarks/README.md)
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
@@ -7,6 +7,7 @@ import { calibrate, calibrationMarkdown, peaksAround } from './calibrate';
 import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
+import { runComparison } from './compare/write';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -161,6 +162,18 @@ program
     const report = buildReport(ids, f.out);
     process.stdout.write(report.markdown + '\n');
     phase(`report: ${report.markdownFile} and ${report.htmlFile}`);
+  });
+
+program
+  .command('compare')
+  .description('B − A per request type and metric with 95% intervals over VALID runs, flagged significant (text + HTML)')
+  .argument('<a>', 'run id (results/<run-id>) or "<run-id>:1,3" for some of its runs')
+  .argument('<b>', 'the same for the other side')
+  .option('--out <dir>', 'output folder (default: results/compare/<stamp>-<A>-vs-<B>)')
+  .action((a: string, b: string, f: { out?: string }) => {
+    const out = runComparison(a, b, f.out);
+    process.stdout.write(out.markdown + '\n');
+    phase(`compare: ${out.dir}/compare.{md,html,json}`);
   });
 
 program

@@ -74,7 +74,7 @@ export function suiteSeries(label: string, r: SuiteRun): SuiteSeries {
 }
 
 /** The UMD build sits beside the package's CommonJS entry (it is not in its exports map). */
-function chartJs(): string {
+export function chartJs(): string {
   return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 }
 
