@@ -84,6 +84,13 @@ module.exports = {
       to: { path: '^services/', pathNot: '^services/$1/' },
     },
     {
+      name: 'no-web-to-server',
+      severity: 'error',
+      comment: 'The browser app (apps/web) reaches the services over HTTP only: it imports no server or tool code.',
+      from: { path: '^apps/web/src/' },
+      to: { path: '^(libs|services|brokers|infra|benchmarks|traces|test)/' },
+    },
+    {
       name: 'not-to-test',
       severity: 'error',
       comment: 'Runtime code must not depend on tests or their support files.',

@@ -21,7 +21,7 @@ export default [
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@typescript-eslint/no-explicit-any': 'warn',
@@ -46,6 +46,8 @@ export default [
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
             // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool'] },
+            // The browser app (apps/web) talks to the services over HTTP only: it imports none of them.
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web'] },
           ],
         },
       ],

@@ -7,3 +7,4 @@ export * from './bootstrap';
 export * from './request-start';
 export * from './internal-request';
 export * from './body-limit';
+export * from './web-app';

@@ -3,8 +3,10 @@
  * gateway app from @shellgrade/gateway (it reaches the services over spec.transport: http),
  * listen, and drain on SIGTERM/SIGINT.
  */
+import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { createGatewayApp } from '@shellgrade/gateway';
+import { serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
 import { gatewayConfigOf } from '@shellgrade/wiring';
 
@@ -14,6 +16,8 @@ async function main(): Promise<void> {
   const name = `gateway-${cfg.replica}`;
   const log = new Logger(name);
   const app = await createGatewayApp(config);
+  // The browser app (dist/apps/web) at /, beside the API; the Jaeger relay for its trace view (internal callers only).
+  serveWebApp(app, { dir: join(__dirname, '../../../apps/web'), maxArchiveBytes: cfg.spec.http.maxArchiveBytes, opsAccess: config.opsAccess, jaegerQueryUrl: process.env.SG_JAEGER_URL ?? 'http://127.0.0.1:16686' });
   await app.listen(cfg.port, cfg.host);
   log.log(
     `listening on http://${cfg.host}:${cfg.port}; exercise → ${config.exerciseUrls.join(', ')}; ` +

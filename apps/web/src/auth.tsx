@@ -1,0 +1,56 @@
+/**
+ * Who is logged in. The session lives in httpOnly cookies only: on start the app asks
+ * GET /api/auth/verify (the refresh cookie) who it is; nothing is kept in local storage.
+ */
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { api, type AppConfig, type SessionUser } from './api';
+
+interface AuthState {
+  user: SessionUser | null;
+  config: AppConfig;
+  ready: boolean;
+  login(email: string, password: string): Promise<void>;
+  logout(): Promise<void>;
+}
+
+/** Until /app-config.json answers: the spec's default archive limit (1 MiB). */
+const DEFAULT_CONFIG: AppConfig = { maxArchiveBytes: 1024 * 1024, traces: false };
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [config, setConfig] = useState<AppConfig>(DEFAULT_CONFIG);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api.config().then((c) => live && setConfig(c), () => undefined);
+    api
+      .verify()
+      .then((u) => live && setUser(u), () => live && setUser(null))
+      .finally(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const login = useCallback(async (email: string, password: string) => setUser(await api.login(email, password)), []);
+  const logout = useCallback(async () => {
+    try {
+      await api.logout();
+    } finally {
+      setUser(null);
+    }
+  }, []);
+
+  return <AuthContext.Provider value={{ user, config, ready, login, logout }}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const state = useContext(AuthContext);
+  if (!state) throw new Error('useAuth outside AuthProvider');
+  return state;
+}
+
+export const isStaff = (u: SessionUser | null) => u?.role === 'teacher' || u?.role === 'admin';

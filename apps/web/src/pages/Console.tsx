@@ -1,0 +1,147 @@
+/**
+ * Researchers' console: the running variant (the entry point's /health, with identity and
+ * checks for internal callers) and recent traces from Jaeger through the entry point's
+ * read-only relay (/ops/jaeger, internal callers only), with the slowest and median marked.
+ */
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { request } from '../api';
+import type { JaegerTrace } from '../lib/trace';
+import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+
+interface TraceRow {
+  id: string;
+  root: string;
+  service: string;
+  spans: number;
+  durationUs: number;
+  start: number;
+}
+
+function rowsOf(traces: JaegerTrace[]): TraceRow[] {
+  return traces.map((t) => {
+    const first = [...t.spans].sort((a, b) => a.startTime - b.startTime)[0];
+    const start = Math.min(...t.spans.map((s) => s.startTime));
+    const end = Math.max(...t.spans.map((s) => s.startTime + s.duration));
+    return { id: t.traceID, root: first?.operationName ?? '?', service: first ? (t.processes[first.processID]?.serviceName ?? '?') : '?', spans: t.spans.length, durationUs: end - start, start };
+  });
+}
+
+export function Console() {
+  const health = useLoad(() => request<Record<string, unknown>>('/health'), []);
+  const services = useLoad(() => request<{ data: string[] | null }>('/ops/jaeger/api/services').then((r) => (r.data ?? []).filter((s) => s.startsWith('shellgrade'))), []);
+  const [service, setService] = useState('');
+  const [lookback, setLookback] = useState('1h');
+  const [traceId, setTraceId] = useState('');
+  const [rows, setRows] = useState<TraceRow[]>();
+  const [error, setError] = useState<unknown>();
+
+  async function search(e: FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const chosen = service || services.data?.[0];
+      if (!chosen) throw new Error('Jaeger knows no shellgrade service yet: run a variant with tracing on');
+      const r = await request<{ data: JaegerTrace[] | null }>(`/ops/jaeger/api/traces?service=${encodeURIComponent(chosen)}&limit=50&lookback=${lookback}`);
+      setRows(rowsOf(r.data ?? []).sort((a, b) => b.durationUs - a.durationUs));
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  const median = rows && rows.length ? rows[Math.floor(rows.length / 2)]!.id : undefined;
+  const checks = Array.isArray(health.data?.checks) ? (health.data.checks as { name: string; ok: boolean; error?: string }[]) : [];
+  return (
+    <Page title="Console">
+      <h2>Running variant</h2>
+      <ErrorMessage error={health.error} />
+      {health.loading && <Loading what="the status" />}
+      {health.data && (
+        <dl className="facts" data-testid="variant-status">
+          <dt>Status</dt>
+          <dd>{String(health.data.status)}</dd>
+          {'variant' in health.data && (
+            <>
+              <dt>Variant</dt>
+              <dd>{String(health.data.variant)}</dd>
+            </>
+          )}
+          {'role' in health.data && (
+            <>
+              <dt>Entry</dt>
+              <dd>
+                {String(health.data.role)} #{String(health.data.replica)}
+              </dd>
+            </>
+          )}
+          {checks.map((c) => (
+            <div key={c.name} className="pair">
+              <dt>{c.name}</dt>
+              <dd>{c.ok ? 'ok' : `failing: ${c.error ?? ''}`}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+
+      <h2>Traces</h2>
+      <ErrorMessage error={services.error} />
+      <form onSubmit={(e) => void search(e)} className="card row">
+        <label htmlFor="t-service">Service</label>
+        <select id="t-service" value={service} onChange={(e) => setService(e.target.value)}>
+          {(services.data ?? []).map((s) => (
+            <option key={s}>{s}</option>
+          ))}
+        </select>
+        <label htmlFor="t-lookback">Within the last</label>
+        <select id="t-lookback" value={lookback} onChange={(e) => setLookback(e.target.value)}>
+          <option value="15m">15 minutes</option>
+          <option value="1h">hour</option>
+          <option value="6h">6 hours</option>
+          <option value="24h">day</option>
+        </select>
+        <button type="submit">Find traces</button>
+      </form>
+      <form className="card row" onSubmit={(e) => e.preventDefault()}>
+        <label htmlFor="t-id">Trace id</label>
+        <input id="t-id" value={traceId} onChange={(e) => setTraceId(e.target.value.trim())} pattern="[0-9a-fA-F]{1,32}" />
+        <Link to={`/console/trace/${traceId}`} className="button" aria-disabled={!traceId}>
+          Open
+        </Link>
+      </form>
+      <ErrorMessage error={error} />
+      {rows && rows.length === 0 && <p>No trace in that window.</p>}
+      {rows && rows.length > 0 && (
+        <div className="scroll">
+          <table data-testid="traces">
+            <thead>
+              <tr>
+                <th scope="col">Trace</th>
+                <th scope="col">Root</th>
+                <th scope="col">Spans</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Started</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={r.id}>
+                  <td>
+                    <Link to={`/console/trace/${r.id}`}>{r.id.slice(0, 12)}</Link>
+                    {i === 0 && <span className="tag">slowest</span>}
+                    {r.id === median && <span className="tag">median</span>}
+                  </td>
+                  <td>
+                    {r.service}: {r.root}
+                  </td>
+                  <td>{r.spans}</td>
+                  <td>{(r.durationUs / 1000).toFixed(1)} ms</td>
+                  <td>{new Date(r.start / 1000).toLocaleTimeString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,132 @@
+/** Staff: the exercises (list, create, edit: statement, question archive, grading script, state). */
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, type Exercise } from '../api';
+import { ErrorMessage, Loading, Page, base64Of, useLoad } from '../ui';
+
+export function TeacherExercises() {
+  const { data, error, loading } = useLoad(() => api.exercises(), []);
+  return (
+    <Page title="Exercises">
+      <p>
+        <Link to="/teacher/exercises/new" className="button">
+          New exercise
+        </Link>
+      </p>
+      <ErrorMessage error={error} />
+      {loading && <Loading what="exercises" />}
+      {data && (
+        <div className="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Name</th>
+                <th scope="col">Slug</th>
+                <th scope="col">State</th>
+                <th scope="col">Skills</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((e) => (
+                <tr key={e.ex_id}>
+                  <td>{e.ex_id}</td>
+                  <td>
+                    <Link to={`/teacher/exercises/${e.ex_id}`}>{e.name}</Link>
+                  </td>
+                  <td>{e.slug}</td>
+                  <td>{e.state}</td>
+                  <td>{e.skills.join(', ')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Page>
+  );
+}
+
+export function ExerciseEditor() {
+  const exId = useParams().exId;
+  const editing = exId !== undefined;
+  const navigate = useNavigate();
+  const existing = useLoad(() => (editing ? api.exercise(Number(exId)) : Promise.resolve(undefined)), [exId]);
+  return (
+    <Page title={editing ? `Edit exercise ${exId}` : 'New exercise'}>
+      <ErrorMessage error={existing.error} />
+      {existing.loading ? (
+        <Loading what="the exercise" />
+      ) : (
+        !existing.error && <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`)} />
+      )}
+    </Page>
+  );
+}
+
+function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: Exercise) => void }) {
+  const [name, setName] = useState(initial?.name ?? '');
+  const [slug, setSlug] = useState(initial?.slug ?? '');
+  const [statement, setStatement] = useState(initial?.statement ?? '');
+  const [grader, setGrader] = useState(initial?.grader_script ?? '');
+  const [state, setState] = useState<Exercise['state']>(initial?.state ?? 'draft');
+  const [locale, setLocale] = useState(initial?.locale ?? 'en');
+  const [skills, setSkills] = useState(initial?.skills.join(', ') ?? '');
+  const [archive, setArchive] = useState<File | null>(null);
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState<string>();
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setError(undefined);
+    setSaved(undefined);
+    try {
+      const body: Partial<Exercise> = {
+        name,
+        slug,
+        statement,
+        grader_script: grader,
+        state,
+        locale,
+        skills: skills.split(',').map((s) => s.trim()).filter(Boolean),
+      };
+      if (archive) body.question_archive = await base64Of(archive);
+      else if (!initial) throw new Error('choose the question archive (.tar.gz) students download');
+      const result = initial ? await api.updateExercise(initial.ex_id, body) : await api.createExercise(body);
+      setSaved(`Saved exercise #${result.ex_id} (${result.state}).`);
+      onSaved(result);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void save(e)} className="card">
+      <label htmlFor="ex-name">Name</label>
+      <input id="ex-name" required value={name} onChange={(e) => setName(e.target.value)} />
+      <label htmlFor="ex-slug">Slug (lower-case letters, digits, dashes)</label>
+      <input id="ex-slug" required pattern="[a-z0-9][a-z0-9-]*" value={slug} onChange={(e) => setSlug(e.target.value)} />
+      <label htmlFor="ex-statement">Statement (HTML)</label>
+      <textarea id="ex-statement" rows={6} value={statement} onChange={(e) => setStatement(e.target.value)} />
+      <label htmlFor="ex-archive">Question archive (.tar.gz){initial ? ' — leave empty to keep the current one' : ''}</label>
+      <input id="ex-archive" type="file" accept=".tar.gz,.tgz,application/gzip" onChange={(e) => setArchive(e.target.files?.[0] ?? null)} />
+      <label htmlFor="ex-grader-file">Grading script: load a .py file</label>
+      <input id="ex-grader-file" type="file" accept=".py,text/x-python,text/plain" onChange={(e) => void e.target.files?.[0]?.text().then(setGrader)} />
+      <label htmlFor="ex-grader">Grading script (Python, prints one JSON line)</label>
+      <textarea id="ex-grader" rows={10} required className="code" value={grader} onChange={(e) => setGrader(e.target.value)} />
+      <label htmlFor="ex-state">State</label>
+      <select id="ex-state" value={state} onChange={(e) => setState(e.target.value as Exercise['state'])}>
+        <option value="draft">draft</option>
+        <option value="published">published (students see it)</option>
+        <option value="archived">archived</option>
+      </select>
+      <label htmlFor="ex-locale">Locale</label>
+      <input id="ex-locale" value={locale} onChange={(e) => setLocale(e.target.value)} />
+      <label htmlFor="ex-skills">Skills (comma-separated)</label>
+      <input id="ex-skills" value={skills} onChange={(e) => setSkills(e.target.value)} />
+      <button type="submit">{initial ? 'Save' : 'Create'}</button>
+      {saved && <p role="status">{saved}</p>}
+      <ErrorMessage error={error} />
+    </form>
+  );
+}

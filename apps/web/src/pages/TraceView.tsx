@@ -1,0 +1,63 @@
+/** One trace as a waterfall, the critical path highlighted, critical time per service. */
+import { useParams } from 'react-router';
+import { request } from '../api';
+import { waterfallOf, onCriticalPath, type JaegerTrace } from '../lib/trace';
+import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+
+const ms = (us: number) => `${(us / 1000).toFixed(2)} ms`;
+
+export function TraceView() {
+  const traceId = useParams().traceId ?? '';
+  const { data, error, loading } = useLoad(async () => {
+    const r = await request<{ data: JaegerTrace[] | null }>(`/ops/jaeger/api/traces/${encodeURIComponent(traceId)}`);
+    const trace = r.data?.[0];
+    if (!trace) throw new Error(`Jaeger has no trace ${traceId}`);
+    return waterfallOf(trace);
+  }, [traceId]);
+
+  const total = data ? Math.max(1, data.endUs - data.startUs) : 1;
+  const pct = (us: number) => `${(100 * (us - (data?.startUs ?? 0))) / total}%`;
+  const width = (a: number, b: number) => `${Math.max(0.2, (100 * (b - a)) / total)}%`;
+  return (
+    <Page title={`Trace ${traceId.slice(0, 16)}`}>
+      <ErrorMessage error={error} />
+      {loading && <Loading what="the trace" />}
+      {data && (
+        <>
+          <p>
+            {data.spans.length} spans over {ms(data.endUs - data.startUs)}. <span className="legend critical">critical path</span>
+          </p>
+          <h2>Critical path by service</h2>
+          <table data-testid="attribution">
+            <tbody>
+              {data.byService.map((b) => (
+                <tr key={b.service}>
+                  <th scope="row">{b.service}</th>
+                  <td>{ms(b.us)}</td>
+                  <td>{((100 * b.us) / total).toFixed(1)}%</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Waterfall</h2>
+          <ol className="waterfall" data-testid="waterfall">
+            {data.spans.map((s) => (
+              <li key={s.id} className={`${onCriticalPath(s) ? 'on-path' : ''}${s.error ? ' failed' : ''}`} data-critical={onCriticalPath(s) ? 'yes' : 'no'}>
+                <span className="label" style={{ paddingLeft: `${s.depth * 0.75}rem` }} title={`${s.service} ${s.name} (${s.kind})`}>
+                  <span className="svc">{s.service.replace(/^shellgrade-/, '')}</span> {s.name}
+                </span>
+                <span className="track">
+                  <span className="bar" style={{ left: pct(s.startUs), width: width(s.startUs, s.endUs) }} />
+                  {s.critical.map(([a, b], i) => (
+                    <span key={i} className="crit" style={{ left: pct(a), width: width(a, b) }} />
+                  ))}
+                </span>
+                <span className="dur">{ms(s.endUs - s.startUs)}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,106 @@
+/** Small shared pieces: error text (the API's problem+json detail), loading, data hooks, formats. */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { errorText, type FeedbackItem } from './api';
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (error === undefined || error === null) return null;
+  return (
+    <p role="alert" className="error">
+      {errorText(error)}
+    </p>
+  );
+}
+
+/** Runs `load` on mount and whenever `deps` change; `reload` runs it again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; loading: boolean; reload: () => void } {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<unknown>();
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    setError(undefined);
+    load().then(
+      (d) => live && (setData(d), setLoading(false)),
+      (e) => live && (setError(e), setLoading(false)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, loading, reload };
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p aria-busy="true">Loading {what}…</p>;
+}
+
+export function Page({ title, children }: { title: string; children: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · shellgrade`;
+  }, [title]);
+  return (
+    <section>
+      <h1>{title}</h1>
+      {children}
+    </section>
+  );
+}
+
+export function Feedback({ grade, comment }: { grade: number | null; comment: FeedbackItem[] | null }) {
+  return (
+    <div className="feedback">
+      <p className="grade" data-testid="grade">
+        Grade: <strong>{grade ?? '—'}</strong>/100
+      </p>
+      {comment && comment.length > 0 && (
+        <table>
+          <caption>Feedback</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Check</th>
+              <th scope="col">Status</th>
+              <th scope="col">Explanation</th>
+            </tr>
+          </thead>
+          <tbody>
+            {comment.map((c, i) => (
+              <tr key={i} className={c.status === 'OK' ? 'ok' : c.status === 'NOT OK' ? 'ko' : ''}>
+                <td>{c.numQ}</td>
+                <td>{c.verif}</td>
+                <td>{c.status}</td>
+                <td>{c.expl ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export const formatBytes = (n: number): string =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(2)} MiB`;
+
+export const formatDate = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** The Base64 of a file's bytes (exercise archives travel as base64 in JSON). */
+export async function base64Of(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Offers `text` as a file download. */
+export function download(name: string, text: string, type = 'text/csv'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}

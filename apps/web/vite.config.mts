@@ -1,0 +1,18 @@
+/**
+ * The browser app: built by scripts/build.sh into dist/apps/web, which every entry point
+ * (monolith, gateway) serves at / (libs/http web-app.ts). `npx nx serve web` runs Vite's dev
+ * server with /api, /app-config.json and /ops proxied to a running variant (SG_WEB_API, default
+ * the monolith's http://127.0.0.1:3000).
+ */
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = process.env.SG_WEB_API ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  build: { outDir: '../../dist/apps/web', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  server: { proxy: { '/api': api, '/app-config.json': api, '/ops': api } },
+});

@@ -1,0 +1,110 @@
+/**
+ * Serves the browser application (apps/web, built by scripts/build.sh into dist/apps/web) from
+ * an entry point (monolith or gateway), beside the API:
+ *
+ *   GET /app-config.json          what the browser must know before its first request
+ *                                 (the archive limit, so its size check matches the server's)
+ *   GET /ops/jaeger/api/...       read-only relay to the Jaeger query API for the researchers'
+ *                                 trace view — gated like /metrics and /docs (internal callers
+ *                                 only unless http.opsAccess is `public`): traces name users
+ *                                 and internals, and Jaeger answers no CORS, so the browser
+ *                                 reaches it only through its own origin, and only from inside
+ *   GET /assets/*, /favicon.svg    the built files (hashed names: cached for a year)
+ *   GET any other page            index.html (the app routes in the browser), for browsers only
+ *                                 (Accept: text/html): API clients keep their 404 problem+json
+ *
+ * /api, /health, /metrics and /docs are never answered here. A missing build serves nothing
+ * (the entry point still runs; the log says how to build it).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import serveStatic from 'serve-static';
+import { mayReadOps, type OpsAccess } from './internal-request';
+import { problem, sendProblem } from './problem';
+
+export interface WebAppOptions {
+  /** The built app (index.html + assets/); usually `<dist>/apps/web`. */
+  dir: string;
+  /** The spec's http.maxArchiveBytes: the browser checks a file against it before uploading. */
+  maxArchiveBytes: number;
+  /** Who may use the Jaeger relay (the spec's http.opsAccess). */
+  opsAccess: OpsAccess;
+  /** Jaeger query API base, e.g. http://127.0.0.1:16686; undefined: no relay. */
+  jaegerQueryUrl?: string;
+}
+
+/** What GET /app-config.json answers. */
+export interface WebAppConfig {
+  maxArchiveBytes: number;
+  traces: boolean;
+}
+
+interface Use {
+  use(handler: (req: Request, res: Response, next: NextFunction) => void): unknown;
+}
+
+const SERVER_PATHS = /^\/(api|health|metrics|docs|ops)(\/|-json|-yaml|$)/i;
+/** The Jaeger query API paths the trace view reads; nothing else is relayed. */
+const JAEGER_PATHS = /^\/ops\/jaeger(\/api\/(services|traces(\/[0-9a-f]{1,32})?))$/i;
+const JAEGER_TIMEOUT_MS = 15_000;
+
+export function serveWebApp(app: Use, opts: WebAppOptions): void {
+  const log = new Logger('web-app');
+  const config: WebAppConfig = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.jaegerQueryUrl !== undefined };
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.path === '/app-config.json') {
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(config);
+      return;
+    }
+    const jaeger = JAEGER_PATHS.exec(req.path);
+    if (jaeger) {
+      void relayToJaeger(req, res, opts, jaeger[1]!);
+      return;
+    }
+    next();
+  });
+
+  const index = join(opts.dir, 'index.html');
+  if (!existsSync(index)) {
+    log.warn(`no web app at ${opts.dir} (build it: npm run build): / answers 404`);
+    return;
+  }
+  const files = serveStatic(opts.dir, {
+    index: false,
+    fallthrough: true,
+    setHeaders: (res, path) => {
+      res.setHeader('Cache-Control', path.startsWith(join(opts.dir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || SERVER_PATHS.test(req.path)) return next();
+    files(req, res, () => {
+      if (!/text\/html/i.test(req.headers.accept ?? '')) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(index);
+    });
+  });
+}
+
+async function relayToJaeger(req: Request, res: Response, opts: WebAppOptions, path: string): Promise<void> {
+  if (!opts.jaegerQueryUrl || !mayReadOps(req, opts.opsAccess)) {
+    sendProblem(res, problem(404, 'not found'));
+    return;
+  }
+  const url = new URL(path, opts.jaegerQueryUrl);
+  const query = req.originalUrl.indexOf('?');
+  if (query >= 0) url.search = req.originalUrl.slice(query);
+  try {
+    const upstream = await fetch(url, { signal: AbortSignal.timeout(JAEGER_TIMEOUT_MS) });
+    res.status(upstream.status);
+    res.setHeader('Content-Type', upstream.headers.get('content-type') ?? 'application/json');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(Buffer.from(await upstream.arrayBuffer()));
+  } catch (error) {
+    sendProblem(res, problem(502, `the Jaeger query API at ${opts.jaegerQueryUrl} did not answer: ${(error as Error).message}`));
+  }
+}
