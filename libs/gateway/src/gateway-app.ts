@@ -1,6 +1,7 @@
 /**
  * Builds the gateway NestJS application (not yet listening). Middleware order matters:
- * metrics → CORS (answers every OPTIONS preflight itself) → proxy for /api → Nest routes
+ * metrics → CORS (answers every OPTIONS preflight itself) → composite endpoints (pattern
+ * aggregation) → proxy for /api → Nest routes
  * (/health, /metrics, /docs) → problem+json 404 for anything else.
  */
 import 'reflect-metadata';
@@ -15,6 +16,8 @@ import { gatewayOpenApi } from './gateway-openapi';
 import { createGatewayProxy, type GatewayMiddleware } from './gateway-proxy';
 import { EdgeClient } from '@shellgrade/grpc-edge';
 import { createGrpcForwarder } from './grpc-forwarder';
+import { createDashboardAggregator } from './aggregation/dashboard-aggregator';
+import { grpcUpstreamReader, httpUpstreamReader, type ReadUpstream } from './aggregation/upstream-reader';
 import { GatewayModule, type GatewayState } from './gateway.module';
 import { UpstreamPool } from './upstream-pool';
 
@@ -57,10 +60,18 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   return app;
 }
 
-/** The spec's transport: the HTTP proxy, or (grpc) Edge calls to the services' gRPC edges. */
-function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): GatewayMiddleware {
+/**
+ * The spec's transport: the HTTP proxy, or (grpc) Edge calls to the services' gRPC edges; with
+ * gateway.pattern aggregation, the composite endpoints first, reading over the same transport.
+ */
+function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): GatewayMiddleware[] {
   const { config, metrics } = state;
-  if (!config.grpc) return createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics });
+  if (!config.grpc) {
+    return [
+      ...aggregation(config, httpUpstreamReader(state.upstreams)),
+      createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics }),
+    ];
+  }
   const { maxBodyBytes } = config.grpc;
   const clients = {
     exercise: new EdgeClient(config.grpc.exerciseTarget, { maxBodyBytes }),
@@ -70,5 +81,9 @@ function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): G
     clients.exercise.close();
     clients.leftover.close();
   });
-  return createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics });
+  return [...aggregation(config, grpcUpstreamReader(clients)), createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics })];
+}
+
+function aggregation(config: GatewayConfig, read: ReadUpstream): GatewayMiddleware[] {
+  return config.pattern === 'aggregation' ? [createDashboardAggregator({ read, timeoutMs: config.upstreamTimeoutMs })] : [];
 }

@@ -3,6 +3,8 @@ import type { OpsAccess } from '@shellgrade/http';
 /** What a gateway process needs (libs/wiring derives it from the process's spec). */
 export interface GatewayConfig {
   replica: number;
+  /** proxy, or aggregation: GET /api/dashboard answered here from parallel reads (spec gateway.pattern). */
+  pattern: 'proxy' | 'aggregation';
   /** Replica URLs of the Exercise service. */
   exerciseUrls: string[];
   /** Replica URLs of the Leftover service. */

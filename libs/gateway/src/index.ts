@@ -9,3 +9,5 @@ export * from './gateway.module';
 export * from './gateway-app';
 export * from './grpc-forwarder';
 export * from './grpc-upstream-errors';
+export { DASHBOARD_PATH } from './aggregation/dashboard-aggregator';
+export { mergeDashboard, type Dashboard } from './aggregation/student-dashboard';

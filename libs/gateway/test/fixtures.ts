@@ -151,6 +151,7 @@ export interface RunningGateway {
 export async function startGateway(overrides: Partial<GatewayConfig>): Promise<RunningGateway> {
   const config: GatewayConfig = {
     replica: 7,
+    pattern: 'proxy',
     exerciseUrls: ['http://127.0.0.1:1'],
     leftoverUrls: ['http://127.0.0.1:1'],
     upstreamTimeoutMs: 2000,

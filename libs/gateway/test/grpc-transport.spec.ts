@@ -62,6 +62,7 @@ describe('gateway over transport grpc (live gRPC edges)', () => {
   const gatewayWith = async (targets: { exercise: string; leftover: string }) => {
     const config: GatewayConfig = {
       replica: 0,
+      pattern: 'proxy',
       exerciseUrls: ['http://127.0.0.1:9'],
       leftoverUrls: ['http://127.0.0.1:9'],
       upstreamTimeoutMs: TIMEOUT_MS,

@@ -258,7 +258,15 @@ export const authSchema = z.strictObject({
   rateLimits: rateLimitsSchema.prefault({}),
 });
 
+/**
+ * What the gateway does besides forwarding (paper 003's patterns). proxy: it only routes.
+ * aggregation: it also answers GET /api/dashboard itself, from three reads made in parallel
+ * (libs/gateway/src/aggregation), where a client would otherwise make them one after another.
+ */
+export const gatewayPatterns = ['proxy', 'aggregation'] as const;
+
 export const gatewaySchema = z.strictObject({
+  pattern: z.enum(gatewayPatterns).default('proxy'),
   /** How long the gateway waits for an upstream answer (504 after it). */
   upstreamTimeoutMs: millis.default(60_000),
   /**
@@ -350,6 +358,9 @@ export const variantSpecSchema = z
         if (r[role] === undefined) issue(['replicas', role], 'expected a positive integer (topology msa)');
       }
       if (r.monolith !== undefined) issue(['replicas', 'monolith'], 'not allowed with topology msa');
+    }
+    if (spec.topology === 'monolith' && spec.gateway.pattern !== 'proxy') {
+      issue(['gateway', 'pattern'], `${spec.gateway.pattern} is a gateway pattern: it needs topology msa (a monolith has no gateway)`);
     }
     if (spec.topology === 'monolith' && spec.transport !== 'http') {
       issue(['transport'], 'topology monolith has no internal hops: expected http (or no transport)');

@@ -1,4 +1,4 @@
-import { decodeProcessConfig, loadVariant, variantProcesses, type VariantSpec } from '../src';
+import { decodeProcessConfig, loadVariant, variantProcesses, variantSpecSchema, type VariantSpec } from '../src';
 
 /**
  * Presets that differ from a base preset in exactly one field: the MinIO presets of issue 8
@@ -45,4 +45,18 @@ describe.each(DERIVED)('%s preset %s', (field, derivedName, baseName) => {
 
 it('the cache presets name paper 001', () => {
   for (const name of ['mon-redis', 'msa-redis-1-2']) expect(loadVariant(name).paper?.source).toBe('001 Eriksson (cache experiments)');
+});
+
+describe('pattern preset msa-aggregation-1-2 (paper 003)', () => {
+  it('differs from msa-1-2, its baseline, in gateway.pattern only', () => {
+    const derived = loadVariant('msa-aggregation-1-2');
+    const base = loadVariant('msa-1-2');
+    expect([derived.gateway.pattern, base.gateway.pattern]).toEqual(['aggregation', 'proxy']);
+    const withoutPattern = (spec: VariantSpec) => ({ ...comparable(spec, 'gateway'), gateway: { ...spec.gateway, pattern: undefined } });
+    expect(withoutPattern(derived)).toEqual(withoutPattern(base));
+  });
+
+  it('is refused on a monolith, which has no gateway', () => {
+    expect(() => variantSpecSchema.parse({ ...loadVariant('naked-mon'), gateway: { pattern: 'aggregation' } })).toThrow(/needs topology msa/);
+  });
 });

@@ -53,6 +53,7 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
   const { gateway } = cfg.spec;
   return {
     replica: cfg.replica,
+    pattern: gateway.pattern,
     exerciseUrls: parseUpstreamUrls('exercise', cfg.upstreams.exerciseUrl),
     leftoverUrls: parseUpstreamUrls('leftover', cfg.upstreams.leftoverUrl),
     upstreamTimeoutMs: gateway.upstreamTimeoutMs,

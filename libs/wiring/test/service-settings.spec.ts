@@ -11,9 +11,10 @@ function serviceConfig(spec: VariantSpecInput, role: ServiceConfig['role'], env:
 
 describe('gatewayConfigOf', () => {
   it('reads upstream replica lists, timeouts, CORS origins and the replica index off the process config', () => {
-    const cfg = serviceConfig({ ...msa, gateway: { upstreamTimeoutMs: 1500 }, http: { corsOrigins: 'http://localhost:5173' } }, 'gateway');
+    const cfg = serviceConfig({ ...msa, gateway: { upstreamTimeoutMs: 1500, pattern: 'aggregation' }, http: { corsOrigins: 'http://localhost:5173' } }, 'gateway');
     expect(gatewayConfigOf(cfg)).toEqual({
       replica: 1,
+      pattern: 'aggregation',
       exerciseUrls: ['http://127.0.0.1:3300', 'http://127.0.0.1:3301'],
       leftoverUrls: ['http://127.0.0.1:3200'],
       upstreamTimeoutMs: 1500,
