@@ -21,6 +21,13 @@ export class BrowserSession {
 
   constructor(readonly baseUrl: string) {}
 
+  /** The same logged-in user against another base URL (e.g. one replica, straight), sharing the cookies. */
+  at(baseUrl: string): BrowserSession {
+    const other = new BrowserSession(baseUrl);
+    for (const [k, v] of this.cookies) other.cookies.set(k, v);
+    return other;
+  }
+
   async preflight(method: string, path: string): Promise<number> {
     const res = await fetch(this.baseUrl + path, {
       method: 'OPTIONS',

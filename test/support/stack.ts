@@ -19,8 +19,8 @@ export interface VariantStatus {
   processes: { name: string; role: string; pid: number; port: number; status: string; restarts: number }[];
 }
 
-export function variantUp(name: string): VariantStatus {
-  npmRun(['variant', '--', 'up', name]);
+export function variantUp(name: string, flags: string[] = []): VariantStatus {
+  npmRun(['variant', '--', 'up', name, ...flags]);
   return variantStatus();
 }
 

@@ -4,6 +4,7 @@
  *   up <variant|file.yaml> [--timeout s] [--skip-servers]   switch to a variant and wait until healthy
  *       [--listen addr] [--force-exposed]                   entry on addr (default loopback); beyond loopback,
  *                                                           isolation none / blocking exec need --force-exposed
+ *       [--keep-cache]                                      cache: redis starts cold (its keys deleted) unless kept
  *   down [--all]                                            stop the variant (--all: the native servers too)
  *   status [--json] [--probe]                               processes of the active variant
  *   logs [name] [--lines n] [--follow]                      pm2 logs of the variant's processes
@@ -108,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
       'skip-servers': { type: 'boolean', default: false },
       listen: { type: 'string' },
       'force-exposed': { type: 'boolean', default: false },
+      'keep-cache': { type: 'boolean', default: false },
       out: { type: 'string' },
       namespace: { type: 'string' },
       'k6-parallelism': { type: 'string' },
@@ -127,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
         skipServers: values['skip-servers'],
         listen: values.listen,
         forceExposed: values['force-exposed'],
+        keepCache: values['keep-cache'],
       });
       out(values.json ? JSON.stringify(st, null, 2) : `${table(st)}\nentry: ${st.entry}`);
       return 0;

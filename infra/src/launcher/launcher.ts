@@ -11,6 +11,7 @@ import {
   entryUrl,
   HAPROXY_PORTS,
   LOOPBACK,
+  loadConnections,
   loadVariant,
   needsHaproxy,
   variantProcesses,
@@ -20,6 +21,7 @@ import {
   type VariantProcess,
   type VariantSpec,
 } from '@shellgrade/variant';
+import { flushContextCache } from '@shellgrade/cache';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
 import { installationSecrets } from '../secrets';
@@ -42,6 +44,23 @@ export interface UpOptions {
   listen?: string;
   /** Expose a variant with unsafe grader settings (isolation none, blocking exec) anyway. */
   forceExposed?: boolean;
+  /** cache: redis — keep what the read-path cache holds (default: flush it, every `up` starts cold, paper 001). */
+  keepCache?: boolean;
+}
+
+/** A variant with the Redis read-path cache starts cold unless told to keep it: runs compare from the same state. */
+async function coldCache(spec: VariantSpec, keepCache: boolean | undefined): Promise<void> {
+  if (spec.cache !== 'redis') return;
+  if (keepCache) {
+    log('cache: kept (--keep-cache)');
+    return;
+  }
+  const url = loadConnections().REDIS_URL;
+  try {
+    log(`cache: cold start, ${await flushContextCache({ url })} cached keys deleted (--keep-cache keeps them)`);
+  } catch (error) {
+    throw new Error(`cache: could not empty the read-path cache at ${url}: ${(error as Error).message} (is redis up? npm run servers -- up redis)`);
+  }
 }
 
 export interface ProcessStatus {
@@ -213,6 +232,7 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
     if (await alreadyUp(spec, placement)) {
       log(`${spec.name} is already up and healthy`);
       if (!options.skipServers) ensureServers(spec);
+      await coldCache(spec, options.keepCache);
       return status({ probe: true });
     }
     checkBuilt(spec);
@@ -223,6 +243,7 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
       ensureServers(spec);
       migrate();
     }
+    await coldCache(spec, options.keepCache);
     const procs = variantProcesses(spec, placement);
     await checkPortsFree(procs);
     const ecosystemFile = writeRunFiles(spec, placement);

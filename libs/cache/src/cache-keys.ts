@@ -16,3 +16,6 @@ export const exerciseIndexKey = (exerciseId: number) => `sg:ctx:ex:${exerciseId}
  */
 export const exerciseGenerationKey = (exerciseId: number) => `sg:ctx:gen:ex:${exerciseId}`;
 export const statementGenerationKey = (statementId: number) => `sg:ctx:gen:st:${statementId}`;
+
+/** Every key above (what a cold start deletes). */
+export const CACHE_KEY_PATTERN = 'sg:ctx:*';

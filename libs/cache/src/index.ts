@@ -7,3 +7,4 @@ export * from './context-entry';
 export * from './json-codec';
 export * from './redis-connection';
 export * from './redis-context-cache';
+export * from './flush';

@@ -1,0 +1,33 @@
+/**
+ * Empties the read-path cache (paper 001's cold start): every key of the submission-context
+ * cache (cache-keys.ts, `sg:ctx:*`) and nothing else, so a BullMQ queue or the rate-limit
+ * counters sharing the same Redis are untouched. `variant up` calls it unless told
+ * `--keep-cache`; a benchmark run then starts from the same cold cache every time.
+ */
+import { Redis } from 'ioredis';
+import { CACHE_KEY_PATTERN } from './cache-keys';
+
+export interface CacheFlushSettings {
+  url: string;
+  /** A Redis that does not answer within this long fails the flush (the caller says so). */
+  timeoutMs?: number;
+}
+
+/** Deletes every cache key (SCAN + UNLINK, never KEYS or FLUSHDB); resolves with how many were deleted. */
+export async function flushContextCache({ url, timeoutMs = 5_000 }: CacheFlushSettings): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined); // the rejected command says it
+  try {
+    await redis.connect();
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', CACHE_KEY_PATTERN, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
