@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench -- <run|matrix|report|compare|main> ...   (see benchmarks/README.md)
+// npm run bench -- <run|matrix|report|compare|replay|main> ...   (see benchmarks/README.md)
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
@@ -8,6 +8,8 @@ import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
 import { runComparison } from './compare/write';
+import { executeReplay, replayPlanFor } from './provenance/replay-run';
+import { replayPlanText } from './provenance/replay-plan';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -174,6 +176,20 @@ program
     const out = runComparison(a, b, f.out);
     process.stdout.write(out.markdown + '\n');
     phase(`compare: ${out.dir}/compare.{md,html,json}`);
+  });
+
+program
+  .command('replay')
+  .description('run a recorded test again (same spec and protocol) and say whether it agrees with the original within its intervals')
+  .argument('<manifest>', 'results/<run-id>/manifest.json (or the run folder)')
+  .option('--dry-run', 'print what it would run and the drift since, run nothing')
+  .action(async (manifest: string, f: { dryRun?: boolean }) => {
+    const plan = await replayPlanFor(manifest);
+    process.stdout.write(replayPlanText(plan) + '\n');
+    if (f.dryRun) return;
+    const r = await executeReplay(plan);
+    process.stdout.write(`${r.comparison.markdown}\nreplay ${r.agreement.verdict}${r.agreement.differing.length ? `: ${r.agreement.differing.join(', ')} differ` : ''}${r.agreement.untestable.length ? ` (untestable: ${r.agreement.untestable.join(', ')})` : ''} — rule: ${r.agreement.rule}\n`);
+    if (!r.valid || r.agreement.verdict !== 'agrees') process.exitCode = 2;
   });
 
 program

@@ -14,6 +14,8 @@ import { DEFAULT_POWER_MODEL, energyWh, estimateEnergy, raplDomains, readEnergyU
 import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, readRequestLines, readSchedule, runK6, type SpsSample } from './k6-run';
 import { k6Path, k6Version } from './k6-tool';
 import { phase } from './log';
+import { completeManifest } from './provenance/manifest';
+import { writeRunManifest } from './provenance/record';
 import { machineFacts } from './machine';
 import { resultsDir, runDir } from './paths';
 import { loadProfile, type Profile } from './profiles';
@@ -128,6 +130,7 @@ interface LoadResult {
 
 export async function runTest(opts: RunOptions): Promise<Aggregated> {
   const ctx = await prepareTest(opts);
+  await recordProvenance(ctx);
   await bringUp(ctx);
   await seedAndWarmUp(ctx);
   startSampling(ctx);
@@ -176,7 +179,8 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
 
   const meta: TestMeta = {
     runId,
-    variant: opts.variant,
+    // A spec given as a file (bench replay) is named by its name field, not by its path.
+    variant: spec.name,
     profileName: opts.profile,
     profile: { ...profile, runs, betweenRunsS: betweenS },
     topology: spec.topology,
@@ -236,6 +240,12 @@ function suiteProfile(named: Profile, opts: RunOptions): Profile {
   const calibrated = named.suite.kind === 'soak' && opts.peak === undefined && opts.saturation === undefined ? calibratedSaturation(resultsDir(), opts.variant) : null;
   if (calibrated) phase(`soak: saturation ${calibrated.rate}/s from ${calibrated.file}`);
   return resolveSuite(named, { variant: opts.variant, peak: opts.peak, saturation: opts.saturation, holdS: opts.holdS }, calibrated);
+}
+
+/** Step 1b: manifest.json — commit, resolved spec, protocol, versions, machine, seeds (provenance/manifest.ts). */
+async function recordProvenance(ctx: TestContext): Promise<void> {
+  const m = ctx.meta;
+  await writeRunManifest({ dir: ctx.dir, runId: m.runId, startedAt: new Date().toISOString(), variant: m.variant, profileName: m.profileName, overrides: ctx.opts, profile: m.profile, machine: m.machine });
 }
 
 /** Step 2: the variant up (left as found at the end), its entry URL. */
@@ -479,6 +489,7 @@ function writeAggregate(ctx: TestContext): Aggregated {
   writeMeta(ctx);
   const aggregated = aggregateTest(ctx.meta, records, ctx.runs);
   writeFileSync(join(ctx.dir, 'aggregated.json'), JSON.stringify(aggregated, null, 2));
+  completeManifest(ctx.dir, ctx.meta.endedAt);
   phase(`wrote ${join(ctx.dir, 'aggregated.json')} (${aggregated.validRuns}/${aggregated.runsAsked} runs VALID)`);
   return aggregated;
 }
