@@ -23,7 +23,9 @@ export function App() {
           </NavLink>
           {user && (
             <>
-              <NavLink to="/">My exercises</NavLink>
+              <NavLink to={isStaff(user) ? '/student' : '/'} end>
+                My exercises
+              </NavLink>
               <NavLink to="/history">My productions</NavLink>
               {isStaff(user) && <NavLink to="/teacher/exercises">Exercises</NavLink>}
               {isStaff(user) && <NavLink to="/teacher/sessions">Sessions</NavLink>}
@@ -45,7 +47,8 @@ export function App() {
       <main>
         {user ? (
           <Routes>
-            <Route path="/" element={<StudentHome />} />
+            <Route path="/" element={isStaff(user) ? <TeacherSessions /> : <StudentHome />} />
+            <Route path="/student" element={<StudentHome />} />
             <Route path="/statement/:psId" element={<ExercisePage />} />
             <Route path="/history" element={<History />} />
             <Route path="/production/:epId" element={<ProductionPage />} />

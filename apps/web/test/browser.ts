@@ -24,7 +24,7 @@ export async function logIn(page: Page, entry: string, email: string, password: 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'My exercises' }).waitFor();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
 }
 
 /** The page's text of its alert (the API's problem+json detail), once one shows. */

@@ -1,6 +1,6 @@
 /** Staff: the exercises (list, create, edit: statement, question archive, grading script, state). */
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api, type Exercise } from '../api';
 import { ErrorMessage, Loading, Page, base64Of, useLoad } from '../ui';
 
@@ -51,14 +51,16 @@ export function ExerciseEditor() {
   const exId = useParams().exId;
   const editing = exId !== undefined;
   const navigate = useNavigate();
+  const saved = (useLocation().state as { saved?: string } | null)?.saved;
   const existing = useLoad(() => (editing ? api.exercise(Number(exId)) : Promise.resolve(undefined)), [exId]);
   return (
     <Page title={editing ? `Edit exercise ${exId}` : 'New exercise'}>
+      {saved && <p role="status">{saved}</p>}
       <ErrorMessage error={existing.error} />
       {existing.loading ? (
         <Loading what="the exercise" />
       ) : (
-        !existing.error && <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`)} />
+        !existing.error && <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`, { state: { saved: `Saved exercise #${e.ex_id} (${e.state}).` } })} />
       )}
     </Page>
   );
@@ -74,12 +76,10 @@ function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: E
   const [skills, setSkills] = useState(initial?.skills.join(', ') ?? '');
   const [archive, setArchive] = useState<File | null>(null);
   const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState<string>();
 
   async function save(e: FormEvent) {
     e.preventDefault();
     setError(undefined);
-    setSaved(undefined);
     try {
       const body: Partial<Exercise> = {
         name,
@@ -93,7 +93,6 @@ function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: E
       if (archive) body.question_archive = await base64Of(archive);
       else if (!initial) throw new Error('choose the question archive (.tar.gz) students download');
       const result = initial ? await api.updateExercise(initial.ex_id, body) : await api.createExercise(body);
-      setSaved(`Saved exercise #${result.ex_id} (${result.state}).`);
       onSaved(result);
     } catch (err) {
       setError(err);
@@ -125,7 +124,6 @@ function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: E
       <label htmlFor="ex-skills">Skills (comma-separated)</label>
       <input id="ex-skills" value={skills} onChange={(e) => setSkills(e.target.value)} />
       <button type="submit">{initial ? 'Save' : 'Create'}</button>
-      {saved && <p role="status">{saved}</p>}
       <ErrorMessage error={error} />
     </form>
   );

@@ -1,0 +1,65 @@
+/**
+ * Issue 20: a student cannot open another student's production nor the teachers' pages — the
+ * page shows the API's refusal (its problem+json detail), never a blank page, and no token is
+ * left where script can read it (httpOnly cookies only; local and session storage empty).
+ */
+import type { Browser } from 'playwright-core';
+import { loadSamples } from '@shellgrade/grading';
+// The launcher, seeding and HTTP helpers of the system tests (test/support), as in test/variants.e2e.ts.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { BrowserSession, spaSubmission } from '../../../test/support/http-client';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { seed, variantUp } from '../../../test/support/stack';
+import { alertText, launch, logIn, newPage } from './browser';
+
+jest.setTimeout(300_000);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(() => browser?.close());
+
+it("shows the API's refusal for another student's production and for teacher pages", async () => {
+  const { entry } = variantUp('naked-mon');
+  const [owner, other] = seed(2);
+  // The owner's production, made over HTTP (the setup; the browser is the other student's).
+  const s = new BrowserSession(entry);
+  expect((await s.request('POST', '/api/user/login', { email: owner!.email, password: owner!.password })).status).toBe(200);
+  const submitted = await s.request('POST', '/api/exercise-production', spaSubmission(owner!.exerciseId, owner!.statementId, loadSamples('paper-scripts').good));
+  expect(submitted.status).toBe(201);
+  const epId = (submitted.body as { ep_id: number }).ep_id;
+  const sessions = await s.request('GET', '/api/business-session');
+  const sessionId = (sessions.body as { session_id: number }[])[0]!.session_id;
+
+  const { context, page } = await newPage(browser);
+  try {
+    await logIn(page, entry, other!.email, other!.password);
+    // No nav to the teachers' pages for a student.
+    expect(await page.getByRole('link', { name: 'Sessions', exact: true }).count()).toBe(0);
+
+    await page.goto(`${entry}/production/${epId}`);
+    expect(await alertText(page)).toBe(`exercise production ${epId} does not exist`);
+    await page.getByRole('button', { name: 'Log out' }).waitFor(); // the app, not a blank page
+
+    await page.goto(`${entry}/teacher/sessions/${sessionId}`);
+    expect(await alertText(page)).toBe('requires role admin or teacher');
+
+    await page.goto(`${entry}/teacher/exercises/new`);
+    await page.getByLabel('Name', { exact: true }).fill('Not mine');
+    await page.getByLabel(/^Slug/).fill('not-mine');
+    await page.getByLabel('Grading script (Python, prints one JSON line)').fill('print(1)');
+    await page.getByLabel(/^Question archive/).setInputFiles({ name: 'q.tar.gz', mimeType: 'application/gzip', buffer: Buffer.from([31, 139]) });
+    await page.getByRole('button', { name: 'Create' }).click();
+    expect(await alertText(page)).toBe('requires role admin or teacher');
+
+    // The session is in httpOnly cookies only.
+    const storage = await page.evaluate<number>('localStorage.length + sessionStorage.length');
+    expect(storage).toBe(0);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'access_token')?.httpOnly).toBe(true);
+    expect(await page.evaluate<string>('document.cookie')).not.toContain('access_token');
+  } finally {
+    await context.close();
+  }
+});
