@@ -16,6 +16,11 @@ export interface AuthConfig {
   refreshCookiePath: string;
   /** How long a replica trusts an account's token version it read (role change / deletion delay). */
   tokenVersionCacheMs: number;
+  /**
+   * How guarded routes learn who calls: `access-token` (checked here, the default everywhere), or
+   * `gateway-assertion` (services behind an offloading gateway: only its signed assertion counts).
+   */
+  identity: 'access-token' | 'gateway-assertion';
   rateLimits: RateLimitConfig;
 }
 

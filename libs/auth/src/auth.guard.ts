@@ -1,48 +1,27 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { forbidden, type Role } from '@shellgrade/domain';
 import { ROLES_KEY, type RequestWithUser } from './decorators';
 import { roleAllowed } from './role-policy';
-import { TokenVersions } from './token-versions';
-import { TokenService, unauthenticated } from './jwt-tokens';
+import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticators';
 
-export const ACCESS_COOKIE = 'access_token';
-export const REFRESH_COOKIE = 'refresh_token';
-
-/** `Authorization: Bearer <token>` if present, else undefined. */
-export function bearerToken(req: RequestWithUser): string | undefined {
-  const header = req.headers.authorization;
-  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match?.[1];
-}
-
-/** The access token of a request: `Authorization: Bearer` first, else the `access_token` cookie. */
-export function accessTokenOf(req: RequestWithUser): string | undefined {
-  return bearerToken(req) ?? (req.cookies as Record<string, string> | undefined)?.[ACCESS_COOKIE];
-}
+export { ACCESS_COOKIE, REFRESH_COOKIE, accessTokenOf, bearerToken } from './request-credentials';
 
 /**
- * Accepts the access token from `Authorization: Bearer` or the `access_token` cookie
- * (cookie-parser must run first; libs/http's configureHttpApp installs it), refuses it once the
- * account's token version moved on (role, email or password changed; account deleted), then
- * enforces @Roles on the handler or controller.
+ * Authenticates the request the way this process was told to (request-authenticators.ts: the
+ * access token, or the offloading gateway's assertion), then enforces @Roles on the handler or
+ * controller. cookie-parser must run first (libs/http's configureHttpApp installs it).
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(
-    private readonly tokens: TokenService,
+    @Inject(REQUEST_AUTHENTICATOR) private readonly authenticator: RequestAuthenticator,
     private readonly reflector: Reflector,
-    private readonly versions: TokenVersions,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<RequestWithUser>();
-    const token = accessTokenOf(req);
-    if (!token) throw unauthenticated('authentication required');
-    const user = this.tokens.verifyAccess(token);
-    const version = await this.versions.current(user.id);
-    if (version === null) throw unauthenticated('this account no longer exists');
-    if (version !== user.ver) throw unauthenticated('access token outdated by an account change; refresh it');
+    const user = await this.authenticator.authenticate(req);
     const required = this.reflector.getAllAndOverride<Role[] | undefined>(ROLES_KEY, [ctx.getHandler(), ctx.getClass()]);
     if (!roleAllowed(user.role, required)) throw forbidden(`requires role ${required!.join(' or ')}`);
     req.user = user;

@@ -6,6 +6,8 @@ import { AuthService } from './auth.service';
 import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
 import { TokenService } from './jwt-tokens';
+import { IdentityAssertions } from './identity-assertion';
+import { AccessTokenAuthenticator, GatewayAssertionAuthenticator, REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticators';
 
 /**
  * Login/verify/logout routes, plus TokenService and AuthGuard for every other module
@@ -40,11 +42,19 @@ export class AuthModule {
         { provide: RateLimits, useFactory: () => new RateLimits(authConfig.rateLimits) },
         RateLimitsCloser,
         TokenVersions,
+        {
+          provide: REQUEST_AUTHENTICATOR,
+          inject: [TokenService, TokenVersions],
+          useFactory: (tokens: TokenService, versions: TokenVersions): RequestAuthenticator =>
+            authConfig.identity === 'gateway-assertion'
+              ? new GatewayAssertionAuthenticator(new IdentityAssertions(authConfig.jwtSecret))
+              : new AccessTokenAuthenticator(tokens, versions),
+        },
         AuthService,
         SessionHttp,
         AuthGuard,
       ],
-      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard, TokenVersions, RateLimits],
+      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard, TokenVersions, RateLimits, REQUEST_AUTHENTICATOR],
     };
   }
 }

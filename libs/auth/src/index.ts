@@ -14,3 +14,6 @@ export * from './token-versions';
 export * from './ownership';
 export * from './enrolment-key';
 export * from './secret-policy';
+export * from './identity-assertion';
+export * from './request-authenticators';
+export * from './request-credentials';

@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DomainError, type Role } from '@shellgrade/domain';
 import { AuthGuard } from '../src/auth.guard';
+import { AccessTokenAuthenticator } from '../src/request-authenticators';
 import type { AuthConfig } from '../src/auth.config';
 import type { CredentialStore } from '../src/ports';
 import { isStaff, roleAllowed } from '../src/role-policy';
@@ -57,7 +58,7 @@ describe('role policy', () => {
 describe('AuthGuard', () => {
   const accounts = new Map([[3, 0]]);
   const student = tokens.signAccess({ id: 3, email: 's@x.test', role: 'student' }, { sid: SID, ver: 0 });
-  const guard = (reflector: Reflector, versions = versionsOf(accounts)) => new AuthGuard(tokens, reflector, versions);
+  const guard = (reflector: Reflector, versions = versionsOf(accounts)) => new AuthGuard(new AccessTokenAuthenticator(tokens, versions), reflector);
 
   it('accepts a bearer token and sets req.user', async () => {
     const req: Record<string, unknown> = { headers: { authorization: `Bearer ${student}` } };

@@ -22,10 +22,12 @@ export interface SessionProductionRecord {
 
 /**
  * Who asks, handed on unchanged to an adapter that calls another service on the asker's
- * behalf (the HTTP adapter sends it as its bearer token); an in-process adapter ignores it.
+ * behalf (the HTTP adapter sends it as its bearer token, or, behind an offloading gateway, as the
+ * gateway's identity assertion it came with); an in-process adapter ignores it.
  */
 export interface OnBehalfOf {
   accessToken?: string;
+  identityAssertion?: string;
 }
 
 /** Every production of a session's student statements. In-process (PostgreSQL) or the Exercise service over HTTP. */

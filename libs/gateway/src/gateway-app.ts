@@ -1,7 +1,7 @@
 /**
  * Builds the gateway NestJS application (not yet listening). Middleware order matters:
- * metrics → CORS (answers every OPTIONS preflight itself) → composite endpoints (pattern
- * aggregation) → proxy for /api → Nest routes
+ * metrics → CORS (answers every OPTIONS preflight itself) → login check (pattern offloading) →
+ * composite endpoints (pattern aggregation) → proxy for /api → Nest routes
  * (/health, /metrics, /docs) → problem+json 404 for anything else.
  */
 import 'reflect-metadata';
@@ -17,12 +17,15 @@ import { createGatewayProxy, type GatewayMiddleware } from './gateway-proxy';
 import { EdgeClient } from '@shellgrade/grpc-edge';
 import { createGrpcForwarder } from './grpc-forwarder';
 import { createDashboardAggregator } from './aggregation/dashboard-aggregator';
+import { createIdentityOffloader, type IdentityOffloading } from './offloading/identity-offloader';
 import { grpcUpstreamReader, httpUpstreamReader, type ReadUpstream } from './aggregation/upstream-reader';
 import { GatewayModule, type GatewayState } from './gateway.module';
 import { UpstreamPool } from './upstream-pool';
 
 export interface GatewayAppOptions {
   logger?: LogLevel[] | false;
+  /** gateway.pattern offloading: the login check made here (libs/wiring builds it: it needs the database). */
+  offloading?: IdentityOffloading;
 }
 
 export async function createGatewayApp(config: GatewayConfig, options: GatewayAppOptions = {}): Promise<NestExpressApplication> {
@@ -48,6 +51,7 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   app.use(state.metrics.middleware());
   app.enableCors(corsOptions(config.corsOrigins));
   app.use(opsEndpointsGate(config.opsAccess));
+  if (options.offloading) app.use(createIdentityOffloader(options.offloading));
   app.use(upstreamMiddleware(state, app));
   app.useGlobalFilters(new ProblemFilter());
   SwaggerModule.setup('docs', app, () => gatewayOpenApi(app, config));

@@ -3,8 +3,8 @@ import type { OpsAccess } from '@shellgrade/http';
 /** What a gateway process needs (libs/wiring derives it from the process's spec). */
 export interface GatewayConfig {
   replica: number;
-  /** proxy, or aggregation: GET /api/dashboard answered here from parallel reads (spec gateway.pattern). */
-  pattern: 'proxy' | 'aggregation';
+  /** proxy; aggregation: GET /api/dashboard answered here from parallel reads; offloading: the login checked here, services trust a signed assertion (spec gateway.pattern). */
+  pattern: 'proxy' | 'aggregation' | 'offloading';
   /** Replica URLs of the Exercise service. */
   exerciseUrls: string[];
   /** Replica URLs of the Leftover service. */

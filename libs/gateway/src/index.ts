@@ -11,3 +11,4 @@ export * from './grpc-forwarder';
 export * from './grpc-upstream-errors';
 export { DASHBOARD_PATH } from './aggregation/dashboard-aggregator';
 export { mergeDashboard, type Dashboard } from './aggregation/student-dashboard';
+export type { IdentityOffloading } from './offloading/identity-offloader';

@@ -262,8 +262,10 @@ export const authSchema = z.strictObject({
  * What the gateway does besides forwarding (paper 003's patterns). proxy: it only routes.
  * aggregation: it also answers GET /api/dashboard itself, from three reads made in parallel
  * (libs/gateway/src/aggregation), where a client would otherwise make them one after another.
+ * offloading: it checks the login once and forwards a signed, short-lived identity assertion that
+ * the services verify instead (libs/auth identity-assertion.ts); they refuse requests without one.
  */
-export const gatewayPatterns = ['proxy', 'aggregation'] as const;
+export const gatewayPatterns = ['proxy', 'aggregation', 'offloading'] as const;
 
 export const gatewaySchema = z.strictObject({
   pattern: z.enum(gatewayPatterns).default('proxy'),

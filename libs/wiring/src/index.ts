@@ -5,3 +5,4 @@ export * from './dispatch/broker-providers';
 export * from './dispatch/bullmq';
 export * from './dispatch/rabbitmq';
 export * from './transport';
+export * from './gateway-offloading';

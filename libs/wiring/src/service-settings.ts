@@ -44,6 +44,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     secureCookies: auth.secureCookies,
     refreshCookiePath: auth.refreshCookiePath,
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
+    identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
     rateLimits: { ...limits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
   };
 }

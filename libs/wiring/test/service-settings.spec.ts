@@ -105,6 +105,7 @@ describe('the HTTP edge, auth and identity', () => {
       secureCookies: 'auto',
       refreshCookiePath: '/api/auth',
       tokenVersionCacheMs: 5_000,
+      identity: 'access-token',
       // Two exercise replicas: counters shared through the connections' Redis.
       rateLimits: {
         enabled: true,
@@ -139,6 +140,16 @@ describe('the HTTP edge, auth and identity', () => {
     expect(auth).toMatchObject({ secureCookies: true, refreshCookiePath: '/auth', tokenVersionCacheMs: 0 });
     expect(auth.rateLimits).toMatchObject({ enabled: false, store: 'memory', submissionsPerStudent: { points: 2, durationS: 5 } });
     expect(auth.rateLimits.redisUrl).toBeUndefined();
+  });
+});
+
+describe('authConfigOf: who vouches for the caller (gateway.pattern offloading, paper 003)', () => {
+  it('services behind an offloading gateway trust only its assertion; the gateway itself, and every other pattern, check the access token', () => {
+    const offloading = { ...msa, gateway: { pattern: 'offloading' as const } };
+    expect(authConfigOf(serviceConfig(offloading, 'leftover')).identity).toBe('gateway-assertion');
+    expect(authConfigOf(serviceConfig(offloading, 'exercise')).identity).toBe('gateway-assertion');
+    expect(authConfigOf(serviceConfig(offloading, 'gateway')).identity).toBe('access-token');
+    expect(authConfigOf(serviceConfig(msa, 'leftover')).identity).toBe('access-token');
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Composition root of the API gateway (MSA variants): read the process config, build the
- * gateway app from @shellgrade/gateway (it reaches the services over spec.transport: http),
+ * gateway app from @shellgrade/gateway (it reaches the services over spec.transport; with
+ * gateway.pattern offloading it checks logins itself, through the wiring's database reader),
  * listen, and drain on SIGTERM/SIGINT.
  */
 import { join } from 'node:path';
@@ -8,14 +9,15 @@ import { Logger } from '@nestjs/common';
 import { createGatewayApp } from '@shellgrade/gateway';
 import { serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { gatewayConfigOf } from '@shellgrade/wiring';
+import { gatewayConfigOf, gatewayOffloadingOf } from '@shellgrade/wiring';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('gateway');
   const config = gatewayConfigOf(cfg);
   const name = `gateway-${cfg.replica}`;
   const log = new Logger(name);
-  const app = await createGatewayApp(config);
+  const offloading = gatewayOffloadingOf(cfg);
+  const app = await createGatewayApp(config, { offloading });
   // The browser app (dist/apps/web) at /, beside the API; the Jaeger relay for its trace view (internal callers only).
   serveWebApp(app, { dir: join(__dirname, '../../../apps/web'), maxArchiveBytes: cfg.spec.http.maxArchiveBytes, opsAccess: config.opsAccess, jaegerQueryUrl: process.env.SG_JAEGER_URL ?? 'http://127.0.0.1:16686' });
   await app.listen(cfg.port, cfg.host);
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
     force.unref();
     app
       .close()
+      .then(() => offloading?.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         log.error(error);

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { accessTokenOf, AuthGuard, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
+import { accessTokenOf, AuthGuard, IDENTITY_ASSERTION_HEADER, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
 import {
   SESSION_PRODUCTIONS,
   SESSION_ROSTER,
@@ -42,7 +42,8 @@ export class SessionReportController {
     @Res({ passthrough: true }) res: Response,
   ) {
     changeable(me, await this.sessions.findById(id), (s) => s.teacherId, 'business session', id);
-    const report = await this.reports.report(id, { accessToken: accessTokenOf(req) });
+    const assertion = req.headers[IDENTITY_ASSERTION_HEADER];
+    const report = await this.reports.report(id, { accessToken: accessTokenOf(req), ...(typeof assertion === 'string' ? { identityAssertion: assertion } : {}) });
     if (q.format === 'csv') {
       res.type('text/csv').setHeader('Content-Disposition', `attachment; filename="session-${id}-report.csv"`);
       return sessionReportCsv(report);

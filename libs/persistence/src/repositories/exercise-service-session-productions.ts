@@ -12,6 +12,7 @@
  * client requests, and one bulk read per report gains nothing from a second contract.
  */
 import { DomainError, type OnBehalfOf, type SessionProductionRecord, type SessionProductionsSource } from '@shellgrade/domain';
+import { IDENTITY_ASSERTION_HEADER } from '@shellgrade/auth';
 import { z } from 'zod';
 
 export interface ExerciseServiceClientSettings {
@@ -51,7 +52,12 @@ export class ExerciseServiceSessionProductions implements SessionProductionsSour
     const signal = AbortSignal.timeout(this.settings.timeoutMs);
     try {
       res = await this.fetchFn(url, {
-        headers: { accept: 'application/json', ...(onBehalfOf.accessToken ? { authorization: `Bearer ${onBehalfOf.accessToken}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(onBehalfOf.accessToken ? { authorization: `Bearer ${onBehalfOf.accessToken}` } : {}),
+          // Behind an offloading gateway the Exercise service trusts only the gateway's assertion (still fresh: 30 s).
+          ...(onBehalfOf.identityAssertion ? { [IDENTITY_ASSERTION_HEADER]: onBehalfOf.identityAssertion } : {}),
+        },
         signal,
       });
       text = await res.text();

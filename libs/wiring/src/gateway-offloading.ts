@@ -1,0 +1,28 @@
+/**
+ * gateway.pattern offloading: what the gateway needs to check a login itself — the token secret
+ * (refused if it is a published default beyond loopback, as in every process that checks tokens)
+ * and the accounts' token versions, read from PostgreSQL through the same cache the services use.
+ */
+import { AccessTokenAuthenticator, IdentityAssertions, TokenService, TokenVersions } from '@shellgrade/auth';
+import type { IdentityOffloading } from '@shellgrade/gateway';
+import { createPool, PgUserRepository } from '@shellgrade/persistence';
+import type { ServiceConfig } from '@shellgrade/variant';
+import { authConfigOf } from './service-settings';
+
+export interface GatewayOffloading extends IdentityOffloading {
+  /** Ends the gateway's database pool. */
+  close(): Promise<void>;
+}
+
+/** undefined unless the spec's gateway offloads authentication. */
+export function gatewayOffloadingOf(cfg: ServiceConfig): GatewayOffloading | undefined {
+  if (cfg.spec.gateway.pattern !== 'offloading') return undefined;
+  const auth = authConfigOf(cfg);
+  const pool = createPool({ databaseUrl: cfg.connections.DATABASE_URL, size: cfg.spec.database.pool, idleTimeoutMs: cfg.spec.database.idleTimeoutMs });
+  const tokens = new TokenService({ secret: auth.jwtSecret, accessTtlSeconds: auth.accessTtlSeconds, refreshTtlSeconds: auth.refreshTtlSeconds });
+  return {
+    authenticator: new AccessTokenAuthenticator(tokens, new TokenVersions(new PgUserRepository(pool), auth)),
+    assertions: new IdentityAssertions(auth.jwtSecret),
+    close: () => pool.end(),
+  };
+}
