@@ -13,6 +13,8 @@ export interface RunFigures {
   ko?: number;
   cpuS?: number;
   memMiB?: number;
+  /** Energy per run (the harness's estimate: derived.energyEstimate.wh). */
+  energyWh?: number;
   valid?: boolean;
   paper?: Partial<PaperMetrics>;
 }
@@ -37,7 +39,7 @@ export function runRecord(run: number, f: RunFigures = {}): RunRecord {
     reasons: f.valid === false ? ['k6 dropped 3 iterations'] : [],
     paper: { ...hold, stages: { hold, ramp: smokePaper() } },
     resources: { variantCpuS: f.cpuS ?? 9, variantPssMeanBytes: (f.memMiB ?? 300) * 2 ** 20 },
-    derived: { cpuSPerOk: null, machineCpuSPerOk: null, energyWh: null, energyEstimate: null },
+    derived: { cpuSPerOk: null, machineCpuSPerOk: null, energyWh: null, energyEstimate: f.energyWh === undefined ? null : { meanW: 0, wh: f.energyWh } },
     crashes: [],
     restarts: {},
     audit: null,
@@ -47,10 +49,10 @@ export function runRecord(run: number, f: RunFigures = {}): RunRecord {
 }
 
 /** A finished test folder <root>/<runId> with aggregated.json and run-N.json (+ optional extra files). */
-export function writeTestFolder(root: string, runId: string, variant: string, records: RunRecord[], extra: Record<string, string> = {}): string {
+export function writeTestFolder(root: string, runId: string, variant: string, records: RunRecord[], extra: Record<string, string> = {}, replicas: Record<string, number> = { monolith: 1 }): string {
   const dir = join(root, runId);
   mkdirSync(dir, { recursive: true });
-  const aggregated = aggregatedFixture(variant, variant.startsWith('msa') ? 'msa' : 'monolith', { monolith: 1 }, records.map((r) => r.paper.stages!.hold));
+  const aggregated = aggregatedFixture(variant, variant.startsWith('msa') ? 'msa' : 'monolith', replicas, records.map((r) => r.paper.stages!.hold));
   aggregated.meta.runId = runId;
   aggregated.runLines = records.map((r) => ({ ...aggregated.runLines[r.run - 1], valid: r.valid, reasons: r.reasons }));
   writeFileSync(join(dir, 'aggregated.json'), JSON.stringify(aggregated));

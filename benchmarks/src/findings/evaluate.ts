@@ -1,0 +1,167 @@
+// The evaluation: verdicts from finished runs only (no running here). Every part of a claim is
+// one comparison between two design cells, judged by verdict.ts; the finding combines them.
+import { difference, type Difference } from '../compare/difference';
+import type { Side } from '../compare/sides';
+import { CLAIMS, DESIGN_ROLES, type Claim, type ClaimTest, type Role } from './claims';
+import { energySource, METRICS, metricValues } from './metrics';
+import type { FindingsPlan } from './plan';
+import { designRow, type DesignRow } from './two-by-two';
+import { combine, judgePart, RULES, type PartVerdict, type Verdict } from './verdict';
+
+export interface CellRef {
+  role: Role;
+  variant: string;
+  runId: string;
+  validRuns: number[];
+}
+
+export interface PartResult {
+  test: ClaimTest;
+  a: CellRef | null;
+  b: CellRef | null;
+  difference: Difference | null;
+  verdict: PartVerdict;
+  rule: string;
+}
+
+export interface FindingResult {
+  claim: Claim;
+  verdict: Verdict;
+  rule: string;
+  parts: PartResult[];
+  keyFigure: string;
+  explanation: string[];
+  caveats: string[];
+  design: DesignRow | null;
+}
+
+export interface EvaluationInput {
+  plan: Pick<FindingsPlan, 'mode' | 'roles'>;
+  /** Finished tests by variant name. */
+  cells: Record<string, Side>;
+}
+
+function cellOf(input: EvaluationInput, role: Role): Side | null {
+  const variant = input.plan.roles[role];
+  return variant ? (input.cells[variant] ?? null) : null;
+}
+
+function refOf(role: Role, s: Side): CellRef {
+  return { role, variant: s.result.aggregated.meta.variant, runId: s.result.runId, validRuns: s.runs.map((r) => r.run) };
+}
+
+function missing(input: EvaluationInput, role: Role): PartVerdict {
+  const variant = input.plan.roles[role];
+  if (!variant) return { verdict: 'inconclusive', why: `${role} is not run in --${input.plan.mode} mode`, settle: `run the full protocol (npm run findings), which runs ${role}` };
+  return { verdict: 'inconclusive', why: `no finished test of ${variant} (${role})`, settle: `a test of ${variant} with at least 2 valid runs` };
+}
+
+function judgeTest(input: EvaluationInput, t: ClaimTest): PartResult {
+  const sa = cellOf(input, t.a);
+  const sb = cellOf(input, t.b);
+  const rule = RULES[t.expect];
+  if (!sa || !sb) return { test: t, a: sa && refOf(t.a, sa), b: sb && refOf(t.b, sb), difference: null, verdict: missing(input, sa ? t.b : t.a), rule };
+  const d = difference(metricValues(sa.runs, t.metric), metricValues(sb.runs, t.metric));
+  return { test: t, a: refOf(t.a, sa), b: refOf(t.b, sb), difference: d, verdict: judgePart(d, t.expect), rule };
+}
+
+function fmt(v: number, unit: string): string {
+  if (unit === '') return `${(100 * v).toFixed(1)} pt`;
+  return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${unit}`;
+}
+
+/** The first part with an interval: "p95: B − A = −1341 ms [−8545, 5863]". */
+function keyFigure(parts: PartResult[]): string {
+  const p = parts.find((x) => x.difference?.lo !== null && x.difference?.lo !== undefined) ?? parts.find((x) => x.difference);
+  if (!p?.difference || p.difference.diff === null) return 'no figure (cells not run)';
+  const d = p.difference;
+  const u = METRICS[p.test.metric].unit;
+  const ci = d.lo === null ? 'no CI' : `[${fmt(d.lo, u)}, ${fmt(d.hi!, u)}]`;
+  return `${p.test.metric} ${p.b!.variant} − ${p.a!.variant} = ${fmt(d.diff!, u)} ${ci}`;
+}
+
+/** Per-process CPU (mean over valid runs) of the cells a finding reads, and their trace breakdowns. */
+function explanation(input: EvaluationInput, c: Claim, design: DesignRow | null): string[] {
+  const out: string[] = [];
+  if (design?.architectureBlocking?.diff != null && design.architectureAsync?.diff != null) {
+    const u = METRICS[design.metric].unit;
+    const i = design.interaction;
+    out.push(
+      `2 × 2 (${design.metric}): MSA − monolith = ${fmt(design.architectureBlocking.diff, u)} with the blocking grader, ${fmt(design.architectureAsync.diff, u)} with async graders on both sides; ` +
+        `the blocking grader's share (interaction) = ${i ? fmt(-i.value, u) : 'n/a'}${i?.lo != null ? ` [${fmt(-i.hi!, u)}, ${fmt(-i.lo, u)}]${i.significant ? ', significant' : ', not significant'}` : ''}.`,
+    );
+  }
+  const roles = [...new Set(c.tests.flatMap((t) => [t.a, t.b]))];
+  for (const role of roles) {
+    const s = cellOf(input, role);
+    if (!s) continue;
+    const cpu = Object.entries(s.result.aggregated.resources)
+      .filter(([k]) => k.startsWith('cpuSByGroup.'))
+      .map(([k, e]) => [k.slice('cpuSByGroup.'.length), e.mean] as const)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 4);
+    const trace = topComponents(s.result.breakdown);
+    out.push(
+      `${s.result.aggregated.meta.variant}: CPU per run ${cpu.map(([g, v]) => `${g} ${v.toFixed(1)} s`).join(', ') || 'not recorded'}; ` +
+        (trace ? `median SPS latency along the critical path: ${trace}` : `no trace breakdown (a --tracing on run, then npm run traces -- ${s.result.runId})`),
+    );
+  }
+  return out;
+}
+
+/** Top components of the median band of traces/' breakdown.json, read structurally. */
+export function topComponents(breakdown: unknown): string | null {
+  const variants = (breakdown as { variants?: { medianBand?: Record<string, number> }[] } | null)?.variants;
+  const band = variants?.[0]?.medianBand;
+  if (!band) return null;
+  return Object.entries(band)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+    .join(', ');
+}
+
+function caveats(input: EvaluationInput, c: Claim): string[] {
+  const out: string[] = [];
+  const sides = [...new Set(c.tests.flatMap((t) => [t.a, t.b]))].map((r) => cellOf(input, r)).filter((s): s is Side => s !== null);
+  if (c.scaling && sides.length) {
+    const cores = sides[0].result.aggregated.meta.machine.cores;
+    const crowded = sides.filter((s) => Object.values(s.result.aggregated.meta.replicas).reduce((a, b) => a + b, 0) > cores);
+    if (crowded.length) out.push(`this machine has ${cores} cores: ${crowded.map((s) => s.result.aggregated.meta.variant).join(', ')} run more app processes than cores, so replication here shares CPU rather than adding it (the paper had 24 threads)`);
+  }
+  if (c.tests.some((t) => t.metric === 'energyWh')) {
+    const sources = [...new Set(sides.map((s) => energySource(s.runs)))];
+    if (sources.some((x) => x.startsWith('ESTIMATE'))) out.push('energy is the harness ESTIMATE (linear model of machine CPU, no power meter): it restates CPU use and cannot show what the paper\'s power meter did');
+  }
+  // Differences only mean something between tests of the same protocol.
+  const protocols = new Set(sides.map((s) => protocolKey(s)));
+  if (protocols.size > 1) out.push(`the tests compared ran different protocols (${sides.map((s) => `${s.result.aggregated.meta.variant}: ${protocolKey(s)}`).join('; ')}): their differences mix protocol and configuration`);
+  const invalid = sides.filter((s) => s.excluded.length);
+  if (invalid.length) out.push(`INVALID runs left out: ${invalid.map((s) => `${s.result.runId} run ${s.excluded.map((e) => e.run).join(',')}`).join('; ')}`);
+  return out;
+}
+
+export function protocolKey(s: Side): string {
+  const p = s.result.aggregated.meta.profile;
+  return `${s.result.aggregated.meta.profileName} peak ${p.peak}/s ${p.rampS}+${p.holdS} s`;
+}
+
+export function evaluateClaim(input: EvaluationInput, c: Claim): FindingResult {
+  const parts = c.tests.map((t) => judgeTest(input, t));
+  const designCells = Object.fromEntries(DESIGN_ROLES.map((r) => [r, cellOf(input, r)]).filter(([, s]) => s)) as Partial<Record<Role, Side>>;
+  const design = c.design ? designRow(designCells, c.design) : null;
+  return {
+    claim: c,
+    verdict: combine(parts.map((p) => p.verdict.verdict)),
+    rule: RULES.finding,
+    parts,
+    keyFigure: keyFigure(parts),
+    explanation: explanation(input, c, design),
+    caveats: caveats(input, c),
+    design,
+  };
+}
+
+export function evaluateFindings(input: EvaluationInput, claims = CLAIMS): FindingResult[] {
+  return claims.map((c) => evaluateClaim(input, c));
+}

@@ -1,0 +1,151 @@
+// findings.md / findings.html: a one-screen summary table first (finding, verdict, key figure,
+// the runs and exemplar traces it rests on), then the 2 × 2, then each finding in full.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Difference } from '../compare/difference';
+import type { Side } from '../compare/sides';
+import { toHtml, toMarkdown, type Block } from './blocks';
+import { protocolKey, type FindingResult, type PartResult } from './evaluate';
+import { METRICS } from './metrics';
+import type { FindingsPlan } from './plan';
+import type { DesignRow } from './two-by-two';
+import { MARGIN, RULES } from './verdict';
+
+export interface ReportContext {
+  plan: Pick<FindingsPlan, 'mode' | 'protocol' | 'roles'>;
+  cells: Record<string, Side>;
+  /** Where the report goes: links to runs are relative to it. */
+  dir: string;
+  /** Path from the report folder to the results root. */
+  resultsRel: string;
+  generatedAt: string;
+}
+
+function num(v: number | null | undefined, unit: string): string {
+  if (v === null || v === undefined) return 'n/a';
+  if (unit === '') return `${(100 * v).toFixed(1)}%`;
+  return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)}${unit === 'index' ? '' : ` ${unit}`}`;
+}
+
+function diffCell(d: Difference | null, unit: string): string {
+  if (!d || d.diff === null) return 'n/a';
+  const u = unit === '' ? 'pt' : unit;
+  const f = (v: number): string => (unit === '' ? `${(100 * v).toFixed(1)}` : Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
+  return `${f(d.diff)} ${u} ${d.lo === null ? '(no CI)' : `[${f(d.lo)}, ${f(d.hi!)}]`}`;
+}
+
+function runLinks(r: FindingResult, ctx: ReportContext): string {
+  const ids = [...new Set(r.parts.flatMap((p) => [p.a, p.b]).filter((c) => c !== null).map((c) => c!.runId))];
+  return (
+    ids
+      .map((id) => {
+        const s = Object.values(ctx.cells).find((c) => c.result.runId === id)!;
+        const trace = s.result.breakdown ? ` ([traces](${ctx.resultsRel}/${id}/breakdown.html))` : '';
+        return `[${s.result.aggregated.meta.variant}](${ctx.resultsRel}/${id}/)${trace}`;
+      })
+      .join(', ') || 'none'
+  );
+}
+
+const label = (r: FindingResult): string => `(${r.claim.id}) ${r.claim.title}`;
+
+function summary(results: FindingResult[], ctx: ReportContext): Block[] {
+  const counts = ['reproduced', 'refuted', 'inconclusive'].map((v) => `${results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
+  return [
+    { kind: 'h2', text: 'Summary' },
+    { kind: 'p', text: `${counts}. Verdict rule: ${RULES.finding}.` },
+    { kind: 'table', head: ['finding', 'verdict', 'key figure (B − A, 95% CI)', 'runs (and exemplar traces)'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, runLinks(r, ctx)]) },
+  ];
+}
+
+function designBlocks(rows: DesignRow[]): Block[] {
+  if (rows.length === 0) return [];
+  return [
+    { kind: 'h2', text: '2 × 2: architecture × grader execution' },
+    { kind: 'p', text: 'Means over valid runs per cell; effects are B − A with 95% Welch intervals; the interaction is (MSA − MON | async) − (MSA − MON | blocking): how much of the architecture effect the blocking grader makes.' },
+    {
+      kind: 'table',
+      head: ['metric', 'MON blocking', 'MON async', 'MSA blocking', 'MSA async', 'MSA − MON (blocking)', 'MSA − MON (async)', 'async − blocking (MON)', 'async − blocking (MSA)', 'interaction'],
+      rows: rows.map((d) => {
+        const u = METRICS[d.metric].unit;
+        const i = d.interaction;
+        return [
+          METRICS[d.metric].label,
+          num(d.means['mon-blocking'], u),
+          num(d.means['mon-async'], u),
+          num(d.means['msa-blocking'], u),
+          num(d.means['msa-async'], u),
+          diffCell(d.architectureBlocking, u),
+          diffCell(d.architectureAsync, u),
+          diffCell(d.graderMonolith, u),
+          diffCell(d.graderMsa, u),
+          i ? diffCell({ diff: i.value, lo: i.lo, hi: i.hi } as Difference, u) : 'n/a',
+        ];
+      }),
+    },
+  ];
+}
+
+function partRow(p: PartResult): string[] {
+  const m = METRICS[p.test.metric];
+  return [
+    p.test.reads,
+    p.a ? `${p.a.variant} (${p.a.role})` : `— (${p.test.a})`,
+    p.b ? `${p.b.variant} (${p.b.role})` : `— (${p.test.b})`,
+    m.label,
+    `B − A ${p.test.expect}`,
+    diffCell(p.difference, m.unit),
+    `**${p.verdict.verdict}**`,
+    p.verdict.why + (p.verdict.settle ? `; would settle it: ${p.verdict.settle}` : ''),
+  ];
+}
+
+function findingBlocks(r: FindingResult): Block[] {
+  const rules = [...new Set(r.parts.map((p) => `B − A ${p.test.expect}: ${p.rule}`))];
+  return [
+    { kind: 'h2', text: `${label(r)}: ${r.verdict}` },
+    { kind: 'quote', text: r.claim.quote },
+    { kind: 'table', head: ['part', 'A', 'B', 'metric', 'expected', 'B − A [95% CI]', 'verdict', 'why'], rows: r.parts.map(partRow) },
+    { kind: 'p', text: `Rules: ${rules.join(' · ')} · ${r.rule}.` },
+    { kind: 'h3', text: 'Explanation' },
+    { kind: 'list', items: r.explanation.length ? r.explanation : ['no run to explain from'] },
+    ...(r.caveats.length ? [{ kind: 'h3', text: 'Caveats' } as Block, { kind: 'list', items: r.caveats } as Block] : []),
+  ];
+}
+
+export function findingsBlocks(results: FindingResult[], design: DesignRow[], ctx: ReportContext): Block[] {
+  const pr = ctx.plan.protocol;
+  const cells = Object.values(ctx.cells);
+  const machine = cells[0]?.result.aggregated.meta.machine;
+  return [
+    { kind: 'h1', text: `Paper 000's findings on shellgrade (${ctx.plan.mode})` },
+    {
+      kind: 'p',
+      text: `Generated ${ctx.generatedAt} from ${cells.length} tests (profile ${pr.profile}, ${pr.runs} runs each${pr.holdS ? `, hold ${pr.holdS} s` : ''}); figures are over VALID runs only; differences are Welch 95% intervals over runs; "no practical effect" = within ±${100 * MARGIN}% of the larger mean.${machine ? ` Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${machine.kernel}.` : ''}`,
+    },
+    ...summary(results, ctx),
+    { kind: 'h2', text: 'Tests' },
+    {
+      kind: 'list',
+      items: Object.entries(ctx.plan.roles).map(([role, variant]) => {
+        const s = ctx.cells[variant];
+        if (!s) return `${role}: ${variant} — not run`;
+        const a = s.result.aggregated;
+        return `${role}: [${a.meta.runId}](${ctx.resultsRel}/${a.meta.runId}/) — ${a.validRuns}/${a.runs} runs VALID, ${protocolKey(s)}`;
+      }),
+    },
+    ...designBlocks(design),
+    ...results.flatMap(findingBlocks),
+  ];
+}
+
+export function writeFindingsReport(results: FindingResult[], design: DesignRow[], ctx: ReportContext): { markdown: string; files: string[] } {
+  const blocks = findingsBlocks(results, design, ctx);
+  const markdown = toMarkdown(blocks);
+  mkdirSync(ctx.dir, { recursive: true });
+  const files = [join(ctx.dir, 'findings.md'), join(ctx.dir, 'findings.html'), join(ctx.dir, 'findings.json')];
+  writeFileSync(files[0], markdown);
+  writeFileSync(files[1], toHtml(`Paper 000's findings on shellgrade (${ctx.plan.mode})`, blocks));
+  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, runs: Object.fromEntries(Object.entries(ctx.cells).map(([v, s]) => [v, s.result.runId])), design, results }, null, 2));
+  return { markdown, files };
+}

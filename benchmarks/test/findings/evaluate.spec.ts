@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Side } from '../../src/compare/sides';
+import type { Role } from '../../src/findings/claims';
+import { evaluateFindings, type FindingResult, type PartResult } from '../../src/findings/evaluate';
+import { findingsPlan } from '../../src/findings/plan';
+import { writeFindingsReport } from '../../src/findings/report';
+import { designTable } from '../../src/findings/two-by-two';
+import { MARGIN } from '../../src/findings/verdict';
+import { writeRecordedResults } from './recorded';
+
+let root: string;
+let cells: Record<string, Side>;
+let results: FindingResult[];
+const plan = findingsPlan('quick');
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'sg-findings-'));
+  cells = writeRecordedResults(root);
+  results = evaluateFindings({ plan, cells });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const finding = (id: string) => results.find((r) => r.claim.id === id)!;
+
+/** The rules as written in verdict.ts RULES, restated independently of its code. */
+function oracle(p: PartResult): string {
+  const d = p.difference;
+  if (!d || d.lo === null || d.hi === null) return 'inconclusive';
+  if (d.meanA === 0 && d.meanB === 0) return 'inconclusive';
+  const band = MARGIN * Math.max(Math.abs(d.meanA!), Math.abs(d.meanB!));
+  const within = d.lo >= -band && d.hi <= band;
+  const above = d.lo > 0;
+  const below = d.hi < 0;
+  switch (p.test.expect) {
+    case 'same':
+      return within ? 'reproduced' : (above || below) && Math.abs(d.diff!) > band ? 'refuted' : 'inconclusive';
+    case 'higher':
+      return above ? 'reproduced' : below || within ? 'refuted' : 'inconclusive';
+    case 'lower':
+      return below ? 'reproduced' : above || within ? 'refuted' : 'inconclusive';
+  }
+}
+
+describe('findings evaluation on recorded results (nothing is run)', () => {
+  it('applies every part rule as written', () => {
+    const parts = results.flatMap((r) => r.parts);
+    expect(parts.length).toBeGreaterThan(15);
+    for (const p of parts) expect(`${p.test.reads}: ${p.verdict.verdict}`).toBe(`${p.test.reads}: ${oracle(p)}`);
+  });
+
+  it('combines parts as written: reproduced only if all are, refuted if any is', () => {
+    for (const r of results) {
+      const v = r.parts.map((p) => p.verdict.verdict);
+      const expected = v.every((x) => x === 'reproduced') ? 'reproduced' : v.includes('refuted') ? 'refuted' : 'inconclusive';
+      expect(`${r.claim.id}: ${r.verdict}`).toBe(`${r.claim.id}: ${expected}`);
+    }
+  });
+
+  it('(i) reproduced: MSA-1-1 is faster and fails less than Naked MON, both intervals below 0', () => {
+    const r = finding('i');
+    expect(r.verdict).toBe('reproduced');
+    expect(r.parts.map((p) => p.difference!.diff)).toEqual([expect.closeTo(-800, 6), expect.closeTo(-0.2, 6)]);
+    expect(r.keyFigure).toMatch(/^p95 msa-1-1 − naked-mon = -800 ms \[-\d+ ms, -\d+ ms\]$/);
+  });
+
+  it('(ii) refuted: the replicated monolith is slower, the interval above 0', () => {
+    const r = finding('ii');
+    expect(r.verdict).toBe('refuted');
+    expect(r.parts[0].verdict.verdict).toBe('refuted');
+    expect(r.parts[0].verdict.why).toMatch(/lies above 0: the opposite of the claim/);
+  });
+
+  it('(v) reproduced: MSA spends more CPU per iteration', () => {
+    expect(finding('v').verdict).toBe('reproduced');
+    expect(finding('v').parts[0].difference!.diff).toBeCloseTo(3 / 9, 6);
+  });
+
+  it('(vii) energy from the harness estimate: more for MSA-1-1 (reproduced), not less for replicated MSA (refuted)', () => {
+    const r = finding('vii');
+    expect(r.parts.map((p) => p.verdict.verdict)).toEqual(['reproduced', 'refuted']);
+    expect(r.parts[0].difference!.diff).toBeCloseTo(0.02, 6);
+  });
+
+  it('(iv) inconclusive: it needs a cell --quick does not run, and says how to settle it', () => {
+    const r = finding('iv');
+    expect(r.verdict).toBe('inconclusive');
+    expect(r.parts[0].verdict).toEqual({ verdict: 'inconclusive', why: 'msa-gateway-replicated is not run in --quick mode', settle: 'run the full protocol (npm run findings), which runs msa-gateway-replicated' });
+    expect(r.keyFigure).toBe('no figure (cells not run)');
+  });
+
+  it('(iii) refuted by its second part although its first is inconclusive', () => {
+    const r = finding('iii');
+    expect(r.parts.map((p) => p.verdict.verdict)).toEqual(['inconclusive', 'refuted']);
+    expect(r.verdict).toBe('refuted');
+  });
+
+  it('RQ2 inconclusive: a noisy difference, with the runs that would settle it', () => {
+    const p = finding('RQ2').parts[0];
+    expect(p.verdict.verdict).toBe('inconclusive');
+    expect(p.verdict.why).toMatch(/includes 0/);
+    expect(p.verdict.settle).toMatch(/^about \d+ valid runs per side at the observed spread .*; now 3 and 3$/);
+  });
+
+  it('separates architecture from the blocking grader (2 × 2 interaction)', () => {
+    const r = finding('i');
+    expect(r.design!.architectureBlocking!.diff).toBeCloseTo(-800, 6);
+    expect(r.design!.architectureAsync!.diff).toBeCloseTo(-100, 6);
+    expect(r.design!.interaction!.value).toBeCloseTo(700, 6);
+    expect(r.design!.interaction!.significant).toBe(true);
+    expect(r.explanation[0]).toMatch(/^2 × 2 \(p95\): MSA − monolith = -800 ms with the blocking grader, -100 ms with async graders on both sides; the blocking grader's share \(interaction\) = -700 ms/);
+  });
+
+  it('explains with per-process CPU and says when traces are missing; flags the energy estimate and the crowded machine', () => {
+    expect(finding('v').explanation.some((e) => /^naked-mon: CPU per run postgres 10.0 s, sg-monolith-0 30.0 s|^naked-mon: CPU per run sg-monolith-0 30.0 s/.test(e))).toBe(true);
+    expect(finding('v').explanation.join('\n')).toMatch(/no trace breakdown/);
+    expect(finding('vii').caveats.join('\n')).toMatch(/energy is the harness ESTIMATE/);
+    expect(finding('vi').caveats.join('\n')).toMatch(/this machine has 2 cores: msa-1-2 run more app processes than cores/);
+    expect(finding('ii').caveats).toEqual([]);
+  });
+
+  it('warns when the tests compared ran different protocols', () => {
+    const x2 = cells['mon-x2'];
+    const other = { ...x2, result: { ...x2.result, aggregated: { ...x2.result.aggregated, meta: { ...x2.result.aggregated.meta, profile: { ...x2.result.aggregated.meta.profile, peak: 20 } } } } };
+    const [ii] = evaluateFindings({ plan, cells: { ...cells, 'mon-x2': other } }).filter((r) => r.claim.id === 'ii');
+    expect(ii.caveats).toEqual(['the tests compared ran different protocols (naked-mon: small peak 6/s 30+60 s; mon-x2: small peak 20/s 30+60 s): their differences mix protocol and configuration']);
+  });
+
+  it('writes findings.md and .html with the one-screen summary first', () => {
+    const designCells = Object.fromEntries(Object.entries(plan.roles).map(([r, v]) => [r, cells[v]])) as Partial<Record<Role, Side>>;
+    const dir = join(root, 'findings', '2026-11-25');
+    const out = writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: '../..', generatedAt: '2026-11-25T03:00:00Z' });
+    const md = out.markdown;
+    const firstH2 = md.indexOf('## ');
+    expect(md.slice(firstH2, firstH2 + 10)).toBe('## Summary');
+    expect(md).toMatch(/\| \(i\) MSA outperforms the monolith, nothing replicated \| \*\*reproduced\*\* \| p95 msa-1-1 − naked-mon = -800 ms .* \| \[naked-mon\]\(\.\.\/\.\.\/20261125T030000Z-naked-mon-small\/\), \[msa-1-1\]/);
+    expect(md).toContain('> when no app component is replicated, MSA outperforms the monolithic architecture');
+    const html = readFileSync(join(dir, 'findings.html'), 'utf8');
+    expect(html).toContain('<tr class="refuted"><td>(ii) Replicating the whole monolith helps</td>');
+    expect(html).toContain('<a href="../../20261125T030000Z-naked-mon-small/">naked-mon</a>');
+  });
+});

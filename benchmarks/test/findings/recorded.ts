@@ -1,0 +1,48 @@
+// Recorded results for the findings evaluation: one finished test folder per quick-plan variant,
+// 3 runs each with ±3% run-to-run noise, figures chosen so each verdict rule has a known answer.
+import { join } from 'node:path';
+import { loadSide, type Side } from '../../src/compare/sides';
+import { runRecord, writeTestFolder } from '../compare/run-fixtures';
+
+interface CellFigures {
+  p95: number;
+  efr: number;
+  cpuS: number;
+  memMiB: number;
+  energyWh: number;
+  /** Relative run-to-run noise of p95 (default 3%). */
+  p95Noise?: number;
+  replicas: Record<string, number>;
+}
+
+const NOISE = [0, 1, -1];
+
+export const FIGURES: Record<string, CellFigures> = {
+  // (i): MSA faster and fewer failures than Naked MON; (v), (vii): MSA more CPU and energy.
+  'naked-mon': { p95: 1500, efr: 0.3, cpuS: 9, memMiB: 300, energyWh: 0.08, replicas: { monolith: 1 } },
+  'naked-mon-async': { p95: 400, efr: 0.05, cpuS: 8, memMiB: 300, energyWh: 0.07, replicas: { monolith: 1 } },
+  'msa-1-1': { p95: 700, efr: 0.1, cpuS: 12, memMiB: 420, energyWh: 0.1, replicas: { gateway: 1, leftover: 1, exercise: 1 } },
+  'msa-1-1-async': { p95: 300, efr: 0.04, cpuS: 11, memMiB: 420, energyWh: 0.095, replicas: { gateway: 1, leftover: 1, exercise: 1 } },
+  // (ii) refuted: the replicated monolith is slower than Naked MON on 2 cores.
+  'mon-x2': { p95: 1700, efr: 0.31, cpuS: 10, memMiB: 560, energyWh: 0.09, replicas: { monolith: 2 } },
+  // RQ2 inconclusive: msa-1-2's p95 is so noisy that 650 vs 700 ms cannot be told apart.
+  'msa-1-2': { p95: 650, efr: 0.1, cpuS: 12, memMiB: 480, energyWh: 0.1, p95Noise: 0.4, replicas: { gateway: 1, leftover: 1, exercise: 2 } },
+};
+
+export function writeRecordedResults(root: string): Record<string, Side> {
+  const cells: Record<string, Side> = {};
+  for (const [variant, f] of Object.entries(FIGURES)) {
+    const runId = `20261125T030000Z-${variant}-small`;
+    const records = NOISE.map((n, i) =>
+      runRecord(i + 1, {
+        cpuS: f.cpuS * (1 + 0.03 * n),
+        memMiB: f.memMiB * (1 + 0.03 * n),
+        energyWh: f.energyWh * (1 + 0.03 * n),
+        paper: { p95: f.p95 * (1 + (f.p95Noise ?? 0.03) * n), efr_paper: f.efr * (1 + 0.03 * n) },
+      }),
+    );
+    writeTestFolder(root, runId, variant, records, {}, f.replicas);
+    cells[variant] = loadSide(join(root, runId));
+  }
+  return cells;
+}
