@@ -10,6 +10,8 @@ import { runTest, type RunOptions } from './run-test';
 import { runComparison } from './compare/write';
 import { executeReplay, replayPlanFor } from './provenance/replay-run';
 import { replayPlanText } from './provenance/replay-plan';
+import { runPaper001 } from './sweep/paper001';
+import { runSweep, SWEEP_CLASSES, type SweepClass } from './sweep/run-sweep';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -190,6 +192,52 @@ program
     const r = await executeReplay(plan);
     process.stdout.write(`${r.comparison.markdown}\nreplay ${r.agreement.verdict}${r.agreement.differing.length ? `: ${r.agreement.differing.join(', ')} differ` : ''}${r.agreement.untestable.length ? ` (untestable: ${r.agreement.untestable.join(', ')})` : ''} — rule: ${r.agreement.rule}\n`);
     if (!r.valid || r.agreement.verdict !== 'agrees') process.exitCode = 2;
+  });
+
+function sweepClasses(v: string): SweepClass[] {
+  const list = v === 'both' ? SWEEP_CLASSES : (v.split(',') as SweepClass[]);
+  if (list.some((c) => !SWEEP_CLASSES.includes(c))) throw new InvalidArgumentError('must be s1, s2 or both');
+  return list;
+}
+
+function vusList(v: string): number[] {
+  return v.split(',').map((x) => positiveInt(x));
+}
+
+interface SweepFlags {
+  class: SweepClass[];
+  profile: string;
+  vus?: number[];
+  holdS?: number;
+  rampS?: number;
+  productions: number;
+}
+
+function sweepFlags(cmd: Command): Command {
+  return cmd
+    .option('--class <s1|s2|both>', 'request classes (paper 001: S1 small one-service requests, S2 the session report)', sweepClasses, SWEEP_CLASSES)
+    .option('--profile <name>', 'sweep profile from k6/profiles.json (sweep: the paper\'s 1..120 threads; sweep-scaled: this machine; sweep-smoke)', 'sweep-scaled')
+    .option('--vus <list>', 'threads per step, comma-separated (default: the profile\'s)', vusList)
+    .option('--hold-s <s>', 'measured window of each step (default: the profile\'s)', positiveNumber)
+    .option('--ramp-s <s>', 'ramp of each step (default: the profile\'s)', nonNegative)
+    .option('--productions <n>', 'graded productions per statement of the seeded session written for S2', positiveInt, 2);
+}
+
+sweepFlags(program.command('sweep').description('paper 001: closed-model thread sweep of one variant over S1/S2 -> results/<run-id>/sweep.md'))
+  .requiredOption('--variant <name>', 'variant preset')
+  .option('--run-id <id>', 'results folder name')
+  .action(async (f: SweepFlags & { variant: string; runId?: string }) => {
+    const r = await runSweep({ variant: f.variant, classes: f.class, profile: f.profile, runId: f.runId, vus: f.vus, holdS: f.holdS, rampS: f.rampS, productionsPerStatement: f.productions });
+    process.stdout.write(r.markdown);
+    if (r.results.some((x) => !x.analysis.valid)) process.exitCode = 2;
+  });
+
+sweepFlags(program.command('paper001').description('paper 001: {naked-mon, mon-redis, msa-1-2, msa-redis-1-2} x {S1, S2} sweeps, Tables 3-4 beside the paper\'s, curves in HTML'))
+  .option('--variants <list>', 'a subset of the four presets, comma-separated')
+  .action(async (f: SweepFlags & { variants?: string }) => {
+    const r = await runPaper001({ classes: f.class, profile: f.profile, vus: f.vus, holdS: f.holdS, rampS: f.rampS, productionsPerStatement: f.productions, variants: f.variants?.split(',') });
+    process.stdout.write(r.markdown);
+    phase(`paper001: ${r.markdownFile} and ${r.htmlFile}`);
   });
 
 program

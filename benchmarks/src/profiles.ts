@@ -32,7 +32,19 @@ export const suiteSchema = z.object({
 });
 export type Suite = z.infer<typeof suiteSchema>;
 
-/** One load profile (k6/profiles.json is shared with benchmarks/sps.js). */
+/**
+ * A closed-model thread sweep (paper 001, benchmarks/sweep.js): `vus` threads per step, each
+ * ramped from 0 over rampS, held holdS (the measured window), gapS of drain before the next.
+ */
+export const sweepSchema = z.object({
+  vus: z.array(z.number().int().min(1)).min(1),
+  rampS: z.number().nonnegative(),
+  holdS: z.number().positive(),
+  gapS: z.number().nonnegative().default(5),
+});
+export type Sweep = z.infer<typeof sweepSchema>;
+
+/** One load profile (k6/profiles.json is shared with benchmarks/sps.js and benchmarks/sweep.js). */
 export const profileSchema = z
   .object({
     /** Suites derive peak, rampS and holdS from their steps (a soak's rate is set by the runner). */
@@ -51,14 +63,21 @@ export const profileSchema = z
     /** Client timeout in seconds (default 60). */
     timeoutS: z.number().positive().optional(),
     suite: suiteSchema.optional(),
+    sweep: sweepSchema.optional(),
   })
   .superRefine((p, ctx) => {
-    if (!p.suite && (p.peak === undefined || p.rampS === undefined || p.holdS === undefined)) ctx.addIssue({ code: 'custom', message: 'a profile without a suite needs peak, rampS and holdS' });
+    if (p.suite && p.sweep) ctx.addIssue({ code: 'custom', message: 'a profile is a suite or a sweep, not both' });
+    if (!p.suite && !p.sweep && (p.peak === undefined || p.rampS === undefined || p.holdS === undefined)) ctx.addIssue({ code: 'custom', message: 'a profile without a suite needs peak, rampS and holdS' });
     if (p.suite && !p.suite.steps && p.suite.kind !== 'soak') ctx.addIssue({ code: 'custom', message: `a ${p.suite.kind} suite needs steps` });
     if (p.suite?.kind === 'soak' && !p.suite.steps && p.suite.soakS === undefined) ctx.addIssue({ code: 'custom', message: 'a soak suite needs soakS' });
     if (p.suite?.kind === 'spike' && p.suite.steps && p.suite.burstStep >= p.suite.steps.length - 1) ctx.addIssue({ code: 'custom', message: 'a spike needs a baseline step after its burst step' });
   })
-  .transform((p) => ({ ...p, ...injectionOf(p.suite, p) }));
+  .transform((p) => ({ ...p, ...(p.sweep ? sweepInjection(p.sweep) : injectionOf(p.suite, p)) }));
+
+/** A sweep's peak is its largest thread count; the whole schedule is its "hold". */
+function sweepInjection(s: Sweep): { peak: number; rampS: number; holdS: number } {
+  return { peak: Math.max(...s.vus), rampS: 0, holdS: s.vus.length * (s.rampS + s.holdS + s.gapS) };
+}
 export type Profile = z.infer<typeof profileSchema>;
 
 /** peak / rampS / holdS of a suite: the highest step rate, no ramp, the whole schedule held (a soak without steps: peak 0 until the runner sets its rate). */

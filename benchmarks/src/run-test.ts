@@ -148,6 +148,7 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
 
 /** Step 1: profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
 async function prepareTest(opts: RunOptions): Promise<TestContext> {
+  if (loadProfile(opts.profile).sweep) throw new Error(`profile ${opts.profile} is a closed-model sweep (paper 001): npm run bench -- sweep --variant ${opts.variant} --profile ${opts.profile}`);
   const named = suiteProfile(loadProfile(opts.profile), opts);
   // A suite's injection comes from its resolved steps; otherwise --peak/--ramp-s/--hold-s override it.
   const injection = named.suite ? {} : { peak: opts.peak ?? named.peak, rampS: opts.rampS ?? named.rampS, holdS: opts.holdS ?? named.holdS };

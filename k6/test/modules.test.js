@@ -8,6 +8,7 @@ import { productionDataJson, spsBody } from '../lib/sps-body.js';
 import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
 import { checkSteps, scheduleS, stepIndexAt, stepSchedule, stepStages } from '../lib/steps.js';
 import { parseUsersCsv, userFor } from '../lib/users.js';
+import { checkSweep, phaseAt, sweepScenarios, sweepSchedule, sweepThresholds } from '../lib/sweep.js';
 
 const profiles = JSON.parse(open(import.meta.resolve('../profiles.json')));
 
@@ -121,5 +122,23 @@ export default function () {
     },
     'a plain profile has no steps and no step schedule': () => cfg.steps === undefined && cfg.schedule === undefined,
     'LOG_REQUESTS turns the per-request lines on': () => loadConfig({ PROFILE: 'load-smoke', LOG_REQUESTS: 'on' }, profiles).logRequests === true && !stress.logRequests,
+  });
+
+  // Paper 001's closed-model sweep (k6/lib/sweep.js, benchmarks/sweep.js).
+  const paperSweep = profiles.sweep.sweep;
+  const sweepPlan = sweepSchedule(paperSweep, paperSweep.gapS);
+  const sweepSc = sweepScenarios(sweepPlan, paperSweep, paperSweep.gapS);
+  check(null, {
+    'sweep profile: the paper\'s 1, 10, 20 .. 120 threads, 20 s ramp, 120 s hold': () =>
+      paperSweep.vus.join(',') === '1,10,20,30,40,50,60,70,80,90,100,110,120' && paperSweep.rampS === 20 && paperSweep.holdS === 120,
+    'sweep schedule: steps one after the other, each after the previous one\'s gap': () =>
+      sweepPlan[1].fromS === 20 + 120 + paperSweep.gapS && sweepPlan[1].holdFromS === sweepPlan[1].fromS + 20 && sweepPlan[12].vus === 120,
+    'sweep scenarios: constant threads after a ramp from 0, started at their step, tagged with it': () =>
+      sweepSc.step_3.executor === 'ramping-vus' && sweepSc.step_3.startVUs === 0 && sweepSc.step_3.stages[1].target === 30 &&
+      sweepSc.step_3.stages[1].duration === '120s' && sweepSc.step_3.startTime === `${sweepPlan[3].fromS}s` && sweepSc.step_3.tags.step === '3',
+    'sweep phases: ramp, hold (measured), drain': () => phaseAt(19.9, paperSweep) === 'ramp' && phaseAt(20, paperSweep) === 'hold' && phaseAt(140, paperSweep) === 'drain',
+    'sweep thresholds name the hold-window submetrics of every step': () =>
+      Object.keys(sweepThresholds(sweepPlan)).length === 3 * 13 && sweepThresholds(sweepPlan)['http_req_duration{step:12,phase:hold}'] !== undefined,
+    'a sweep needs integer thread counts >= 1': () => throws(() => checkSweep({ vus: [0], rampS: 1, holdS: 1 })) && throws(() => checkSweep({ vus: [], rampS: 1, holdS: 1 })),
   });
 }

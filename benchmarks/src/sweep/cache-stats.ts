@@ -1,0 +1,79 @@
+/**
+ * What the read-path cache did during a run, per process: its Prometheus counters
+ * (libs/cache/src/cache-metrics.ts) read straight from each replica's /metrics before and after,
+ * and Redis's own CPU and memory (INFO) — paper 001's question is what the cache buys, so a run
+ * says how often it answered and what it cost.
+ */
+export interface CacheCounters {
+  hit: number;
+  miss: number;
+  error: number;
+  invalidations: number;
+  invalidatedEntries: number;
+}
+
+export interface ProcessCacheStats extends CacheCounters {
+  process: string;
+  /** hit / (hit + miss + error) over the run; null without a lookup. */
+  hitRatio: number | null;
+}
+
+const ZERO: CacheCounters = { hit: 0, miss: 0, error: 0, invalidations: 0, invalidatedEntries: 0 };
+
+/** The cache counters of one /metrics text (sums over label values where several). */
+export function parseCacheCounters(text: string): CacheCounters {
+  const out = { ...ZERO };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#')) continue;
+    const m = /^(shellgrade_cache_[a-z_]+)(\{[^}]*\})?\s+(\S+)$/.exec(line.trim());
+    if (!m) continue;
+    const [, name, labels = '', raw] = m;
+    const value = Number(raw);
+    if (!Number.isFinite(value)) continue;
+    if (name === 'shellgrade_cache_requests_total') {
+      const result = /result="(hit|miss|error)"/.exec(labels)?.[1] as 'hit' | 'miss' | 'error' | undefined;
+      if (result) out[result] += value;
+    } else if (name === 'shellgrade_cache_invalidations_total') out.invalidations += value;
+    else if (name === 'shellgrade_cache_invalidated_entries_total') out.invalidatedEntries += value;
+  }
+  return out;
+}
+
+export function cacheDelta(process: string, before: CacheCounters, after: CacheCounters): ProcessCacheStats {
+  // A replica restarted during the run starts its counters again: count from zero then.
+  const d = (k: keyof CacheCounters) => (after[k] >= before[k] ? after[k] - before[k] : after[k]);
+  const c: CacheCounters = { hit: d('hit'), miss: d('miss'), error: d('error'), invalidations: d('invalidations'), invalidatedEntries: d('invalidatedEntries') };
+  const lookups = c.hit + c.miss + c.error;
+  return { process, ...c, hitRatio: lookups === 0 ? null : c.hit / lookups };
+}
+
+/** Every process's counters (a process without /metrics, e.g. HAProxy, is left out). */
+export async function scrapeCaches(processes: { name: string; port?: number | null; role?: string }[]): Promise<Map<string, CacheCounters>> {
+  const out = new Map<string, CacheCounters>();
+  await Promise.all(
+    processes
+      .filter((p) => p.port && p.role !== 'haproxy')
+      .map(async (p) => {
+        try {
+          const res = await fetch(`http://127.0.0.1:${p.port}/metrics`, { signal: AbortSignal.timeout(5_000) });
+          if (res.ok) out.set(p.name, parseCacheCounters(await res.text()));
+        } catch {
+          /* not answering: no figures for it */
+        }
+      }),
+  );
+  return out;
+}
+
+export interface RedisUsage {
+  cpuS: number;
+  usedMemoryBytes: number;
+  keys: number;
+}
+
+/** Redis CPU seconds (user + sys), memory and key count from INFO. */
+export function parseRedisInfo(info: string): RedisUsage {
+  const field = (name: string) => Number(new RegExp(`^${name}:(\\S+)`, 'm').exec(info)?.[1] ?? 0);
+  const keys = [...info.matchAll(/^db\d+:keys=(\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  return { cpuS: field('used_cpu_user') + field('used_cpu_sys'), usedMemoryBytes: field('used_memory'), keys };
+}
