@@ -6,6 +6,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadConnections } from '@shellgrade/variant';
 import { attribute } from './analyze';
 import { dominantComponents } from './report/markdown';
 import { formatOverhead, overheadFromRuns } from './overhead';
@@ -32,7 +33,7 @@ async function attributeCommand(args: string[]): Promise<void> {
       from: { type: 'string' },
       to: { type: 'string' },
       service: { type: 'string', multiple: true },
-      jaeger: { type: 'string', default: process.env.SG_JAEGER_URL ?? 'http://127.0.0.1:16686' },
+      jaeger: { type: 'string', default: loadConnections().JAEGER_QUERY_URL },
       out: { type: 'string' },
     },
   });

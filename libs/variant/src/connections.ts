@@ -23,6 +23,8 @@ export const connectionsSchema = z.object({
   // grader refuses a root it does not own or that others can write: libs/grading job-dirs.ts).
   SG_SANDBOX_ROOT: z.string().default(DEFAULT_SANDBOX_ROOT),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default('http://127.0.0.1:4318'),
+  /** Jaeger's query API, relayed (internal callers only) for the web app's trace view. */
+  JAEGER_QUERY_URL: z.string().default('http://127.0.0.1:16686'),
 });
 
 export type Connections = z.infer<typeof connectionsSchema>;

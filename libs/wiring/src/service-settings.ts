@@ -1,7 +1,8 @@
 /** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
-import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
+import { join } from 'node:path';
+import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
 import { variantServers, type ServiceConfig } from '@shellgrade/variant';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
@@ -13,6 +14,16 @@ export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions
     opsAccess: http.opsAccess,
     keepAliveMs: http.keepAliveMs,
     requestTimeoutMs: http.requestTimeoutMs,
+  };
+}
+
+/** The browser app beside the API (monolith and gateway): built into dist/apps/web, the same depth from here as from a service's main. */
+export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
+  return {
+    dir: join(__dirname, '../../../apps/web'),
+    maxArchiveBytes: cfg.spec.http.maxArchiveBytes,
+    opsAccess: cfg.spec.http.opsAccess,
+    jaegerQueryUrl: cfg.connections.JAEGER_QUERY_URL,
   };
 }
 

@@ -4,12 +4,11 @@
  * gateway.pattern offloading it checks logins itself, through the wiring's database reader),
  * listen, and drain on SIGTERM/SIGINT.
  */
-import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { createGatewayApp } from '@shellgrade/gateway';
 import { serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { gatewayConfigOf, gatewayOffloadingOf } from '@shellgrade/wiring';
+import { gatewayConfigOf, gatewayOffloadingOf, webAppOptionsOf } from '@shellgrade/wiring';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('gateway');
@@ -19,7 +18,7 @@ async function main(): Promise<void> {
   const offloading = gatewayOffloadingOf(cfg);
   const app = await createGatewayApp(config, { offloading });
   // The browser app (dist/apps/web) at /, beside the API; the Jaeger relay for its trace view (internal callers only).
-  serveWebApp(app, { dir: join(__dirname, '../../../apps/web'), maxArchiveBytes: cfg.spec.http.maxArchiveBytes, opsAccess: config.opsAccess, jaegerQueryUrl: process.env.SG_JAEGER_URL ?? 'http://127.0.0.1:16686' });
+  serveWebApp(app, webAppOptionsOf(cfg));
   await app.listen(cfg.port, cfg.host);
   log.log(
     `listening on http://${cfg.host}:${cfg.port}; exercise → ${config.exerciseUrls.join(', ')}; ` +
