@@ -123,6 +123,15 @@ describe('docker-compose generator', () => {
     expect(processOf(doc.services.gateway.environment).upstreams).toEqual({ leftoverUrl: 'http://leftover:3200', exerciseUrl: 'http://exercise:3300' });
   });
 
+  it('pattern presets (paper 003): the offloading gateway reaches the database and holds the token secret it checks logins with; every gateway learns its pattern', () => {
+    const offloading = compose('msa-offloading-1-2').doc.services.gateway;
+    expect(offloading.environment?.DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
+    expect(offloading.environment?.SG_JWT_SECRET).toMatch(/^\$\{SG_JWT_SECRET:/);
+    expect(offloading.depends_on).toHaveProperty('postgres');
+    expect(processOf(offloading.environment).spec.gateway.pattern).toBe('offloading');
+    expect(processOf(compose('msa-aggregation-1-2').doc.services.gateway.environment).spec.gateway.pattern).toBe('aggregation');
+  });
+
   it('broker and storage variants bring their servers with reachable URLs', () => {
     const { doc } = compose('msa-rabbitmq-minio-2-4-4');
     expect(doc.services.rabbitmq.image).toMatch(/^rabbitmq:/);
