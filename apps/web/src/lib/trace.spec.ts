@@ -51,5 +51,7 @@ describe('waterfallOf', () => {
       { service: 'exercise', us: 70 },
       { service: 'gateway', us: 30 },
     ]);
+    expect(w.criticalUs).toBe(100);
+    expect(w.byOperation[0]).toEqual({ service: 'exercise', name: 'op-b', us: 60 });
   });
 });

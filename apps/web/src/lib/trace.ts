@@ -44,6 +44,10 @@ export interface Waterfall {
   spans: WaterfallSpan[];
   /** Critical-path time (µs) per service, largest first. */
   byService: { service: string; us: number }[];
+  /** Critical-path time (µs) per operation (service and span name), largest first. */
+  byOperation: { service: string; name: string; us: number }[];
+  /** The critical path's length (the request's root span, µs). */
+  criticalUs: number;
 }
 
 export function waterfallOf(trace: JaegerTrace): Waterfall {
@@ -88,6 +92,7 @@ export function waterfallOf(trace: JaegerTrace): Waterfall {
   // Critical path from the longest root (the request), clamped to each parent's window.
   const root = [...roots].sort((a, b) => b.endUs - b.startUs - (a.endUs - a.startUs))[0];
   const byService = new Map<string, number>();
+  const byOperation = new Map<string, { service: string; name: string; us: number }>();
   if (root) {
     const work = [{ span: root, lo: root.startUs, hi: root.endUs }];
     while (work.length) {
@@ -101,6 +106,9 @@ export function waterfallOf(trace: JaegerTrace): Waterfall {
         if (to <= from) return;
         span.critical.push([from, to]);
         byService.set(span.service, (byService.get(span.service) ?? 0) + (to - from));
+        const op = byOperation.get(`${span.service} ${span.name}`) ?? { service: span.service, name: span.name, us: 0 };
+        op.us += to - from;
+        byOperation.set(`${span.service} ${span.name}`, op);
       };
       for (const kid of kids) {
         if (kid.startUs >= cursor) continue;
@@ -122,6 +130,8 @@ export function waterfallOf(trace: JaegerTrace): Waterfall {
     endUs: Math.max(...all.map((s) => s.endUs)),
     spans: ordered,
     byService: [...byService].map(([service, us]) => ({ service, us })).sort((a, b) => b.us - a.us),
+    byOperation: [...byOperation.values()].sort((a, b) => b.us - a.us),
+    criticalUs: root ? root.endUs - root.startUs : 0,
   };
 }
 

@@ -17,6 +17,7 @@ export function TraceView() {
 
   const total = data ? Math.max(1, data.endUs - data.startUs) : 1;
   const pct = (us: number) => `${(100 * (us - (data?.startUs ?? 0))) / total}%`;
+  const share = (us: number) => `${((100 * us) / Math.max(1, data?.criticalUs ?? 1)).toFixed(1)}%`;
   const width = (a: number, b: number) => `${Math.max(0.2, (100 * (b - a)) / total)}%`;
   return (
     <Page title={`Trace ${traceId.slice(0, 16)}`}>
@@ -27,18 +28,36 @@ export function TraceView() {
           <p>
             {data.spans.length} spans over {ms(data.endUs - data.startUs)}. <span className="legend critical">critical path</span>
           </p>
-          <h2>Critical path by service</h2>
-          <table data-testid="attribution">
-            <tbody>
-              {data.byService.map((b) => (
-                <tr key={b.service}>
-                  <th scope="row">{b.service}</th>
-                  <td>{ms(b.us)}</td>
-                  <td>{((100 * b.us) / total).toFixed(1)}%</td>
+          <h2>Critical path ({ms(data.criticalUs)}): where the time goes</h2>
+          <div className="scroll">
+            <table data-testid="attribution">
+              <thead>
+                <tr>
+                  <th scope="col">Service / operation</th>
+                  <th scope="col">On the path</th>
+                  <th scope="col">Share</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {data.byService.map((b) => (
+                  <tr key={b.service}>
+                    <th scope="row">{b.service}</th>
+                    <td>{ms(b.us)}</td>
+                    <td>{share(b.us)}</td>
+                  </tr>
+                ))}
+                {data.byOperation.slice(0, 8).map((o) => (
+                  <tr key={`${o.service} ${o.name}`} className="sub">
+                    <td>
+                      {o.service.replace(/^shellgrade-/, '')} · {o.name}
+                    </td>
+                    <td>{ms(o.us)}</td>
+                    <td>{share(o.us)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <h2>Waterfall</h2>
           <ol className="waterfall" data-testid="waterfall">
             {data.spans.map((s) => (
