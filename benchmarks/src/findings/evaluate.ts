@@ -1,5 +1,7 @@
 // The evaluation: verdicts from finished runs only (no running here). Every part of a claim is
 // one comparison between two design cells, judged by verdict.ts; the finding combines them.
+import type { RequestBreakdown } from '../../../traces/src/attribution/request';
+import { runLatencyShares, type LatencyShares } from '../../../traces/src/attribution/shares';
 import { difference, type Difference } from '../compare/difference';
 import type { Side } from '../compare/sides';
 import { CLAIMS, DESIGN_ROLES, type Claim, type ClaimTest, type Role } from './claims';
@@ -103,22 +105,19 @@ function explanation(input: EvaluationInput, c: Claim, design: DesignRow | null)
     const trace = topComponents(s.result.breakdown);
     out.push(
       `${s.result.aggregated.meta.variant}: CPU per run ${cpu.map(([g, v]) => `${g} ${v.toFixed(1)} s`).join(', ') || 'not recorded'}; ` +
-        (trace ? `median SPS latency along the critical path: ${trace}` : `no trace breakdown (a --tracing on run, then npm run traces -- ${s.result.runId})`),
+        (trace ? `critical-path shares of the SPS latency: ${trace}` : `no trace breakdown (a --tracing on run, then npm run traces -- ${s.result.runId})`),
     );
   }
   return out;
 }
 
-/** Top components of the median band of traces/' breakdown.json, read structurally. */
+/** The top components' shares of the p50 and p99 SPS latency, from the per-request breakdowns in traces/' breakdown.json. */
 export function topComponents(breakdown: unknown): string | null {
-  const variants = (breakdown as { variants?: { medianBand?: Record<string, number> }[] } | null)?.variants;
-  const band = variants?.[0]?.medianBand;
-  if (!band) return null;
-  return Object.entries(band)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 3)
-    .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
-    .join(', ');
+  const requests = (breakdown as { requests?: RequestBreakdown[] } | null)?.requests;
+  if (!requests?.length) return null;
+  const { p50, p99 } = runLatencyShares(requests);
+  const top = (s: LatencyShares): string => s.shares.slice(0, 3).map(([c, v]) => `${c} ${(100 * v).toFixed(0)}%`).join(', ');
+  return `p50 ${p50.latencyMs.toFixed(0)} ms: ${top(p50)}; p99 ${p99.latencyMs.toFixed(0)} ms: ${top(p99)} (${requests.length} traces)`;
 }
 
 function caveats(input: EvaluationInput, c: Claim): string[] {

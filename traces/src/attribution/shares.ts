@@ -1,0 +1,43 @@
+/**
+ * Each component's share of the p50 and the p99 latency of a run, from the per-request
+ * critical-path breakdowns (request.ts: parallel siblings counted once, broker hops split into
+ * publish → queue wait → consume). A percentile is one latency, not a sum of per-component
+ * percentiles, so its share is taken over the requests whose total lies around it: the mean of
+ * each component over that band divided by the band's mean total. Shares sum to 1.
+ */
+import { mean, quantileSorted } from 'simple-statistics';
+import type { Component } from './components';
+import type { RequestBreakdown } from './request';
+
+export interface LatencyShares {
+  quantile: number;
+  /** The run's latency at that quantile (ms). */
+  latencyMs: number;
+  /** Requests in the band the shares come from. */
+  requests: number;
+  /** Component -> share of the band's latency, largest first; components absent from the band are left out. */
+  shares: [Component, number][];
+}
+
+/** Requests whose total lies within [quantile − halfWidth, quantile + halfWidth] of the run's totals (at least the one nearest). */
+export function sharesAt(requests: RequestBreakdown[], quantile: number, halfWidth: number): LatencyShares {
+  if (requests.length === 0) throw new Error('no requests to take latency shares from');
+  const totals = requests.map((r) => r.totalMs).sort((a, b) => a - b);
+  const latencyMs = quantileSorted(totals, quantile);
+  const lo = quantileSorted(totals, Math.max(0, quantile - halfWidth));
+  const hi = quantileSorted(totals, Math.min(1, quantile + halfWidth));
+  let band = requests.filter((r) => r.totalMs >= lo && r.totalMs <= hi);
+  if (band.length === 0) band = [requests.reduce((best, r) => (Math.abs(r.totalMs - latencyMs) < Math.abs(best.totalMs - latencyMs) ? r : best))];
+  const total = mean(band.map((r) => r.totalMs));
+  const components = [...new Set(band.flatMap((r) => Object.keys(r.components) as Component[]))];
+  const shares = components
+    .map((c): [Component, number] => [c, total > 0 ? mean(band.map((r) => r.components[c] ?? 0)) / total : 0])
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return { quantile, latencyMs, requests: band.length, shares };
+}
+
+/** p50 over the middle 10% of requests, p99 over the top 2% (a run has hundreds, not millions). */
+export function runLatencyShares(requests: RequestBreakdown[]): { p50: LatencyShares; p99: LatencyShares } {
+  return { p50: sharesAt(requests, 0.5, 0.05), p99: sharesAt(requests, 0.99, 0.01) };
+}
