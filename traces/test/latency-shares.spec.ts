@@ -1,3 +1,4 @@
+import { aggregateByVariant } from '../src/attribution/aggregate';
 import { breakdownRequest, type RequestBreakdown } from '../src/attribution/request';
 import { runLatencyShares, sharesAt } from '../src/attribution/shares';
 import { span, spsRoot, trace } from './fixtures/span-trees';
@@ -60,6 +61,11 @@ describe('latency shares over a run (critical paths of many synthetic traces)', 
 
   it('shares sum to 1 at every quantile', () => {
     for (const q of [0.1, 0.5, 0.9, 0.95, 0.99]) expect(sharesAt(run, q, 0.05).shares.reduce((s, [, v]) => s + v, 0)).toBeCloseTo(1, 10);
+  });
+
+  it('is part of each variant of breakdown.json (what bench findings reads)', () => {
+    const [v] = aggregateByVariant(run);
+    expect(v.shares).toEqual({ p50, p99 });
   });
 
   it('refuses an empty run', () => {

@@ -1,7 +1,5 @@
 // The evaluation: verdicts from finished runs only (no running here). Every part of a claim is
 // one comparison between two design cells, judged by verdict.ts; the finding combines them.
-import type { RequestBreakdown } from '../../../traces/src/attribution/request';
-import { runLatencyShares, type LatencyShares } from '../../../traces/src/attribution/shares';
 import { difference, type Difference } from '../compare/difference';
 import type { Side } from '../compare/sides';
 import { CLAIMS, DESIGN_ROLES, type Claim, type ClaimTest, type Role } from './claims';
@@ -67,7 +65,9 @@ function judgeTest(input: EvaluationInput, t: ClaimTest): PartResult {
   return { test: t, a: refOf(t.a, sa), b: refOf(t.b, sb), difference: d, verdict: judgePart(d, t.expect), rule };
 }
 
-function fmt(v: number, unit: string): string {
+function fmt(raw: number, unit: string): string {
+  // Float noise of a difference between equal means prints as 0, not -2.22e-16.
+  const v = Math.abs(raw) < 1e-9 ? 0 : raw;
   if (unit === '') return `${(100 * v).toFixed(1)} pt`;
   return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${unit}`;
 }
@@ -111,13 +111,18 @@ function explanation(input: EvaluationInput, c: Claim, design: DesignRow | null)
   return out;
 }
 
-/** The top components' shares of the p50 and p99 SPS latency, from the per-request breakdowns in traces/' breakdown.json. */
+/** The shape of a latency share in traces/' breakdown.json (variants[].shares), read structurally. */
+interface SharesAt {
+  latencyMs: number;
+  shares: [string, number][];
+}
+
+/** The top components' shares of the p50 and p99 SPS latency, as traces/ wrote them in breakdown.json. */
 export function topComponents(breakdown: unknown): string | null {
-  const requests = (breakdown as { requests?: RequestBreakdown[] } | null)?.requests;
-  if (!requests?.length) return null;
-  const { p50, p99 } = runLatencyShares(requests);
-  const top = (s: LatencyShares): string => s.shares.slice(0, 3).map(([c, v]) => `${c} ${(100 * v).toFixed(0)}%`).join(', ');
-  return `p50 ${p50.latencyMs.toFixed(0)} ms: ${top(p50)}; p99 ${p99.latencyMs.toFixed(0)} ms: ${top(p99)} (${requests.length} traces)`;
+  const v = (breakdown as { variants?: { requests?: number; shares?: { p50: SharesAt; p99: SharesAt } }[] } | null)?.variants?.[0];
+  if (!v?.shares) return null;
+  const top = (s: SharesAt): string => `${s.latencyMs.toFixed(0)} ms: ${s.shares.slice(0, 3).map(([c, x]) => `${c} ${(100 * x).toFixed(0)}%`).join(', ')}`;
+  return `p50 ${top(v.shares.p50)}; p99 ${top(v.shares.p99)} (${v.requests ?? '?'} traces)`;
 }
 
 function caveats(input: EvaluationInput, c: Claim): string[] {

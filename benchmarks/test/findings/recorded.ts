@@ -29,9 +29,18 @@ export const FIGURES: Record<string, CellFigures> = {
   'msa-1-2': { p95: 650, efr: 0.1, cpuS: 12, memMiB: 480, energyWh: 0.1, p95Noise: 0.4, replicas: { gateway: 1, leftover: 1, exercise: 2 } },
 };
 
-/** msa-1-1 was traced: traces/ wrote per-request critical-path breakdowns (10 requests of 100 ms). */
+/** msa-1-1 was traced: traces/ wrote its per-variant shares of the p50 and p99 SPS latency. */
 const TRACED = {
-  requests: Array.from({ length: 10 }, (_, i) => ({ traceId: `t${i}`, variant: 'msa-1-1', rootService: 'shellgrade-gateway', startUs: i, serverMs: 100, clientMs: null, totalMs: 100, status: 201, components: { gateway: 10, exercise: 60, database: 30 } })),
+  variants: [
+    {
+      variant: 'msa-1-1',
+      requests: 10,
+      shares: {
+        p50: { quantile: 0.5, latencyMs: 100, requests: 2, shares: [['exercise', 0.6], ['database', 0.3], ['gateway', 0.1]] },
+        p99: { quantile: 0.99, latencyMs: 2000, requests: 1, shares: [['grading.process', 0.65], ['broker.queue_wait', 0.24], ['broker.consume', 0.095], ['exercise', 0.01]] },
+      },
+    },
+  ],
 };
 
 export function writeRecordedResults(root: string): Record<string, Side> {

@@ -7,6 +7,7 @@
 import { mean, quantileSorted } from 'simple-statistics';
 import { COMPONENTS, UNCOVERED, type Component } from './components';
 import type { RequestBreakdown } from './request';
+import { runLatencyShares, type LatencyShares } from './shares';
 
 export interface Distribution {
   median: number;
@@ -36,6 +37,8 @@ export interface VariantBreakdown {
    */
   coverage: number;
   coverageMedian: number;
+  /** Each component's share of the p50 and p99 latency (shares.ts). */
+  shares: { p50: LatencyShares; p99: LatencyShares };
 }
 
 /** Milliseconds of a breakdown covered by named spans. */
@@ -91,6 +94,7 @@ export function aggregateVariant(variant: string, requests: RequestBreakdown[]):
     explainedShareMedian: explained(median.band.unexplained, median.total),
     coverage: sumTotal > 0 ? sumCovered / sumTotal : 0,
     coverageMedian: median.total > 0 ? medianCovered / median.total : 0,
+    shares: runLatencyShares(requests),
   };
 }
 
