@@ -121,7 +121,7 @@ export function findingsBlocks(results: FindingResult[], design: DesignRow[], ct
     { kind: 'h1', text: `Paper 000's findings on shellgrade (${ctx.plan.mode})` },
     {
       kind: 'p',
-      text: `Generated ${ctx.generatedAt} from ${cells.length} tests (profile ${pr.profile}, ${pr.runs} runs each${pr.holdS ? `, hold ${pr.holdS} s` : ''}); figures are over VALID runs only; differences are Welch 95% intervals over runs; "no practical effect" = within ±${100 * MARGIN}% of the larger mean.${machine ? ` Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${machine.kernel}.` : ''}`,
+      text: `Generated ${ctx.generatedAt} from ${cells.length} tests (planned protocol: profile ${pr.profile}, ${pr.runs} runs each${pr.holdS ? `, hold ${pr.holdS} s` : ''}; each test's own under Tests); figures are over VALID runs only; differences are Welch 95% intervals over runs; "no practical effect" = within ±${100 * MARGIN}% of the larger mean.${machine ? ` Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${machine.kernel}.` : ''}`,
     },
     ...summary(results, ctx),
     { kind: 'h2', text: 'Tests' },
