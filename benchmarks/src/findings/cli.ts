@@ -8,7 +8,7 @@ import { evaluateRuns, findingsDir, latestPlannedRuns, runPlan } from './run';
 
 const program = new Command('findings')
   .description("paper 000's findings as verdicts with 95% intervals over valid runs, architecture separated from the blocking grader")
-  .option('--quick', 'the 2 × 2 and one replicated configuration per architecture, 3 shortened runs (~23 min)')
+  .option('--quick', 'the 2 × 2 and one replicated configuration per architecture, 3 shortened runs (~24 min)')
   .option('--dry-run', 'print the plan (tests, protocol, estimated time) and run nothing')
   .option('--from-results', 'run nothing: evaluate the latest finished test of each planned variant in results/')
   .option('--out <dir>', 'output folder (default: results/findings/<date>)')

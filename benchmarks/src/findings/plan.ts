@@ -43,7 +43,7 @@ export const MSA_ASYNC: DerivedVariant = { name: 'msa-1-1-async', from: 'msa-1-1
 /**
  * Replicated cells sized to this 2-core machine (the paper had 24 threads; MON × 8 or MSA 2-4-4
  * here would measure CPU contention, not scaling). --quick keeps the 2 × 2 and one replicated
- * configuration per architecture, 3 runs of a shortened small profile (~23 min).
+ * configuration per architecture, 3 runs of a shortened small profile (~24 min).
  */
 const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
   full: {
@@ -72,13 +72,17 @@ const PROTOCOLS: Record<Mode, Protocol> = {
   quick: { profile: 'small', runs: 3, rampS: 10, holdS: 25, pauseS: 5 },
 };
 
-/** Small profile: ramp 20 s, hold 40 s, 10 s apart; ~60 s bring-up, seeding and warm-up, ~15 s drain per run. */
+/**
+ * Small profile: ramp 20 s, hold 40 s, 10 s apart. Measured here (results of 2026-11-25): bring-up,
+ * seeding and warm-up 10–30 s; each run ends ~25 s after its hold (iterations started late finish
+ * their five 5 s pauses) plus ~5 s of drain, audit and reset.
+ */
 const SMALL = { rampS: 20, holdS: 40, pauseS: 10 };
-const SETUP_S = 60;
-const DRAIN_S = 15;
+const SETUP_S = 30;
+const TAIL_S = 30;
 
 export function estimateMinutes(p: Protocol, tests: number): number {
-  const run = (p.rampS ?? SMALL.rampS) + (p.holdS ?? SMALL.holdS) + DRAIN_S + (p.pauseS ?? SMALL.pauseS);
+  const run = (p.rampS ?? SMALL.rampS) + (p.holdS ?? SMALL.holdS) + TAIL_S + (p.pauseS ?? SMALL.pauseS);
   return Math.round((tests * (SETUP_S + p.runs * run)) / 60);
 }
 

@@ -31,14 +31,14 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
 
   it('prints one bench run line per test and what it leaves out', () => {
     const text = planText(findingsPlan('quick'));
-    expect(text.split('\n')[0]).toBe('findings (quick): 6 tests, profile small, 3 runs each (--ramp-s 10 --hold-s 25 --pause-s 5), ~23 min');
+    expect(text.split('\n')[0]).toBe('findings (quick): 6 tests, profile small, 3 runs each (--ramp-s 10 --hold-s 25 --pause-s 5), ~24 min');
     expect(text).toContain('1. naked-mon — roles mon-blocking — for i, ii, v, vii, RQ1, RQ3: bench run --variant naked-mon --profile small --runs 3 --ramp-s 10 --hold-s 25 --pause-s 5');
     expect(text).toContain('4. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}})');
     expect(text).toContain('not run in this mode (claims needing them stay inconclusive): msa-gateway-replicated, msa-replicated-more');
   });
 
-  it('estimates time from the protocol: setup plus runs × (ramp + hold + drain + pause)', () => {
-    expect(estimateMinutes({ profile: 'small', runs: 2, rampS: 10, holdS: 20, pauseS: 0 }, 3)).toBe(Math.round((3 * (60 + 2 * 45)) / 60));
+  it('estimates time from the protocol: setup plus runs × (ramp + hold + tail + pause)', () => {
+    expect(estimateMinutes({ profile: 'small', runs: 2, rampS: 10, holdS: 20, pauseS: 0 }, 3)).toBe(Math.round((3 * (30 + 2 * 60)) / 60));
   });
 
   it('writes the derived cell as a valid resolved spec named after it', () => {
