@@ -31,8 +31,14 @@ export class RabbitMqConnection {
     this.manager.on('connectFailed', () => undefined);
   }
 
+  /** Declares this connection's work queue (and its dead-letter queue). */
   assertTopology(channel: Channel): Promise<void> {
-    return assertTopology(channel, this.topology, {
+    return this.assertTopologyOf(channel, this.topology);
+  }
+
+  /** Declares another work queue with the same bound and delivery limit (dispatch pipeline: each filter's queue). */
+  assertTopologyOf(channel: Channel, topology: Topology): Promise<void> {
+    return assertTopology(channel, topology, {
       maxLength: this.options.maxLength,
       deliveryLimit: this.options.deliveryLimit,
     });

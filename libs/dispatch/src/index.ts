@@ -5,3 +5,4 @@ export * from './refusal';
 export * from './reply-budget';
 export * from './within';
 export * from './interrupted-gradings';
+export * from './pipeline';

@@ -12,7 +12,7 @@ const PRESETS = [
   'msa-rabbitmq-minio-1-4', 'msa-bullmq-minio-1-4', 'msa-rabbitmq-minio-2-4-4',
   'mon-redis', 'msa-redis-1-2',
   'msa-grpc-1-1', 'msa-grpc-1-2', 'msa-grpc-2-4-4',
-  'msa-aggregation-1-2', 'msa-offloading-1-2',
+  'msa-aggregation-1-2', 'msa-offloading-1-2', 'msa-pipeline-1-2',
 ];
 
 describe('presets', () => {

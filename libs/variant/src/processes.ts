@@ -184,7 +184,8 @@ export function variantServers(spec: VariantSpec): NativeServer[] {
   const servers: NativeServer[] = ['postgres'];
   const redisRateLimits = spec.auth.rateLimits.enabled && spec.auth.rateLimits.store === 'redis';
   if (spec.cache === 'redis' || spec.dispatch === 'bullmq' || redisRateLimits) servers.push('redis');
-  if (spec.dispatch === 'rabbitmq') servers.push('rabbitmq');
+  // dispatch pipeline: its filters' queues are RabbitMQ's.
+  if (spec.dispatch === 'rabbitmq' || spec.dispatch === 'pipeline') servers.push('rabbitmq');
   if (spec.storage === 'minio') servers.push('minio');
   if (spec.tracing.enabled) servers.push('jaeger');
   if (needsHaproxy(spec)) servers.push('haproxy');

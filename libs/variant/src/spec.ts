@@ -19,8 +19,12 @@ const replicaCount = positiveInt().max(MAX_REPLICAS, { error: `expected at most 
 const millis = positiveInt('a positive number of milliseconds');
 
 export const topologies = ['monolith', 'msa'] as const;
-/** How a received submission reaches a grader: in the receiving process, or through a broker. */
-export const dispatchModes = ['inline', 'rabbitmq', 'bullmq'] as const;
+/**
+ * How a received submission reaches a grader: in the receiving process, or through a broker.
+ * pipeline (paper 003, pipes and filters): through RabbitMQ queues between small filters
+ * (check → grade → record, libs/dispatch/src/pipeline), each its own consumer on the exercise replicas.
+ */
+export const dispatchModes = ['inline', 'rabbitmq', 'bullmq', 'pipeline'] as const;
 /**
  * How msa services call each other (gateway → leftover/exercise). grpc (paper 002): clients
  * still speak REST to the gateway, which forwards over gRPC (libs/grpc-edge) to each
@@ -172,7 +176,7 @@ export const rabbitMqSchema = z.strictObject({
 });
 
 export const brokerSchema = z.strictObject({
-  /** Work queue name; unset = the broker's own (rabbitmq: sg.grading, bullmq: sg-grading; BullMQ forbids ':'). */
+  /** Work queue name; unset = the broker's own (rabbitmq: sg.grading, bullmq: sg-grading; BullMQ forbids ':'). Pipeline: the prefix of its filters' queues (sg.pipeline). */
   queue: z.string().min(1).regex(/^[^:]+$/, { error: "expected a queue name without ':'" }).optional(),
   /** Unacknowledged jobs one consumer holds (RabbitMQ prefetch / BullMQ worker concurrency). */
   prefetch: positiveInt().default(1),
@@ -196,6 +200,33 @@ export const brokerSchema = z.strictObject({
   consume: z.boolean({ error: 'expected true or false' }).default(true),
   bullmq: bullMqSchema.prefault({}),
   rabbitmq: rabbitMqSchema.prefault({}),
+});
+
+/** The filters of dispatch: pipeline, in the order a submission goes through them (libs/dispatch/src/pipeline). */
+export const pipelineFilters = ['check', 'grade', 'record'] as const;
+export type PipelineFilter = (typeof pipelineFilters)[number];
+
+/** One filter's workers: how many messages each holds and how many exercise replicas run one. */
+const pipelineFilterSchema = (prefetch: number) =>
+  z.strictObject({
+    /** Messages one worker of this filter holds at once (its RabbitMQ prefetch). */
+    prefetch: positiveInt().default(prefetch),
+    /** Exercise replicas that run a worker of this filter (replicas 0..n-1); unset: every one. Scales the filter apart from the others. */
+    replicas: replicaCount.optional(),
+  });
+
+/**
+ * dispatch: pipeline — each filter consumes its own queue (<broker.queue>.<filter>) and passes
+ * the production on to the next; broker.queueBound, retries, retryDelayMs and the reply
+ * timeouts apply to every filter's queue (broker.prefetch does not: each filter has its own).
+ */
+export const pipelineSchema = z.strictObject({
+  /** Re-reads the stored archive, checks its digest and bounds before it takes a sandbox: cheap, 4 at once. */
+  check: pipelineFilterSchema(4).prefault({}),
+  /** Runs the sandboxed grader: 1 at once per replica, as broker.prefetch in the rabbitmq presets. */
+  grade: pipelineFilterSchema(1).prefault({}),
+  /** Stores the outcome (grade or failure) and answers a sync requester: one database write, 8 at once. */
+  record: pipelineFilterSchema(8).prefault({}),
 });
 
 /** What the HTTP edge of every service accepts. */
@@ -333,6 +364,8 @@ export const variantSpecSchema = z
     tracing: tracingSchema.prefault({}),
     database: databaseSchema.prefault({}),
     broker: brokerSchema.prefault({}),
+    /** dispatch: pipeline — its filters' workers. */
+    pipeline: pipelineSchema.prefault({}),
     haproxy: haproxySchema.prefault({}),
     http: httpSchema.prefault({}),
     auth: authSchema.prefault({}),
@@ -354,7 +387,8 @@ export const variantSpecSchema = z
       for (const role of ['gateway', 'leftover', 'exercise'] as const) {
         if (r[role] !== undefined) issue(['replicas', role], 'not allowed with topology monolith');
       }
-      if (spec.dispatch !== 'inline') issue(['dispatch'], 'topology monolith grades in-process: expected inline');
+      if (spec.dispatch === 'pipeline') issue(['dispatch'], 'pipeline runs its filters on the exercise replicas: it needs topology msa');
+      else if (spec.dispatch !== 'inline') issue(['dispatch'], 'topology monolith grades in-process: expected inline');
     } else {
       for (const role of ['gateway', 'leftover', 'exercise'] as const) {
         if (r[role] === undefined) issue(['replicas', role], 'expected a positive integer (topology msa)');
@@ -367,10 +401,18 @@ export const variantSpecSchema = z
     if (spec.topology === 'monolith' && spec.transport !== 'http') {
       issue(['transport'], 'topology monolith has no internal hops: expected http (or no transport)');
     }
-    if (spec.reply === 'async' && spec.dispatch !== 'rabbitmq' && spec.dispatch !== 'bullmq') {
-      issue(['reply'], 'async replies need a broker: dispatch rabbitmq or bullmq');
+    const brokered = spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq' || spec.dispatch === 'pipeline';
+    if (spec.reply === 'async' && !brokered) {
+      issue(['reply'], 'async replies need a broker: dispatch rabbitmq, bullmq or pipeline');
     }
-    const brokered = spec.dispatch === 'rabbitmq' || spec.dispatch === 'bullmq';
+    if (spec.dispatch === 'pipeline') {
+      for (const filter of pipelineFilters) {
+        const n = spec.pipeline[filter].replicas;
+        if (n !== undefined && r.exercise !== undefined && n > r.exercise) {
+          issue(['pipeline', filter, 'replicas'], `at most replicas.exercise (${r.exercise}): the filters run on the exercise replicas`);
+        }
+      }
+    }
     if (spec.dispatch === 'bullmq' && spec.grader.exec === 'blocking') {
       // BullMQ renews job locks on the event loop: a blocking grader would make every job "stalled".
       issue(['grader', 'exec'], 'dispatch bullmq needs a grader that does not block the event loop: expected async or pool');
@@ -409,6 +451,7 @@ const DEFAULT_QUEUE: Record<(typeof dispatchModes)[number], string> = {
   inline: 'sg-grading',
   rabbitmq: 'sg.grading',
   bullmq: 'sg-grading',
+  pipeline: 'sg.pipeline',
 };
 
 /** A replicated entry point needs a balancer; a single one is reached directly unless the spec says otherwise. */

@@ -1,11 +1,17 @@
 /**
  * Which adapter each spec value plugs into its port: one line per adapter, and the sandboxed
- * grader every dispatch ends in. A new adapter (gRPC transport, pipeline dispatch, another
- * store) is its folder, its spec value, and one line here.
+ * grader every dispatch ends in. A new adapter (another transport or store) is its folder,
+ * its spec value, and one line here.
  */
 import { cpus } from 'node:os';
 import type { Provider } from '@nestjs/common';
-import { directSubmissionContextProviders, redisSubmissionContextProviders } from '@shellgrade/cache';
+import {
+  directSessionProductionsProviders,
+  directSubmissionContextProviders,
+  redisSessionProductionsProviders,
+  redisSubmissionContextProviders,
+  SESSION_PRODUCTIONS_SOURCE,
+} from '@shellgrade/cache';
 import { InlineDispatch, InterruptedGradingSweeper, staleAfterMs } from '@shellgrade/dispatch';
 import {
   ARCHIVE_STORE,
@@ -14,7 +20,6 @@ import {
   GRADING_DISPATCH,
   GradingWorker,
   PRODUCTION_REPOSITORY,
-  SESSION_PRODUCTIONS,
   SUBMISSION_CONTEXT,
   type ArchiveStore,
   type Grader,
@@ -27,6 +32,7 @@ import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveS
 import { tracedGrader } from '@shellgrade/telemetry';
 import { archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
+import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
 
 type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
@@ -50,11 +56,18 @@ export const cache: Adapters<VariantSpec['cache']> = {
 /**
  * SESSION_PRODUCTIONS, what a session report (S2) reads: in-process in the monolith; in msa the
  * Exercise service over HTTP at this process's upstream (also with transport grpc: the report's
- * one bulk read stays REST, see libs/persistence/src/repositories/exercise-service-session-productions.ts).
+ * one bulk read stays REST, see libs/persistence/src/repositories/exercise-service-session-productions.ts);
+ * through Redis when spec.cache says so (reportCache).
  */
 export const sessionProductions: Adapters<VariantSpec['topology']> = {
-  monolith: () => [{ provide: SESSION_PRODUCTIONS, useExisting: PgSessionProductions }],
-  msa: (cfg) => [{ provide: SESSION_PRODUCTIONS, useValue: new ExerciseServiceSessionProductions(exerciseClientOf(cfg)) }],
+  monolith: (cfg) => [{ provide: SESSION_PRODUCTIONS_SOURCE, useExisting: PgSessionProductions }, ...reportCache[cfg.spec.cache](cfg)],
+  msa: (cfg) => [{ provide: SESSION_PRODUCTIONS_SOURCE, useValue: new ExerciseServiceSessionProductions(exerciseClientOf(cfg)) }, ...reportCache[cfg.spec.cache](cfg)],
+};
+
+/** The S2 cache: none, or Redis on the connection cache.redis binds (both are bound in the same root). */
+export const reportCache: Adapters<VariantSpec['cache']> = {
+  none: () => directSessionProductionsProviders,
+  redis: (cfg) => redisSessionProductionsProviders({ ttlSeconds: cfg.spec.cacheTtlS }),
 };
 
 /** Where and how long the Leftover service calls the Exercise service: its upstream, the spec's upstream timeout. */
@@ -77,6 +90,7 @@ export const dispatch: Adapters<VariantSpec['dispatch']> = {
   ],
   rabbitmq: (cfg) => rabbitMqDispatchProviders({ url: cfg.connections.AMQP_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
   bullmq: (cfg) => bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
+  pipeline: (cfg) => pipelineDispatchProviders(cfg),
 };
 
 /** Inline grading dies with its process: productions it left behind are found and graded once (libs/dispatch). */

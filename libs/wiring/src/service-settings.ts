@@ -40,7 +40,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
       host: cfg.host,
       jwtSecret: c.SG_JWT_SECRET,
       databaseUrl: c.DATABASE_URL,
-      ...(cfg.spec.dispatch === 'rabbitmq' ? { brokerUrl: c.AMQP_URL } : {}),
+      ...(variantServers(cfg.spec).includes('rabbitmq') ? { brokerUrl: c.AMQP_URL } : {}),
       ...(cfg.spec.storage === 'minio' ? { objectStore: { accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY } } : {}),
       ...(variantServers(cfg.spec).includes('redis') ? { redisUrl: c.REDIS_URL } : {}),
     },

@@ -11,7 +11,7 @@ const cfgOf = (spec: Partial<VariantSpecInput>): ServiceConfig => {
 const tokens = (providers: Provider[]) => providers.map((p) => (typeof p === 'function' ? p : p.provide));
 
 describe('the adapter table', () => {
-  it.each(['inline', 'rabbitmq', 'bullmq'] as const)('dispatch %s binds GRADING_DISPATCH', (kind) => {
+  it.each(['inline', 'rabbitmq', 'bullmq', 'pipeline'] as const)('dispatch %s binds GRADING_DISPATCH', (kind) => {
     expect(tokens(dispatch[kind](cfgOf({ dispatch: kind })))).toContain(GRADING_DISPATCH);
   });
 

@@ -1,10 +1,10 @@
 /**
- * The Nest bindings both broker dispatches share: one connection per process, the publisher
+ * The Nest bindings the broker dispatches share: one connection per process, the publisher
  * (bound to GRADING_DISPATCH), the consumer unless the spec says broker.consume: false, and
  * the lifecycle that starts and stops them. What "connect", "ready" and "close" mean stays in
  * each broker (brokers/*, which know nothing of Nest).
  */
-import type { Provider, Type } from '@nestjs/common';
+import type { InjectionToken, Provider, Type } from '@nestjs/common';
 import {
   ARCHIVE_STORE,
   GRADING_DISPATCH,
@@ -23,7 +23,10 @@ export interface BrokerParts<C, D, W> {
   consumer: W | null;
 }
 
-export interface BrokerWiring<C, D extends GradingDispatch, W> {
+/** What a broker's consumer is handed by default: the one grading worker and the productions. */
+type GradingPorts = [grading: GradingWorker, productions: ProductionRepository];
+
+export interface BrokerWiring<C, D extends GradingDispatch, W, P extends unknown[] = GradingPorts> {
   /** Names the lifecycle provider (e.g. 'rabbitmq'). */
   name: string;
   connection: Type<C>;
@@ -31,7 +34,9 @@ export interface BrokerWiring<C, D extends GradingDispatch, W> {
   dispatch: Type<D>;
   createDispatch: (connection: C, productions: ProductionRepository, archives: ArchiveStore) => D;
   /** null when this process does not consume (broker.consume: false). */
-  createConsumer: ((connection: C, grading: GradingWorker, productions: ProductionRepository) => W) | null;
+  createConsumer: ((connection: C, ...ports: P) => W) | null;
+  /** The ports createConsumer is handed after the connection, in order; unset: [GradingWorker, PRODUCTION_REPOSITORY]. */
+  consumerPorts?: InjectionToken[];
   /** At application bootstrap: resolves once the parts are connected and consuming. */
   start: (parts: BrokerParts<C, D, W>) => Promise<void>;
   /** At application shutdown: stops consuming, then closes the publisher and the connection. */
@@ -39,7 +44,7 @@ export interface BrokerWiring<C, D extends GradingDispatch, W> {
 }
 
 /** GRADING_DISPATCH and the broker parts behind it. */
-export function brokerProviders<C, D extends GradingDispatch, W>(wiring: BrokerWiring<C, D, W>): Provider[] {
+export function brokerProviders<C, D extends GradingDispatch, W, P extends unknown[] = GradingPorts>(wiring: BrokerWiring<C, D, W, P>): Provider[] {
   const consumer = Symbol(`${wiring.name} consumer`);
   return [
     { provide: wiring.connection, useFactory: wiring.connect },
@@ -51,9 +56,8 @@ export function brokerProviders<C, D extends GradingDispatch, W>(wiring: BrokerW
     { provide: GRADING_DISPATCH, useExisting: wiring.dispatch },
     {
       provide: consumer,
-      inject: [wiring.connection, GradingWorker, PRODUCTION_REPOSITORY],
-      useFactory: (connection: C, grading: GradingWorker, productions: ProductionRepository) =>
-        wiring.createConsumer ? wiring.createConsumer(connection, grading, productions) : null,
+      inject: [wiring.connection, ...(wiring.consumerPorts ?? [GradingWorker, PRODUCTION_REPOSITORY])],
+      useFactory: (connection: C, ...ports: P) => (wiring.createConsumer ? wiring.createConsumer(connection, ...ports) : null),
     },
     {
       // Nest calls the lifecycle hooks of any provider instance, factory-made ones included.

@@ -15,22 +15,28 @@ interface RabbitMqSettings {
   closeGraceMs: number;
 }
 
-export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BrokerSettings & { rabbitmq: RabbitMqSettings } }): Provider[] {
+type RabbitMqBroker = BrokerSettings & { rabbitmq: RabbitMqSettings };
+
+/** The process's one AMQP connection, declaring `queue` (dispatch pipeline: its first filter's). */
+export function rabbitMqConnectionOf(url: string, broker: RabbitMqBroker, queue = broker.queue): RabbitMqConnection {
+  return new RabbitMqConnection({
+    url,
+    queue,
+    maxLength: broker.queueBound,
+    deliveryLimit: broker.retries,
+    heartbeatSeconds: broker.rabbitmq.heartbeatS,
+    reconnectSeconds: broker.rabbitmq.reconnectS,
+  });
+}
+
+export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: RabbitMqBroker }): Provider[] {
   const { broker } = cfg;
-  const { heartbeatS, reconnectS, connectTimeoutMs, closeGraceMs } = broker.rabbitmq;
+  const { connectTimeoutMs, closeGraceMs } = broker.rabbitmq;
   const notReady = (what: string) => () => new Error(`${what} not ready after ${connectTimeoutMs} ms`);
   return brokerProviders({
     name: 'rabbitmq',
     connection: RabbitMqConnection,
-    connect: () =>
-      new RabbitMqConnection({
-        url: cfg.url,
-        queue: broker.queue,
-        maxLength: broker.queueBound,
-        deliveryLimit: broker.retries,
-        heartbeatSeconds: heartbeatS,
-        reconnectSeconds: reconnectS,
-      }),
+    connect: () => rabbitMqConnectionOf(cfg.url, broker),
     dispatch: RabbitMqDispatch,
     createDispatch: (connection, productions, archives) =>
       new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply) }),

@@ -1,0 +1,124 @@
+/**
+ * The filters of dispatch: pipeline on in-memory ports: what each does with one message, that a
+ * redelivery changes nothing, that the student's own failures travel to record as a readable
+ * outcome and that transient ones are thrown for the queue to retry.
+ */
+import {
+  DomainError,
+  type ArchiveStore,
+  type ArchiveValidator,
+  type Exercise,
+  type ExerciseProduction,
+  type Grader,
+  type ProductionOutcome,
+  type ProductionRepository,
+  type StudentStatement,
+  type SubmissionContextReader,
+} from '@shellgrade/domain';
+import { checkFilter, gradeFilter, pipelineFilters, pipelineMessageSchema, recordFilter, type FilterResult, type PipelineMessage } from '../src';
+
+function ports() {
+  const rows = new Map<number, ExerciseProduction>();
+  rows.set(1, { id: 1, userId: 3, exerciseId: 2, statementId: 7, status: 'queued', grade: null, comment: [], failureReason: null } as unknown as ExerciseProduction);
+  const statement = { id: 7, statementHtml: '<p/>', questionArchive: Buffer.from('q') } as StudentStatement;
+  const exercise = { id: 2, graderScript: 'print()', locale: 'en' } as Exercise;
+  const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise, session: {} as never, enrolled: true })) };
+  const productions: ProductionRepository = {
+    create: jest.fn(),
+    findById: jest.fn(async (id: number) => rows.get(id) ?? null),
+    setStatus: jest.fn(async (id: number, status: 'queued' | 'grading') => void (rows.get(id)!.status = status)),
+    complete: jest.fn(async (id: number, outcome: ProductionOutcome) => {
+      const row = rows.get(id)!;
+      if (row.status === 'graded' || row.status === 'failed') return false;
+      Object.assign(row, 'grade' in outcome ? { status: 'graded', ...outcome } : { status: 'failed', failureReason: outcome.failureReason });
+      return true;
+    }),
+    delete: jest.fn(),
+    deleteAll: jest.fn(),
+    reclaimInterrupted: jest.fn(),
+  };
+  const archives: ArchiveStore = { put: jest.fn(), get: jest.fn(async () => Buffer.from('tgz')), delete: jest.fn() };
+  const validator: ArchiveValidator = { validate: jest.fn(async () => undefined) };
+  const grader: Grader = { grade: jest.fn(async () => ({ grade: 100, comment: [{ numQ: 1, verif: 'v', status: 'OK' as const, expl: 'e' }] })) };
+  return { rows, context, productions, archives, validator, grader };
+}
+
+/** Runs a message through the filters, the way the queues would, until it is done or gone. */
+async function throughPipeline(deps: ReturnType<typeof ports>, message: PipelineMessage): Promise<{ visited: string[]; end: FilterResult }> {
+  const filters = pipelineFilters(deps);
+  const visited: string[] = [];
+  let at: keyof typeof filters = 'check';
+  for (;;) {
+    visited.push(at);
+    // What a queue carries: the message as JSON, parsed by the next consumer.
+    const end = await filters[at](pipelineMessageSchema.parse(JSON.parse(JSON.stringify(message))));
+    if (!('next' in end)) return { visited, end };
+    at = end.next;
+    message = end.message;
+  }
+}
+
+describe('pipeline filters', () => {
+  it('check → grade → record: the grade and feedback are stored once, at the record filter', async () => {
+    const p = ports();
+    const { visited, end } = await throughPipeline(p, { productionId: 1 });
+    expect(visited).toEqual(['check', 'grade', 'record']);
+    expect(end).toMatchObject({ done: { id: 1, status: 'graded', grade: 100 } });
+    expect(p.validator.validate).toHaveBeenCalledWith(Buffer.from('tgz'));
+    expect(p.productions.complete).toHaveBeenCalledTimes(1);
+  });
+
+  it('a redelivered message of a final production is done at once, without grading again', async () => {
+    const p = ports();
+    await throughPipeline(p, { productionId: 1 });
+    for (const filter of [checkFilter(p), gradeFilter(p)]) expect(await filter({ productionId: 1 })).toMatchObject({ done: { status: 'graded' } });
+    // A duplicate outcome reaching record keeps the first one.
+    expect(await recordFilter(p)({ productionId: 1, outcome: { failureReason: 'late duplicate' } })).toMatchObject({ done: { status: 'graded', grade: 100 } });
+    expect(p.grader.grade).toHaveBeenCalledTimes(1);
+  });
+
+  it('a deleted production is gone at every filter', async () => {
+    const p = ports();
+    p.rows.clear();
+    expect(await checkFilter(p)({ productionId: 1 })).toEqual({ gone: true });
+    expect(await gradeFilter(p)({ productionId: 1 })).toEqual({ gone: true });
+  });
+
+  it("an archive that fails the check skips the sandbox: record stores the student's reason", async () => {
+    const p = ports();
+    p.validator.validate = jest.fn(async () => {
+      throw new DomainError('invalid-archive', 'entry ../x leaves the archive');
+    });
+    const { visited, end } = await throughPipeline(p, { productionId: 1 });
+    expect(visited).toEqual(['check', 'record']);
+    expect(end).toMatchObject({ done: { status: 'failed', failureReason: 'invalid-archive: entry ../x leaves the archive' } });
+    expect(p.grader.grade).not.toHaveBeenCalled();
+  });
+
+  it('a grading that fails for the student (DomainError) is a readable failed outcome', async () => {
+    const p = ports();
+    p.grader.grade = jest.fn(async () => {
+      throw new DomainError('grading-failed', 'the grader printed no result');
+    });
+    const { end } = await throughPipeline(p, { productionId: 1 });
+    expect(end).toMatchObject({ done: { status: 'failed', failureReason: 'grading-failed: the grader printed no result' } });
+  });
+
+  it('a transient failure (store unavailable, a crash) is thrown for the queue to retry, and stores nothing', async () => {
+    const p = ports();
+    p.archives.get = jest.fn(async () => {
+      throw new DomainError('unavailable', 'the archive store is down');
+    });
+    await expect(checkFilter(p)({ productionId: 1 })).rejects.toThrow('the archive store is down');
+    p.archives.get = jest.fn(async () => Buffer.from('tgz'));
+    p.grader.grade = jest.fn(async () => {
+      throw new Error('sandbox crashed');
+    });
+    await expect(gradeFilter(p)({ productionId: 1 })).rejects.toThrow('sandbox crashed');
+    expect(p.productions.complete).not.toHaveBeenCalled();
+  });
+
+  it('record refuses a message without an outcome (it never guesses one)', async () => {
+    await expect(recordFilter(ports())({ productionId: 1 })).rejects.toThrow('without an outcome');
+  });
+});
