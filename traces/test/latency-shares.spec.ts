@@ -1,6 +1,8 @@
 import { aggregateByVariant } from '../src/attribution/aggregate';
 import { breakdownRequest, type RequestBreakdown } from '../src/attribution/request';
 import { runLatencyShares, sharesAt } from '../src/attribution/shares';
+import { buildBreakdownFile } from '../src/report/breakdown-file';
+import { renderMarkdown } from '../src/report/markdown';
 import { span, spsRoot, trace } from './fixtures/span-trees';
 
 // A fast request with overlapping siblings: storage 10..60 and a query 40..90 under a 100 ms
@@ -66,6 +68,11 @@ describe('latency shares over a run (critical paths of many synthetic traces)', 
   it('is part of each variant of breakdown.json (what bench findings reads)', () => {
     const [v] = aggregateByVariant(run);
     expect(v.shares).toEqual({ p50, p99 });
+  });
+
+  it('is shown in breakdown.md', () => {
+    const file = buildBreakdownFile({ runId: 'r', window: { from: 'a', to: 'b' }, jaeger: 'j', services: [], traces: { found: 100, sps: 100, matchedClientSamples: 0, clientSamples: 0 }, collector: null, variants: aggregateByVariant(run), requests: run });
+    expect(renderMarkdown(file)).toContain("Shares of the run's p50 (100.0 ms) and p99 (2000.0 ms): database 50.0%, storage 30.0%, exercise 20.0% · grading.process 65.0%, broker.queue_wait 24.0%, broker.consume 9.5%, exercise 1.0%.");
   });
 
   it('refuses an empty run', () => {

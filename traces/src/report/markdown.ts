@@ -1,6 +1,7 @@
 /** breakdown.md: one table per variant (median/p95/median-band per component) and a summary line. */
 import type { VariantBreakdown } from '../attribution/aggregate';
 import { COMPONENTS } from '../attribution/components';
+import type { LatencyShares } from '../attribution/shares';
 import type { BreakdownFile } from './breakdown-file';
 
 const ms = (v: number) => v.toFixed(1);
@@ -15,6 +16,13 @@ export function dominantComponents(v: VariantBreakdown, count = 3): string[] {
     .map((c) => `${c} ${total > 0 ? pct(v.medianBand[c] / total) : '0%'}`);
 }
 
+function shareList(s: LatencyShares): string {
+  return s.shares
+    .slice(0, 4)
+    .map(([c, x]) => `${c} ${pct(x)}`)
+    .join(', ');
+}
+
 function variantSection(v: VariantBreakdown): string {
   const rows = COMPONENTS.filter((c) => v.components[c].p95 > 0 || v.medianBand[c] > 0).map(
     (c) => `| ${c} | ${ms(v.medianBand[c])} | ${ms(v.components[c].median)} | ${ms(v.components[c].p95)} | ${ms(v.tailBand[c])} |`,
@@ -25,6 +33,7 @@ function variantSection(v: VariantBreakdown): string {
     `${v.requests} SPS requests (${v.matchedClientSamples} matched to a k6 sample); latency median ${ms(v.totalMs.median)} ms, p95 ${ms(v.totalMs.p95)} ms.`,
     `Coverage by named spans: ${pct(v.coverageMedian ?? 0)} of median latency, ${pct(v.coverage ?? 0)} overall (the rest: client-side queueing inferred from k6 minus the root span, and unexplained self time).`,
     `Where latency lives (median band): ${dominantComponents(v).join(', ')}.`,
+    ...(v.shares ? [`Shares of the run's p50 (${ms(v.shares.p50.latencyMs)} ms) and p99 (${ms(v.shares.p99.latencyMs)} ms): ${shareList(v.shares.p50)} · ${shareList(v.shares.p99)}.`] : []),
     '',
     '| component | median band (ms) | median (ms) | p95 (ms) | p90–p99 band (ms) |',
     '|---|---:|---:|---:|---:|',
