@@ -8,6 +8,7 @@ import { toHtml, toMarkdown, type Block } from './blocks';
 import { protocolKey, type FindingResult, type PartResult } from './evaluate';
 import { METRICS } from './metrics';
 import type { FindingsPlan } from './plan';
+import type { CompareLink } from './design-compares';
 import type { DesignRow } from './two-by-two';
 import { MARGIN, RULES } from './verdict';
 
@@ -19,6 +20,8 @@ export interface ReportContext {
   /** Path from the report folder to the results root. */
   resultsRel: string;
   generatedAt: string;
+  /** The 2 × 2's simple effects as full compare pages. */
+  compares?: CompareLink[];
 }
 
 function num(v: number | null | undefined, unit: string): string {
@@ -58,7 +61,7 @@ function summary(results: FindingResult[], ctx: ReportContext): Block[] {
   ];
 }
 
-function designBlocks(rows: DesignRow[]): Block[] {
+function designBlocks(rows: DesignRow[], compares: CompareLink[]): Block[] {
   if (rows.length === 0) return [];
   return [
     { kind: 'h2', text: '2 × 2: architecture × grader execution' },
@@ -83,6 +86,7 @@ function designBlocks(rows: DesignRow[]): Block[] {
         ];
       }),
     },
+    ...(compares.length ? [{ kind: 'p', text: 'Every request type and metric of each effect (bench compare):' } as Block, { kind: 'list', items: compares.map((c) => `[${c.label}](${c.href})`) } as Block] : []),
   ];
 }
 
@@ -134,7 +138,7 @@ export function findingsBlocks(results: FindingResult[], design: DesignRow[], ct
         return `${role}: [${a.meta.runId}](${ctx.resultsRel}/${a.meta.runId}/) — ${a.validRuns}/${a.runs} runs VALID, ${protocolKey(s)}`;
       }),
     },
-    ...designBlocks(design),
+    ...designBlocks(design, ctx.compares ?? []),
     ...results.flatMap(findingBlocks),
   ];
 }

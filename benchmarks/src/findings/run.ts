@@ -13,6 +13,7 @@ import { evaluateFindings } from './evaluate';
 import type { DerivedVariant, FindingsPlan } from './plan';
 import { writeFindingsReport } from './report';
 import { designTable } from './two-by-two';
+import { writeDesignCompares } from './design-compares';
 import type { Role } from './claims';
 
 export function findingsDir(at = new Date()): string {
@@ -57,9 +58,14 @@ export function latestPlannedRuns(plan: FindingsPlan): Record<string, string> {
   return ids;
 }
 
-export function evaluateRuns(plan: FindingsPlan, runIds: Record<string, string>, dir: string): { markdown: string; files: string[] } {
-  const cells: Record<string, Side> = Object.fromEntries(Object.entries(runIds).map(([v, id]) => [v, loadSide(id)]));
+/** Verdicts, the 2 × 2 and its compare pages, written under `dir` (links to runs relative to resultsRoot). */
+export function evaluateCells(plan: FindingsPlan, cells: Record<string, Side>, dir: string, resultsRoot = resultsDir()): { markdown: string; files: string[] } {
   const results = evaluateFindings({ plan, cells });
   const designCells = Object.fromEntries(Object.entries(plan.roles).filter(([, v]) => cells[v]).map(([r, v]) => [r, cells[v]])) as Partial<Record<Role, Side>>;
-  return writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: relative(dir, resultsDir()) || '.', generatedAt: new Date().toISOString() });
+  const compares = writeDesignCompares(designCells, dir);
+  return writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: relative(dir, resultsRoot) || '.', generatedAt: new Date().toISOString(), compares });
+}
+
+export function evaluateRuns(plan: FindingsPlan, runIds: Record<string, string>, dir: string): { markdown: string; files: string[] } {
+  return evaluateCells(plan, Object.fromEntries(Object.entries(runIds).map(([v, id]) => [v, loadSide(id)])), dir);
 }

@@ -1,12 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Side } from '../../src/compare/sides';
-import type { Role } from '../../src/findings/claims';
 import { evaluateFindings, type FindingResult, type PartResult } from '../../src/findings/evaluate';
 import { findingsPlan } from '../../src/findings/plan';
-import { writeFindingsReport } from '../../src/findings/report';
-import { designTable } from '../../src/findings/two-by-two';
+import { evaluateCells } from '../../src/findings/run';
 import { MARGIN } from '../../src/findings/verdict';
 import { writeRecordedResults } from './recorded';
 
@@ -128,10 +126,12 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     expect(ii.caveats).toEqual(['the tests compared ran different protocols (naked-mon: small peak 6/s 30+60 s; mon-x2: small peak 20/s 30+60 s): their differences mix protocol and configuration']);
   });
 
-  it('writes findings.md and .html with the one-screen summary first', () => {
-    const designCells = Object.fromEntries(Object.entries(plan.roles).map(([r, v]) => [r, cells[v]])) as Partial<Record<Role, Side>>;
+  it('writes findings.md and .html with the one-screen summary first, and the 2 × 2 effects as compare pages', () => {
     const dir = join(root, 'findings', '2026-11-25');
-    const out = writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: '../..', generatedAt: '2026-11-25T03:00:00Z' });
+    const out = evaluateCells(plan, cells, dir, root);
+    expect(out.files.map((f) => f.slice(dir.length + 1))).toEqual(['findings.md', 'findings.html', 'findings.json']);
+    expect(existsSync(join(dir, 'compare', 'naked-mon-vs-naked-mon-async', 'compare.html'))).toBe(true);
+    expect(out.markdown).toContain('- [grader execution in the monolith: naked-mon vs naked-mon-async](compare/naked-mon-vs-naked-mon-async/compare.html)');
     const md = out.markdown;
     const firstH2 = md.indexOf('## ');
     expect(md.slice(firstH2, firstH2 + 10)).toBe('## Summary');
