@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // npm run bench -- <run|matrix|report|compare|replay|main> ...   (see benchmarks/README.md)
+import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
@@ -12,6 +13,8 @@ import { executeReplay, replayPlanFor } from './provenance/replay-run';
 import { replayPlanText } from './provenance/replay-plan';
 import { runPaper001 } from './sweep/paper001';
 import { runSweep, SWEEP_CLASSES, type SweepClass } from './sweep/run-sweep';
+import { runMix } from './mix/run-mix';
+import { MIX_PATTERNS } from './mix/patterns';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -239,6 +242,27 @@ sweepFlags(program.command('paper001').description('paper 001: {naked-mon, mon-r
     process.stdout.write(r.markdown);
     phase(`paper001: ${r.markdownFile} and ${r.htmlFile}`);
   });
+
+program
+  .command('mix')
+  .description('paper 003: a pattern vs its baseline over request mixes p(r1) in {0, 0.2, ..., 1} -> results/<stamp>-mix-<pattern>-<profile>/mix.md and .html')
+  .requiredOption('--pattern <name>', `gateway or dispatch pattern: ${MIX_PATTERNS.join(', ')}`)
+  .option('--profile <name>', 'mix profile from k6/profiles.json (mix: 5 min per p as the paper; mix-scaled: this machine; mix-smoke)', 'mix-scaled')
+  .option('--ps <list>', 'p(r1) values, comma-separated (default: the profile\'s)', (v: string) => v.split(',').map((x) => probability(x)))
+  .option('--vus <n>', 'users in the closed loop (default: the profile\'s)', positiveInt)
+  .option('--hold-s <s>', 'measured window of each p (default: the profile\'s)', positiveNumber)
+  .action(async (f: { pattern: string; profile: string; ps?: number[]; vus?: number; holdS?: number }) => {
+    const r = await runMix({ pattern: f.pattern, profile: f.profile, ps: f.ps, vus: f.vus, holdS: f.holdS });
+    process.stdout.write(readFileSync(r.markdownFile, 'utf8'));
+    phase(`mix: ${r.markdownFile} and ${r.htmlFile}`);
+    if (r.results.some((x) => x.problems.length > 0)) process.exitCode = 2;
+  });
+
+function probability(v: string): number {
+  const p = Number(v);
+  if (!(p >= 0 && p <= 1)) throw new InvalidArgumentError(`expected a probability in [0, 1], got "${v}"`);
+  return p;
+}
 
 program
   .command('main')

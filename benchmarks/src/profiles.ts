@@ -44,7 +44,20 @@ export const sweepSchema = z.object({
 });
 export type Sweep = z.infer<typeof sweepSchema>;
 
-/** One load profile (k6/profiles.json is shared with benchmarks/sps.js and benchmarks/sweep.js). */
+/**
+ * A request mix (paper 003, benchmarks/mix.js): for each p in `ps`, `vus` users in a closed
+ * loop sending r1 with probability p and r2 otherwise; ramp rampS, measured hold holdS, gapS of drain.
+ */
+export const mixSchema = z.object({
+  ps: z.array(z.number().min(0).max(1)).min(1),
+  vus: z.number().int().min(1),
+  rampS: z.number().nonnegative(),
+  holdS: z.number().positive(),
+  gapS: z.number().nonnegative().default(5),
+});
+export type Mix = z.infer<typeof mixSchema>;
+
+/** One load profile (k6/profiles.json is shared with benchmarks/sps.js, sweep.js and mix.js). */
 export const profileSchema = z
   .object({
     /** Suites derive peak, rampS and holdS from their steps (a soak's rate is set by the runner). */
@@ -64,15 +77,21 @@ export const profileSchema = z
     timeoutS: z.number().positive().optional(),
     suite: suiteSchema.optional(),
     sweep: sweepSchema.optional(),
+    mix: mixSchema.optional(),
   })
   .superRefine((p, ctx) => {
-    if (p.suite && p.sweep) ctx.addIssue({ code: 'custom', message: 'a profile is a suite or a sweep, not both' });
-    if (!p.suite && !p.sweep && (p.peak === undefined || p.rampS === undefined || p.holdS === undefined)) ctx.addIssue({ code: 'custom', message: 'a profile without a suite needs peak, rampS and holdS' });
+    if ([p.suite, p.sweep, p.mix].filter(Boolean).length > 1) ctx.addIssue({ code: 'custom', message: 'a profile is a suite, a sweep or a mix, not several' });
+    if (!p.suite && !p.sweep && !p.mix && (p.peak === undefined || p.rampS === undefined || p.holdS === undefined)) ctx.addIssue({ code: 'custom', message: 'a profile without a suite needs peak, rampS and holdS' });
     if (p.suite && !p.suite.steps && p.suite.kind !== 'soak') ctx.addIssue({ code: 'custom', message: `a ${p.suite.kind} suite needs steps` });
     if (p.suite?.kind === 'soak' && !p.suite.steps && p.suite.soakS === undefined) ctx.addIssue({ code: 'custom', message: 'a soak suite needs soakS' });
     if (p.suite?.kind === 'spike' && p.suite.steps && p.suite.burstStep >= p.suite.steps.length - 1) ctx.addIssue({ code: 'custom', message: 'a spike needs a baseline step after its burst step' });
   })
-  .transform((p) => ({ ...p, ...(p.sweep ? sweepInjection(p.sweep) : injectionOf(p.suite, p)) }));
+  .transform((p) => ({ ...p, ...(p.sweep ? sweepInjection(p.sweep) : p.mix ? mixInjection(p.mix) : injectionOf(p.suite, p)) }));
+
+/** A mix's peak is its VUs; the whole schedule is its "hold". */
+function mixInjection(m: Mix): { peak: number; rampS: number; holdS: number } {
+  return { peak: m.vus, rampS: 0, holdS: m.ps.length * (m.rampS + m.holdS + m.gapS) };
+}
 
 /** A sweep's peak is its largest thread count; the whole schedule is its "hold". */
 function sweepInjection(s: Sweep): { peak: number; rampS: number; holdS: number } {

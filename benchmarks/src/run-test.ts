@@ -26,7 +26,7 @@ import { sleep } from './shell';
 import { analyseSuiteRun, type SuiteRun } from './suites/analyse';
 import { suiteLine } from './suites/describe';
 import { calibratedSaturation, resolveSuite } from './suites/resolve';
-import { entryUrl, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
+import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
 import { DEFAULT_VALIDITY, judgeRun } from './validity';
@@ -69,13 +69,6 @@ export interface RunOptions {
 export function makeRunId(variant: string, profile: string, tracing: 'on' | 'off' | undefined, now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return [stamp, variant, profile, tracing === 'on' ? 'tracing' : ''].filter(Boolean).join('-');
-}
-
-function groupsOf(status: VariantStatus): ProcessGroup[] {
-  const groups: ProcessGroup[] = [];
-  for (const p of status.processes) if (p.pid) groups.push({ name: p.name, role: p.role ?? 'service', pid: p.pid });
-  for (const s of status.servers) if (s.pid) groups.push({ name: s.name, role: 'server', pid: s.pid });
-  return groups;
 }
 
 function restartsOf(status: VariantStatus): Record<string, number> {
@@ -298,7 +291,7 @@ async function seedAndWarmUp(ctx: TestContext): Promise<void> {
 /** Step 4: the measured window starts (traces/ reads it from meta.json); resources sampled from now on. */
 function startSampling(ctx: TestContext): void {
   ctx.meta.startedAt = new Date().toISOString();
-  ctx.groups = groupsOf(ctx.status);
+  ctx.groups = processGroupsOf(ctx.status);
   ctx.sampler = new ResourceSampler(() => ctx.groups);
   ctx.meta.cpuAccounting = ctx.sampler.cpuAccounting;
   writeMeta(ctx);
@@ -319,7 +312,7 @@ async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
 /** k6 against the entry, with crashes watched and the sampler told about k6 and restarted processes. */
 async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   const sampler = ctx.sampler!;
-  ctx.groups = groupsOf(ctx.status);
+  ctx.groups = processGroupsOf(ctx.status);
   const startedAt = new Date().toISOString();
   const restartsBefore = restartsOf(ctx.status);
   const variantBefore = ctx.status.variant;
@@ -332,7 +325,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
     void variantStatus()
       .then((s) => {
         ctx.status = s;
-        ctx.groups = [...groupsOf(s), ...(k6Group ? [k6Group] : [])];
+        ctx.groups = [...processGroupsOf(s), ...(k6Group ? [k6Group] : [])];
         watch.follow(s);
       })
       .catch(() => undefined);
@@ -345,7 +338,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   const hooks: Promise<void>[] = [];
   const code = await runK6(inv, (pid) => {
     k6Group = { name: K6_GROUP, role: 'load', pid };
-    ctx.groups = [...groupsOf(ctx.status), k6Group];
+    ctx.groups = [...processGroupsOf(ctx.status), k6Group];
     void sampler.mark(r);
     if (ctx.opts.hooks?.duringLoad) hooks.push(ctx.opts.hooks.duringLoad(r, ctx.status));
   });
@@ -353,7 +346,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   await sampler.mark(r);
   const energyEndUj = readEnergyUj(rapl);
   const crashes = watch.stop();
-  ctx.groups = groupsOf(ctx.status);
+  ctx.groups = processGroupsOf(ctx.status);
   await sampler.mark(0);
   const log = join(ctx.dir, `k6-run-${r}.log`);
   return {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { phase } from './log';
 import { run, sleep, type CommandResult } from './shell';
+import type { ProcessGroup } from './resource-sampler';
 
 /**
  * The CLIs run from dist/, which a concurrent `npm run build` may be replacing: a failure is
@@ -69,4 +70,12 @@ export async function resetProductions(): Promise<void> {
 /** The URL k6 targets: the launcher's entry, else the default naked-mon entry. */
 export function entryUrl(status: VariantStatus): string {
   return status.entry ?? 'http://127.0.0.1:3000';
+}
+
+/** What the resource sampler follows: every process of the variant and every native server it uses (each with its descendants). */
+export function processGroupsOf(status: VariantStatus): ProcessGroup[] {
+  const groups: ProcessGroup[] = [];
+  for (const p of status.processes) if (p.pid) groups.push({ name: p.name, role: p.role ?? 'service', pid: p.pid });
+  for (const s of status.servers) if (s.pid) groups.push({ name: s.name, role: 'server', pid: s.pid });
+  return groups;
 }

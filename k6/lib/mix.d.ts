@@ -1,0 +1,16 @@
+// Types of the pure k6 module mix.js, for the runner (benchmarks/src/mix) and its tests.
+import type { MixScheduleStep } from '../../benchmarks/src/mix/analyse';
+
+export interface MixInput {
+  ps: number[];
+  vus: number;
+  rampS: number;
+  holdS: number;
+}
+export const MIX_PATTERNS: ('aggregation' | 'offloading' | 'pipeline')[];
+export const MIX_TYPES: ('r1' | 'r2')[];
+export function checkMix<T extends MixInput>(mix: T): T;
+export function mixSchedule(mix: MixInput, gapS: number): MixScheduleStep[];
+export function mixScenarios(schedule: MixScheduleStep[], mix: MixInput, gapS: number): Record<string, { executor: string; startTime: string; tags: Record<string, string> }>;
+export function pickType(p: number, u: number): 'r1' | 'r2';
+export function mixThresholds(schedule: MixScheduleStep[]): Record<string, string[]>;
