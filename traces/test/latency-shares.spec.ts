@@ -34,7 +34,7 @@ function brokerHop(): RequestBreakdown {
 }
 
 // 90 fast and 10 slow requests: the median is a fast one, the p99 a slow one.
-const run = [...Array.from({ length: 90 }, overlapping), ...Array.from({ length: 10 }, brokerHop)];
+const run = [...Array.from({ length: 90 }, overlapping), ...Array.from({ length: 10 }, brokerHop)].map((r, i) => ({ ...r, traceId: `trace-${i}` }));
 
 describe('latency shares over a run (critical paths of many synthetic traces)', () => {
   const { p50, p99 } = runLatencyShares(run);
@@ -54,6 +54,8 @@ describe('latency shares over a run (critical paths of many synthetic traces)', 
     const shares = Object.fromEntries(p99.shares);
     expect(shares).toEqual({ 'grading.process': 0.65, 'broker.queue_wait': 0.24, 'broker.consume': 0.095, exercise: 0.01, 'broker.publish': 0.005 });
     expect(p99.shares[0][0]).toBe('grading.process');
+    expect(p99.exemplarTraceId).toMatch(/^trace-(9\d)$/);
+    expect(p50.exemplarTraceId).toMatch(/^trace-([0-8]?\d)$/);
   });
 
   it('leaves out components with no time in the band (a client sample equal to the server span: no queueing)', () => {

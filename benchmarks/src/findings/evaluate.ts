@@ -115,13 +115,18 @@ function explanation(input: EvaluationInput, c: Claim, design: DesignRow | null)
 interface SharesAt {
   latencyMs: number;
   shares: [string, number][];
+  exemplarTraceId?: string;
 }
 
 /** The top components' shares of the p50 and p99 SPS latency, as traces/ wrote them in breakdown.json. */
 export function topComponents(breakdown: unknown): string | null {
   const v = (breakdown as { variants?: { requests?: number; shares?: { p50: SharesAt; p99: SharesAt } }[] } | null)?.variants?.[0];
   if (!v?.shares) return null;
-  const top = (s: SharesAt): string => `${s.latencyMs.toFixed(0)} ms: ${s.shares.slice(0, 3).map(([c, x]) => `${c} ${(100 * x).toFixed(0)}%`).join(', ')}`;
+  const top = (s: SharesAt): string =>
+    `${s.latencyMs.toFixed(0)} ms: ${s.shares
+      .slice(0, 3)
+      .map(([c, x]) => `${c} ${(100 * x).toFixed(0)}%`)
+      .join(', ')}${s.exemplarTraceId ? ` (exemplar trace ${s.exemplarTraceId})` : ''}`;
   return `p50 ${top(v.shares.p50)}; p99 ${top(v.shares.p99)} (${v.requests ?? '?'} traces)`;
 }
 

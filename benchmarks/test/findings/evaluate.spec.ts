@@ -113,7 +113,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
   it('explains with per-process CPU and says when traces are missing; flags the energy estimate and the crowded machine', () => {
     expect(finding('v').explanation.some((e) => /^naked-mon: CPU per run postgres 10.0 s, sg-monolith-0 30.0 s|^naked-mon: CPU per run sg-monolith-0 30.0 s/.test(e))).toBe(true);
     expect(finding('v').explanation.join('\n')).toMatch(/naked-mon: .*no trace breakdown/);
-    expect(finding('v').explanation.join('\n')).toMatch(/msa-1-1: .*critical-path shares of the SPS latency: p50 100 ms: exercise 60%, database 30%, gateway 10%; p99 2000 ms: grading.process 65%, broker.queue_wait 24%, broker.consume 10% \(10 traces\)/);
+    expect(finding('v').explanation.join('\n')).toMatch(/msa-1-1: .*critical-path shares of the SPS latency: p50 100 ms: exercise 60%, database 30%, gateway 10%; p99 2000 ms: grading.process 65%, broker.queue_wait 24%, broker.consume 10% \(exemplar trace 4bf92f3577b34da6a3ce929d0e0e4736\) \(10 traces\)/);
     expect(finding('vii').caveats.join('\n')).toMatch(/energy is the harness ESTIMATE/);
     expect(finding('vi').caveats.join('\n')).toMatch(/this machine has 2 cores: msa-1-2 run more app processes than cores/);
     expect(finding('ii').caveats).toEqual([]);

@@ -37,7 +37,7 @@ const TRACED = {
       requests: 10,
       shares: {
         p50: { quantile: 0.5, latencyMs: 100, requests: 2, shares: [['exercise', 0.6], ['database', 0.3], ['gateway', 0.1]] },
-        p99: { quantile: 0.99, latencyMs: 2000, requests: 1, shares: [['grading.process', 0.65], ['broker.queue_wait', 0.24], ['broker.consume', 0.095], ['exercise', 0.01]] },
+        p99: { quantile: 0.99, latencyMs: 2000, requests: 1, exemplarTraceId: '4bf92f3577b34da6a3ce929d0e0e4736', shares: [['grading.process', 0.65], ['broker.queue_wait', 0.24], ['broker.consume', 0.095], ['exercise', 0.01]] },
       },
     },
   ],

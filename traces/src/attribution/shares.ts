@@ -17,6 +17,12 @@ export interface LatencyShares {
   requests: number;
   /** Component -> share of the band's latency, largest first; components absent from the band are left out. */
   shares: [Component, number][];
+  /** The trace of the request nearest that latency: the one to open in a waterfall. */
+  exemplarTraceId: string;
+}
+
+function nearest(requests: RequestBreakdown[], ms: number): RequestBreakdown {
+  return requests.reduce((best, r) => (Math.abs(r.totalMs - ms) < Math.abs(best.totalMs - ms) ? r : best));
 }
 
 /** Requests whose total lies within [quantile − halfWidth, quantile + halfWidth] of the run's totals (at least the one nearest). */
@@ -27,14 +33,14 @@ export function sharesAt(requests: RequestBreakdown[], quantile: number, halfWid
   const lo = quantileSorted(totals, Math.max(0, quantile - halfWidth));
   const hi = quantileSorted(totals, Math.min(1, quantile + halfWidth));
   let band = requests.filter((r) => r.totalMs >= lo && r.totalMs <= hi);
-  if (band.length === 0) band = [requests.reduce((best, r) => (Math.abs(r.totalMs - latencyMs) < Math.abs(best.totalMs - latencyMs) ? r : best))];
+  if (band.length === 0) band = [nearest(requests, latencyMs)];
   const total = mean(band.map((r) => r.totalMs));
   const components = [...new Set(band.flatMap((r) => Object.keys(r.components) as Component[]))];
   const shares = components
     .map((c): [Component, number] => [c, total > 0 ? mean(band.map((r) => r.components[c] ?? 0)) / total : 0])
     .filter(([, s]) => s > 0)
     .sort((a, b) => b[1] - a[1]);
-  return { quantile, latencyMs, requests: band.length, shares };
+  return { quantile, latencyMs, requests: band.length, shares, exemplarTraceId: nearest(band, latencyMs).traceId };
 }
 
 /** p50 over the middle 10% of requests, p99 over the top 2% (a run has hundreds, not millions). */
