@@ -3,6 +3,7 @@
  * resource sampler: for each step, the throughput and mean/p95 response time of each request
  * type over the hold window, and the CPU each service used in that window (cores).
  */
+import type { Mix } from '../profiles';
 import type { ResourceSample } from '../resource-sampler';
 
 export interface MixScheduleStep {
@@ -101,4 +102,19 @@ export function busiest(row: MixStepRow): { group: string; cores: number } | nul
   if (entries.length === 0) return null;
   const [group, cores] = entries.reduce((best, e) => (e[1] > best[1] ? e : best));
   return { group, cores };
+}
+
+/** One variant's mix, as written to mix-<variant>.json. */
+export interface MixVariantResult {
+  schema: 'shellgrade.mix/1';
+  variant: string;
+  pattern: string;
+  role: 'pattern' | 'baseline';
+  profile: string;
+  mix: Mix;
+  schedule: MixScheduleStep[];
+  rows: MixStepRow[];
+  k6ExitCode: number;
+  /** Why the figures are not to be trusted (k6 failed, no start marker). Empty when fine. */
+  problems: string[];
 }

@@ -1,8 +1,7 @@
 /** The mix's tables (one per variant, then pattern vs baseline per p) and its curves. */
 import { chartJs, escapeHtml } from '../report/html';
-import { busiest, winners, type MixStepRow, type MixTypeFigures } from './analyse';
+import { busiest, winners, type MixStepRow, type MixTypeFigures, type MixVariantResult } from './analyse';
 import type { PatternPlan } from './patterns';
-import type { MixVariantResult } from './run-mix';
 
 const f = (x: number | null, d = 1) => (x === null ? '–' : x.toFixed(d));
 const figures = (t: MixTypeFigures) => `${f(t.throughput)} | ${f(t.meanMs)} | ${f(t.p95Ms)} | ${t.errorRate === null ? '–' : `${f(100 * t.errorRate, 1)} %`}`;

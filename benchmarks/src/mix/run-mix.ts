@@ -16,8 +16,10 @@ import { ResourceSampler, type ProcessGroup } from '../resource-sampler';
 import { K6_GROUP } from '../resource-summary';
 import { startInherited, waitExit } from '../shell';
 import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantStatus, variantUp } from '../stack';
-import { mixSteps, type MixScheduleStep, type MixStepRow } from './analyse';
+import { mixSteps, type MixScheduleStep, type MixVariantResult } from './analyse';
 import { mixHtml, mixMarkdown } from './report';
+
+export type { MixVariantResult } from './analyse';
 import { patternPlan, type PatternPlan } from './patterns';
 
 export interface MixOptions {
@@ -28,20 +30,6 @@ export interface MixOptions {
   ps?: number[];
   vus?: number;
   holdS?: number;
-}
-
-export interface MixVariantResult {
-  schema: 'shellgrade.mix/1';
-  variant: string;
-  pattern: string;
-  role: 'pattern' | 'baseline';
-  profile: string;
-  mix: Mix;
-  schedule: MixScheduleStep[];
-  rows: MixStepRow[];
-  k6ExitCode: number;
-  /** Why the figures are not to be trusted (k6 failed, no start marker). Empty when fine. */
-  problems: string[];
 }
 
 export interface MixRun {
