@@ -91,6 +91,8 @@ interface TestContext {
   reply: string;
   /** inline, http, rabbitmq, bullmq: the audit counts broker acks for rabbitmq. */
   dispatch: string;
+  /** The spec's auth.kdfCost: the students are seeded with it (a login costs what the spec says). */
+  kdfCost: number;
   upTarget: string;
   wasUp: boolean;
   k6: string;
@@ -214,6 +216,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     specName: spec.name,
     reply: spec.reply,
     dispatch: spec.dispatch,
+    kdfCost: spec.auth.kdfCost,
     upTarget,
     wasUp: false,
     k6,
@@ -273,7 +276,7 @@ async function ensureUp(ctx: TestContext): Promise<void> {
 /** Step 3: students seeded, a few SPS not measured (a second try if the variant was switched), productions deleted. */
 async function seedAndWarmUp(ctx: TestContext): Promise<void> {
   phase(`seeding ${ctx.profile.students} students -> ${ctx.usersCsv}`);
-  await seedStudents(ctx.profile.students, ctx.usersCsv);
+  await seedStudents(ctx.profile.students, ctx.usersCsv, ctx.kdfCost);
   let warm: PaperMetrics | null = null;
   for (let attempt = 1; attempt <= 2 && (warm === null || warm.sps.OK === 0); attempt++) {
     await ensureUp(ctx);

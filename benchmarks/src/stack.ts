@@ -59,8 +59,12 @@ export async function variantStatus(): Promise<VariantStatus> {
   return parseStatus(r.stdout);
 }
 
-export async function seedStudents(students: number, csvPath: string): Promise<void> {
-  await npmRun(['db', '--', 'seed', '--students', String(students), '--csv', csvPath], true);
+/**
+ * Seeds the students with passwords hashed at the variant's auth.kdfCost: a stored hash keeps the
+ * cost it was made with, so a login costs what the spec says only if the seed used it too.
+ */
+export async function seedStudents(students: number, csvPath: string, kdfCost: number): Promise<void> {
+  await npmRun(['db', '--', 'seed', '--students', String(students), '--csv', csvPath, '--kdf-cost', String(kdfCost)], true);
 }
 
 export async function resetProductions(): Promise<void> {

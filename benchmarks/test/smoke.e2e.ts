@@ -7,7 +7,7 @@ import { k6Path } from '../src/k6-tool';
 import { defaultArchive, spsScript } from '../src/paths';
 import { runTest } from '../src/run-test';
 import { run } from '../src/shell';
-import { listVariants } from '@shellgrade/variant';
+import { listVariants, loadVariant } from '@shellgrade/variant';
 import { entryUrl, seedStudents, variantStatus, variantUp, type VariantStatus } from '../src/stack';
 import type { PaperMetrics, RunRecord } from '../src/types';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 it('k6 smoke: every request OK, none KO, RAC = 1, SPS samples carry trace ids', async () => {
   const csv = join(work, 'users.csv');
-  await seedStudents(20, csv);
+  await seedStudents(20, csv, loadVariant('naked-mon').auth.kdfCost);
   const summary = join(work, 'summary.json');
   const log = join(work, 'k6.log');
   const k6 = await k6Path();

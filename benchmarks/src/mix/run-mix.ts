@@ -67,7 +67,7 @@ async function runOneVariant(variant: string, role: 'pattern' | 'baseline', plan
   const spec = loadVariant(variant);
   await variantUp(variant);
   const usersCsv = join(dir, `users-${variant}.csv`);
-  await seedStudents(students, usersCsv);
+  await seedStudents(students, usersCsv, spec.auth.kdfCost);
   await resetProductions();
   const status = await variantStatus();
 

@@ -46,7 +46,10 @@ export interface SweepClassResult {
   holdS: number;
   sessionProductions: number;
   analysis: SweepAnalysis;
+  /** The SPS read-path cache (submission contexts), per process. */
   cacheStats: ProcessCacheStats[];
+  /** The S2 cache (a report's session productions), per process. */
+  reportCacheStats: ProcessCacheStats[];
   redis: { cpuS: number; usedMemoryBytes: number; keysAfter: number } | null;
   k6ExitCode: number;
 }
@@ -89,7 +92,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
 
   await variantUp(opts.variant);
   const usersCsv = join(dir, 'users.csv');
-  await seedStudents(profile.students, usersCsv);
+  await seedStudents(profile.students, usersCsv, spec.auth.kdfCost);
   await resetProductions();
   const sessionProductions = await seedSessionProductions(connections.DATABASE_URL, opts.productionsPerStatement);
   phase(`sweep: ${sessionProductions} graded productions in the seeded session (S2's data)`);
@@ -131,7 +134,13 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
       analysis.reasons.push(`k6 exited with code ${k6ExitCode}`);
       analysis.valid = false;
     }
-    const cacheStats = [...cachesAfter].map(([name, after]) => cacheDelta(name, cachesBefore.get(name) ?? after, after)).filter((c) => spec.cache === 'redis' || c.hit + c.miss + c.error > 0);
+    const stats = (cache: 'context' | 'report') =>
+      [...cachesAfter]
+        .map(([name, after]) => cacheDelta(name, (cachesBefore.get(name) ?? after)[cache], after[cache]))
+        .filter((c) => spec.cache === 'redis' || c.hit + c.miss + c.error > 0)
+        .sort((a, b) => a.process.localeCompare(b.process));
+    const cacheStats = stats('context');
+    const reportCacheStats = stats('report');
     const result: SweepClassResult = {
       schema: 'shellgrade.sweep/1',
       variant: spec.name,
@@ -144,6 +153,7 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
       sessionProductions,
       analysis,
       cacheStats,
+      reportCacheStats,
       redis: redisBefore && redisAfter ? { cpuS: redisAfter.cpuS - redisBefore.cpuS, usedMemoryBytes: redisAfter.usedMemoryBytes, keysAfter: redisAfter.keys } : null,
       k6ExitCode,
     };
@@ -162,9 +172,13 @@ export function classMarkdown(r: SweepClassResult): string {
       ? [
           '',
           '',
-          '| process | hits | misses | errors | hit ratio | invalidations | entries dropped |',
-          '|---|---:|---:|---:|---:|---:|---:|',
-          ...r.cacheStats.map((c) => `| ${c.process} | ${c.hit} | ${c.miss} | ${c.error} | ${c.hitRatio === null ? '–' : `${(100 * c.hitRatio).toFixed(1)} %`} | ${c.invalidations} | ${c.invalidatedEntries} |`),
+          '| process | cache | hits | misses | errors | hit ratio | invalidations | entries dropped |',
+          '|---|---|---:|---:|---:|---:|---:|---:|',
+          ...(['context', 'report'] as const).flatMap((which) =>
+            (which === 'context' ? r.cacheStats : r.reportCacheStats).map(
+              (c) => `| ${c.process} | ${which} | ${c.hit} | ${c.miss} | ${c.error} | ${c.hitRatio === null ? '–' : `${(100 * c.hitRatio).toFixed(1)} %`} | ${which === 'context' ? c.invalidations : '·'} | ${which === 'context' ? c.invalidatedEntries : '·'} |`,
+            ),
+          ),
           r.redis ? `\nRedis: ${r.redis.cpuS.toFixed(2)} CPU s over the class, ${(r.redis.usedMemoryBytes / 2 ** 20).toFixed(1)} MiB used, ${r.redis.keysAfter} keys at the end.` : '',
         ].join('\n')
       : '';
