@@ -39,6 +39,8 @@ async function counter(baseUrl: string, series: string): Promise<number> {
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
 const HITS = 'shellgrade_cache_requests_total{result="hit"}';
+const REPORT_HITS = 'shellgrade_report_cache_requests_total{result="hit"}';
+const REPORT_MISSES = 'shellgrade_report_cache_requests_total{result="miss"}';
 const STATEMENT_INVALIDATIONS = 'shellgrade_cache_invalidations_total{what="statement"}';
 
 const cachedKeys = async () => (await redis.keys('sg:ctx:*')).length;
@@ -92,6 +94,29 @@ describe('the read-path cache on msa-redis-1-2', () => {
     const refused = await submit(student.at(ex1), u, psId);
     expect(refused.status).toBe(403);
     expect(JSON.stringify(refused.body)).toContain('deadline');
+  });
+
+  it('S2: a second report is answered from Redis, and a submission through an exercise replica is in the next report', async () => {
+    const students = users.slice(9, 11);
+    const { sessionId, statements } = await freshSession(teacher, students);
+    const report = async () => {
+      const r = await teacher.at(leftover).request('GET', `/api/business-session/${sessionId}/report`);
+      expect(r.status).toBe(200);
+      return r.body as { totals: { productions: number; graded: number } };
+    };
+    const [hits0, misses0] = [await counter(leftover, REPORT_HITS), await counter(leftover, REPORT_MISSES)];
+    expect((await report()).totals.productions).toBe(0);
+    expect((await report()).totals.productions).toBe(0);
+    expect([await counter(leftover, REPORT_HITS), await counter(leftover, REPORT_MISSES)]).toEqual([hits0 + 1, misses0 + 1]);
+
+    let told = 0;
+    for (const [u, replica] of [[students[0]!, ex0], [students[1]!, ex1]] as const) {
+      const student = await loggedIn(status.entry, u.email, u.password);
+      const r = await submit(student.at(replica), u, statements.get(u.userId)!);
+      expect(r.status).toBe(201);
+      told++;
+      expect((await report()).totals).toMatchObject({ productions: told, graded: told });
+    }
   });
 
   it('variant up empties the cache; --keep-cache keeps it', async () => {

@@ -30,3 +30,11 @@ describe('cache stats of a run', () => {
     expect(parseRedisInfo(info)).toEqual({ cpuS: 3.75, usedMemoryBytes: 1048576, keys: 7 });
   });
 });
+
+describe('report cache counters', () => {
+  it('are read apart from the submission-context ones', () => {
+    const text = 'shellgrade_cache_requests_total{result="hit"} 4\nshellgrade_report_cache_requests_total{result="hit"} 9\nshellgrade_report_cache_requests_total{result="miss"} 1\n';
+    expect(parseCacheCounters(text, 'report')).toMatchObject({ hit: 9, miss: 1 });
+    expect(parseCacheCounters(text, 'context')).toMatchObject({ hit: 4, miss: 0 });
+  });
+});

@@ -35,6 +35,11 @@ describe('bench sweep (smoke) on msa-redis-1-2', () => {
       expect(r.analysis.rows.reduce((n, row) => n + row.requests, 0)).toBeLessThan(k6.k6.metrics.http_reqs.values.count);
       expect(r.cacheStats.map((c) => c.process).sort()).toEqual(['sg-exercise-0', 'sg-exercise-1', 'sg-gateway-0', 'sg-leftover-0']);
     }
+    // S2 started cold: the first report of the session missed, the others were answered from Redis.
+    const s2 = JSON.parse(readFileSync(join(run.dir, 'sweep-s2.json'), 'utf8')) as SweepClassResult;
+    const leftover = s2.reportCacheStats.find((c) => c.process === 'sg-leftover-0')!;
+    expect(leftover.miss).toBe(1);
+    expect(leftover.hit).toBeGreaterThan(0);
     expect(run.markdown).toContain('S1 on msa-redis-1-2');
     expect(run.markdown).toContain('S2 on msa-redis-1-2');
   });

@@ -20,17 +20,22 @@ export interface ProcessCacheStats extends CacheCounters {
 
 const ZERO: CacheCounters = { hit: 0, miss: 0, error: 0, invalidations: 0, invalidatedEntries: 0 };
 
-/** The cache counters of one /metrics text (sums over label values where several). */
-export function parseCacheCounters(text: string): CacheCounters {
+/**
+ * The cache counters of one /metrics text (sums over label values where several): `context`, the
+ * SPS read path (shellgrade_cache_*), or `report`, the productions a session report reads
+ * (shellgrade_report_cache_*); invalidations are one counter for both.
+ */
+export function parseCacheCounters(text: string, cache: 'context' | 'report' = 'context'): CacheCounters {
   const out = { ...ZERO };
+  const requests = cache === 'context' ? 'shellgrade_cache_requests_total' : 'shellgrade_report_cache_requests_total';
   for (const line of text.split('\n')) {
     if (line.startsWith('#')) continue;
-    const m = /^(shellgrade_cache_[a-z_]+)(\{[^}]*\})?\s+(\S+)$/.exec(line.trim());
+    const m = /^(shellgrade_(?:report_)?cache_[a-z_]+)(\{[^}]*\})?\s+(\S+)$/.exec(line.trim());
     if (!m) continue;
     const [, name, labels = '', raw] = m;
     const value = Number(raw);
     if (!Number.isFinite(value)) continue;
-    if (name === 'shellgrade_cache_requests_total') {
+    if (name === requests) {
       const result = /result="(hit|miss|error)"/.exec(labels)?.[1] as 'hit' | 'miss' | 'error' | undefined;
       if (result) out[result] += value;
     } else if (name === 'shellgrade_cache_invalidations_total') out.invalidations += value;
@@ -47,16 +52,19 @@ export function cacheDelta(process: string, before: CacheCounters, after: CacheC
   return { process, ...c, hitRatio: lookups === 0 ? null : c.hit / lookups };
 }
 
-/** Every process's counters (a process without /metrics, e.g. HAProxy, is left out). */
-export async function scrapeCaches(processes: { name: string; port?: number | null; role?: string }[]): Promise<Map<string, CacheCounters>> {
-  const out = new Map<string, CacheCounters>();
+/** Every process's counters of both caches (a process without /metrics, e.g. HAProxy, is left out). */
+export async function scrapeCaches(processes: { name: string; port?: number | null; role?: string }[]): Promise<Map<string, { context: CacheCounters; report: CacheCounters }>> {
+  const out = new Map<string, { context: CacheCounters; report: CacheCounters }>();
   await Promise.all(
     processes
       .filter((p) => p.port && p.role !== 'haproxy')
       .map(async (p) => {
         try {
           const res = await fetch(`http://127.0.0.1:${p.port}/metrics`, { signal: AbortSignal.timeout(5_000) });
-          if (res.ok) out.set(p.name, parseCacheCounters(await res.text()));
+          if (res.ok) {
+            const text = await res.text();
+            out.set(p.name, { context: parseCacheCounters(text, 'context'), report: parseCacheCounters(text, 'report') });
+          }
         } catch {
           /* not answering: no figures for it */
         }

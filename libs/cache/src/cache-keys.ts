@@ -17,5 +17,12 @@ export const exerciseIndexKey = (exerciseId: number) => `sg:ctx:ex:${exerciseId}
 export const exerciseGenerationKey = (exerciseId: number) => `sg:ctx:gen:ex:${exerciseId}`;
 export const statementGenerationKey = (statementId: number) => `sg:ctx:gen:st:${statementId}`;
 
+
+/** The productions of one session as a report reads them (S2), tagged with the generation below. */
+export const sessionProductionsKey = (sessionId: number) => `sg:ctx:sp:${sessionId}`;
+
+/** Bumped by every production write: a session-productions entry of another generation is stale. */
+export const productionsGenerationKey = () => 'sg:ctx:gen:prod';
+
 /** Every key above (what a cold start deletes). */
 export const CACHE_KEY_PATTERN = 'sg:ctx:*';

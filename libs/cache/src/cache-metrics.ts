@@ -7,7 +7,7 @@ import type { CacheInvalidation, CacheObserver, CacheOperation, CacheResult } fr
 
 const RESULTS: CacheResult[] = ['hit', 'miss', 'error'];
 const OPERATIONS: CacheOperation[] = ['lookup', 'decode', 'fill', 'invalidate'];
-const INVALIDATIONS: CacheInvalidation[] = ['exercise', 'statement'];
+const INVALIDATIONS: CacheInvalidation[] = ['exercise', 'statement', 'productions'];
 
 /** Registered once per process even when several modules or tests ask for it. */
 function counter(name: string, help: string, labelName: string): Counter<string> {
@@ -15,26 +15,36 @@ function counter(name: string, help: string, labelName: string): Counter<string>
   return (existing as Counter<string> | undefined) ?? new client.Counter({ name, help, labelNames: [labelName] });
 }
 
-export const cacheRequests = () =>
-  counter('shellgrade_cache_requests_total', 'Submission-context cache lookups by result (error: Redis failed, PostgreSQL answered)', 'result');
+/**
+ * Which cache an observer counts: `context` (the SPS read path: shellgrade_cache_*) or `report`
+ * (the productions a session report reads, S2: shellgrade_report_cache_*). Invalidations of both
+ * are one counter, by what changed.
+ */
+export type CacheName = 'context' | 'report';
+const PREFIX: Record<CacheName, string> = { context: 'shellgrade_cache', report: 'shellgrade_report_cache' };
+const WHAT: Record<CacheName, string> = { context: 'Submission-context cache', report: 'Session-productions (report) cache' };
 
-export const cacheErrors = () =>
-  counter('shellgrade_cache_errors_total', 'Submission-context cache failures by operation (the request went on without the cache)', 'operation');
+export const cacheRequests = (cache: CacheName = 'context') =>
+  counter(`${PREFIX[cache]}_requests_total`, `${WHAT[cache]} lookups by result (error: Redis failed, the source answered)`, 'result');
+
+export const cacheErrors = (cache: CacheName = 'context') =>
+  counter(`${PREFIX[cache]}_errors_total`, `${WHAT[cache]} failures by operation (the request went on without the cache)`, 'operation');
 
 export const cacheInvalidations = () =>
-  counter('shellgrade_cache_invalidations_total', 'Submission-context cache invalidations that reached Redis, by what changed (exercise, statement)', 'what');
+  counter('shellgrade_cache_invalidations_total', 'Cache invalidations that reached Redis, by what changed (exercise, statement, productions)', 'what');
 
 export const cacheDroppedEntries = () =>
-  counter('shellgrade_cache_invalidated_entries_total', 'Cached submission contexts deleted by invalidations, by what changed', 'what');
+  counter('shellgrade_cache_invalidated_entries_total', 'Cached entries made unusable by invalidations, by what changed', 'what');
 
 /** hits / (hits + misses + errors) of this process since it started; NaN before the first lookup. */
-function registerHitRatio(): void {
-  if (client.register.getSingleMetric('shellgrade_cache_hit_ratio')) return;
+function registerHitRatio(cache: CacheName): void {
+  const name = `${PREFIX[cache]}_hit_ratio`;
+  if (client.register.getSingleMetric(name)) return;
   new client.Gauge({
-    name: 'shellgrade_cache_hit_ratio',
-    help: 'Share of submission-context lookups of this process answered from the cache since it started (NaN before the first)',
+    name,
+    help: `Share of ${WHAT[cache]} lookups of this process answered from the cache since it started (NaN before the first)`,
     async collect() {
-      const { values } = await cacheRequests().get();
+      const { values } = await cacheRequests(cache).get();
       const of = (result: CacheResult) => values.find((v) => v.labels.result === result)?.value ?? 0;
       const total = of('hit') + of('miss') + of('error');
       this.set(total === 0 ? Number.NaN : of('hit') / total);
@@ -43,12 +53,12 @@ function registerHitRatio(): void {
 }
 
 /** Counts every answer and failure; logs failures at most once per interval (Redis down fails every request). */
-export function prometheusCacheObserver(log: (line: string) => void, logIntervalMs = 10_000): CacheObserver {
-  const requests = cacheRequests();
-  const errors = cacheErrors();
+export function prometheusCacheObserver(log: (line: string) => void, logIntervalMs = 10_000, cache: CacheName = 'context'): CacheObserver {
+  const requests = cacheRequests(cache);
+  const errors = cacheErrors(cache);
   const invalidations = cacheInvalidations();
   const dropped = cacheDroppedEntries();
-  registerHitRatio();
+  registerHitRatio(cache);
   // Zero series from the start, so a dashboard sees hit/miss/error before the first one happens.
   for (const result of RESULTS) requests.inc({ result }, 0);
   for (const operation of OPERATIONS) errors.inc({ operation }, 0);
@@ -61,7 +71,7 @@ export function prometheusCacheObserver(log: (line: string) => void, logInterval
     request: (result) => requests.inc({ result }),
     failed: (operation, error) => {
       errors.inc({ operation });
-      warn(`context cache ${operation} failed, carried on without it: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`${cache} cache ${operation} failed, carried on without it: ${error instanceof Error ? error.message : String(error)}`);
     },
     invalidated: (what, entries) => {
       invalidations.inc({ what });

@@ -1,10 +1,18 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { SUBMISSION_CONTEXT, SUBMISSION_CONTEXT_INVALIDATION, noSubmissionContextCache } from '@shellgrade/domain';
-import { PgSubmissionContextReader } from '@shellgrade/persistence';
+import {
+  noSubmissionContextCache,
+  PRODUCTION_REPOSITORY,
+  SESSION_PRODUCTIONS,
+  SUBMISSION_CONTEXT,
+  SUBMISSION_CONTEXT_INVALIDATION,
+  type SessionProductionsSource,
+} from '@shellgrade/domain';
+import { PgProductionRepository, PgSubmissionContextReader } from '@shellgrade/persistence';
 import { prometheusCacheObserver, throttled } from './cache-metrics';
 import { CachedSubmissionContextReader } from './cached-submission-context.reader';
 import { CacheRedisConnection, type CacheRedisSettings } from './redis-connection';
 import { RedisSubmissionContextCache } from './redis-context-cache';
+import { CachedSessionProductions, ProductionsGeneration, ProductionWritesInvalidation } from './session-productions-cache';
 
 /** The Redis read-path cache's settings (spec: cache: redis, cacheTtlS, cacheCommandTimeoutMs). */
 export interface RedisCacheSettings {
@@ -68,5 +76,36 @@ export function redisSubmissionContextProviders({ url, ttlSeconds, commandTimeou
         new CachedSubmissionContextReader(postgres, cache, observer),
     },
     { provide: SUBMISSION_CONTEXT_INVALIDATION, useExisting: REDIS_CONTEXT_CACHE },
+    // Rebinds the port persistenceProviders bound (these providers come after the database's in
+    // every root): each production write makes the cached session productions (S2) stale.
+    {
+      provide: PRODUCTION_REPOSITORY,
+      inject: [PgProductionRepository, CACHE_REDIS],
+      useFactory: (productions: PgProductionRepository, connection: CacheRedisConnection) =>
+        new ProductionWritesInvalidation(productions, new ProductionsGeneration(connection.client, observer)),
+    },
+  ];
+}
+
+/** What SESSION_PRODUCTIONS reads when there is no cache (bound by the wiring: PostgreSQL or the Exercise service). */
+export const SESSION_PRODUCTIONS_SOURCE = Symbol('SessionProductionsSource (uncached)');
+
+/** cache: none — a report reads its session's productions from the source every time. */
+export const directSessionProductionsProviders: Provider[] = [{ provide: SESSION_PRODUCTIONS, useExisting: SESSION_PRODUCTIONS_SOURCE }];
+
+/**
+ * cache: redis — a report's session productions through Redis (S2, paper 001), on the
+ * connection of redisSubmissionContextProviders (bound beside them), counted as
+ * shellgrade_report_cache_* on /metrics.
+ */
+export function redisSessionProductionsProviders({ ttlSeconds }: Pick<RedisCacheSettings, 'ttlSeconds'>): Provider[] {
+  const logger = new Logger('SessionProductionsCache');
+  const observer = prometheusCacheObserver((line) => logger.warn(line), 10_000, 'report');
+  return [
+    {
+      provide: SESSION_PRODUCTIONS,
+      inject: [SESSION_PRODUCTIONS_SOURCE, CACHE_REDIS],
+      useFactory: (source: SessionProductionsSource, connection: CacheRedisConnection) => new CachedSessionProductions(source, connection.client, { ttlSeconds, observer }),
+    },
   ];
 }

@@ -25,7 +25,7 @@ export type CacheResult = 'hit' | 'miss' | 'error';
 export type CacheOperation = 'lookup' | 'decode' | 'fill' | 'invalidate';
 
 /** What an invalidation dropped, as shellgrade_cache_invalidations_total counts it. */
-export type CacheInvalidation = 'exercise' | 'statement';
+export type CacheInvalidation = 'exercise' | 'statement' | 'productions';
 
 /** Where the cache reports what happened (Prometheus counters and a throttled log in services). */
 export interface CacheObserver {

@@ -8,3 +8,4 @@ export * from './json-codec';
 export * from './redis-connection';
 export * from './redis-context-cache';
 export * from './flush';
+export * from './session-productions-cache';
