@@ -44,6 +44,7 @@ interface CommonFlags {
   runs?: number;
   pauseS?: number;
   tracing?: 'on' | 'off';
+  kdfCost?: number;
   raw?: boolean;
   apdexTMs?: number;
   peak?: number;
@@ -69,6 +70,7 @@ function common(cmd: Command): Command {
     .option('--runs <n>', 'runs per test (default: the profile\'s)', positiveInt)
     .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
     .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
+    .option('--kdf-cost <n>', "override the spec's auth.kdfCost (log2 of scrypt's N; 1 ~ the original's salted SHA-512: a paper-faithful login cost, loopback only)", positiveInt)
     .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
     .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T; default 1500 as gatling-report)', nonNegative)
     .option('--peak <n>', 'override the profile peak (iterations/s); suites: the first step\'s rate (others scaled alike), a soak\'s rate', nonNegative)
@@ -90,6 +92,7 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     runs: f.runs,
     pauseS: f.pauseS,
     tracing: f.tracing,
+    kdfCost: f.kdfCost,
     raw: f.raw,
     apdexTMs: f.apdexTMs,
     keepUp: f.keepUp,

@@ -45,6 +45,12 @@ export interface RunOptions {
   runs?: number;
   pauseS?: number;
   tracing?: 'on' | 'off';
+  /**
+   * auth.kdfCost for this test (issue 21 item 3): a paper-faithful login cost, e.g. 1 (scrypt
+   * N = 2, about the original's one salted SHA-512), instead of the secure default. Loopback only:
+   * a process bound beyond it refuses a cost below 14.
+   */
+  kdfCost?: number;
   keepUp?: boolean;
   raw?: boolean;
   apdexTMs?: number;
@@ -66,9 +72,9 @@ export interface RunOptions {
   hooks?: RunHooks;
 }
 
-export function makeRunId(variant: string, profile: string, tracing: 'on' | 'off' | undefined, now = new Date()): string {
+export function makeRunId(variant: string, profile: string, tracing: 'on' | 'off' | undefined, now = new Date(), kdfCost?: number): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return [stamp, variant, profile, tracing === 'on' ? 'tracing' : ''].filter(Boolean).join('-');
+  return [stamp, variant, profile, tracing === 'on' ? 'tracing' : '', kdfCost !== undefined ? `kdf${kdfCost}` : ''].filter(Boolean).join('-');
 }
 
 function restartsOf(status: VariantStatus): Record<string, number> {
@@ -155,7 +161,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
   };
   const runs = opts.runs ?? profile.runs;
   const betweenS = opts.pauseS ?? profile.betweenRunsS;
-  const runId = opts.runId ?? makeRunId(opts.variant, opts.profile, opts.tracing);
+  const runId = opts.runId ?? makeRunId(opts.variant, opts.profile, opts.tracing, undefined, opts.kdfCost);
   const dir = runDir(runId);
   mkdirSync(dir, { recursive: true });
   phase(`run ${runId}: variant ${opts.variant}, profile ${opts.profile} (peak ${profile.peak}/s, ${profile.rampS}s + ${profile.holdS}s, ${profile.arrivals} arrivals, connection reuse ${profile.connectionReuse ? 'on' : 'off'}), ${runs} run(s), ${betweenS}s apart -> ${dir}`);
@@ -163,6 +169,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
   // The spec as run: resolved (extends merged), with the tracing override if any.
   const spec = loadVariant(opts.variant);
   if (opts.tracing) spec.tracing = { ...spec.tracing, enabled: opts.tracing === 'on' };
+  if (opts.kdfCost !== undefined) spec.auth = { ...spec.auth, kdfCost: opts.kdfCost };
   writeFileSync(join(dir, 'spec.yaml'), stringify(spec));
   const preset = join(variantsDir(), `${opts.variant}.yaml`);
   if (existsSync(preset)) copyFileSync(preset, join(dir, 'spec.source.yaml'));
@@ -183,6 +190,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     transport: spec.transport,
     replicas: spec.replicas as Record<string, number>,
     tracing: spec.tracing.enabled,
+    kdfCost: spec.auth.kdfCost,
     entry: '',
     startedAt: new Date().toISOString(),
     machine,
@@ -190,7 +198,8 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     baseline,
     powerModel: opts.powerModel ?? DEFAULT_POWER_MODEL,
   };
-  const upTarget = opts.tracing ? join(dir, 'spec.yaml') : opts.variant;
+  // An override of the preset runs the spec as written into the run folder.
+  const upTarget = opts.tracing || opts.kdfCost !== undefined ? join(dir, 'spec.yaml') : opts.variant;
   const runEnv: Record<string, string> = {
     PEAK: String(profile.peak),
     RAMP_S: String(profile.rampS),

@@ -106,6 +106,8 @@ export interface TestMeta {
   transport?: string;
   replicas: Record<string, number>;
   tracing: boolean;
+  /** auth.kdfCost the students were seeded with and new hashes use (absent in older runs: the default 14). */
+  kdfCost?: number;
   entry: string;
   /** Start of the measured runs (after seeding and warm-up) and end of the last one. */
   startedAt: string;

@@ -51,6 +51,7 @@ describe('makeRunId', () => {
   it('is sortable by time and names the variant, profile and tracing', () => {
     expect(makeRunId('mon-x2', 'small', 'on', new Date('2026-11-22T03:04:05.678Z'))).toBe('20261122T030405Z-mon-x2-small-tracing');
     expect(makeRunId('naked-mon', 'smoke', undefined, new Date('2026-11-22T03:04:05Z'))).toBe('20261122T030405Z-naked-mon-smoke');
+    expect(makeRunId('naked-mon', 'small', undefined, new Date('2026-11-22T03:04:05Z'), 1)).toBe('20261122T030405Z-naked-mon-small-kdf1');
   });
 });
 

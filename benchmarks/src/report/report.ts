@@ -30,7 +30,15 @@ function intro(results: LoadedResult[]): string[] {
     `Scenario R of paper 000 (§IV) driven by k6 ${m.machine.k6.split(' ')[1] ?? m.machine.k6}; profile ${profiles.join(', ')}.`,
     `Machine: ${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel} (scheduler autogroup ${m.machine.schedAutogroup ?? 'not recorded'}), node ${m.machine.node}. Load generator on the same machine (its CPU is recorded; runs where it saturated are INVALID).`,
     `Runs: ${results.map((r) => r.runId).join(', ')}.`,
+    ...loginCostNote(results),
   ];
+}
+
+/** Which runs logged in at a paper-faithful (cheap) cost rather than the secure default: their login figures are not comparable with the others'. */
+function loginCostNote(results: LoadedResult[]): string[] {
+  const cheap = results.filter((r) => (r.aggregated.meta.kdfCost ?? 14) < 14);
+  if (cheap.length === 0) return [];
+  return [`Paper-faithful login cost (issue 21): ${cheap.map((r) => `${r.runId} hashed passwords with scrypt N = 2^${r.aggregated.meta.kdfCost}`).join('; ')} — about the original's one salted SHA-512, instead of the secure default 2^14 (~40 ms per login here). Loopback only.`];
 }
 
 export function buildReport(runIds: string[], outDir?: string): ReportOutput {

@@ -95,6 +95,7 @@ function columnLabel(a: Aggregated, all: Aggregated[]): string {
   let label = a.meta.variant;
   if (profiles.size > 1) label += ` [${a.meta.profileName}]`;
   if (a.meta.tracing) label += ' (tracing)';
+  if ((a.meta.kdfCost ?? 14) < 14) label += ` (kdf ${a.meta.kdfCost})`;
   return label;
 }
 

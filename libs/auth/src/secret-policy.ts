@@ -1,7 +1,8 @@
 /**
  * No default secret outside development (issue 22 item 4, DESIGN §8). A process refuses to
- * start when its token-signing secret is missing, short or a published default, or when a
- * credential it uses (database, broker, object store) is a published default — unless it
+ * start when its token-signing secret is missing, short or a published default, when a
+ * credential it uses (database, broker, object store) is a published default, or when its
+ * password hashing is cheaper than the secure minimum (issue 21 item 3) — unless it
  * runs in development mode. `auto` (the default) means development only while the process
  * listens on loopback: nothing outside the machine can reach it, so the launcher's dev
  * defaults are harmless there; bound to any other address (compose, Kubernetes) it is
@@ -22,11 +23,15 @@ export interface ProcessSecrets {
   redisUrl?: string;
   /** storage: minio only. */
   objectStore?: { accessKey?: string; secretKey?: string };
+  /** log2 of scrypt's N for new password hashes (spec auth.kdfCost). */
+  kdfCost?: number;
 }
 
 /** The literals shipped in this repository's defaults and docs: public, hence never secret. */
 const PUBLISHED_DEFAULTS = new Set(['shellgrade-dev-secret-change-me', 'shellgrade', 'shellgrade-secret', 'change-me', 'secret', 'password', 'minioadmin']);
 export const MIN_TOKEN_SECRET_LENGTH = 32;
+/** scrypt N = 2^14 (node's default, ~16 MiB): below it a cost is a paper-faithful benchmark setting, not a protection. */
+export const MIN_SECURE_KDF_COST = 14;
 
 const isDefault = (value: string | undefined) => !value || PUBLISHED_DEFAULTS.has(value);
 
@@ -48,6 +53,9 @@ export function secretProblems(s: ProcessSecrets): string[] {
   if (s.redisUrl !== undefined && isDefault(urlPassword(s.redisUrl))) problems.push('REDIS_URL has no password or a published default one');
   if (s.objectStore && (isDefault(s.objectStore.accessKey) || isDefault(s.objectStore.secretKey))) {
     problems.push('MINIO_ACCESS_KEY / MINIO_SECRET_KEY are missing or published defaults');
+  }
+  if (s.kdfCost !== undefined && s.kdfCost < MIN_SECURE_KDF_COST) {
+    problems.push(`auth.kdfCost ${s.kdfCost} is below ${MIN_SECURE_KDF_COST}: cheap password hashing is for loopback benchmarks (paper-faithful login cost) only`);
   }
   return problems;
 }

@@ -30,6 +30,15 @@ describe('secret policy', () => {
     expect(secretProblems({ host: exposed, ...strong })).toEqual([]);
   });
 
+  it('refuses cheap password hashing beyond loopback (a paper-cost benchmark setting), the secure cost and above pass', () => {
+    expect(secretProblems({ host: exposed, ...strong, kdfCost: 1 })).toEqual([
+      'auth.kdfCost 1 is below 14: cheap password hashing is for loopback benchmarks (paper-faithful login cost) only',
+    ]);
+    expect(secretProblems({ host: exposed, ...strong, kdfCost: 14 })).toEqual([]);
+    expect(() => refuseDefaultSecrets({ host: exposed, ...strong, kdfCost: 1 }, 'auto')).toThrow(/kdfCost 1/);
+    expect(() => refuseDefaultSecrets({ host: '127.0.0.1', ...strong, kdfCost: 1 }, 'auto')).not.toThrow();
+  });
+
   it('checks the broker and object store only when the variant uses them (passed in)', () => {
     expect(secretProblems({ host: exposed, jwtSecret: strong.jwtSecret, databaseUrl: strong.databaseUrl })).toEqual([]);
   });

@@ -43,6 +43,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
       ...(variantServers(cfg.spec).includes('rabbitmq') ? { brokerUrl: c.AMQP_URL } : {}),
       ...(cfg.spec.storage === 'minio' ? { objectStore: { accessKey: c.MINIO_ACCESS_KEY, secretKey: c.MINIO_SECRET_KEY } } : {}),
       ...(variantServers(cfg.spec).includes('redis') ? { redisUrl: c.REDIS_URL } : {}),
+      kdfCost: auth.kdfCost,
     },
     auth.secretPolicy,
   );
