@@ -2,7 +2,8 @@
  * Issue 18 (paper 001): the S1 requests (read a statement — exercise service; enrol / unenrol —
  * leftover service; read one production — exercise service) and the S2 request (a teacher's
  * session report, computed by leftover from every production that exercise holds: over the
- * internal hop in msa-1-2, in-process in the monolith), over real HTTP on launched variants.
+ * internal hop in msa-1-2 and msa-grpc-1-2 — REST behind gRPC —, in-process in the monoliths,
+ * through the Redis report cache in mon-redis), over real HTTP on launched variants.
  * The report is checked against what the client was told when it submitted.
  */
 import { loadSamples } from '@shellgrade/grading';
@@ -30,7 +31,7 @@ interface Report {
   students: { user_id: number; attempts: number; best_grades: Record<string, number | null>; exercises_passed: number }[];
 }
 
-describe.each(['naked-mon', 'msa-1-2'])('S1 and S2 on %s', (variant) => {
+describe.each(['naked-mon', 'msa-1-2', 'mon-redis', 'msa-grpc-1-2'])('S1 and S2 on %s', (variant) => {
   let entry: string;
   let teacher: BrowserSession;
   beforeAll(async () => {
