@@ -1,18 +1,38 @@
-import { Navigate, NavLink, Route, Routes, useNavigate } from 'react-router';
+import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { isStaff, useAuth } from './auth';
 import { Login } from './pages/Login';
 import { StudentHome } from './pages/StudentHome';
 import { ExercisePage } from './pages/ExercisePage';
 import { History, ProductionPage } from './pages/History';
-import { TeacherExercises, ExerciseEditor } from './pages/TeacherExercises';
-import { TeacherSessions, SessionResults } from './pages/TeacherSessions';
-import { Console } from './pages/Console';
-import { TraceView } from './pages/TraceView';
-import { Loading } from './ui';
+import { ErrorMessage, Loading } from './ui';
+
+// Staff and researchers' pages load on first use: a student's first render does not wait for them.
+const TeacherExercises = lazy(() => import('./pages/TeacherExercises').then((m) => ({ default: m.TeacherExercises })));
+const ExerciseEditor = lazy(() => import('./pages/TeacherExercises').then((m) => ({ default: m.ExerciseEditor })));
+const TeacherSessions = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.TeacherSessions })));
+const SessionResults = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.SessionResults })));
+const Console = lazy(() => import('./pages/Console').then((m) => ({ default: m.Console })));
+const TraceView = lazy(() => import('./pages/TraceView').then((m) => ({ default: m.TraceView })));
+
+/** A page that throws while rendering shows its error, not a blank page; another page clears it. */
+class PageErrorBoundary extends Component<{ children: ReactNode; page: string }, { error: unknown; page: string }> {
+  state = { error: undefined as unknown, page: this.props.page };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  static getDerivedStateFromProps(props: { page: string }, state: { error: unknown; page: string }) {
+    return props.page === state.page ? null : { error: undefined, page: props.page };
+  }
+  render() {
+    return this.state.error === undefined ? this.props.children : <ErrorMessage error={this.state.error} />;
+  }
+}
 
 export function App() {
   const { user, ready, logout } = useAuth();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   if (!ready) return <Loading what="your session" />;
   return (
     <>
@@ -45,26 +65,30 @@ export function App() {
         )}
       </header>
       <main>
-        {user ? (
-          <Routes>
-            <Route path="/" element={isStaff(user) ? <TeacherSessions /> : <StudentHome />} />
-            <Route path="/student" element={<StudentHome />} />
-            <Route path="/statement/:psId" element={<ExercisePage />} />
-            <Route path="/history" element={<History />} />
-            <Route path="/production/:epId" element={<ProductionPage />} />
-            <Route path="/teacher/exercises" element={<TeacherExercises />} />
-            <Route path="/teacher/exercises/new" element={<ExerciseEditor />} />
-            <Route path="/teacher/exercises/:exId" element={<ExerciseEditor />} />
-            <Route path="/teacher/sessions" element={<TeacherSessions />} />
-            <Route path="/teacher/sessions/:sessionId" element={<SessionResults />} />
-            <Route path="/console" element={<Console />} />
-            <Route path="/console/trace/:traceId" element={<TraceView />} />
-            <Route path="/login" element={<Navigate to="/" replace />} />
-            <Route path="*" element={<p role="alert" className="error">This page does not exist.</p>} />
-          </Routes>
-        ) : (
-          <Login />
-        )}
+        <PageErrorBoundary page={pathname}>
+          <Suspense fallback={<Loading what="the page" />}>
+            {user ? (
+              <Routes>
+                <Route path="/" element={isStaff(user) ? <TeacherSessions /> : <StudentHome />} />
+                <Route path="/student" element={<StudentHome />} />
+                <Route path="/statement/:psId" element={<ExercisePage />} />
+                <Route path="/history" element={<History />} />
+                <Route path="/production/:epId" element={<ProductionPage />} />
+                <Route path="/teacher/exercises" element={<TeacherExercises />} />
+                <Route path="/teacher/exercises/new" element={<ExerciseEditor />} />
+                <Route path="/teacher/exercises/:exId" element={<ExerciseEditor />} />
+                <Route path="/teacher/sessions" element={<TeacherSessions />} />
+                <Route path="/teacher/sessions/:sessionId" element={<SessionResults />} />
+                <Route path="/console" element={<Console />} />
+                <Route path="/console/trace/:traceId" element={<TraceView />} />
+                <Route path="/login" element={<Navigate to="/" replace />} />
+                <Route path="*" element={<p role="alert" className="error">This page does not exist.</p>} />
+              </Routes>
+            ) : (
+              <Login />
+            )}
+          </Suspense>
+        </PageErrorBoundary>
       </main>
     </>
   );

@@ -63,3 +63,33 @@ it("shows the API's refusal for another student's production and for teacher pag
     await context.close();
   }
 });
+
+it('logs in with the keyboard alone, shows a wrong password as the API words it, and logs out for good', async () => {
+  const { entry } = variantUp('naked-mon');
+  const [student] = seed(1);
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(entry);
+    await page.getByLabel('Email').waitFor();
+    // Tab order reaches the labelled fields; Enter submits.
+    for (let i = 0; i < 5 && (await page.evaluate<string>('document.activeElement.id')) !== 'email'; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('email');
+    await page.keyboard.type(student!.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not-the-password');
+    await page.keyboard.press('Enter');
+    expect(await alertText(page)).toBe('invalid email or password');
+
+    await page.getByLabel('Password').fill(student!.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await page.getByRole('button', { name: 'Log out' }).press('Enter');
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    // Logged out on the server too: a reload finds no session.
+    await page.reload();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Log out' }).count()).toBe(0);
+  } finally {
+    await context.close();
+  }
+});

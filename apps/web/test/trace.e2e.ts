@@ -5,16 +5,16 @@
  * W3C traceparent (as k6 does), then opens that trace through the entry point's Jaeger relay.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { loadSamples } from '@shellgrade/grading';
-import { listVariants, loadVariant } from '@shellgrade/variant';
+import { listVariants } from '@shellgrade/variant';
 // The launcher and seeding helpers of the system tests (test/support), as in test/variants.e2e.ts.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { seed, variantStatus, variantUp } from '../../../test/support/stack';
+import { REPO, seed, variantStatus, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
 
 jest.setTimeout(600_000);
@@ -32,8 +32,9 @@ afterAll(async () => {
   if (before) variantUp(before);
 });
 
+/** naked-mon's own file (the base preset: it extends nothing) with tracing on, beside nothing else. */
 function tracedSpecFile(): string {
-  const { name: _name, paper: _paper, ...spec } = loadVariant('naked-mon');
+  const { paper: _paper, ...spec } = parse(readFileSync(join(REPO, 'infra', 'variants', 'naked-mon.yaml'), 'utf8')) as Record<string, unknown>;
   const file = join(mkdtempSync(join(tmpdir(), 'sg-web-trace-')), 'naked-mon-traced.yaml');
   writeFileSync(file, stringify({ ...spec, description: 'naked-mon traced (web trace view test)', tracing: { enabled: true, sampleRatio: 1 } }));
   return file;
