@@ -26,6 +26,8 @@ import { sleep } from './shell';
 import { analyseSuiteRun, type SuiteRun } from './suites/analyse';
 import { suiteLine } from './suites/describe';
 import { calibratedSaturation, resolveSuite } from './suites/resolve';
+import { runCacheStats, scrapeCaches } from './sweep/cache-stats';
+import { profilesMarkdown, readProfileDir } from './profiling/cpu-profile';
 import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
@@ -51,6 +53,8 @@ export interface RunOptions {
    * a process bound beyond it refuses a cost below 14.
    */
   kdfCost?: number;
+  /** V8 CPU profiles of every service over the whole test (variant up --cpu-prof), summarised in profiles.md. */
+  cpuProfile?: boolean;
   keepUp?: boolean;
   raw?: boolean;
   apdexTMs?: number;
@@ -257,9 +261,9 @@ async function recordProvenance(ctx: TestContext): Promise<void> {
 /** Step 2: the variant up (left as found at the end), its entry URL. */
 async function bringUp(ctx: TestContext): Promise<void> {
   const before = await variantStatus().catch(() => null);
-  ctx.wasUp = before !== null && isUp(before, ctx.opts.variant) && !ctx.opts.tracing;
-  phase(ctx.wasUp ? `variant ${ctx.opts.variant} already up` : `bringing up ${ctx.opts.variant}`);
-  if (!ctx.wasUp) await variantUp(ctx.upTarget);
+  ctx.wasUp = before !== null && isUp(before, ctx.opts.variant) && !ctx.opts.tracing && !ctx.opts.cpuProfile;
+  phase(ctx.wasUp ? `variant ${ctx.opts.variant} already up` : `bringing up ${ctx.opts.variant}${ctx.opts.cpuProfile ? ' with CPU profiling' : ''}`);
+  if (!ctx.wasUp) await variantUp(ctx.upTarget, upFlags(ctx));
   ctx.status = await variantStatus();
   ctx.entry = entryUrl(ctx.status);
   ctx.meta.entry = ctx.entry;
@@ -278,7 +282,7 @@ async function ensureUp(ctx: TestContext): Promise<void> {
     return;
   }
   phase(`variant is now ${now.variant ?? 'none'}${now.variant === ctx.specName ? ' (a process is down)' : ''}: bringing ${ctx.opts.variant} back up`);
-  await variantUp(ctx.upTarget);
+  await variantUp(ctx.upTarget, upFlags(ctx));
   ctx.status = await variantStatus();
 }
 
@@ -346,6 +350,8 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   const inv = k6Invocation(ctx.k6, ctx.dir, `run-${r}`, ctx.entry, ctx.usersCsv, ctx.opts.profile, ctx.runEnv, Boolean(ctx.opts.raw), ctx.opts.dashboard !== false);
   const rapl = raplDomains();
   const energyStartUj = readEnergyUj(rapl);
+  // What the caches did over the run, per process (paper 001): their /metrics before and after.
+  const cachesBefore = await scrapeCaches(ctx.status.processes);
   watch.start(ctx.status);
   const hooks: Promise<void>[] = [];
   const code = await runK6(inv, (pid) => {
@@ -356,6 +362,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   });
   await Promise.all(hooks);
   await sampler.mark(r);
+  writeFileSync(join(ctx.dir, `cache-run-${r}.json`), JSON.stringify(runCacheStats(cachesBefore, await scrapeCaches(ctx.status.processes)), null, 2));
   const energyEndUj = readEnergyUj(rapl);
   const crashes = watch.stop();
   ctx.groups = processGroupsOf(ctx.status);
@@ -485,7 +492,30 @@ async function tearDown(ctx: TestContext): Promise<void> {
   if (!ctx.wasUp && !ctx.opts.keepUp) {
     phase(`bringing ${ctx.opts.variant} down`);
     await variantDown();
+  } else if (ctx.opts.cpuProfile) {
+    // Profiles are written when a process exits: restart it unprofiled.
+    await variantUp(ctx.upTarget);
   }
+  if (ctx.opts.cpuProfile) writeProfileSummary(ctx);
+}
+
+/** Launcher flags of this test: CPU profiles into the run folder. */
+function upFlags(ctx: TestContext): string[] {
+  return ctx.opts.cpuProfile ? ['--cpu-prof', join(ctx.dir, 'profiles')] : [];
+}
+
+/** profiles.md / profiles.json: the services' JavaScript CPU by component and their top functions (profiling/cpu-profile.ts). */
+function writeProfileSummary(ctx: TestContext): void {
+  const dir = join(ctx.dir, 'profiles');
+  if (!existsSync(dir)) {
+    phase('no CPU profiles were written');
+    return;
+  }
+  const summaries = readProfileDir(dir);
+  const iterations = ctx.records.reduce((n, r) => n + r.paper.iterations.started, 0) || null;
+  writeFileSync(join(ctx.dir, 'profiles.json'), JSON.stringify({ iterations, summaries }, null, 2));
+  writeFileSync(join(ctx.dir, 'profiles.md'), profilesMarkdown(summaries, iterations) + '\n');
+  phase(`wrote ${join(ctx.dir, 'profiles.md')} (${summaries.length} processes; the .cpuprofile files open in Chrome DevTools or speedscope)`);
 }
 
 /** Step 7: the test's aggregate — means over VALID runs only, every run listed with its reasons. */

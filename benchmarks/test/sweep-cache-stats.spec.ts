@@ -1,4 +1,4 @@
-import { cacheDelta, parseCacheCounters, parseRedisInfo } from '../src/sweep/cache-stats';
+import { cacheDelta, parseCacheCounters, parseRedisInfo, runCacheStats } from '../src/sweep/cache-stats';
 
 const metrics = (hit: number, miss: number) => `# HELP shellgrade_cache_requests_total x
 # TYPE shellgrade_cache_requests_total counter
@@ -36,5 +36,22 @@ describe('report cache counters', () => {
     const text = 'shellgrade_cache_requests_total{result="hit"} 4\nshellgrade_report_cache_requests_total{result="hit"} 9\nshellgrade_report_cache_requests_total{result="miss"} 1\n';
     expect(parseCacheCounters(text, 'report')).toMatchObject({ hit: 9, miss: 1 });
     expect(parseCacheCounters(text, 'context')).toMatchObject({ hit: 4, miss: 0 });
+  });
+});
+
+describe('cache stats of a scenario-R run', () => {
+  it('are the per-process deltas of both caches, a process that appeared counting from zero', () => {
+    const c = (hit: number, miss: number) => ({ hit, miss, error: 0, invalidations: 0, invalidatedEntries: 0 });
+    const before = new Map([['sg-exercise-0', { context: c(5, 5), report: c(0, 0) }]]);
+    const after = new Map([
+      ['sg-exercise-0', { context: c(15, 10), report: c(0, 0) }],
+      ['sg-exercise-1', { context: c(3, 1), report: c(0, 0) }],
+    ]);
+    const stats = runCacheStats(before, after);
+    expect(stats.context.map((s) => [s.process, s.hit, s.miss, s.hitRatio])).toEqual([
+      ['sg-exercise-0', 10, 5, 10 / 15],
+      ['sg-exercise-1', 3, 1, 0.75],
+    ]);
+    expect(stats.report.every((s) => s.hitRatio === null)).toBe(true);
   });
 });

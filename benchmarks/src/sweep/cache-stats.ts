@@ -85,3 +85,17 @@ export function parseRedisInfo(info: string): RedisUsage {
   const keys = [...info.matchAll(/^db\d+:keys=(\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
   return { cpuS: field('used_cpu_user') + field('used_cpu_sys'), usedMemoryBytes: field('used_memory'), keys };
 }
+
+export interface RunCacheStats {
+  /** The SPS read-path cache (submission contexts). */
+  context: ProcessCacheStats[];
+  /** The S2 cache (a report's session productions). */
+  report: ProcessCacheStats[];
+}
+
+/** Per-process deltas of both caches between two scrapes (processes only in `after` count from zero). */
+export function runCacheStats(before: Map<string, { context: CacheCounters; report: CacheCounters }>, after: Map<string, { context: CacheCounters; report: CacheCounters }>): RunCacheStats {
+  const of = (cache: 'context' | 'report') =>
+    [...after].map(([name, a]) => cacheDelta(name, before.get(name)?.[cache] ?? ZERO, a[cache])).sort((x, y) => x.process.localeCompare(y.process));
+  return { context: of('context'), report: of('report') };
+}
