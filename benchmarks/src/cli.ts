@@ -45,6 +45,7 @@ interface CommonFlags {
   pauseS?: number;
   tracing?: 'on' | 'off';
   kdfCost?: number;
+  cpuProf?: boolean;
   raw?: boolean;
   apdexTMs?: number;
   peak?: number;
@@ -71,6 +72,7 @@ function common(cmd: Command): Command {
     .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
     .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
     .option('--kdf-cost <n>', "override the spec's auth.kdfCost (log2 of scrypt's N; 1 ~ the original's salted SHA-512: a paper-faithful login cost, loopback only)", positiveInt)
+    .option('--cpu-prof', 'V8 CPU profiles of every service over the test -> profiles/ and profiles.md (JavaScript CPU by component, top functions)')
     .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
     .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T; default 1500 as gatling-report)', nonNegative)
     .option('--peak <n>', 'override the profile peak (iterations/s); suites: the first step\'s rate (others scaled alike), a soak\'s rate', nonNegative)
@@ -93,6 +95,7 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     pauseS: f.pauseS,
     tracing: f.tracing,
     kdfCost: f.kdfCost,
+    cpuProfile: f.cpuProf,
     raw: f.raw,
     apdexTMs: f.apdexTMs,
     keepUp: f.keepUp,

@@ -46,8 +46,9 @@ export function parseStatus(stdout: string): VariantStatus {
   return variantStatusSchema.parse(JSON.parse(stdout.slice(start)));
 }
 
-export async function variantUp(variantOrPath: string): Promise<void> {
-  await npmRun(['variant', '--', 'up', variantOrPath], true);
+/** `flags`: launcher options such as `--cpu-prof <dir>`. */
+export async function variantUp(variantOrPath: string, flags: string[] = []): Promise<void> {
+  await npmRun(['variant', '--', 'up', variantOrPath, ...flags], true);
 }
 
 export async function variantDown(): Promise<void> {

@@ -5,6 +5,7 @@
  *       [--listen addr] [--force-exposed]                   entry on addr (default loopback); beyond loopback,
  *                                                           isolation none / blocking exec need --force-exposed
  *       [--keep-cache]                                      cache: redis starts cold (its keys deleted) unless kept
+ *       [--cpu-prof dir]                                    V8 CPU profiles of every service into dir/<process>/ (written at exit)
  *   down [--all]                                            stop the variant (--all: the native servers too)
  *   status [--json] [--probe]                               processes of the active variant
  *   logs [name] [--lines n] [--follow]                      pm2 logs of the variant's processes
@@ -110,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
       listen: { type: 'string' },
       'force-exposed': { type: 'boolean', default: false },
       'keep-cache': { type: 'boolean', default: false },
+      'cpu-prof': { type: 'string' },
       out: { type: 'string' },
       namespace: { type: 'string' },
       'k6-parallelism': { type: 'string' },
@@ -130,6 +132,7 @@ async function main(argv: string[]): Promise<number> {
         listen: values.listen,
         forceExposed: values['force-exposed'],
         keepCache: values['keep-cache'],
+        cpuProfileDir: values['cpu-prof'],
       });
       out(values.json ? JSON.stringify(st, null, 2) : `${table(st)}\nentry: ${st.entry}`);
       return 0;

@@ -32,6 +32,13 @@ describe('pm2 ecosystem', () => {
     expect(ecosystemSource(loadVariant('msa-2-4-4'), options)).not.toContain('shellgrade-dev-secret');
   });
 
+  it('--cpu-prof: every service writes V8 CPU profiles into a folder of its own; unprofiled by default', () => {
+    const profiled = ecosystem(loadVariant('msa-1-2'), { ...options, cpuProfileDir: '/repo/results/r/profiles' }).apps;
+    const services = profiled.filter((a) => a.name !== 'sg-haproxy');
+    for (const app of services) expect(app.node_args).toEqual(expect.arrayContaining(['--cpu-prof', `--cpu-prof-dir=/repo/results/r/profiles/${app.name}`]));
+    for (const app of ecosystem(loadVariant('msa-1-2'), options).apps) expect(app.node_args ?? []).not.toContain('--cpu-prof');
+  });
+
   it('naked-mon has no HAProxy app', () => {
     expect(ecosystem(loadVariant('naked-mon'), options).apps.map((a) => a.name)).toEqual(['sg-monolith-0']);
   });

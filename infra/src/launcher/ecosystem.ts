@@ -40,6 +40,8 @@ export interface EcosystemOptions {
   jwtSecret: string;
   /** V8 heap cap per replica; 25 replicas on one machine must fit. */
   maxOldSpaceMb?: number;
+  /** variant up --cpu-prof: V8 CPU profiles of every service, one folder per process, written when it exits. */
+  cpuProfileDir?: string;
 }
 
 function logFiles(name: string) {
@@ -66,7 +68,13 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     script: serviceMain(proc.role),
     cwd: REPO_ROOT,
     // The telemetry preload must run before http/express/pg are required; it is a no-op unless SG_PROCESS says spec.tracing.enabled.
-    node_args: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`, '--enable-source-maps', '--require', telemetryPreload()],
+    node_args: [
+      `--max-old-space-size=${options.maxOldSpaceMb ?? 512}`,
+      '--enable-source-maps',
+      '--require',
+      telemetryPreload(),
+      ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfileDir, proc.name)}`] : []),
+    ],
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
     env: { NODE_ENV: 'production', SG_JWT_SECRET: options.jwtSecret, ...proc.env },
     ...RESTART,

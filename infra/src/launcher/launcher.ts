@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   entryUrl,
   HAPROXY_PORTS,
@@ -46,6 +46,11 @@ export interface UpOptions {
   forceExposed?: boolean;
   /** cache: redis — keep what the read-path cache holds (default: flush it, every `up` starts cold, paper 001). */
   keepCache?: boolean;
+  /**
+   * V8 CPU profiles of every service into this folder (one subfolder per process, written when
+   * the process exits: the next `up` or `down` flushes them). Restarts the variant if it runs unprofiled.
+   */
+  cpuProfileDir?: string;
 }
 
 /** A variant with the Redis read-path cache starts cold unless told to keep it: runs compare from the same state. */
@@ -84,15 +89,16 @@ export interface VariantStatus {
 
 const log = (msg: string) => process.stderr.write(`[variant] ${msg}\n`);
 
-function specHash(spec: VariantSpec, placement: PlacementOptions): string {
-  return createHash('sha256').update(JSON.stringify({ spec, placement })).digest('hex').slice(0, 16);
+/** What makes two `up`s the same: the spec, where it listens, and whether it is being profiled. */
+function specHash(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): string {
+  return createHash('sha256').update(JSON.stringify({ spec, placement, cpuProfileDir })).digest('hex').slice(0, 16);
 }
 
-function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions): ActiveVariant {
+function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions, cpuProfileDir?: string): ActiveVariant {
   return {
     variant: spec.name,
     source,
-    specHash: specHash(spec, placement),
+    specHash: specHash(spec, placement, cpuProfileDir),
     entry: entryUrl(spec, placement.listen),
     processes: variantProcesses(spec, placement).map(({ name, role, port, healthUrl }) => ({ name, role, port, healthUrl })),
     servers: managedServers(spec),
@@ -101,9 +107,9 @@ function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions)
 }
 
 /** Already running this exact spec, every process online and healthy? */
-async function alreadyUp(spec: VariantSpec, placement: PlacementOptions): Promise<boolean> {
+async function alreadyUp(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): Promise<boolean> {
   const state = readState();
-  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec, placement)) return false;
+  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec, placement, cpuProfileDir)) return false;
   const apps = new Map((await pm2.list()).map((p) => [p.name, p]));
   const procs = variantProcesses(spec, placement);
   if (!procs.every((p) => apps.get(p.name)?.status === 'online')) return false;
@@ -150,7 +156,7 @@ async function checkPortsFree(procs: VariantProcess[], graceMs = 10_000): Promis
 }
 
 /** Writes run/variant/{haproxy.cfg,ecosystem.config.js}; HAProxy's config is checked before use. */
-function writeRunFiles(spec: VariantSpec, placement: PlacementOptions): string {
+function writeRunFiles(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): string {
   mkdirSync(VARIANT_RUN_DIR, { recursive: true });
   mkdirSync(LOG_DIR, { recursive: true });
   const haproxyConfig = join(VARIANT_RUN_DIR, 'haproxy.cfg');
@@ -165,7 +171,7 @@ function writeRunFiles(spec: VariantSpec, placement: PlacementOptions): string {
   }
   const file = join(VARIANT_RUN_DIR, 'ecosystem.config.js');
   // It carries the installation's token secret: owner-only, also when it already existed.
-  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement, jwtSecret: installationSecrets().jwtSecret }), { mode: 0o600 });
+  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement, jwtSecret: installationSecrets().jwtSecret, cpuProfileDir }), { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
 }
@@ -229,7 +235,8 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
   refuseUnsafeExposure(spec, options.listen ?? LOOPBACK, { force: options.forceExposed, forceFlag: '--force-exposed' });
   return withVariantLock(async () => {
     const source = nameOrPath;
-    if (await alreadyUp(spec, placement)) {
+    const cpuProfileDir = options.cpuProfileDir ? resolve(options.cpuProfileDir) : undefined;
+    if (await alreadyUp(spec, placement, cpuProfileDir)) {
       log(`${spec.name} is already up and healthy`);
       if (!options.skipServers) ensureServers(spec);
       await coldCache(spec, options.keepCache);
@@ -246,11 +253,11 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
     await coldCache(spec, options.keepCache);
     const procs = variantProcesses(spec, placement);
     await checkPortsFree(procs);
-    const ecosystemFile = writeRunFiles(spec, placement);
+    const ecosystemFile = writeRunFiles(spec, placement, cpuProfileDir);
     const begun = Date.now();
     log(`starting ${spec.name}: ${procs.map((p) => p.name).join(' ')}`);
     await pm2.startEcosystem(ecosystemFile);
-    writeState(stateOf(spec, source, placement));
+    writeState(stateOf(spec, source, placement, cpuProfileDir));
     try {
       await waitHealthy(procs, options.timeoutS ?? 180);
     } catch (err) {

@@ -1,0 +1,130 @@
+/**
+ * Where a service's JavaScript time goes, from the V8 CPU profiles `variant up --cpu-prof` has
+ * every process write (.cpuprofile: the format Chrome DevTools and speedscope open). Self time
+ * per function, from the samples and their time deltas, grouped into the components issue 21
+ * asks about. V8 samples the main thread only: work on libuv's thread pool (scrypt password
+ * hashing, zlib, fs) and in child processes (the sandboxed grader) is not in these profiles —
+ * the per-process cgroup CPU of the run counts it.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export type Component = 'idle' | 'gc' | 'runtime' | 'startup' | 'tracing' | 'framework' | 'database' | 'auth' | 'grading' | 'app' | 'libraries' | 'node';
+
+/** First match wins: most specific first. */
+const RULES: [Component, (url: string, fn: string) => boolean][] = [
+  ['idle', (_u, fn) => fn === '(idle)'],
+  ['gc', (_u, fn) => fn === '(garbage collector)'],
+  ['runtime', (u, fn) => u === '' && /^\(.*\)$/.test(fn)],
+  // Loading and compiling modules: a process's start, not its requests (it dominates short runs).
+  ['startup', (u, fn) => u.startsWith('node:internal/modules/') || u.startsWith('node:internal/bootstrap/') || ['wrapSafe', 'compileSourceTextModule', 'compileForInternalLoader', 'internalModuleStat'].includes(fn)],
+  ['tracing', (u) => u.includes('/node_modules/@opentelemetry/') || u.includes('/libs/telemetry/')],
+  ['database', (u) => /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(u) || u.includes('/libs/persistence/')],
+  ['auth', (u) => /\/node_modules\/(jsonwebtoken|jws|jwa)\//.test(u) || u.includes('/libs/auth/')],
+  ['grading', (u) => u.includes('/libs/grading/') || u.includes('/libs/dispatch/') || u.includes('/brokers/') || u.includes('node:child_process') || u.includes('node:internal/child_process')],
+  ['framework', (u) => /\/node_modules\/(@nestjs|express|router|body-parser|cookie-parser|multer|busboy|raw-body|http-proxy|@grpc|rxjs|reflect-metadata)\//.test(u)],
+  ['app', (u) => /\/(libs|services)\//.test(u) && !u.includes('/node_modules/')],
+  ['libraries', (u) => u.includes('/node_modules/')],
+  ['node', () => true],
+];
+
+export function componentOf(url: string, functionName: string): Component {
+  return RULES.find(([, match]) => match(url, functionName))![0];
+}
+
+export interface FunctionTime {
+  function: string;
+  /** url:line, the repository prefix cut. */
+  where: string;
+  component: Component;
+  ms: number;
+}
+
+export interface ProfileSummary {
+  process: string;
+  files: number;
+  /** Wall time the profiles span. */
+  spanMs: number;
+  /** Sampled time not idle. */
+  busyMs: number;
+  byComponent: Partial<Record<Component, number>>;
+  top: FunctionTime[];
+}
+
+function shortUrl(url: string): string {
+  const cut = url.replace(/^file:\/\//, '');
+  const i = cut.search(/\/(node_modules|libs|services|dist)\//);
+  return i >= 0 ? cut.slice(i + 1) : cut;
+}
+
+/** Self time per function of one or more profiles of a process (a restarted process writes several). */
+export function summarizeProfiles(processName: string, profiles: CpuProfile[], topN = 15): ProfileSummary {
+  const byFunction = new Map<string, FunctionTime>();
+  const byComponent: Partial<Record<Component, number>> = {};
+  let spanMs = 0;
+  for (const p of profiles) {
+    spanMs += (p.endTime - p.startTime) / 1000;
+    const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+    p.samples.forEach((id, i) => {
+      const node = nodes.get(id);
+      const ms = (p.timeDeltas[i] ?? 0) / 1000;
+      if (!node || ms <= 0) return;
+      const { functionName, url, lineNumber } = node.callFrame;
+      const component = componentOf(url, functionName);
+      byComponent[component] = (byComponent[component] ?? 0) + ms;
+      const key = `${functionName}@${url}:${lineNumber}`;
+      const entry = byFunction.get(key) ?? { function: functionName || '(anonymous)', where: url ? `${shortUrl(url)}:${lineNumber + 1}` : '', component, ms: 0 };
+      entry.ms += ms;
+      byFunction.set(key, entry);
+    });
+  }
+  const busyMs = Object.entries(byComponent).filter(([c]) => c !== 'idle').reduce((s, [, ms]) => s + (ms ?? 0), 0);
+  const top = [...byFunction.values()].filter((f) => f.component !== 'idle').sort((a, b) => b.ms - a.ms).slice(0, topN);
+  return { process: processName, files: profiles.length, spanMs, busyMs, byComponent, top };
+}
+
+/** Every process folder under `dir` (variant up --cpu-prof writes dir/<process>/*.cpuprofile). */
+export function readProfileDir(dir: string): ProfileSummary[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => {
+      const files = readdirSync(join(dir, d.name)).filter((f) => f.endsWith('.cpuprofile'));
+      return summarizeProfiles(d.name, files.map((f) => JSON.parse(readFileSync(join(dir, d.name, f), 'utf8')) as CpuProfile));
+    })
+    .filter((s) => s.files > 0)
+    .sort((a, b) => a.process.localeCompare(b.process));
+}
+
+const COMPONENTS: Component[] = ['framework', 'auth', 'database', 'tracing', 'grading', 'app', 'libraries', 'node', 'gc', 'runtime', 'startup'];
+const f1 = (x: number) => x.toFixed(1);
+
+/** One table of components (ms and per iteration when the iterations are known), then each process's top functions. */
+export function profilesMarkdown(summaries: ProfileSummary[], iterations: number | null): string {
+  const perIt = (ms: number) => (iterations ? ` (${f1(ms / iterations)})` : '');
+  return [
+    `### JavaScript CPU by component (V8 CPU profiles, main thread only)`,
+    '',
+    `ms of sampled self time${iterations ? `; in brackets per iteration started (${iterations}, warm-up included in the profiles)` : ''}. Not here: libuv's thread pool (scrypt password hashing, zlib) and child processes (the sandboxed grader): see the run's per-process CPU.`,
+    '',
+    `| process | busy | ${COMPONENTS.join(' | ')} |`,
+    `|---|---:|${COMPONENTS.map(() => '---:').join('|')}|`,
+    ...summaries.map((s) => `| ${s.process} | ${f1(s.busyMs)}${perIt(s.busyMs)} | ${COMPONENTS.map((c) => `${f1(s.byComponent[c] ?? 0)}${perIt(s.byComponent[c] ?? 0)}`).join(' | ')} |`),
+    '',
+    ...summaries.flatMap((s) => [
+      `#### ${s.process}: top functions by self time (${f1(s.busyMs)} ms busy of ${f1(s.spanMs)} ms profiled)`,
+      '',
+      '| function | where | component | ms | share of busy |',
+      '|---|---|---|---:|---:|',
+      ...s.top.map((t) => `| ${t.function} | ${t.where} | ${t.component} | ${f1(t.ms)} | ${s.busyMs > 0 ? f1((100 * t.ms) / s.busyMs) : '0.0'} % |`),
+      '',
+    ]),
+  ].join('\n');
+}
