@@ -76,6 +76,28 @@ export interface Production {
 /** 201 (sync variants) or 202 (async variants) to a submission. */
 export type SubmissionReply = { ep_id: number; ex_id: number; grade: number; comment: FeedbackItem[] } | { ep_id: number; status: string };
 
+/** GET /api/business-session/:id/report — the session's results (paper 001's S2), computed by the server. */
+export interface SessionReport {
+  session_id: number;
+  name: string;
+  pass_mark: number;
+  totals: { students: number; exercises: number; productions: number; graded: number; failed: number; pending: number };
+  grade_distribution: Record<string, number>;
+  mean_grade: number | null;
+  exercises: { ex_id: number; attempts: number; students_attempted: number; students_passed: number; pass_rate: number; mean_best_grade: number | null }[];
+  students: {
+    user_id: number;
+    firstname: string;
+    lastname: string;
+    email: string;
+    attempts: number;
+    best_grades: Record<string, number | null>;
+    exercises_passed: number;
+    progress: number;
+    last_submission_at: string | null;
+  }[];
+}
+
 export interface AppConfig {
   maxArchiveBytes: number;
   traces: boolean;
@@ -153,6 +175,8 @@ export const api = {
   session: (id: number) => request<BusinessSession>(`/api/business-session/${id}`),
   createSession: (body: { name: string; sequence_id: number; starts_at: string; ends_at: string; enrolment_key?: string }) =>
     request<BusinessSession>('/api/business-session', { method: 'POST', body }),
+  report: (id: number) => request<SessionReport>(`/api/business-session/${id}/report`),
+  reportCsv: (id: number) => request<string>(`/api/business-session/${id}/report?format=csv`),
   enrolled: (id: number) => request<{ session_id: number; user_ids: number[] }>(`/api/business-session/${id}/enrolments`),
   enrol: (id: number, userIds: number[]) => request<{ enrolled: number }>(`/api/business-session/${id}/enrolments`, { method: 'POST', body: { user_ids: userIds } }),
   enrolWithKey: (id: number, key: string) => request<{ enrolled: number }>(`/api/business-session/${id}/enrolments`, { method: 'POST', body: { enrolment_key: key } }),

@@ -14,7 +14,7 @@ import { loadCatalog, loadSamples } from '@shellgrade/grading';
 // The launcher and seeding helpers of the system tests (test/support), as in test/variants.e2e.ts.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { seed, variantUp } from '../../../test/support/stack';
-import { launch, logIn, newPage } from './browser';
+import { horizontalOverflow, launch, logIn, newPage } from './browser';
 
 jest.setTimeout(300_000);
 
@@ -63,6 +63,8 @@ it('creates an exercise and a session, enrols a student by CSV, and the student 
     await page.waitForFunction(`document.getElementById('roster').value.includes(${JSON.stringify(student!.email)})`);
     await page.getByRole('button', { name: "Enrol and assign the session's exercises" }).click();
     await page.getByRole('status').getByText('Enrolled 1 student.').waitFor();
+    await page.getByTestId('results').getByRole('row', { name: student!.email }).waitFor();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
   } finally {
     await teacher.context.close();
   }
@@ -85,13 +87,16 @@ it('creates an exercise and a session, enrols a student by CSV, and the student 
   try {
     await logIn(again.page, entry, 'teacher1@shellgrade.test', 'teacher-password');
     await again.page.getByRole('link', { name: sessionName }).click();
+    // The server's session report (S2): the student's best grade and progress, the exercise's pass rate.
     const row = again.page.getByTestId('results').getByRole('row', { name: student!.email });
-    await row.getByRole('cell', { name: '100' }).waitFor();
+    await row.getByRole('cell', { name: '100', exact: true }).waitFor();
+    await row.getByRole('cell', { name: '100%' }).waitFor();
+    await again.page.getByTestId('exercise-results').getByRole('row', { name }).getByRole('cell', { name: '100%' }).waitFor();
     const download = again.page.waitForEvent('download');
     await again.page.getByRole('button', { name: 'Export CSV' }).click();
-    const csv = readFileSync((await (await download).path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe(`email,firstname,lastname,${name}`);
-    expect(csv).toContain(`${student!.email},Student,3,100\r\n`);
+    const csv = readFileSync((await (await download).path())!, 'utf8').split('\n');
+    expect(csv[0]).toMatch(/^user_id,email,lastname,firstname,attempts,exercises_passed,progress,ex_\d+$/);
+    expect(csv[1]).toBe(`${student!.userId},${student!.email},3,Student,1,1,1.000,100`);
   } finally {
     await again.context.close();
   }

@@ -1,12 +1,4 @@
-/** CSV in and out for the teacher pages (RFC 4180 quoting on export). */
-
-export function toCsv(rows: (string | number | null | undefined)[][]): string {
-  const cell = (v: string | number | null | undefined) => {
-    const s = v === null || v === undefined ? '' : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  return rows.map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
-}
+/** The teachers' class lists (CSV in; results go out as the server's report CSV). */
 
 export interface RosterLine {
   email: string;

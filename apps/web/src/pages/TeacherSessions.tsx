@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type BusinessSession, type Exercise } from '../api';
 import { useAuth } from '../auth';
-import { parseRoster, toCsv } from '../lib/csv';
+import { parseRoster } from '../lib/csv';
 import { download, ErrorMessage, formatDate, Loading, Page, useLoad } from '../ui';
 
 export function TeacherSessions() {
@@ -91,97 +91,115 @@ function NewSession({ exercises, onCreated }: { exercises: Exercise[]; onCreated
 }
 
 async function sessionData(id: number) {
-  const session = await api.session(id);
-  const [sequences, exercises, statements, enrolled, students] = await Promise.all([
-    api.sequences(),
-    api.exercises(),
-    api.statements(`&session_id=${id}`),
-    api.enrolled(id),
-    api.users('student'),
-  ]);
-  const exIds = sequences.find((q) => q.sequence_id === session.sequence_id)?.exercises ?? [];
-  const psIds = new Set(statements.map((s) => s.ps_id));
-  const productions = (await Promise.all(exIds.map((ex) => api.productions(`&ex_id=${ex}`)))).flat().filter((p) => psIds.has(p.ps_id));
-  const names = new Map(exercises.map((e) => [e.ex_id, e.name]));
-  const byId = new Map(students.map((u) => [u.user_id, u]));
-  const best = new Map<string, number>();
-  for (const p of productions) {
-    if (p.grade === null) continue;
-    const key = `${p.user_id}:${p.ex_id}`;
-    best.set(key, Math.max(best.get(key) ?? 0, p.grade));
-  }
-  return { session, exIds, names, statements, enrolled: enrolled.user_ids, students, byId, best, productions };
+  const [report, exercises, students] = await Promise.all([api.report(id), api.exercises(), api.users('student')]);
+  return { report, exIds: report.exercises.map((e) => e.ex_id), names: new Map(exercises.map((e) => [e.ex_id, e.name])), students };
 }
 
+const percent = (x: number) => `${Math.round(100 * x)}%`;
+
+/** The session's results from the server's report (S2): per student, per exercise, distribution; its CSV. */
 export function SessionResults() {
   const id = Number(useParams().sessionId);
   const { data, error, loading, reload } = useLoad(() => sessionData(id), [id]);
+  const [exportError, setExportError] = useState<unknown>();
 
-  function exportCsv() {
-    if (!data) return;
-    const header = ['email', 'firstname', 'lastname', ...data.exIds.map((ex) => data.names.get(ex) ?? `exercise ${ex}`)];
-    const rows = data.enrolled.map((uid) => {
-      const u = data.byId.get(uid);
-      return [u?.email ?? String(uid), u?.firstname ?? '', u?.lastname ?? '', ...data.exIds.map((ex) => data.best.get(`${uid}:${ex}`) ?? '')];
-    });
-    download(`session-${id}-results.csv`, toCsv([header, ...rows]));
+  async function exportCsv() {
+    setExportError(undefined);
+    try {
+      download(`session-${id}-report.csv`, await api.reportCsv(id));
+    } catch (err) {
+      setExportError(err);
+    }
   }
 
-  const buckets = Array.from({ length: 11 }, () => 0);
-  for (const g of data?.best.values() ?? []) buckets[Math.min(10, Math.floor(g / 10))]!++;
-  const peak = Math.max(1, ...buckets);
-
+  const buckets = Object.entries(data?.report.grade_distribution ?? {});
+  const peak = Math.max(1, ...buckets.map(([, n]) => n));
+  const name = (ex: number) => data?.names.get(ex) ?? `exercise ${ex}`;
   return (
-    <Page title={data ? `Session: ${data.session.name}` : `Session ${id}`}>
+    <Page title={data ? `Session: ${data.report.name}` : `Session ${id}`}>
       <ErrorMessage error={error} />
-      {loading && <Loading what="the session" />}
+      {loading && <Loading what="the session's report" />}
       {data && (
         <>
           <h2>Results</h2>
           <p>
-            {data.enrolled.length} enrolled, {data.productions.length} productions.{' '}
-            <button type="button" onClick={exportCsv}>
+            {data.report.totals.students} enrolled, {data.report.totals.productions} productions ({data.report.totals.graded} graded
+            {data.report.mean_grade !== null ? `, mean ${data.report.mean_grade.toFixed(1)}` : ''}); passing is {data.report.pass_mark} or more.{' '}
+            <button type="button" onClick={() => void exportCsv()}>
               Export CSV
             </button>
           </p>
+          <ErrorMessage error={exportError} />
           <div className="scroll">
             <table data-testid="results">
+              <caption>Best grade per student and exercise</caption>
               <thead>
                 <tr>
                   <th scope="col">Student</th>
                   {data.exIds.map((ex) => (
                     <th scope="col" key={ex}>
-                      {data.names.get(ex) ?? ex}
+                      {name(ex)}
                     </th>
                   ))}
+                  <th scope="col">Progress</th>
                 </tr>
               </thead>
               <tbody>
-                {data.enrolled.map((uid) => (
-                  <tr key={uid}>
-                    <th scope="row">{data.byId.get(uid)?.email ?? uid}</th>
+                {data.report.students.map((s) => (
+                  <tr key={s.user_id}>
+                    <th scope="row">{s.email}</th>
                     {data.exIds.map((ex) => (
-                      <td key={ex}>{data.best.get(`${uid}:${ex}`) ?? '—'}</td>
+                      <td key={ex}>{s.best_grades[String(ex)] ?? '—'}</td>
                     ))}
+                    <td>{percent(s.progress)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          <h3>Best grades, distribution</h3>
-          <div className="histogram" role="img" aria-label={`Best grades: ${buckets.map((n, i) => `${i * 10}${i < 10 ? `–${i * 10 + 9}` : ''}: ${n}`).join(', ')}`}>
-            {buckets.map((n, i) => (
-              <div key={i} className="bar" style={{ height: `${(100 * n) / peak}%` }} title={`${i * 10}${i < 10 ? `–${i * 10 + 9}` : ''}: ${n}`} />
+          <div className="scroll">
+            <table data-testid="exercise-results">
+              <caption>Per exercise</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Exercise</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Students who tried</th>
+                  <th scope="col">Passed</th>
+                  <th scope="col">Mean best grade</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.report.exercises.map((e) => (
+                  <tr key={e.ex_id}>
+                    <th scope="row">{name(e.ex_id)}</th>
+                    <td>{e.attempts}</td>
+                    <td>{e.students_attempted}</td>
+                    <td>{percent(e.pass_rate)}</td>
+                    <td>{e.mean_best_grade === null ? '—' : e.mean_best_grade.toFixed(1)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <h3>Grades of every graded production</h3>
+          <div className="histogram" role="img" aria-label={`Grade distribution: ${buckets.map(([b, n]) => `${b}: ${n}`).join(', ')}`}>
+            {buckets.map(([b, n]) => (
+              <div key={b} className="bar" style={{ height: `${(100 * n) / peak}%` }} title={`${b}: ${n}`} />
             ))}
           </div>
-          <Enrol session={data.session} exIds={data.exIds} students={data.students} onDone={reload} />
+          <div className="axis" aria-hidden="true">
+            <span>0</span>
+            <span>100</span>
+          </div>
+          <Enrol session={data.report.session_id} exIds={data.exIds} students={data.students} onDone={reload} />
         </>
       )}
     </Page>
   );
 }
 
-function Enrol({ session, exIds, students, onDone }: { session: BusinessSession; exIds: number[]; students: { user_id: number; email: string }[]; onDone: () => void }) {
+function Enrol({ session, exIds, students, onDone }: { session: number; exIds: number[]; students: { user_id: number; email: string }[]; onDone: () => void }) {
   const { user } = useAuth();
   const [text, setText] = useState('');
   const [report, setReport] = useState<string>();
@@ -205,9 +223,9 @@ function Enrol({ session, exIds, students, onDone }: { session: BusinessSession;
         else ids.push(uid);
       }
       if (ids.length > 0) {
-        await api.enrol(session.session_id, ids);
-        const existing = new Set((await api.statements(`&session_id=${session.session_id}`)).map((s) => `${s.user_id}:${s.ex_id}`));
-        for (const uid of ids) for (const ex of exIds) if (!existing.has(`${uid}:${ex}`)) await api.createStatement({ user_id: uid, session_id: session.session_id, ex_id: ex });
+        await api.enrol(session, ids);
+        const existing = new Set((await api.statements(`&session_id=${session}`)).map((s) => `${s.user_id}:${s.ex_id}`));
+        for (const uid of ids) for (const ex of exIds) if (!existing.has(`${uid}:${ex}`)) await api.createStatement({ user_id: uid, session_id: session, ex_id: ex });
       }
       setReport(
         `Enrolled ${ids.length} student${ids.length === 1 ? '' : 's'}.` +
