@@ -29,6 +29,7 @@ afterAll(() => db.end());
 
 describe.each([
   'naked-mon', 'mon-redis', 'mon-x2', 'msa-1-1', 'msa-1-2', 'msa-2-2-2', 'msa-rabbitmq-1-2',
+  'msa-pipeline-1-2', // paper 003: pipes and filters, against its baseline msa-rabbitmq-1-2
   'msa-grpc-1-1', 'msa-grpc-1-2', 'msa-grpc-2-4-4', // paper 002: REST to the gateway, gRPC behind it
 ])('scenario R on %s', (variant) => {
   it('passes for 6 users concurrently with the expected statuses and stored grades', async () => {

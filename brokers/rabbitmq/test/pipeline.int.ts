@@ -6,6 +6,7 @@
  * Every test ends with the audit counted from what the client was told.
  */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/dispatch';
@@ -17,6 +18,7 @@ import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
 import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
 import {
   acceptedIds,
+  expectKill9Recovered,
   expectPoisonAudit,
   expectReplyTimeout,
   expectSyncGradedOnce,
@@ -26,11 +28,13 @@ import {
 import { GOOD_ANSWER, realGrader } from '../../../libs/dispatch/test/support/real-grader';
 import { startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
 import { sleep } from '../../../libs/dispatch/test/support/servers';
+import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 
 jest.setTimeout(180_000);
 
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://shellgrade:shellgrade@127.0.0.1:55672';
+const WORKER_SCRIPT = join(__dirname, 'pipeline-worker.child.ts');
 const ALL: Partial<Record<PipelineFilterName, { prefetch: number }>> = { check: { prefetch: 4 }, grade: { prefetch: 4 }, record: { prefetch: 8 } };
 
 /** The spec's archive bounds, as the services bind the validator. */
@@ -144,6 +148,18 @@ test('filters scale apart: one worker runs check and record, two others only gra
   console.log(`pipeline scaled apart: grade acked per worker ${graded.join(' + ')}`);
   const audit = await fx.audit('pipeline scaled apart', acceptedIds(results));
   expect(audit).toMatchObject({ accepted: 24, productions: 24, lost: 0, unaccounted: 0, stuck: 0, graded: 24 });
+});
+
+test('kill -9 of a pipeline worker process with messages in its filters: nothing lost, nothing duplicated', async () => {
+  const prefix = prefixName();
+  const env = { DATABASE_URL: fx.db.url, AMQP_URL, ...brokerSettingsEnv({ queue: prefix, prefetch: 4, retryDelayMs: 50 }) };
+  await expectKill9Recovered(
+    fx,
+    'pipeline',
+    { script: WORKER_SCRIPT, env },
+    async () => (await rig({ prefix, reply: 'async' })).dispatch,
+    async (grading) => console.log(`pipeline kill -9: ${grading} in the grade filter when killed`),
+  );
 });
 
 test('one trace: sps → publish(check) → consume(check) → publish(grade) → consume(grade) → publish(record) → consume(record)', async () => {

@@ -4,7 +4,7 @@
  * part is started by `consume`. Prints READY once it consumes (see child-process.ts); on
  * SIGTERM it stops consuming, then closes the pool and exits.
  */
-import { GradingWorker, type ProductionRepository } from '@shellgrade/domain';
+import { GradingWorker, type ArchiveStore, type Grader, type ProductionRepository, type SubmissionContextReader } from '@shellgrade/domain';
 import { realGrader } from './real-grader';
 import { PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore, createPool } from './real-libs';
 
@@ -13,17 +13,20 @@ export interface Consuming {
   close: () => Promise<void>;
 }
 
-export function runWorkerProcess(consume: (grading: GradingWorker, productions: ProductionRepository) => Promise<Consuming>): void {
+/** The ports GradingWorker is built from, for consumers that split its work (dispatch pipeline's filters). */
+export interface WorkerPorts {
+  context: SubmissionContextReader;
+  archives: ArchiveStore;
+  grader: Grader;
+}
+
+export function runWorkerProcess(consume: (grading: GradingWorker, productions: ProductionRepository, ports: WorkerPorts) => Promise<Consuming>): void {
   const main = async () => {
     const pool = createPool({ databaseUrl: String(process.env.DATABASE_URL), size: 10, idleTimeoutMs: 30_000 });
     const productions = new PgProductionRepository(pool);
-    const grading = new GradingWorker(
-      new PgSubmissionContextReader(pool),
-      productions,
-      new PostgresArchiveStore(pool),
-      realGrader(),
-    );
-    const consuming = await consume(grading, productions);
+    const ports: WorkerPorts = { context: new PgSubmissionContextReader(pool), archives: new PostgresArchiveStore(pool), grader: realGrader() };
+    const grading = new GradingWorker(ports.context, productions, ports.archives, ports.grader);
+    const consuming = await consume(grading, productions, ports);
     process.stdout.write(`READY pid=${process.pid}\n`);
     process.once('SIGTERM', () => {
       void consuming
