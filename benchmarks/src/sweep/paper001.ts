@@ -153,7 +153,7 @@ export async function runPaper001(opts: Omit<SweepOptions, 'variant' | 'runId'> 
     }
   }
   const tables = paper001Tables(cells);
-  const markdown = [`## Paper 001 on this machine (${opts.profile})`, '', tables, '', '## Per experiment', '', ...results.map(classMarkdown)].join('\n\n') + '\n';
+  const markdown = [`## Paper 001 on this machine (${opts.profile})`, tables, '## Per experiment', ...results.map(classMarkdown)].join('\n\n') + '\n';
   const markdownFile = join(dir, 'paper001.md');
   const htmlFile = join(dir, 'paper001.html');
   writeFileSync(markdownFile, markdown);

@@ -5,6 +5,7 @@
  * the latency slope -> results/<run-id>/sweep-<class>.json and sweep.md.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { loadConnections, loadVariant } from '@shellgrade/variant';
@@ -12,8 +13,11 @@ import { k6Path } from '../k6-tool';
 import { phase } from '../log';
 import { repoRoot, runDir } from '../paths';
 import { loadProfile } from '../profiles';
+import { ResourceSampler, type ProcessGroup } from '../resource-sampler';
+import { K6_GROUP, summarizeResources } from '../resource-summary';
 import { startInherited, waitExit } from '../shell';
-import { entryUrl, resetProductions, seedStudents, variantStatus, variantUp } from '../stack';
+import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantStatus, variantUp } from '../stack';
+import { judgeRun } from '../validity';
 import { cacheDelta, parseRedisInfo, scrapeCaches, type ProcessCacheStats, type RedisUsage } from './cache-stats';
 import { seedSessionProductions } from './data';
 import { analyseSweep, sweepMarkdown, type SweepAnalysis, type SweepScheduleStep } from './steps';
@@ -51,6 +55,8 @@ export interface SweepClassResult {
   /** The S2 cache (a report's session productions), per process. */
   reportCacheStats: ProcessCacheStats[];
   redis: { cpuS: number; usedMemoryBytes: number; keysAfter: number } | null;
+  /** CPU seconds per process group over the class (variant processes, servers), k6's, and the CPU nobody accounts for. */
+  cpu: { byGroup: Record<string, number>; k6S: number; foreignCores: number | null; k6SchedDelayMs: number | null };
   k6ExitCode: number;
 }
 
@@ -121,7 +127,17 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
     const cachesBefore = await scrapeCaches(status.processes);
     const redisBefore = spec.cache === 'redis' ? await redisUsage(connections.REDIS_URL) : null;
     phase(`sweep ${klass}: k6 ${sweep.vus.length} steps`);
-    const k6ExitCode = await waitExit(startInherited(k6, args, {}));
+    // The machine's CPU over the class, as `bench run` samples it: a run is not the system's alone
+    // when k6 starved or someone else used the CPU (validity.ts), Little's law aside.
+    let groups: ProcessGroup[] = processGroupsOf(status);
+    const sampler = new ResourceSampler(() => groups);
+    sampler.start();
+    const loadFromMs = Date.now();
+    const child = startInherited(k6, args, {});
+    if (child.pid) groups = [...groups, { name: K6_GROUP, role: 'load', pid: child.pid }];
+    const k6ExitCode = await waitExit(child);
+    const resources = summarizeResources(await sampler.stop(), totalmem(), undefined, { loadFromMs, holdFromMs: loadFromMs, holdToMs: Date.now() });
+    const machine = judgeRun({ droppedIterations: 0, k6ExitCode, clientErrors: 0, resources });
     const cachesAfter = await scrapeCaches(status.processes);
     const redisAfter = spec.cache === 'redis' ? await redisUsage(connections.REDIS_URL) : null;
 
@@ -130,8 +146,8 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
       k6: { metrics: Record<string, { values: Record<string, number> }> };
     };
     const analysis = analyseSweep(summary.config.schedule, summary.config.sweep.holdS, summary.k6.metrics);
-    if (k6ExitCode !== 0) {
-      analysis.reasons.push(`k6 exited with code ${k6ExitCode}`);
+    if (!machine.valid) {
+      analysis.reasons.push(...machine.reasons);
       analysis.valid = false;
     }
     const stats = (cache: 'context' | 'report') =>
@@ -154,13 +170,14 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
       analysis,
       cacheStats,
       reportCacheStats,
+      cpu: { byGroup: resources.cpuSByGroup, k6S: resources.k6CpuS, foreignCores: resources.cpuResidualCores, k6SchedDelayMs: resources.k6SchedDelayMs },
       redis: redisBefore && redisAfter ? { cpuS: redisAfter.cpuS - redisBefore.cpuS, usedMemoryBytes: redisAfter.usedMemoryBytes, keysAfter: redisAfter.keys } : null,
       k6ExitCode,
     };
     writeFileSync(join(dir, `sweep-${klass}.json`), JSON.stringify(result, null, 2));
     results.push(result);
   }
-  const markdown = [`## Sweep ${runId}`, '', ...results.map(classMarkdown)].join('\n\n') + '\n';
+  const markdown = [`## Sweep ${runId}`, ...results.map(classMarkdown)].join('\n\n') + '\n';
   writeFileSync(join(dir, 'sweep.md'), markdown);
   return { runId, dir, results, markdown };
 }
@@ -182,5 +199,8 @@ export function classMarkdown(r: SweepClassResult): string {
           r.redis ? `\nRedis: ${r.redis.cpuS.toFixed(2)} CPU s over the class, ${(r.redis.usedMemoryBytes / 2 ** 20).toFixed(1)} MiB used, ${r.redis.keysAfter} keys at the end.` : '',
         ].join('\n')
       : '';
-  return sweepMarkdown(`${r.class.toUpperCase()} on ${r.variant} (cache ${r.cache}; ${r.sessionProductions} productions in the report's session)`, r.analysis) + cache;
+  const cpu = `\n\nCPU over the class: ${Object.entries(r.cpu.byGroup)
+    .map(([g, s]) => `${g} ${s.toFixed(1)} s`)
+    .join(', ')}; k6 ${r.cpu.k6S.toFixed(1)} s; CPU used by nobody of the run ${r.cpu.foreignCores === null ? 'unknown' : `${r.cpu.foreignCores.toFixed(2)} cores`}.`;
+  return sweepMarkdown(`${r.class.toUpperCase()} on ${r.variant} (cache ${r.cache}; ${r.sessionProductions} productions in the report's session)`, r.analysis) + cpu + cache;
 }
