@@ -42,8 +42,9 @@ it("shows the API's refusal for another student's production and for teacher pag
     expect(await alertText(page)).toBe(`exercise production ${epId} does not exist`);
     await page.getByRole('button', { name: 'Log out' }).waitFor(); // the app, not a blank page
 
+    // The session's report: not theirs, so, as everywhere (libs/auth ownership.ts), it does not exist for them.
     await page.goto(`${entry}/teacher/sessions/${sessionId}`);
-    expect(await alertText(page)).toBe('requires role admin or teacher');
+    expect(await alertText(page)).toBe(`business session ${sessionId} does not exist`);
 
     await page.goto(`${entry}/teacher/exercises/new`);
     await page.getByLabel('Name', { exact: true }).fill('Not mine');

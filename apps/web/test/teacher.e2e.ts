@@ -1,6 +1,6 @@
 /**
  * Issue 20, teachers in a real browser: a teacher creates an exercise (statement, question
- * archive, grading script loaded from a file, published), a session over it, enrols a student
+ * archive, grading script loaded from a file, published; then edited), a session over it, enrols a student
  * from a CSV class list (enrolment + the student's statement); the student sees the exercise in
  * that session and is graded by the teacher's script; the teacher's results table shows the
  * grade and its CSV export carries it. naked-mon, real grader, headless Chromium at 375 px.
@@ -48,6 +48,12 @@ it('creates an exercise and a session, enrols a student by CSV, and the student 
     await page.getByLabel('State', { exact: true }).selectOption('published');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('status').getByText(/^Saved exercise #\d+ \(published\)\.$/).waitFor();
+    // Edited once saved: the form reloads the exercise, grading script included (staff see it).
+    await page.getByLabel('Statement (HTML)').fill(`<h1>${name}</h1><p>Edited ${tag}</p>${paper.statementHtml}`);
+    expect(await page.getByLabel('Grading script (Python, prints one JSON line)').inputValue()).toBe(paper.graderScript);
+    const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && /\/api\/exercise\/\d+$/.test(r.url()));
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect((await patched).status()).toBe(200);
 
     await page.getByRole('link', { name: 'Sessions', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill(sessionName);
@@ -74,7 +80,9 @@ it('creates an exercise and a session, enrols a student by CSV, and the student 
   try {
     await logIn(sp, entry, student!.email, student!.password);
     await sp.getByRole('article', { name: sessionName }).getByRole('link', { name }).click();
-    await sp.getByRole('heading', { name }).waitFor();
+    await sp.getByRole('heading', { name, exact: true }).waitFor();
+    // The statement as edited, in its sandboxed frame.
+    await sp.frameLocator('iframe[title="Statement"]').getByText(`Edited ${tag}`).waitFor();
     await sp.getByLabel(/Archive \(\.tar\.gz/).setInputFiles({ name: 'answer.tgz', mimeType: 'application/gzip', buffer: loadSamples('paper-scripts').good });
     await sp.getByRole('button', { name: 'Submit' }).click();
     await sp.getByTestId('outcome').getByText('Grade: 100/100').waitFor();

@@ -57,10 +57,11 @@ export function ExerciseEditor() {
     <Page title={editing ? `Edit exercise ${exId}` : 'New exercise'}>
       {saved && <p role="status">{saved}</p>}
       <ErrorMessage error={existing.error} />
-      {existing.loading ? (
+      {/* Until the exercise of this very URL has loaded (a new one just created included). */}
+      {existing.error ? null : existing.loading || (editing && existing.data?.ex_id !== Number(exId)) ? (
         <Loading what="the exercise" />
       ) : (
-        !existing.error && <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`, { state: { saved: `Saved exercise #${e.ex_id} (${e.state}).` } })} />
+        <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`, { state: { saved: `Saved exercise #${e.ex_id} (${e.state}).` } })} />
       )}
     </Page>
   );

@@ -91,7 +91,12 @@ function NewSession({ exercises, onCreated }: { exercises: Exercise[]; onCreated
 }
 
 async function sessionData(id: number) {
-  const [report, exercises, students] = await Promise.all([api.report(id), api.exercises(), api.users('student')]);
+  // All three at once, but one refusal shown, always the same: the report's (what the page is about) first.
+  const pending = api.report(id);
+  const others = Promise.all([api.exercises(), api.users('student')]);
+  others.catch(() => undefined); // awaited below, once the report answered
+  const report = await pending;
+  const [exercises, students] = await others;
   return { report, exIds: report.exercises.map((e) => e.ex_id), names: new Map(exercises.map((e) => [e.ex_id, e.name])), students };
 }
 
