@@ -8,3 +8,4 @@ export * from './request-start';
 export * from './internal-request';
 export * from './body-limit';
 export * from './web-app';
+export * from './ops-results';

@@ -9,6 +9,8 @@
  *                                 only unless http.opsAccess is `public`): traces name users
  *                                 and internals, and Jaeger answers no CORS, so the browser
  *                                 reaches it only through its own origin, and only from inside
+ *   GET /ops/presets, /ops/runs[/<id>/<file>]  the console's presets and benchmark runs, gated
+ *                                 the same way (ops-results.ts)
  *   GET /assets/*, /favicon.svg    the built files (hashed names: cached for a year)
  *   GET any other page            index.html (the app routes in the browser), for browsers only
  *                                 (Accept: text/html): API clients keep their 404 problem+json
@@ -22,6 +24,7 @@ import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import serveStatic from 'serve-static';
 import { mayReadOps, type OpsAccess } from './internal-request';
+import { serveOpsResults, type PresetSummary } from './ops-results';
 import { problem, sendProblem } from './problem';
 
 export interface WebAppOptions {
@@ -33,6 +36,10 @@ export interface WebAppOptions {
   opsAccess: OpsAccess;
   /** Jaeger query API base, e.g. http://127.0.0.1:16686; undefined: no relay. */
   jaegerQueryUrl?: string;
+  /** The presets the console lists (computed by the wiring from the spec: GET /ops/presets). */
+  presets?: PresetSummary[];
+  /** The benchmark results folder (GET /ops/runs, /ops/runs/<id>/<file>); undefined: none. */
+  resultsDir?: string;
 }
 
 /** What GET /app-config.json answers. */
@@ -65,6 +72,7 @@ export function serveWebApp(app: Use, opts: WebAppOptions): void {
       void relayToJaeger(req, res, opts, jaeger[1]!);
       return;
     }
+    if (serveOpsResults(req, res, opts)) return;
     next();
   });
 

@@ -4,10 +4,26 @@
  * the serialized spec, and addresses differ per machine). Every tunable is in the spec.
  * Defaults are the loopback servers that infra/bin/servers starts.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** Where job folders go unless SG_SANDBOX_ROOT says otherwise. */
 export const DEFAULT_SANDBOX_ROOT = '/var/lib/shellgrade/sandbox';
+
+/**
+ * The benchmark results folder unless SG_RESULTS_DIR says otherwise: the enclosing repository's
+ * results/ (as benchmarks/src/paths.ts resolves it), from the sources or the build.
+ */
+export function defaultResultsDir(): string {
+  let dir = __dirname;
+  for (;;) {
+    if (existsSync(join(dir, 'k6', 'profiles.json')) && existsSync(join(dir, 'benchmarks'))) return join(dir, 'results');
+    const parent = dirname(dir);
+    if (parent === dir) return resolve('results');
+    dir = parent;
+  }
+}
 
 export const connectionsSchema = z.object({
   DATABASE_URL: z.string().default('postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade'),
@@ -25,6 +41,8 @@ export const connectionsSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default('http://127.0.0.1:4318'),
   /** Jaeger's query API, relayed (internal callers only) for the web app's trace view. */
   JAEGER_QUERY_URL: z.string().default('http://127.0.0.1:16686'),
+  /** Benchmark runs (benchmarks/ writes them), listed read-only by the web app's console. */
+  SG_RESULTS_DIR: z.string().default(defaultResultsDir),
 });
 
 export type Connections = z.infer<typeof connectionsSchema>;

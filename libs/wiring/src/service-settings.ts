@@ -1,9 +1,9 @@
 /** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
-import { join } from 'node:path';
-import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
-import { variantServers, type ServiceConfig } from '@shellgrade/variant';
+import { join, resolve } from 'node:path';
+import { bodyLimitFor, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
+import { listVariants, loadVariant, variantServers, type ServiceConfig } from '@shellgrade/variant';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
   const { http } = cfg.spec;
@@ -24,7 +24,27 @@ export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
     maxArchiveBytes: cfg.spec.http.maxArchiveBytes,
     opsAccess: cfg.spec.http.opsAccess,
     jaegerQueryUrl: cfg.connections.JAEGER_QUERY_URL,
+    presets: presetSummaries(),
+    resultsDir: resolve(cfg.connections.SG_RESULTS_DIR),
   };
+}
+
+/** The console's preset table: each preset's description and shape (a broken one says why). */
+export function presetSummaries(): PresetSummary[] {
+  let names: string[];
+  try {
+    names = listVariants();
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    try {
+      const spec = loadVariant(name);
+      return { name, description: spec.description, topology: spec.topology, dispatch: spec.dispatch, transport: spec.transport, gateway: spec.gateway.pattern };
+    } catch (error) {
+      return { name, description: '', error: (error as Error).message };
+    }
+  });
 }
 
 export function identityOf(cfg: ServiceConfig): ServiceIdentity {

@@ -1,0 +1,176 @@
+/**
+ * The researchers' console reads, beside the Jaeger relay and gated like it (internal callers
+ * only unless http.opsAccess is `public`; 404 otherwise):
+ *
+ *   GET /ops/presets              the presets (computed by the wiring from the spec, served as data:
+ *                                 this adapter does not read the spec)
+ *   GET /ops/runs                 the benchmark runs under the results folder, newest first: their
+ *                                 meta.json / aggregated.json facts and the report files they hold
+ *   GET /ops/runs/<id>/<file>     one file of a run folder, read-only (html, md, json, png, svg),
+ *                                 never outside the results folder; HTML is sandboxed (its scripts
+ *                                 run in an opaque origin: no cookie, no API of this origin)
+ */
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { extname, join, sep } from 'node:path';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { mayReadOps, type OpsAccess } from './internal-request';
+import { problem, sendProblem } from './problem';
+
+/** One preset as the console lists it (what the wiring reads from infra/variants). */
+export interface PresetSummary {
+  name: string;
+  description: string;
+  topology?: string;
+  dispatch?: string;
+  transport?: string;
+  gateway?: string;
+  /** Set instead of the facts when the preset does not load. */
+  error?: string;
+}
+
+export interface RunSummary {
+  id: string;
+  variant: string | null;
+  profile: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  runsAsked: number | null;
+  validRuns: number | null;
+  valid: boolean | null;
+  /** Report files, relative to the run folder (e.g. report/report.html, k6-dashboard-run-1.html). */
+  files: string[];
+}
+
+export interface OpsResultsOptions {
+  opsAccess: OpsAccess;
+  presets?: PresetSummary[];
+  /** The benchmark results folder; undefined: no run listing. */
+  resultsDir?: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+/** Run folders are named by the benchmark CLI: <UTC stamp>-<variant>-<profile>... */
+const RUN_ID = /^\d{8}T\d{6}Z[A-Za-z0-9._-]*$/;
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+/** Listed as report files (json files are served but only these two listed). */
+const LISTED = /\.(html|md|png|svg)$|^(meta|aggregated)\.json$/;
+
+const metaSchema = z.object({
+  variant: z.string().optional(),
+  profileName: z.string().optional(),
+  startedAt: z.string().optional(),
+  endedAt: z.string().optional(),
+});
+const aggregatedSchema = z.object({
+  runsAsked: z.number().optional(),
+  validRuns: z.number().optional(),
+  valid: z.boolean().optional(),
+  meta: metaSchema.optional(),
+});
+
+/** Handles /ops/presets and /ops/runs[/...]; false when the path is none of them. */
+export function serveOpsResults(req: Request, res: Response, opts: OpsResultsOptions): boolean {
+  const path = req.path;
+  if (path !== '/ops/presets' && path !== '/ops/runs' && !path.startsWith('/ops/runs/')) return false;
+  if (!mayReadOps(req, opts.opsAccess)) {
+    sendProblem(res, problem(404, 'not found'));
+    return true;
+  }
+  res.setHeader('Cache-Control', 'no-store');
+  if (path === '/ops/presets') {
+    if (!opts.presets) sendProblem(res, problem(404, 'this entry point lists no presets'));
+    else res.json({ presets: opts.presets });
+  } else if (path === '/ops/runs') {
+    if (!opts.resultsDir) sendProblem(res, problem(404, 'this entry point has no results folder'));
+    else res.json({ resultsDir: opts.resultsDir, runs: listRuns(opts.resultsDir) });
+  } else {
+    serveRunFile(res, opts.resultsDir, path.slice('/ops/runs/'.length));
+  }
+  return true;
+}
+
+export function listRuns(resultsDir: string): RunSummary[] {
+  if (!existsSync(resultsDir)) return [];
+  const runs: RunSummary[] = [];
+  for (const entry of readdirSync(resultsDir, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !RUN_ID.test(entry.name)) continue;
+    const dir = join(resultsDir, entry.name);
+    const meta = readJson(join(dir, 'meta.json'), metaSchema);
+    const agg = readJson(join(dir, 'aggregated.json'), aggregatedSchema);
+    const m = meta ?? agg?.meta;
+    const files = reportFiles(dir);
+    if (!m && files.length === 0) continue;
+    runs.push({
+      id: entry.name,
+      variant: m?.variant ?? null,
+      profile: m?.profileName ?? null,
+      startedAt: m?.startedAt ?? null,
+      endedAt: m?.endedAt ?? agg?.meta?.endedAt ?? null,
+      runsAsked: agg?.runsAsked ?? null,
+      validRuns: agg?.validRuns ?? null,
+      valid: agg?.valid ?? null,
+      files,
+    });
+  }
+  return runs.sort((a, b) => (b.startedAt ?? b.id).localeCompare(a.startedAt ?? a.id) || b.id.localeCompare(a.id));
+}
+
+function readJson<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The listed files of a run folder and of its sub-folders (one level: report/). */
+function reportFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isFile() && LISTED.test(entry.name)) files.push(entry.name);
+    else if (entry.isDirectory() && SEGMENT.test(entry.name)) {
+      for (const inner of readdirSync(join(dir, entry.name), { withFileTypes: true })) {
+        if (inner.isFile() && LISTED.test(inner.name)) files.push(`${entry.name}/${inner.name}`);
+      }
+    }
+  }
+  return files.sort();
+}
+
+function serveRunFile(res: Response, resultsDir: string | undefined, rest: string): void {
+  const notFound = () => sendProblem(res, problem(404, 'no such run file'));
+  if (!resultsDir) return notFound();
+  let segments: string[];
+  try {
+    segments = rest.split('/').map((s) => decodeURIComponent(s));
+  } catch {
+    return notFound();
+  }
+  const [id, ...file] = segments;
+  if (!id || !RUN_ID.test(id) || file.length < 1 || file.length > 2 || !file.every((s) => SEGMENT.test(s))) return notFound();
+  const type = CONTENT_TYPES[extname(file[file.length - 1]!).toLowerCase()];
+  if (!type) return notFound();
+  let real: string;
+  let root: string;
+  try {
+    root = realpathSync(resultsDir);
+    real = realpathSync(join(resultsDir, id, ...file));
+  } catch {
+    return notFound();
+  }
+  // A symlink may still lead out of the results folder: its real path decides.
+  if (!real.startsWith(root + sep) || !statSync(real).isFile()) return notFound();
+  res.setHeader('Content-Type', type);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // A report's scripts (k6's dashboard) run, but in an opaque origin: no cookie, no same-origin API.
+  if (type.startsWith('text/html') || type === 'image/svg+xml') res.setHeader('Content-Security-Policy', 'sandbox allow-scripts allow-popups');
+  res.end(readFileSync(real));
+}
