@@ -1,7 +1,9 @@
 /**
  * Researchers' console: the running variant (the entry point's /health, with identity and
  * checks for internal callers) and recent traces from Jaeger through the entry point's
- * read-only relay (/ops/jaeger, internal callers only), with the slowest and median marked.
+ * read-only relay (/ops/jaeger, internal callers only), with the slowest and median marked;
+ * the presets and the benchmark runs of the results folder (/ops/presets, /ops/runs, gated the
+ * same way), each run's report and k6 dashboards opened through /ops/runs/<id>/<file>.
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -18,6 +20,38 @@ interface TraceRow {
   start: number;
 }
 
+interface Preset {
+  name: string;
+  description: string;
+  topology?: string;
+  dispatch?: string;
+  transport?: string;
+  gateway?: string;
+  error?: string;
+}
+
+interface Run {
+  id: string;
+  variant: string | null;
+  profile: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  runsAsked: number | null;
+  validRuns: number | null;
+  valid: boolean | null;
+  files: string[];
+}
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** A run's files as link labels: the report first, then dashboards, then the rest. */
+function runLinks(run: Run): { href: string; label: string }[] {
+  const rank = (f: string) => (f.startsWith('report/') ? 0 : f.startsWith('k6-dashboard') ? 1 : f.endsWith('.json') ? 3 : 2);
+  return [...run.files]
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((f) => ({ href: `/ops/runs/${encodeURIComponent(run.id)}/${f.split('/').map(encodeURIComponent).join('/')}`, label: f.replace(/^k6-dashboard-/, 'dashboard ') }));
+}
+
 function rowsOf(traces: JaegerTrace[]): TraceRow[] {
   return traces.map((t) => {
     const first = [...t.spans].sort((a, b) => a.startTime - b.startTime)[0];
@@ -30,6 +64,8 @@ function rowsOf(traces: JaegerTrace[]): TraceRow[] {
 export function Console() {
   const health = useLoad(() => request<Record<string, unknown>>('/health'), []);
   const services = useLoad(() => request<{ data: string[] | null }>('/ops/jaeger/api/services').then((r) => (r.data ?? []).filter((s) => s.startsWith('shellgrade'))), []);
+  const presets = useLoad(() => request<{ presets: Preset[] }>('/ops/presets').then((r) => r.presets), []);
+  const runs = useLoad(() => request<{ runs: Run[] }>('/ops/runs').then((r) => r.runs), []);
   const [service, setService] = useState('');
   const [lookback, setLookback] = useState('1h');
   const [traceId, setTraceId] = useState('');
@@ -81,6 +117,94 @@ export function Console() {
             </div>
           ))}
         </dl>
+      )}
+
+      <h2>Presets</h2>
+      <ErrorMessage error={presets.error} />
+      {presets.loading && <Loading what="the presets" />}
+      {presets.data && (
+        <div className="scroll">
+          <table data-testid="presets">
+            <thead>
+              <tr>
+                <th scope="col">Preset</th>
+                <th scope="col">Topology</th>
+                <th scope="col">Dispatch</th>
+                <th scope="col">Transport</th>
+                <th scope="col">Gateway</th>
+                <th scope="col">Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {presets.data.map((p) => (
+                <tr key={p.name}>
+                  <th scope="row">{p.name}</th>
+                  {p.error ? (
+                    <td colSpan={5} className="error">
+                      does not load: {p.error}
+                    </td>
+                  ) : (
+                    <>
+                      <td>{p.topology}</td>
+                      <td>{p.dispatch}</td>
+                      <td>{p.transport}</td>
+                      <td>{p.gateway}</td>
+                      <td>{p.description}</td>
+                    </>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>Benchmark runs</h2>
+      <ErrorMessage error={runs.error} />
+      {runs.loading && <Loading what="the benchmark runs" />}
+      {runs.data && runs.data.length === 0 && <p>No benchmark run in the results folder yet (npm run bench).</p>}
+      {runs.data && runs.data.length > 0 && (
+        <div className="scroll">
+          <table data-testid="runs">
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Variant</th>
+                <th scope="col">Profile</th>
+                <th scope="col">Started</th>
+                <th scope="col">Ended</th>
+                <th scope="col">Valid / asked</th>
+                <th scope="col">Files</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">{r.id}</th>
+                  <td>{r.variant ?? '—'}</td>
+                  <td>{r.profile ?? '—'}</td>
+                  <td>{when(r.startedAt)}</td>
+                  <td>{when(r.endedAt)}</td>
+                  <td>
+                    {r.validRuns === null ? '—' : `${r.validRuns} / ${r.runsAsked ?? '?'}`}
+                    {r.valid === false && <span className="tag">invalid</span>}
+                  </td>
+                  <td>
+                    <ul className="links">
+                      {runLinks(r).map((l) => (
+                        <li key={l.href}>
+                          <a href={l.href} target="_blank" rel="noopener noreferrer">
+                            {l.label}
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       <h2>Traces</h2>
