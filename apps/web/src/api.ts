@@ -208,7 +208,19 @@ export const api = {
     return request<SubmissionReply>('/api/exercise-production', { method: 'POST', body: form });
   },
 
+  /** The exercise's grader on a sample archive (its author only); nothing stored. */
+  trialGrader: (exId: number, file: File) => {
+    const form = new FormData();
+    form.set('ex_id', String(exId));
+    form.set('file', file, file.name);
+    return request<TrialReply>('/api/exercise-trial', { method: 'POST', body: form });
+  },
+
   health: () => request<Record<string, unknown>>('/health'),
 };
+
+export type TrialReply =
+  | { ex_id: number; outcome: 'graded'; grade: number; comment: FeedbackItem[] }
+  | { ex_id: number; outcome: 'grader-failed'; reason: string; details: Record<string, unknown>; grader_stderr: string };
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -55,6 +55,16 @@ it('creates an exercise and a session, enrols a student by CSV, and the student 
     await page.getByRole('button', { name: 'Save' }).click();
     expect((await patched).status()).toBe(200);
 
+    // Its grader tried on sample answers before students get it: a wrong one, then a correct one.
+    const samples = loadSamples('paper-scripts');
+    const trial = page.getByRole('form', { name: 'Try the grader' });
+    await trial.getByLabel('Sample answer (.tar.gz)').setInputFiles({ name: 'wrong.tgz', mimeType: 'application/gzip', buffer: samples.bad[0]!.bytes });
+    await trial.getByRole('button', { name: 'Run the grader' }).click();
+    await trial.getByRole('region', { name: 'Trial result' }).getByRole('cell', { name: 'NOT OK' }).first().waitFor();
+    await trial.getByLabel('Sample answer (.tar.gz)').setInputFiles({ name: 'right.tgz', mimeType: 'application/gzip', buffer: samples.good });
+    await trial.getByRole('button', { name: 'Run the grader' }).click();
+    await trial.getByTestId('grade').getByText('100', { exact: true }).waitFor();
+
     await page.getByRole('link', { name: 'Sessions', exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill(sessionName);
     await page.getByRole('checkbox', { name: name }).check();

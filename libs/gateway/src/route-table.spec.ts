@@ -7,6 +7,8 @@ describe('classifyPath', () => {
     ['/api/exercise-production/42', 'exercise'],
     ['/api/exercise-production?ex_id=2', 'exercise'],
     ['/api/exercise-productions', 'exercise'],
+    ['/api/exercise-trial', 'exercise'],
+    ['/api/exercise-trials', 'exercise'],
     ['/api/Exercise-Production/7', 'exercise'],
     ['/api/student-statement', 'exercise'],
     ['/api/student-statement/3/5', 'exercise'],

@@ -24,6 +24,12 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
     documentedPaths: ['/api/exercise-production', '/api/exercise-production/{id}'],
   },
   {
+    segment: /^exercise-trials?$/i,
+    upstream: 'exercise',
+    description: "an exercise author's trial of its grader on a sample archive (where the grader is)",
+    documentedPaths: ['/api/exercise-trial'],
+  },
+  {
     segment: /^student-statements?$/i,
     upstream: 'exercise',
     description: 'per-student exercise statements',

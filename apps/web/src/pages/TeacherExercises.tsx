@@ -1,8 +1,8 @@
 /** Staff: the exercises (list, create, edit: statement, question archive, grading script, state). */
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { api, type Exercise } from '../api';
-import { ErrorMessage, Loading, Page, base64Of, useLoad } from '../ui';
+import { api, type Exercise, type TrialReply } from '../api';
+import { ErrorMessage, Feedback, Loading, Page, base64Of, useLoad } from '../ui';
 
 export function TeacherExercises() {
   const { data, error, loading } = useLoad(() => api.exercises(), []);
@@ -61,7 +61,10 @@ export function ExerciseEditor() {
       {existing.error ? null : existing.loading || (editing && existing.data?.ex_id !== Number(exId)) ? (
         <Loading what="the exercise" />
       ) : (
-        <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`, { state: { saved: `Saved exercise #${e.ex_id} (${e.state}).` } })} />
+        <>
+          <ExerciseForm key={exId ?? 'new'} initial={existing.data} onSaved={(e) => navigate(`/teacher/exercises/${e.ex_id}`, { state: { saved: `Saved exercise #${e.ex_id} (${e.state}).` } })} />
+          {existing.data && <GraderTrial key={existing.data.ex_id} exId={existing.data.ex_id} />}
+        </>
       )}
     </Page>
   );
@@ -126,6 +129,53 @@ function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: E
       <input id="ex-skills" value={skills} onChange={(e) => setSkills(e.target.value)} />
       <button type="submit">{initial ? 'Save' : 'Create'}</button>
       <ErrorMessage error={error} />
+    </form>
+  );
+}
+
+/** Try the saved grader on a sample archive before publishing: what a student would get, or what the grader printed when it failed. */
+function GraderTrial({ exId }: { exId: number }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [reply, setReply] = useState<TrialReply>();
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  async function run(e: FormEvent) {
+    e.preventDefault();
+    if (!file) return;
+    setError(undefined);
+    setReply(undefined);
+    setRunning(true);
+    try {
+      setReply(await api.trialGrader(exId, file));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void run(e)} className="card" aria-labelledby="trial-title">
+      <h2 id="trial-title">Try the grader</h2>
+      <p>Runs the saved grading script on a sample answer, in the same sandbox as students' submissions. Nothing is stored.</p>
+      <label htmlFor="trial-archive">Sample answer (.tar.gz)</label>
+      <input id="trial-archive" type="file" accept=".tar.gz,.tgz,application/gzip" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+      <button type="submit" disabled={!file || running}>
+        {running ? 'Grading…' : 'Run the grader'}
+      </button>
+      <ErrorMessage error={error} />
+      {reply?.outcome === 'graded' && (
+        <section aria-label="Trial result">
+          <Feedback grade={reply.grade} comment={reply.comment} />
+        </section>
+      )}
+      {reply?.outcome === 'grader-failed' && (
+        <section aria-label="Trial result">
+          <p role="alert">The grader failed: {reply.reason}</p>
+          {reply.grader_stderr && <pre className="code">{reply.grader_stderr}</pre>}
+        </section>
+      )}
     </form>
   );
 }

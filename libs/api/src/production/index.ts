@@ -3,3 +3,4 @@ export * from './production.controller';
 export * from './submission-body';
 export * from './production.view';
 export * from './production-limits';
+export * from './exercise-trial.controller';

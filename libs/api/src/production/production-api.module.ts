@@ -14,6 +14,7 @@ import {
   type SubmissionContextReader,
 } from '@shellgrade/domain';
 import { ProductionController } from './production.controller';
+import { ExerciseTrialController } from './exercise-trial.controller';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 
 /**
@@ -27,7 +28,7 @@ export class ProductionApiModule {
       module: ProductionApiModule,
       // A multipart file over the archive limit is cut while streaming (413), never buffered whole.
       imports: [MulterModule.register({ limits: { fileSize: limits.maxArchiveBytes, files: 1, fields: 20 } })],
-      controllers: [ProductionController],
+      controllers: [ProductionController, ExerciseTrialController],
       providers: [
         { provide: PRODUCTION_LIMITS, useValue: limits },
         {
