@@ -147,14 +147,22 @@ export async function expectKill9Recovered(
   onKilled: (grading: number) => Promise<void>,
 ) {
   const first = spawnWorker(worker.script, worker.env);
-  await first.ready;
-  const dispatch = await publisher();
-  // Slow answers (hello.sh sleeps 1 s): the worker surely holds gradings when it dies.
-  const before = await submitMany(fx, dispatch, LOAD / 2, slowAnswer(1));
-  expect(before.filter((x) => x.error)).toEqual([]);
-
-  await until('the worker holds a grading in flight', async () => (await countProductions(fx, `status = 'grading'`)) > 0);
-  const grading = await countProductions(fx, `status = 'grading'`);
+  let dispatch: GradingDispatch;
+  let before: Submitted[];
+  let grading: number;
+  try {
+    await first.ready;
+    dispatch = await publisher();
+    // Slow answers (hello.sh sleeps 1 s): the worker surely holds gradings when it dies.
+    before = await submitMany(fx, dispatch, LOAD / 2, slowAnswer(1));
+    expect(before.filter((x) => x.error)).toEqual([]);
+    await until('the worker holds a grading in flight', async () => (await countProductions(fx, `status = 'grading'`)) > 0);
+    grading = await countProductions(fx, `status = 'grading'`);
+  } catch (error) {
+    // A live worker would keep Jest from exiting: stop it, and show what it printed.
+    await first.kill9();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nworker output:\n${first.output()}`);
+  }
   await first.kill9();
   await onKilled(grading);
 
