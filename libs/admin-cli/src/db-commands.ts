@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadCatalog } from '@shellgrade/grading';
+import { markProductionsChanged } from '@shellgrade/cache';
 import { migrate, PgProductionRepository, PgRefreshTokenRepository } from '@shellgrade/persistence';
 import { seed, seedCsv } from '@shellgrade/persistence/testing';
 import { authSchema } from '@shellgrade/variant';
@@ -74,6 +75,8 @@ export async function runDbCommand(argv: string[], env: NodeJS.ProcessEnv = proc
       const { rows: keyed } = await pool.query('SELECT 1 FROM exercise_productions WHERE archive_key IS NOT NULL LIMIT 1');
       const withObjects = cfg.SG_STORAGE === 'minio' || values.objects || keyed.length > 0;
       const deleted = await new PgProductionRepository(pool).deleteAll();
+      // Reports cached in Redis (cache: redis) must not show the deleted productions; no Redis running: nothing cached.
+      await markProductionsChanged({ url: cfg.REDIS_URL, timeoutMs: 2_000 }).catch(() => undefined);
       const sessions = await new PgRefreshTokenRepository(pool).purgeInactive();
       if (withObjects) await runStorageCommand(['purge'], env, print);
       if (values['vacuum-full']) await pool.query('VACUUM (FULL, ANALYZE) exercise_productions');

@@ -5,7 +5,7 @@
  * `--keep-cache`; a benchmark run then starts from the same cold cache every time.
  */
 import { Redis } from 'ioredis';
-import { CACHE_KEY_PATTERN } from './cache-keys';
+import { CACHE_KEY_PATTERN, productionsGenerationKey } from './cache-keys';
 
 export interface CacheFlushSettings {
   url: string;
@@ -14,11 +14,8 @@ export interface CacheFlushSettings {
 }
 
 /** Deletes every cache key (SCAN + UNLINK, never KEYS or FLUSHDB); resolves with how many were deleted. */
-export async function flushContextCache({ url, timeoutMs = 5_000 }: CacheFlushSettings): Promise<number> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined); // the rejected command says it
-  try {
-    await redis.connect();
+export async function flushContextCache(settings: CacheFlushSettings): Promise<number> {
+  return withRedis(settings, async (redis) => {
     let deleted = 0;
     let cursor = '0';
     do {
@@ -27,6 +24,23 @@ export async function flushContextCache({ url, timeoutMs = 5_000 }: CacheFlushSe
       if (keys.length > 0) deleted += await redis.unlink(...keys);
     } while (cursor !== '0');
     return deleted;
+  });
+}
+
+/**
+ * Productions changed behind the services' back (`db reset` deletes them all): the cached
+ * session productions (S2 reports) of every replica become stale at once, as after any write.
+ */
+export async function markProductionsChanged(settings: CacheFlushSettings): Promise<void> {
+  await withRedis(settings, (redis) => redis.incr(productionsGenerationKey()));
+}
+
+async function withRedis<T>({ url, timeoutMs = 5_000 }: CacheFlushSettings, use: (redis: Redis) => Promise<T>): Promise<T> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined); // the rejected command says it
+  try {
+    await redis.connect();
+    return await use(redis);
   } finally {
     redis.disconnect();
   }

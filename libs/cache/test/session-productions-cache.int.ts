@@ -2,6 +2,7 @@
 import type { ExerciseProduction, ProductionRepository, SessionProductionRecord, SessionProductionsSource } from '@shellgrade/domain';
 import { Redis } from 'ioredis';
 import { CachedSessionProductions, decodeSessionProductions, encodeSessionProductions, ProductionsGeneration, ProductionWritesInvalidation } from '../src/session-productions-cache';
+import { markProductionsChanged } from '../src/flush';
 import { REDIS_URL } from './support/real-servers';
 import { RecordingObserver } from './support/recording-observer';
 import { closedPort } from './support/tcp-proxy';
@@ -71,6 +72,16 @@ describe('session productions cache (real Redis)', () => {
     expect(source.calls).toBe(2);
     expect(observer.results).toEqual(['miss', 'hit', 'miss']);
     expect(observer.invalidations).toEqual([['productions', 1]]);
+  });
+
+  it('is stale after `db reset` deleted productions behind the services (markProductionsChanged)', async () => {
+    const source = new Source();
+    const cached = new CachedSessionProductions(source, redis, { ttlSeconds: 60 });
+    await cached.productionsOfSession(5, {});
+    source.rows = [];
+    await markProductionsChanged({ url });
+    expect(await cached.productionsOfSession(5, {})).toEqual([]);
+    expect(source.calls).toBe(2);
   });
 
   it('does not keep what was read while a production was written (the entry carries the generation seen before the read)', async () => {
