@@ -1,5 +1,5 @@
 /** The mix's tables (one per variant, then pattern vs baseline per p) and its curves. */
-import { chartJs, escapeHtml } from '../report/html';
+import { lineChartsPage } from '../report/html';
 import { busiest, winners, type MixStepRow, type MixTypeFigures, type MixVariantResult } from './analyse';
 import type { PatternPlan } from './patterns';
 
@@ -68,18 +68,5 @@ export function mixHtml(plan: PatternPlan, results: MixVariantResult[], markdown
     })),
   ];
   const title = `Request mix: ${plan.pattern} — ${results.map((r) => r.variant).join(' vs ')}`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:12px}.chart{max-width:1100px;margin:1em 0}</style></head><body>
-<h1>${escapeHtml(title)}</h1>
-${charts.map((c) => `<h2>${escapeHtml(c.title)}</h2><div class="chart"><canvas id="${c.id}" height="90"></canvas></div>`).join('\n')}
-<h2>Tables (Markdown)</h2><pre>${escapeHtml(markdown)}</pre>
-<script>${chartJs()}</script>
-<script>
-const charts = ${JSON.stringify(charts).replace(/</g, '\\u003c')};
-for (const c of charts) {
-  new Chart(document.getElementById(c.id), { type: 'line', data: { datasets: c.datasets.map((d) => ({ ...d, showLine: true })) },
-    options: { parsing: true, scales: { x: { type: 'linear', min: 0, max: 1, title: { display: true, text: 'p(r1)' } }, y: { beginAtZero: true } } } });
-}
-</script></body></html>
-`;
+  return lineChartsPage(title, charts, { label: 'p(r1)', min: 0, max: 1 }, markdown);
 }

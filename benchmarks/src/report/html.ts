@@ -74,6 +74,36 @@ export function suiteSeries(label: string, r: SuiteRun): SuiteSeries {
 }
 
 /** The UMD build sits beside the package's CommonJS entry (it is not in its exports map). */
+/** One line chart of a page: x/y points per labelled series. */
+export interface LineChart {
+  id: string;
+  title: string;
+  datasets: { label: string; data: { x: number; y: number | null }[] }[];
+}
+
+/**
+ * A self-contained page of line charts over one numeric x axis (Chart.js inlined: it opens from
+ * disk, offline), then the Markdown tables it illustrates: the sweep's and the mix's reports.
+ */
+export function lineChartsPage(title: string, charts: LineChart[], x: { label: string; min?: number; max?: number }, markdown: string): string {
+  const xScale = { type: 'linear', title: { display: true, text: x.label }, ...(x.min !== undefined ? { min: x.min } : {}), ...(x.max !== undefined ? { max: x.max } : {}) };
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:12px}.chart{max-width:1100px;margin:1em 0}</style></head><body>
+<h1>${escapeHtml(title)}</h1>
+${charts.map((c) => `<h2>${escapeHtml(c.title)}</h2><div class="chart"><canvas id="${c.id}" height="90"></canvas></div>`).join('\n')}
+<h2>Tables (Markdown)</h2><pre>${escapeHtml(markdown)}</pre>
+<script>${chartJs()}</script>
+<script>
+const charts = ${JSON.stringify(charts).replace(/</g, '\\u003c')};
+const xScale = ${JSON.stringify(xScale)};
+for (const c of charts) {
+  new Chart(document.getElementById(c.id), { type: 'line', data: { datasets: c.datasets.map((d) => ({ ...d, showLine: true })) },
+    options: { parsing: true, scales: { x: xScale, y: { beginAtZero: true } } } });
+}
+</script></body></html>
+`;
+}
+
 export function chartJs(): string {
   return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 }

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chartJs, escapeHtml } from '../report/html';
+import { lineChartsPage } from '../report/html';
 import { resultsDir } from '../paths';
 import { classMarkdown, runSweep, type SweepClass, type SweepClassResult, type SweepOptions } from './run-sweep';
 
@@ -105,20 +105,7 @@ export function paper001Html(title: string, tablesMarkdown: string, results: Swe
     { id: `${k}-x`, title: `${k.toUpperCase()}: throughput (req/s) over threads`, datasets: series(k, 'throughput') },
     { id: `${k}-r`, title: `${k.toUpperCase()}: mean latency (ms) over threads`, datasets: series(k, 'meanMs') },
   ]);
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<style>body{font-family:sans-serif;margin:2em;max-width:1200px}pre{background:#f7f7f7;padding:1em;overflow:auto;font-size:12px}.chart{max-width:1100px;margin:1em 0}</style></head><body>
-<h1>${escapeHtml(title)}</h1>
-${charts.map((c) => `<h2>${escapeHtml(c.title)}</h2><div class="chart"><canvas id="${c.id}" height="90"></canvas></div>`).join('\n')}
-<h2>Tables (Markdown)</h2><pre>${escapeHtml(tablesMarkdown)}</pre>
-<script>${chartJs()}</script>
-<script>
-const charts = ${JSON.stringify(charts)};
-for (const c of charts) {
-  new Chart(document.getElementById(c.id), { type: 'line', data: { datasets: c.datasets.map((d) => ({ ...d, showLine: true })) },
-    options: { parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'threads (VUs)' } }, y: { beginAtZero: true } } } });
-}
-</script></body></html>
-`;
+  return lineChartsPage(title, charts, { label: 'threads (VUs)' }, tablesMarkdown);
 }
 
 export interface Paper001Run {
