@@ -11,6 +11,7 @@ import type {
   ArchiveValidator,
   Grader,
   GradingDispatch,
+  GradingJob,
   ProductionRepository,
   SubmissionContext,
   SubmissionContextReader,
@@ -82,6 +83,19 @@ export function refuseClosedSubmission(context: SubmissionContext, now: Date): v
   }
 }
 
+/** What the grader is given for a student's production: the exercise's grader, the student's statement, the archive. */
+export function gradingJobOf({ statement, exercise }: Pick<SubmissionContext, 'statement' | 'exercise'>, productionId: number, submission: Buffer): GradingJob {
+  return {
+    exerciseId: exercise.id,
+    productionId,
+    graderScript: exercise.graderScript,
+    statementHtml: statement.statementHtml,
+    questionArchive: statement.questionArchive,
+    submission,
+    locale: exercise.locale,
+  };
+}
+
 /**
  * Grades one stored production, idempotently: a production that is already final is
  * returned as is (broker redelivery), and the outcome is stored exactly once.
@@ -104,15 +118,7 @@ export class GradingWorker {
     try {
       const submission = archive ?? (await this.archives.get(productionId));
       await this.productions.setStatus(productionId, 'grading');
-      const result = await this.grader.grade({
-        exerciseId: exercise.id,
-        productionId,
-        graderScript: exercise.graderScript,
-        statementHtml: statement.statementHtml,
-        questionArchive: statement.questionArchive,
-        submission,
-        locale: exercise.locale,
-      });
+      const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
       await this.productions.complete(productionId, result);
     } catch (error) {
       // Transient failures (a store or database down) go back to the dispatcher to retry;

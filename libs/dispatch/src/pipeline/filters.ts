@@ -16,6 +16,7 @@
  */
 import {
   DomainError,
+  gradingJobOf,
   type ArchiveStore,
   type ArchiveValidator,
   type ExerciseProduction,
@@ -79,20 +80,12 @@ export function gradeFilter(deps: Pick<FilterDeps, 'context' | 'productions' | '
   return async ({ productionId }) => {
     const production = await pending(deps.productions, productionId);
     if (settled(production)) return production;
-    const { statement, exercise } = await deps.context.load(production.userId, production.statementId, production.exerciseId);
+    const context = await deps.context.load(production.userId, production.statementId, production.exerciseId);
     let outcome: ProductionOutcome;
     try {
       const submission = await deps.archives.get(productionId);
       await deps.productions.setStatus(productionId, 'grading');
-      outcome = await deps.grader.grade({
-        exerciseId: exercise.id,
-        productionId,
-        graderScript: exercise.graderScript,
-        statementHtml: statement.statementHtml,
-        questionArchive: statement.questionArchive,
-        submission,
-        locale: exercise.locale,
-      });
+      outcome = await deps.grader.grade(gradingJobOf(context, productionId, submission));
     } catch (error) {
       outcome = studentFailure(error);
     }
