@@ -14,7 +14,7 @@ import { DEFAULT_POWER_MODEL, energyWh, estimateEnergy, raplDomains, readEnergyU
 import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, readRequestLines, readSchedule, runK6, type SpsSample } from './k6-run';
 import { k6Path, k6Version } from './k6-tool';
 import { phase } from './log';
-import { completeManifest } from './provenance/manifest';
+import { completeManifest, type ProtocolOverrides } from './provenance/manifest';
 import { writeRunManifest } from './provenance/record';
 import { machineFacts } from './machine';
 import { resultsDir, runDir } from './paths';
@@ -41,33 +41,14 @@ export interface RunHooks {
   beforeAudit?: (run: number) => Promise<void>;
 }
 
-export interface RunOptions {
+/** The protocol overrides (provenance/manifest.ts records them) and how the test is run. */
+export interface RunOptions extends ProtocolOverrides {
   variant: string;
   profile: string;
-  runs?: number;
-  pauseS?: number;
-  tracing?: 'on' | 'off';
-  /**
-   * auth.kdfCost for this test (issue 21 item 3): a paper-faithful login cost, e.g. 1 (scrypt
-   * N = 2, about the original's one salted SHA-512), instead of the secure default. Loopback only:
-   * a process bound beyond it refuses a cost below 14.
-   */
-  kdfCost?: number;
   /** V8 CPU profiles of every service over the whole test (variant up --cpu-prof), summarised in profiles.md. */
   cpuProfile?: boolean;
   keepUp?: boolean;
-  raw?: boolean;
-  apdexTMs?: number;
   runId?: string;
-  /** Override the profile's injection (calibration steps, ad-hoc runs); suites: see suites/resolve.ts. */
-  peak?: number;
-  /** Soak: the saturation rate (it/s) it holds 70 % of (default: the newest calibration of the variant). */
-  saturation?: number;
-  rampS?: number;
-  holdS?: number;
-  /** Client fidelity overrides (k6/profiles.json has each profile's choice). */
-  connectionReuse?: boolean;
-  arrivals?: 'even' | 'exponential';
   /** Upper bound of the post-run drain (no production left queued or grading), seconds. */
   drainTimeoutS?: number;
   powerModel?: PowerModel;

@@ -15,13 +15,22 @@ export const MANIFEST_SCHEMA = 'shellgrade.run-manifest/1';
 export interface ProtocolOverrides {
   runs?: number;
   pauseS?: number;
+  /** Override the profile's injection (calibration steps, ad-hoc runs); suites: see suites/resolve.ts. */
   peak?: number;
+  /** Soak: the saturation rate (it/s) it holds 70 % of (default: the newest calibration of the variant). */
   saturation?: number;
   rampS?: number;
   holdS?: number;
+  /** Client fidelity overrides (k6/profiles.json has each profile's choice). */
   connectionReuse?: boolean;
   arrivals?: 'even' | 'exponential';
   tracing?: 'on' | 'off';
+  /**
+   * auth.kdfCost for the test (issue 21 item 3): a paper-faithful login cost, e.g. 1 (scrypt
+   * N = 2, about the original's one salted SHA-512), instead of the secure default. Loopback only:
+   * a process bound beyond it refuses a cost below 14. The recorded spec carries it too.
+   */
+  kdfCost?: number;
   apdexTMs?: number;
   raw?: boolean;
 }

@@ -8,7 +8,7 @@ import type { Profile } from '../profiles';
 import { environmentFacts } from './facts';
 import { buildManifest, writeManifest, type Manifest, type ProtocolOverrides } from './manifest';
 
-const OVERRIDE_KEYS: (keyof ProtocolOverrides)[] = ['runs', 'pauseS', 'peak', 'saturation', 'rampS', 'holdS', 'connectionReuse', 'arrivals', 'tracing', 'apdexTMs', 'raw'];
+const OVERRIDE_KEYS: (keyof ProtocolOverrides)[] = ['runs', 'pauseS', 'peak', 'saturation', 'rampS', 'holdS', 'connectionReuse', 'arrivals', 'tracing', 'kdfCost', 'apdexTMs', 'raw'];
 
 /** The protocol-changing options of a run (the runner's RunOptions is a superset). */
 export function protocolOverrides(opts: ProtocolOverrides): ProtocolOverrides {

@@ -5,24 +5,16 @@ import { join } from 'node:path';
 import type { MachineFacts } from '../machine';
 import type { Profile } from '../profiles';
 import type { EnvironmentFacts } from './facts';
-import type { Manifest } from './manifest';
+import type { Manifest, ProtocolOverrides } from './manifest';
 
-/** The options `bench run` takes, as the replay sets them (a subset of RunOptions). */
-export interface ReplayRunOptions {
+/** The options `bench run` takes, as the replay sets them (a subset of RunOptions): the recorded protocol, explicit. */
+export type ReplayRunOptions = Omit<ProtocolOverrides, 'tracing' | 'kdfCost'> & {
   variant: string;
   profile: string;
   runId: string;
   runs: number;
   pauseS: number;
-  peak?: number;
-  saturation?: number;
-  rampS?: number;
-  holdS?: number;
-  connectionReuse?: boolean;
-  arrivals?: 'even' | 'exponential';
-  apdexTMs?: number;
-  raw?: boolean;
-}
+};
 
 export interface ReplayPlan {
   original: string;
