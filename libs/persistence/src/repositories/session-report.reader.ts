@@ -1,6 +1,7 @@
-import type { ProductionStatus, SessionProductionRecord, SessionProductionsSource, SessionRoster, SessionRosterReader } from '@shellgrade/domain';
+import type { SessionProductionRecord, SessionProductionsSource, SessionRoster, SessionRosterReader } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one } from '../queryable';
+import type { ProductionRow } from '../rows';
 
 /** A session's name, ordered sequence and enrolled students, in one query (Leftover's own data). */
 export class PgSessionRosterReader implements SessionRosterReader {
@@ -20,15 +21,7 @@ export class PgSessionRosterReader implements SessionRosterReader {
   }
 }
 
-interface SessionProductionRow {
-  id: number;
-  user_id: number;
-  exercise_id: number;
-  statement_id: number;
-  status: ProductionStatus;
-  grade: number | null;
-  created_at: Date;
-}
+type SessionProductionRow = Pick<ProductionRow, 'id' | 'user_id' | 'exercise_id' | 'statement_id' | 'status' | 'grade' | 'created_at'>;
 
 /** Every production of a session's statements, oldest first (the Exercise service's data; in-process in the monolith). */
 export class PgSessionProductions implements SessionProductionsSource {
