@@ -31,7 +31,7 @@ function resultsFolder(): { root: string; results: string } {
 function entry(resultsDir: string, opsAccess: 'internal' | 'public' = 'internal') {
   const app = express();
   const presets = [{ name: 'naked-mon', description: 'the monolith', topology: 'monolith', dispatch: 'inline', transport: 'http', gateway: 'proxy' }];
-  serveWebApp(app, { dir: join(resultsDir, 'no-build'), maxArchiveBytes: 4096, opsAccess, presets, resultsDir });
+  serveWebApp(app, { dir: join(resultsDir, 'no-build'), maxArchiveBytes: 4096, opsAccess, presets: () => presets, resultsDir });
   app.use((_req, res) => res.status(404).json({ status: 404 }));
   return app;
 }

@@ -44,7 +44,8 @@ export interface RunSummary {
 
 export interface OpsResultsOptions {
   opsAccess: OpsAccess;
-  presets?: PresetSummary[];
+  /** Read on the first request (listing the presets parses every spec file: not on every process start). */
+  presets?: () => PresetSummary[];
   /** The benchmark results folder; undefined: no run listing. */
   resultsDir?: string;
 }
@@ -86,7 +87,7 @@ export function serveOpsResults(req: Request, res: Response, opts: OpsResultsOpt
   res.setHeader('Cache-Control', 'no-store');
   if (path === '/ops/presets') {
     if (!opts.presets) sendProblem(res, problem(404, 'this entry point lists no presets'));
-    else res.json({ presets: opts.presets });
+    else res.json({ presets: opts.presets() });
   } else if (path === '/ops/runs') {
     if (!opts.resultsDir) sendProblem(res, problem(404, 'this entry point has no results folder'));
     else res.json({ resultsDir: opts.resultsDir, runs: listRuns(opts.resultsDir) });

@@ -36,8 +36,8 @@ export interface WebAppOptions {
   opsAccess: OpsAccess;
   /** Jaeger query API base, e.g. http://127.0.0.1:16686; undefined: no relay. */
   jaegerQueryUrl?: string;
-  /** The presets the console lists (computed by the wiring from the spec: GET /ops/presets). */
-  presets?: PresetSummary[];
+  /** The presets the console lists (computed by the wiring from the spec, on the first GET /ops/presets). */
+  presets?: () => PresetSummary[];
   /** The benchmark results folder (GET /ops/runs, /ops/runs/<id>/<file>); undefined: none. */
   resultsDir?: string;
 }

@@ -24,9 +24,15 @@ export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
     maxArchiveBytes: cfg.spec.http.maxArchiveBytes,
     opsAccess: cfg.spec.http.opsAccess,
     jaegerQueryUrl: cfg.connections.JAEGER_QUERY_URL,
-    presets: presetSummaries(),
+    presets: firstCallOnly(presetSummaries),
     resultsDir: resolve(cfg.connections.SG_RESULTS_DIR),
   };
+}
+
+/** Computed when first asked for, then kept: the presets do not change while a process runs. */
+function firstCallOnly<T>(compute: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: compute() }).v;
 }
 
 /** The console's preset table: each preset's description and shape (a broken one says why). */
