@@ -85,7 +85,7 @@ function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): G
     clients.exercise.close();
     clients.leftover.close();
   });
-  return [...aggregation(config, grpcUpstreamReader(clients)), createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics })];
+  return [...aggregation(config, grpcUpstreamReader(clients, maxBodyBytes)), createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics })];
 }
 
 function aggregation(config: GatewayConfig, read: ReadUpstream): GatewayMiddleware[] {

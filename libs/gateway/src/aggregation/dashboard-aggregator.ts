@@ -43,9 +43,8 @@ export function createDashboardAggregator(options: DashboardAggregatorOptions): 
 
 async function answerDashboard(req: IncomingMessage, res: ServerResponse, { read, timeoutMs }: DashboardAggregatorOptions): Promise<void> {
   const headers = credentialsOf(req);
-  const deadline = Date.now() + timeoutMs;
   const get = (service: UpstreamName, path: string): Promise<Outcome> =>
-    read(service, path, headers, deadline).then(
+    read(service, path, headers, timeoutMs).then(
       (answer) => ({ ok: true, answer }),
       (error: unknown) => ({
         ok: false,

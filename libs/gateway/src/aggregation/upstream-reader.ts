@@ -1,10 +1,14 @@
 /**
  * One GET to a service as the gateway's aggregation makes it: over the same connection pools
  * (HTTP) or Edge channels (gRPC) the forwarding uses, with the client's credentials, bounded by
- * a deadline. The answer is parsed as JSON; failures are thrown as UpstreamReadError.
+ * the gateway's upstream timeout. The answer is parsed as JSON; a failure is thrown as an
+ * UpstreamReadError with the status and wording the forwarding gives it (upstream-errors.ts).
  */
 import { request } from 'node:http';
+import type { ServiceError } from '@grpc/grpc-js';
 import type { EdgeClient } from '@shellgrade/grpc-edge';
+import { classifyGrpcError } from '../grpc-upstream-errors';
+import { classifyUpstreamError, upstreamTimeoutError, type UpstreamFailure } from '../upstream-errors';
 import type { UpstreamName } from '../route-table';
 import type { UpstreamPool } from '../upstream-pool';
 
@@ -23,7 +27,8 @@ export class UpstreamReadError extends Error {
   }
 }
 
-export type ReadUpstream = (upstream: UpstreamName, path: string, headers: Record<string, string>, deadline: number) => Promise<UpstreamAnswer>;
+/** The reads of one page start together, so each gets the whole budget. */
+export type ReadUpstream = (upstream: UpstreamName, path: string, headers: Record<string, string>, timeoutMs: number) => Promise<UpstreamAnswer>;
 
 function parsed(upstream: UpstreamName, status: number, raw: Buffer): UpstreamAnswer {
   try {
@@ -33,12 +38,21 @@ function parsed(upstream: UpstreamName, status: number, raw: Buffer): UpstreamAn
   }
 }
 
+/** A failure as the forwarding classifies it (upstream-errors.ts): the same status and wording for a read. */
+const readError = (failure: UpstreamFailure): UpstreamReadError => new UpstreamReadError(failure.status, failure.detail);
+
 export function httpUpstreamReader(pools: Record<UpstreamName, UpstreamPool>): ReadUpstream {
-  return (upstream, path, headers, deadline) =>
+  return (upstream, path, headers, timeoutMs) =>
     new Promise((resolve, reject) => {
       const pool = pools[upstream];
       const picked = pool.pick();
       if (!picked.ok) return reject(new UpstreamReadError(503, `the ${upstream} service is not available right now; retry shortly`));
+      const fail = (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        const failure = classifyUpstreamError(error, upstream, timeoutMs);
+        if (failure.markDown) pool.markDown(picked.replica);
+        reject(readError(failure));
+      };
       const req = request(new URL(path, picked.replica.url), { method: 'GET', agent: pool.agent, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -50,32 +64,26 @@ export function httpUpstreamReader(pools: Record<UpstreamName, UpstreamPool>): R
             reject(error as Error);
           }
         });
-        res.on('error', () => reject(new UpstreamReadError(502, `the ${upstream} service closed the connection before answering`)));
+        res.on('error', fail);
       });
       const timer = setTimeout(() => {
         req.destroy();
-        reject(new UpstreamReadError(504, `the ${upstream} service did not answer in time`));
-      }, Math.max(deadline - Date.now(), 0));
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        if (error.code === 'ECONNREFUSED') pool.markDown(picked.replica);
-        reject(new UpstreamReadError(502, `the ${upstream} service is not available right now; retry shortly`));
-      });
+        fail(upstreamTimeoutError(timeoutMs));
+      }, timeoutMs);
+      req.on('error', fail);
       req.end();
     });
 }
 
-export function grpcUpstreamReader(clients: Record<UpstreamName, EdgeClient>): ReadUpstream {
-  return async (upstream, path, headers, deadline) => {
+export function grpcUpstreamReader(clients: Record<UpstreamName, EdgeClient>, maxBodyBytes: number): ReadUpstream {
+  return async (upstream, path, headers, timeoutMs) => {
     const call = clients[upstream].call(
       { method: 'GET', path, headers: Object.entries(headers).map(([name, value]) => ({ name, value })), body: Buffer.alloc(0) },
-      new Date(deadline),
+      new Date(Date.now() + timeoutMs),
     );
-    const reply = await call.reply.catch((error: { code?: number }) => {
-      // 4 DEADLINE_EXCEEDED; anything else means the service is not there to answer.
-      throw error.code === 4
-        ? new UpstreamReadError(504, `the ${upstream} service did not answer in time`)
-        : new UpstreamReadError(503, `the ${upstream} service is unavailable (not running or restarting); retry shortly`);
+    const reply = await call.reply.catch((error: Partial<ServiceError>) => {
+      // Nobody cancels these calls: classifyGrpcError answers every code.
+      throw readError(classifyGrpcError(error, upstream, timeoutMs, maxBodyBytes)!);
     });
     return parsed(upstream, reply.status, Buffer.from(reply.body));
   };
