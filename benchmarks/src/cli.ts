@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
-import { calibrate, calibrationMarkdown, peaksAround } from './calibrate';
+import { calibrate, calibrationMarkdown, MODEL_STEP_FACTORS, peaksAround } from './calibrate';
 import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
@@ -157,11 +157,13 @@ program
   .requiredOption('--variant <name>', 'variant (the best one on this machine)')
   .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
   .option('--from-model <run-folder>', "place the peaks around the queueing model's predicted saturation rate (demands from this run folder)")
+  .option('--factors <list>', `with --from-model: factors of the predicted rate to step through (default: ${MODEL_STEP_FACTORS.join(',')})`)
   .option('--ramp-s <s>', 'ramp of each step', nonNegative, 10)
   .option('--hold-s <s>', 'sustained stage of each step', nonNegative, 30)
-  .action(async (f: { variant: string; peaks: string; fromModel?: string; rampS: number; holdS: number }) => {
+  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; rampS: number; holdS: number }) => {
     const predicted = f.fromModel ? predictSaturation(f.variant, f.fromModel) : undefined;
-    const peaks = predicted ? peaksAround(predicted.rate) : f.peaks.split(',').map((p) => positiveNumber(p));
+    const factors = f.factors ? f.factors.split(',').map((x) => positiveNumber(x)) : MODEL_STEP_FACTORS;
+    const peaks = predicted ? peaksAround(predicted.rate, factors) : f.peaks.split(',').map((p) => positiveNumber(p));
     const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted });
     process.stdout.write(calibrationMarkdown(result) + '\n');
   });

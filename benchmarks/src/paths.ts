@@ -28,3 +28,8 @@ export function spsScript(): string {
 export function defaultArchive(): string {
   return process.env.SG_SPS_ARCHIVE ?? join(repoRoot(), 'libs', 'grading', 'catalog', 'build', 'paper-scripts', 'good.tgz');
 }
+
+/** The UTC stamp that starts every result folder's name: 20261125T043000Z. */
+export function resultStamp(at = new Date()): string {
+  return at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}

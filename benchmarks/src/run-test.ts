@@ -17,7 +17,7 @@ import { phase } from './log';
 import { completeManifest, type ProtocolOverrides } from './provenance/manifest';
 import { writeRunManifest } from './provenance/record';
 import { machineFacts } from './machine';
-import { resultsDir, runDir } from './paths';
+import { resultStamp, resultsDir, runDir } from './paths';
 import { loadProfile, type Profile } from './profiles';
 import { ResourceSampler, type ProcessGroup } from './resource-sampler';
 import { K6_GROUP, summarizeResources } from './resource-summary';
@@ -58,7 +58,7 @@ export interface RunOptions extends ProtocolOverrides {
 }
 
 export function makeRunId(variant: string, profile: string, tracing: 'on' | 'off' | undefined, now = new Date(), kdfCost?: number): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = resultStamp(now);
   return [stamp, variant, profile, tracing === 'on' ? 'tracing' : '', kdfCost !== undefined ? `kdf${kdfCost}` : ''].filter(Boolean).join('-');
 }
 

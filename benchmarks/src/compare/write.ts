@@ -1,7 +1,7 @@
 // `bench compare`: load both sides, compare, write compare.{md,html,json} under one folder.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resultsDir } from '../paths';
+import { resultStamp, resultsDir } from '../paths';
 import { compareSides, type Comparison } from './compare';
 import { comparisonHtml, comparisonMarkdown } from './render';
 import { loadSide } from './sides';
@@ -10,10 +10,6 @@ export interface ComparisonOutput {
   comparison: Comparison;
   markdown: string;
   dir: string;
-}
-
-function stamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
 export function writeComparison(comparison: Comparison, dir: string): ComparisonOutput {
@@ -27,5 +23,5 @@ export function writeComparison(comparison: Comparison, dir: string): Comparison
 
 export function runComparison(refA: string, refB: string, outDir?: string): ComparisonOutput {
   const comparison = compareSides(loadSide(refA), loadSide(refB));
-  return writeComparison(comparison, outDir ?? join(resultsDir(), 'compare', `${stamp()}-${comparison.a.variant}-vs-${comparison.b.variant}`));
+  return writeComparison(comparison, outDir ?? join(resultsDir(), 'compare', `${resultStamp()}-${comparison.a.variant}-vs-${comparison.b.variant}`));
 }

@@ -10,7 +10,7 @@ import { loadVariant } from '@shellgrade/variant';
 import { loadStartMs } from '../k6-run';
 import { k6Path } from '../k6-tool';
 import { phase } from '../log';
-import { repoRoot, resultsDir } from '../paths';
+import { repoRoot, resultStamp, resultsDir } from '../paths';
 import { loadProfile, type Mix } from '../profiles';
 import { ResourceSampler, type ProcessGroup } from '../resource-sampler';
 import { K6_GROUP } from '../resource-summary';
@@ -45,7 +45,7 @@ export async function runMix(opts: MixOptions): Promise<MixRun> {
   const profile = loadProfile(opts.profile);
   if (!profile.mix) throw new Error(`profile ${opts.profile} is not a mix profile (mix, mix-scaled, mix-smoke)`);
   const mix: Mix = { ...profile.mix, ...(opts.ps ? { ps: opts.ps } : {}), ...(opts.vus ? { vus: opts.vus } : {}), ...(opts.holdS ? { holdS: opts.holdS } : {}) };
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = resultStamp();
   const dir = join(resultsDir(), `${stamp}-mix-${plan.pattern}-${opts.profile}`);
   mkdirSync(dir, { recursive: true });
   phase(`mix ${plan.pattern}: ${plan.variants.join(' vs ')}, p(r1) ${mix.ps.join(',')}, ${mix.vus} VUs, ${mix.holdS} s each -> ${dir}`);

@@ -5,13 +5,14 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { loadVariant } from '@shellgrade/variant';
-import { resultsDir } from '../paths';
+import { resultStamp, resultsDir } from '../paths';
 import { loadProfile } from '../profiles';
 import { agreementMarkdown, agreementOver } from './agreement';
 import { compare, comparisonMarkdown, type Comparison } from './compare';
 import { measureDemands, readMeta, readRuns } from './demands';
 import { measuredFromRuns, readK6Metrics } from './measured';
-import { CPU_MODELS, predictVariant, type CpuModel } from './predict';
+import { CPU_MODELS, predictSaturation, predictVariant, type CpuModel } from './predict';
+import { readCalibration, saturationAgreement, saturationMarkdown, saturationRow } from './saturation';
 import { runSpec } from './run-spec';
 
 function positiveNumber(v: string): number {
@@ -100,6 +101,26 @@ program
     const agreement = agreementOver(comparisons);
     process.stdout.write(`### Agreement over ${comparisons.length} runs\n\n${agreementMarkdown(agreement)}`);
     if (o.out) write(o.out, { schema: 'shellgrade.model-agreement/1', comparisons, agreement });
+  });
+
+program
+  .command('saturation')
+  .description("predicted vs measured saturation rate over presets, from `bench calibrate` files (Spearman ρ of the ranking, normalised MAE of SPS/s at the steps)")
+  .argument('<calibration-files...>', 'results/<stamp>-<variant>-calibration.json, one per preset')
+  .option('--demands <run-folder>', "predict every preset from this run's demands (default: the prediction each calibration recorded with --from-model)")
+  .option('--out <file>', 'write the agreement JSON (default: results/models/saturation-<stamp>.json)')
+  .action((files: string[], o: { demands?: string; out?: string }) => {
+    const rows = files.map((file) => {
+      const c = readCalibration(file);
+      const predicted = o.demands ? predictSaturation(c.variant, o.demands) : c.predicted;
+      if (!predicted) throw new InvalidArgumentError(`${file} has no recorded prediction (calibrated without --from-model): pass --demands <run-folder>`);
+      return saturationRow(file, c, predicted);
+    });
+    const result = saturationAgreement(rows);
+    process.stdout.write(saturationMarkdown(result));
+    const out = o.out ?? join(resultsDir(), 'models', `saturation-${resultStamp()}.json`);
+    mkdirSync(dirname(out), { recursive: true });
+    write(out, result);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

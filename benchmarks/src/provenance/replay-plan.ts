@@ -3,6 +3,7 @@
 // edited k6/profiles.json cannot either) — and what differs now that a replay cannot undo.
 import { join } from 'node:path';
 import type { MachineFacts } from '../machine';
+import { resultStamp } from '../paths';
 import type { Profile } from '../profiles';
 import type { EnvironmentFacts } from './facts';
 import type { Manifest, ProtocolOverrides } from './manifest';
@@ -32,10 +33,6 @@ export interface Now {
   profile: Profile | null;
   env: EnvironmentFacts | null;
   machine: MachineFacts | null;
-}
-
-function stamp(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 }
 
 /** The recorded protocol as overrides: a plain profile entirely, a suite by its recorded overrides. */
@@ -80,7 +77,7 @@ function environmentDrift(m: Manifest, env: EnvironmentFacts | null, machine: Ma
 }
 
 export function planReplay(m: Manifest, now: Now): ReplayPlan {
-  const runId = `${stamp(now.at)}-${m.variant.name}-${m.profile.name}-replay`;
+  const runId = `${resultStamp(now.at)}-${m.variant.name}-${m.profile.name}-replay`;
   const specFile = join(now.resultsRoot, 'replays', `${runId}.spec.yaml`);
   const options = Object.fromEntries(
     Object.entries({ variant: specFile, profile: m.profile.name, runId, ...protocolOf(m) }).filter(([, v]) => v !== undefined),

@@ -1,7 +1,7 @@
 // `bench report [run-ids...]`: Tables I–III as Markdown and as an HTML page with charts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { resultsDir } from '../paths';
+import { resultStamp, resultsDir } from '../paths';
 import { cpuSeries, reportHtml, suiteSeries } from './html';
 import { latestRunIds, loadResult, type LoadedResult } from './load-results';
 import { tableMarkdown } from './markdown';
@@ -49,7 +49,7 @@ export function buildReport(runIds: string[], outDir?: string): ReportOutput {
   const labels = (r: LoadedResult): string => `${r.aggregated.meta.variant}${r.aggregated.meta.tracing ? ' (tracing)' : ''}`;
   const suiteRuns = results.flatMap((r) => r.suiteRuns.map((suiteRun) => ({ label: `${labels(r)} [${r.aggregated.meta.profileName}]`, suiteRun })));
   const tables = [...allTables(aggregated), ...transportTables(results), ...suiteTables(suiteRuns)];
-  const dir = outDir ?? join(resultsDir(), 'reports', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'));
+  const dir = outDir ?? join(resultsDir(), 'reports', resultStamp());
   linkDashboards(tables, dir);
   const title = 'shellgrade — paper 000 load test (Tables I–III)';
   const breakdowns = results.filter((r) => r.breakdown !== null || r.breakdownMd !== null).map((r) => ({ label: r.runId, markdown: r.breakdownMd, json: r.breakdown }));

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lineChartsPage } from '../report/html';
-import { resultsDir } from '../paths';
+import { resultStamp, resultsDir } from '../paths';
 import { classMarkdown, runSweep, type SweepClass, type SweepClassResult, type SweepOptions } from './run-sweep';
 
 /** The four presets, as the paper's experiments: architecture × cache. */
@@ -117,7 +117,7 @@ export interface Paper001Run {
 
 /** Every experiment, one after the other (each variant brought up cold), then the report. */
 export async function runPaper001(opts: Omit<SweepOptions, 'variant' | 'runId'> & { variants?: string[] }): Promise<Paper001Run> {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = resultStamp();
   const dir = join(resultsDir(), `${stamp}-paper001-${opts.profile}`);
   mkdirSync(dir, { recursive: true });
   const experiments = PAPER001_VARIANTS.filter((v) => !opts.variants || opts.variants.includes(v.variant));

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { loadConnections, loadVariant } from '@shellgrade/variant';
 import { k6Path } from '../k6-tool';
 import { phase } from '../log';
-import { repoRoot, runDir } from '../paths';
+import { repoRoot, resultStamp, runDir } from '../paths';
 import { loadProfile } from '../profiles';
 import { ResourceSampler, type ProcessGroup } from '../resource-sampler';
 import { K6_GROUP, summarizeResources } from '../resource-summary';
@@ -68,7 +68,7 @@ export interface SweepRun {
 }
 
 export function sweepRunId(variant: string, profile: string, now = new Date()): string {
-  return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${variant}-${profile}`;
+  return `${resultStamp(now)}-${variant}-${profile}`;
 }
 
 async function redisUsage(url: string): Promise<RedisUsage | null> {

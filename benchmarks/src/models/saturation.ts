@@ -1,0 +1,82 @@
+// Predicted vs measured saturation over a set of presets (issue 17's acceptance figures): the
+// measured side comes from `bench calibrate` files, the predicted side from the model.
+//   saturation: the last peak a calibration kept up with (between it and the first one it did
+//     not, the true rate lies) against the predicted saturation rate — Spearman ρ of the ranking;
+//   throughput: at every calibration step, the SPS/s of the hold stage against the model's
+//     min(offered rate, saturation rate) — MAE normalised by the measured range.
+import { readFileSync } from 'node:fs';
+import type { Calibration, PredictedSaturation } from '../calibrate';
+import { agreement, type Agreement } from './agreement';
+
+export interface SaturationRow {
+  variant: string;
+  calibrationFile: string;
+  predicted: PredictedSaturation;
+  /** Highest peak that kept up; null when even the first step saturated. */
+  measuredKeptUp: number | null;
+  /** Lowest peak that did not keep up; null when no step saturated (the rate lies above the last). */
+  measuredFirstSaturated: number | null;
+  /** (predicted − kept up) / kept up. */
+  relError: number | null;
+  /** The predicted rate lies in [kept up, first saturated). */
+  withinBracket: boolean | null;
+  steps: { peak: number; predictedSpsPerS: number; measuredSpsPerS: number | null; valid: boolean }[];
+}
+
+export interface SaturationAgreement {
+  schema: 'shellgrade.model-saturation/1';
+  rows: SaturationRow[];
+  saturation: Agreement;
+  throughput: Agreement;
+}
+
+export function readCalibration(file: string): Calibration {
+  const c = JSON.parse(readFileSync(file, 'utf8')) as Calibration;
+  if (!c.variant || !Array.isArray(c.steps)) throw new Error(`${file} is not a calibration file (bench calibrate writes results/<stamp>-<variant>-calibration.json)`);
+  return c;
+}
+
+/** One preset: its calibration steps against the model's saturation rate. */
+export function saturationRow(calibrationFile: string, c: Calibration, predicted: PredictedSaturation): SaturationRow {
+  const firstSaturated = c.steps.find((s) => s.saturated)?.peak ?? null;
+  const keptUp = c.recommendedPeak;
+  return {
+    variant: c.variant,
+    calibrationFile,
+    predicted,
+    measuredKeptUp: keptUp,
+    measuredFirstSaturated: firstSaturated,
+    relError: keptUp === null ? null : (predicted.rate - keptUp) / keptUp,
+    withinBracket: keptUp === null ? null : predicted.rate >= keptUp && (firstSaturated === null || predicted.rate < firstSaturated),
+    steps: c.steps.map((s) => ({ peak: s.peak, predictedSpsPerS: Math.min(s.peak, predicted.rate), measuredSpsPerS: s.valid ? s.spsThroughputHold : null, valid: s.valid })),
+  };
+}
+
+export function saturationAgreement(rows: SaturationRow[]): SaturationAgreement {
+  const ranked = rows.filter((r) => r.measuredKeptUp !== null).map((r) => ({ predicted: r.predicted.rate, measured: r.measuredKeptUp! }));
+  const steps = rows.flatMap((r) => r.steps.filter((s) => s.measuredSpsPerS !== null).map((s) => ({ predicted: s.predictedSpsPerS, measured: s.measuredSpsPerS! })));
+  return { schema: 'shellgrade.model-saturation/1', rows, saturation: agreement('saturation rate (it/s)', ranked), throughput: agreement('SPS/s at the calibration steps', steps) };
+}
+
+const num = (v: number | null, digits = 2) => (v === null ? 'n/a' : v.toFixed(digits));
+const pct = (v: number | null) => (v === null ? 'n/a' : `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} %`);
+
+export function saturationMarkdown(a: SaturationAgreement): string {
+  const rows = a.rows.map(
+    (r) =>
+      `| ${r.variant} | ${num(r.predicted.rate)} | ${r.predicted.station} | ${num(r.measuredKeptUp, 1)} | ${num(r.measuredFirstSaturated, 1)} | ${pct(r.relError)} | ${r.withinBracket === null ? 'n/a' : r.withinBracket ? 'yes' : 'no'} |`,
+  );
+  const agreementRow = (g: Agreement) =>
+    `| ${g.metric} | ${g.n} | ${num(g.spearmanRho)} | ${num(g.mae, 3)} | ${g.normalizedMae === null ? 'n/a' : `${(g.normalizedMae * 100).toFixed(1)} %`} |`;
+  return [
+    '| preset | predicted saturation (it/s) | bottleneck | measured: last peak kept up | first peak saturated | error vs kept up | predicted in bracket |',
+    '|---|---:|---|---:|---:|---:|:-:|',
+    ...rows,
+    '',
+    '| agreement | n | Spearman ρ | MAE | normalised MAE |',
+    '|---|---:|---:|---:|---:|',
+    agreementRow(a.saturation),
+    agreementRow(a.throughput),
+    '',
+  ].join('\n');
+}
