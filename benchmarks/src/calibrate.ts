@@ -73,9 +73,9 @@ export function recommend(steps: CalibrationStep[]): number | null {
 /** Factors of the predicted saturation rate to step through: dense around it, where the answer is. */
 export const MODEL_STEP_FACTORS = [0.5, 0.7, 0.85, 1, 1.15, 1.3, 1.5];
 
-/** Peaks to try around a predicted saturation rate, to 0.5 it/s, ascending and distinct. */
+/** Peaks to try around a predicted saturation rate, in whole it/s (k6's arrival-rate targets are integers), ascending and distinct. */
 export function peaksAround(rate: number, factors = MODEL_STEP_FACTORS): number[] {
-  const peaks = factors.map((f) => Math.max(0.5, Math.round(rate * f * 2) / 2));
+  const peaks = factors.map((f) => Math.max(1, Math.round(rate * f)));
   return [...new Set(peaks)].sort((a, b) => a - b);
 }
 

@@ -26,8 +26,10 @@ describe('calibration steps', () => {
 });
 
 describe('calibration placed by the queueing model', () => {
-  it('steps densely around the predicted saturation rate, to 0.5 it/s, ascending and distinct', () => {
-    expect(peaksAround(10)).toEqual([5, 7, 8.5, 10, 11.5, 13, 15]);
-    expect(peaksAround(1)).toEqual([0.5, 1, 1.5]);
+  it('steps densely around the predicted saturation rate, in whole it/s, ascending and distinct', () => {
+    // Whole it/s: k6 refuses a fractional arrival-rate target (8.5 stopped a calibration).
+    expect(peaksAround(10)).toEqual([5, 7, 9, 10, 12, 13, 15]);
+    expect(peaksAround(1)).toEqual([1, 2]);
+    expect(peaksAround(6.81, [0.7, 0.85, 1, 1.15, 1.3, 1.5])).toEqual([5, 6, 7, 8, 9, 10]);
   });
 });
