@@ -12,7 +12,7 @@ import { compare, comparisonMarkdown, type Comparison } from './compare';
 import { measureDemands, readMeta, readRuns } from './demands';
 import { measuredFromRuns, readK6Metrics } from './measured';
 import { CPU_MODELS, predictSaturation, predictVariant, type CpuModel } from './predict';
-import { readCalibration, saturationAgreement, saturationMarkdown, saturationRow } from './saturation';
+import { DEFAULT_SLO_P95_MS, demandsFor, readCalibration, saturationAgreement, saturationMarkdown, saturationRow } from './saturation';
 import { runSpec } from './run-spec';
 
 function positiveNumber(v: string): number {
@@ -107,14 +107,16 @@ program
   .command('saturation')
   .description("predicted vs measured saturation rate over presets, from `bench calibrate` files (Spearman ρ of the ranking, normalised MAE of SPS/s at the steps)")
   .argument('<calibration-files...>', 'results/<stamp>-<variant>-calibration.json, one per preset')
-  .option('--demands <run-folder>', "predict every preset from this run's demands (default: the prediction each calibration recorded with --from-model)")
+  .option('--demands <run-folders...>', "predict every preset from these runs' demands, each from the run of its own topology (default: the prediction each calibration recorded with --from-model)")
+  .option('--slo-p95-ms <ms>', `a step counts as sustained only with SPS p95 within this (0: the calibration's keep-up test alone)`, Number, DEFAULT_SLO_P95_MS)
   .option('--out <file>', 'write the agreement JSON (default: results/models/saturation-<stamp>.json)')
-  .action((files: string[], o: { demands?: string; out?: string }) => {
+  .action((files: string[], o: { demands?: string[]; sloP95Ms: number; out?: string }) => {
+    const demandRuns = (o.demands ?? []).map((dir) => ({ dir, topology: readMeta(dir).topology }));
     const rows = files.map((file) => {
       const c = readCalibration(file);
-      const predicted = o.demands ? predictSaturation(c.variant, o.demands) : c.predicted;
+      const predicted = demandRuns.length ? predictSaturation(c.variant, demandsFor(loadVariant(c.variant).topology, demandRuns)) : c.predicted;
       if (!predicted) throw new InvalidArgumentError(`${file} has no recorded prediction (calibrated without --from-model): pass --demands <run-folder>`);
-      return saturationRow(file, c, predicted);
+      return saturationRow(file, c, predicted, o.sloP95Ms > 0 ? o.sloP95Ms : null);
     });
     const result = saturationAgreement(rows);
     process.stdout.write(saturationMarkdown(result));

@@ -1,7 +1,7 @@
 // Predicted vs measured saturation over presets: the measured bracket from calibration steps, the
 // model's throughput min(offered, saturation) at each step, and the agreement, worked by hand.
 import type { Calibration, CalibrationStep } from '../../src/calibrate';
-import { saturationAgreement, saturationMarkdown, saturationRow } from '../../src/models/saturation';
+import { demandsFor, saturationAgreement, saturationMarkdown, saturationRow } from '../../src/models/saturation';
 
 const step = (peak: number, spsPerS: number, saturated: boolean, valid = true): CalibrationStep => ({
   peak, runId: `r-${peak}`, valid, spsEfr: 0, spsP95Ms: 500, spsThroughputHold: spsPerS, rac: 0, machineCpuSPerOkMs: 20, saturated,
@@ -48,8 +48,27 @@ describe('predicted vs measured saturation', () => {
     expect(saturationMarkdown(a)).toContain('| msa-1-2 | 9.00 | exercise | 8.0 | 10.0 | +12.5 % | yes |');
   });
 
+  it('a step whose SPS p95 exceeds the SLO is not sustained, even when the calibration said it kept up', () => {
+    const slow = { ...step(10, 10, false), spsP95Ms: 2500 };
+    const c = calibration('mon-x2', [step(8, 8, false), slow, step(12, 12, false)]);
+    expect(saturationRow('c', c, predicted(9))).toMatchObject({ measuredKeptUp: 8, measuredFirstSaturated: 10 });
+    expect(saturationRow('c', c, predicted(9), null)).toMatchObject({ measuredKeptUp: 12, measuredFirstSaturated: null });
+    // Every step sustained: the rate is only known to lie above the last one.
+    expect(saturationMarkdown(saturationAgreement([saturationRow('c', c, predicted(9), null)]))).toContain('none up to 12.0 (censored)');
+  });
+
   it('a reversed ranking gives ρ = −1', () => {
     const rows = [4, 6, 8].map((kept, i) => saturationRow(`f${i}`, calibration(`v${i}`, [step(kept, kept, false), step(kept + 2, kept, true)]), predicted(10 - kept)));
     expect(saturationAgreement(rows).saturation.spearmanRho).toBeCloseTo(-1, 12);
+  });
+});
+
+describe('demands per topology', () => {
+  it("predicts each preset from a run of its own topology, else from the first run given", () => {
+    const runs = [{ dir: 'r/msa', topology: 'msa' }, { dir: 'r/mon', topology: 'monolith' }];
+    expect(demandsFor('monolith', runs)).toBe('r/mon');
+    expect(demandsFor('msa', runs)).toBe('r/msa');
+    expect(demandsFor('monolith', [runs[0]])).toBe('r/msa');
+    expect(() => demandsFor('msa', [])).toThrow(/no demands run/);
   });
 });
