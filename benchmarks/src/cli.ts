@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench -- <run|matrix|report|compare|replay|main> ...   (see benchmarks/README.md)
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { phase } from './log';
 import { buildReport } from './report/report';
@@ -14,6 +15,8 @@ import { replayPlanText } from './provenance/replay-plan';
 import { runPaper001 } from './sweep/paper001';
 import { runSweep, SWEEP_CLASSES, type SweepClass } from './sweep/run-sweep';
 import { runMix } from './mix/run-mix';
+import { reanalyseSuiteRuns } from './suites/reanalyse';
+import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
 
 function positiveInt(v: string): number {
@@ -271,6 +274,16 @@ function probability(v: string): number {
   if (!(p >= 0 && p <= 1)) throw new InvalidArgumentError(`expected a probability in [0, 1], got "${v}"`);
   return p;
 }
+
+program
+  .command('reanalyse')
+  .description("a finished suite run's steps and verdicts recomputed with today's rules from its request lines -> <run-folder>/suite-reanalysis.json")
+  .argument('<run-folder>', 'results/<run-id> of a load, stress, spike or soak run')
+  .action(async (dir: string) => {
+    const out = await reanalyseSuiteRuns(dir);
+    for (const r of out.runs) process.stdout.write(`run ${r.run}: ${suiteLine(r)}\n`);
+    phase(`reanalysed: ${join(dir, 'suite-reanalysis.json')}`);
+  });
 
 program
   .command('main')

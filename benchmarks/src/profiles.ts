@@ -73,6 +73,9 @@ export const profileSchema = z
     connectionReuse: z.boolean().default(false),
     /** even: k6's evenly spaced arrivals; exponential: Poisson arrivals (k6/lib/scenario-r.js). */
     arrivals: z.enum(['even', 'exponential']).default('even'),
+    /** A student refused with 503 + Retry-After waits as told and submits again, at most maxRetries times (k6/lib/scenario-r.js). */
+    honourRetryAfter: z.boolean().optional(),
+    maxRetries: z.number().int().nonnegative().optional(),
     /** Client timeout in seconds (default 60). */
     timeoutS: z.number().positive().optional(),
     suite: suiteSchema.optional(),

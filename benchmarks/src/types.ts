@@ -54,7 +54,19 @@ export interface PaperMetrics {
   checksRate: number | null;
   perType: Record<string, RequestTypeMetrics>;
   /** Time to feedback: SPS sent -> grade known, from the reply (201) or by polling after a 202. */
-  feedback?: { reply: number; polled: number; missing: number; p50: number | null; p95: number | null; max: number | null; polls: number; pollsFailed: number };
+  feedback?: {
+    reply: number;
+    polled: number;
+    missing: number;
+    p50: number | null;
+    p95: number | null;
+    max: number | null;
+    polls: number;
+    pollsFailed: number;
+    /** SPS refused with 503 + Retry-After and sent again (profiles honouring Retry-After); absent in older runs. */
+    refused?: number;
+    retryWaitP95S?: number | null;
+  };
   /** The same metrics over the iterations that started in each stage (tables use `hold`). */
   stages?: { ramp: PaperMetrics; hold: PaperMetrics };
 }

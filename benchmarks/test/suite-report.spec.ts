@@ -76,7 +76,10 @@ describe('suite tables and charts', () => {
   it('per step: counts, shares, percentiles, KO causes largest first, the stress mark; totals vs k6 in the notes', () => {
     const t = stepTable({ label: 'naked-mon [stress]', suiteRun: stressRun });
     expect(t.rows.map((r) => r.label)).toEqual(['step 1: 2 it/s', 'step 2: 4 it/s']);
-    expect(t.rows[1].cells).toEqual(['10–22', '4', '40', '30', '10', '25.00%', '75.00%', '2.50', '900 ms', '12000 ms', 'timeout 7, gateway_5xx 3', 'misses SLO']);
+    // This run was analysed before the SPS share existed: n/a, never a made-up figure.
+    expect(t.rows[1].cells).toEqual(['10–22', '4', '40', '30', '10', '25.00%', '75.00%', 'n/a', '2.50', '900 ms', '12000 ms', 'timeout 7, gateway_5xx 3', 'misses SLO']);
+    const graded = stepTable({ label: 'x', suiteRun: { ...stressRun, steps: stressRun.steps.map((s) => ({ ...s, spsOk: 1, spsOkShare: 0.25 })) } });
+    expect(graded.rows[1].cells[7]).toBe('25.00%');
     expect(t.notes[1]).toBe("Totals from the request lines: 50 OK, 10 KO, 6 iterations; k6's counters: 50 OK, 10 KO, 6 iterations.");
   });
 
@@ -93,6 +96,8 @@ describe('suite tables and charts', () => {
     const verdicts = tables[0];
     expect(verdicts.rows.map((r) => r.cells.slice(0, 2))).toEqual([['stress', 'knee 2 it/s'], ['soak', 'FAIL'], ['spike', 'never recovered']]);
     expect(verdicts.rows[0].cells[2]).toBe('knee step 1 (2 it/s); breaking point not reached (the highest step still served)');
+    const withGrading = suiteTables([{ label: 'v', suiteRun: { ...stressRun, stress: { ...stressRun.stress!, gradingBreakingPoint: { index: 1, rate: 4 } } } }])[0];
+    expect(withGrading.rows[0].cells[2]).toBe('knee step 1 (2 it/s); breaking point not reached (the highest step still served); grading breaking point step 2 (4 it/s)');
     expect(verdicts.rows[2].cells[2]).toBe('1 → 5 it/s; pre-spike p95 100 ms, bound 110 ms (+10%): never recovered before the end of the load');
     const memory = tables.find((t) => t.title.startsWith('Soak'))!;
     expect(memory.rows[0].cells).toEqual(['0.0 MiB', '0.0 MiB', '20.00%', 'FAIL']);

@@ -65,6 +65,14 @@ describe('per-step stats', () => {
     // A request after the schedule's end still counts in its iteration's step.
     expect(s1).toMatchObject({ index: 1, iterations: 1, N: 10, ok: 1, ko: 1, koShare: 0.5, okShare: 0.1, okPerS: 0.1, koCauses: { gateway_5xx: 1 } });
   });
+
+  it('counts the SPS answered OK per step against its iterations (one SPS each)', () => {
+    const its = [{ t: T0, step: 0 }, { t: T0 + 1000, step: 0 }, { t: T0 + 11_000, step: 1 }];
+    const sps = (s: number, outcome: 'ok' | 'ko', step: number): RequestSample => ({ ...req(s, 100, outcome, step), type: 'sps' });
+    const [s0, s1] = stepStats(schedule, [sps(1, 'ok', 0), sps(2, 'ko', 0), req(3, 10), sps(12, 'ko', 1)], its);
+    expect(s0).toMatchObject({ spsOk: 1, spsOkShare: 0.5 });
+    expect(s1).toMatchObject({ spsOk: 0, spsOkShare: 0 });
+  });
 });
 
 const step = (index: number, rate: number, o: Partial<StepStats>): StepStats => ({
@@ -84,6 +92,17 @@ describe('stress verdict', () => {
     expect(v.knee).toEqual({ index: 1, rate: 4 });
     expect(v.breakingPoint).toEqual({ index: 4, rate: 32 });
     expect(v.steps.map((s) => [s.meetsSlo, s.broken])).toEqual([[true, false], [true, false], [false, false], [false, false], [false, true]]);
+  });
+
+  it('grading breaking point = first step where ≤ 10 % of the iterations had their SPS answered, while the other requests may still pass', () => {
+    const v = stressVerdict([
+      step(0, 2, { spsOk: 10, spsOkShare: 1 }),
+      step(1, 8, { spsOk: 2, spsOkShare: 0.2, okShare: 0.92 }),
+      step(2, 16, { spsOk: 1, spsOkShare: 0.1, okShare: 0.9 }),
+    ], SLO);
+    expect(v.breakingPoint).toBeNull();
+    expect(v.gradingBreakingPoint).toEqual({ index: 2, rate: 16 });
+    expect(v.steps.map((s) => s.gradingBroken)).toEqual([false, false, true]);
   });
 
   it('a p95 over 10 s misses the SLO; a later step back under it does not move the knee', () => {

@@ -108,6 +108,15 @@ describe('request-type table', () => {
     expect(t.rows.find((r) => r.label.startsWith('feedback by reply'))!.cells).toEqual(['n/a / n/a / n/a']);
   });
 
+  it('shows the submissions refused with 503 + Retry-After only when a run had some', () => {
+    const feedback = (refused: number) => ({ reply: 9, polled: 0, missing: 0, p50: 100, p95: 900, max: 950, polls: 0, pollsFailed: 0, refused, retryWaitP95S: 4 });
+    const runs = (refused: number) =>
+      aggregatedFixture('naked-mon-async-admission', 'monolith', { monolith: 1 }, [2, 4].map(() => ({ perType: { login: login(100, 0) }, feedback: feedback(refused) })));
+    const row = (t: ReturnType<typeof requestTypeTable>) => t!.rows.find((r) => r.label.startsWith('SPS refused with 503'));
+    expect(row(requestTypeTable([runs(6)]))!.cells).toEqual(['6 / 4']);
+    expect(row(requestTypeTable([runs(0)]))).toBeUndefined();
+  });
+
   it('is left out for results without per-type latency', () => {
     expect(requestTypeTable(results)).toBeNull();
   });

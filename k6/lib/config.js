@@ -46,6 +46,9 @@ export function loadConfig(env, profiles) {
     connectionReuse: env.CONNECTION_REUSE ? env.CONNECTION_REUSE === 'on' : base.connectionReuse !== false,
     arrivals: env.ARRIVALS || base.arrivals || 'even',
     oversample: numberEnv(env, 'ARRIVALS_OVERSAMPLE', 10),
+    // A student told "busy, retry in N s" (503 + Retry-After) waits N s and submits again, up to maxRetries times.
+    honourRetryAfter: env.HONOUR_RETRY_AFTER ? env.HONOUR_RETRY_AFTER === 'on' : Boolean(base.honourRetryAfter),
+    maxRetries: numberEnv(env, 'MAX_RETRIES', base.maxRetries === undefined ? 3 : base.maxRetries),
   };
   if (base.suite) applySuite(cfg, env, base.suite);
   if (cfg.peak < 1) throw new Error('PEAK must be >= 1 iteration/s');

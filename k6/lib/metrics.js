@@ -49,6 +49,10 @@ const spsAccepted = counter('sg_sps_accepted');
 const feedbackMs = trend('sg_feedback_ms');
 const feedback = { reply: counter('sg_feedback_reply'), polled: counter('sg_feedback_polled'), missing: counter('sg_feedback_missing') };
 const polls = { ok: counter('sg_poll_ok'), failed: counter('sg_poll_failed') };
+// Submissions refused with 503 + Retry-After that the student waited out and sent again
+// (profiles with honourRetryAfter): outside N, and the wait the refusals asked for.
+const spsRefused = counter('sg_sps_refused');
+const spsRetryWaitS = trend('sg_sps_retry_wait_s');
 const perType = {};
 for (const type of REQUEST_TYPES) {
   perType[type] = {};
@@ -114,6 +118,12 @@ export function recordFeedback(spsStatus, ms, found) {
   }
   feedbackMs.add(ms);
   (spsStatus === 201 ? feedback.reply : feedback.polled).add(1);
+}
+
+/** An SPS refused with 503 + Retry-After that the student will send again after `retryAfterS`. */
+export function recordRefusedSps(retryAfterS) {
+  spsRefused.add(1);
+  spsRetryWaitS.add(retryAfterS);
 }
 
 export function recordPoll(status) {

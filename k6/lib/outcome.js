@@ -72,3 +72,14 @@ export function apdexZone(outcome, ms, tMs, fMs) {
 export function stageOf(nowMs, startMs, rampS) {
   return nowMs < startMs + rampS * 1000 ? 'ramp' : 'hold';
 }
+
+/**
+ * Seconds a 503 asks the client to wait (Retry-After as delay-seconds), or null when the answer
+ * is not such a refusal. An HTTP-date Retry-After is not used by shellgrade and reads as null.
+ */
+export function retryAfterS(status, headers) {
+  if (status !== 503 || !headers) return null;
+  const raw = headers['Retry-After'] !== undefined ? headers['Retry-After'] : headers['retry-after'];
+  if (raw === undefined || !/^\d+$/.test(String(raw).trim())) return null;
+  return Number(raw);
+}

@@ -126,6 +126,9 @@ export function paperMetrics(metrics, durationS, holdS, requestTypes, stage) {
       max: stat('sg_feedback_ms', 'max'),
       polls: count('sg_poll_ok'),
       pollsFailed: count('sg_poll_failed'),
+      // Refusals with 503 + Retry-After the student waited out and resubmitted (outside N).
+      refused: count('sg_sps_refused'),
+      retryWaitP95S: stat('sg_sps_retry_wait_s', 'p(95)'),
     },
     perType,
   };

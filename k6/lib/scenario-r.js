@@ -4,8 +4,8 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
-import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordResponse, requestsPlanned } from './metrics.js';
-import { spsOkStatuses, stageOf } from './outcome.js';
+import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordRefusedSps, recordResponse, requestsPlanned } from './metrics.js';
+import { retryAfterS, spsOkStatuses, stageOf } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
 import { stepIndexAt } from './steps.js';
@@ -20,7 +20,11 @@ const REQUESTS_PER_ITERATION = 10;
 // Preflights never carry credentials, so they use a jar that stays empty.
 const noCookies = new http.CookieJar();
 
-function send(cfg, it, type, method, path, body, headers, jar, expected, keepBody) {
+/**
+ * One request, classified and recorded. `retryable`: a 503 + Retry-After is not recorded as the
+ * request's outcome but returned as `{ refused: true, retryAfterS }` for the caller to wait out.
+ */
+function send(cfg, it, type, method, path, body, headers, jar, expected, keepBody, retryable) {
   const tp = newTraceparent();
   const params = {
     headers: Object.assign({ Origin: cfg.origin, traceparent: tp.header }, headers),
@@ -37,6 +41,11 @@ function send(cfg, it, type, method, path, body, headers, jar, expected, keepBod
   const startedMs = Date.now();
   const res = http.request(method, cfg.baseUrl + path, body, params);
   if (type === 'sps') delete exec.vu.metrics.metadata.trace_id;
+  const waitS = retryable ? retryAfterS(res.status, res.headers) : null;
+  if (waitS !== null) {
+    recordRefusedSps(waitS);
+    return { res, refused: true, retryAfterS: waitS, startedMs };
+  }
   const r = recordResponse(type, res, expected, cfg);
   if (r.cause !== null && it.cause === null) it.cause = r.cause;
   if (cfg.logRequests) {
@@ -46,13 +55,13 @@ function send(cfg, it, type, method, path, body, headers, jar, expected, keepBod
   return { res, outcome: r.outcome, ms: r.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
 }
 
-function pair(cfg, it, step, method, path, body, jar, expected, keepBody) {
+function pair(cfg, it, step, method, path, body, jar, expected, keepBody, retryable, headers) {
+  const sent = headers || (body === null ? {} : { 'Content-Type': 'application/json' });
   send(cfg, it, 'opt_' + step, 'OPTIONS', path, null, {
     'Access-Control-Request-Method': method,
-    'Access-Control-Request-Headers': body === null ? 'traceparent' : 'content-type,traceparent',
+    'Access-Control-Request-Headers': Object.keys(sent).concat(['traceparent']).map((h) => h.toLowerCase()).join(','),
   }, noCookies, PREFLIGHT_OK_STATUSES);
-  const headers = body === null ? {} : { 'Content-Type': 'application/json' };
-  return send(cfg, it, step, method, path, body, headers, jar, expected, keepBody);
+  return send(cfg, it, step, method, path, body, sent, jar, expected, keepBody, retryable);
 }
 
 /**
@@ -105,8 +114,7 @@ function userR(ctx, it) {
   pair(cfg, it, 'verify', 'GET', '/api/auth/verify', null, jar, OK_STATUSES);
   sleep(cfg.pauseS);
 
-  const sps = pair(cfg, it, 'sps', 'POST', '/api/exercise-production', spsBody(user, ctx.productionData),
-    jar, spsOkStatuses(cfg.reply), true);
+  const sps = submit(cfg, it, spsBody(user, ctx.productionData), jar);
   awaitFeedback(cfg, sps, jar);
   if (cfg.logSps) {
     // One line per SPS so traces/ can match the client duration to its Jaeger trace, and the
@@ -124,6 +132,30 @@ function userR(ctx, it) {
 
   pair(cfg, it, 'verify_out', 'GET', '/api/auth/verify', null, jar, LOGGED_OUT_STATUSES);
   sleep(cfg.pauseS);
+}
+
+/**
+ * The SPS. With honourRetryAfter the student, refused with 503 + Retry-After, waits as told and
+ * sends the same submission again (same Idempotency-Key: never stored twice), at most maxRetries
+ * times; the refused attempts are counted apart (sg_sps_refused, outside N) and the last answer is
+ * the SPS's outcome. Its startedMs stays the first attempt's: time to feedback is what the student
+ * waited, refusals included. Retries skip the preflight (a browser caches it).
+ */
+function submit(cfg, it, body, jar) {
+  const path = '/api/exercise-production';
+  const retrying = cfg.honourRetryAfter && cfg.maxRetries > 0;
+  const headers = { 'Content-Type': 'application/json' };
+  // Unique per submission and per test (runs may share a database): a retry is the same submission.
+  if (retrying) headers['Idempotency-Key'] = `k6-${Date.now()}-${exec.vu.idInTest}-${exec.scenario.iterationInTest}`;
+  const expected = spsOkStatuses(cfg.reply);
+  let sps = pair(cfg, it, 'sps', 'POST', path, body, jar, expected, true, retrying, headers);
+  const firstStartedMs = sps.startedMs;
+  for (let retry = 1; sps.refused; retry++) {
+    sleep(sps.retryAfterS);
+    sps = send(cfg, it, 'sps', 'POST', path, body, headers, jar, expected, true, retry < cfg.maxRetries);
+  }
+  sps.startedMs = firstStartedMs;
+  return sps;
 }
 
 /**

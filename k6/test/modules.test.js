@@ -3,7 +3,7 @@
 // benchmarks/test/k6-modules.int.ts runs this file.
 import { check } from 'k6';
 import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
-import { bucketOf, classify, responseTimeMs, spsOkStatuses } from '../lib/outcome.js';
+import { bucketOf, classify, responseTimeMs, retryAfterS, spsOkStatuses } from '../lib/outcome.js';
 import { productionDataJson, spsBody } from '../lib/sps-body.js';
 import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
 import { checkSteps, scheduleS, stepIndexAt, stepSchedule, stepStages } from '../lib/steps.js';
@@ -85,6 +85,20 @@ export default function () {
       const e = scenarioOptions(loadConfig({ PROFILE: 'paper', ARRIVALS: 'exponential' }, profiles));
       return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ PROFILE: 'paper', ARRIVALS: 'bursty' }, profiles));
     },
+  });
+
+  // Students who honour Retry-After (profile students): only a 503 with delay-seconds is a refusal to wait out.
+  check(loadConfig({ PROFILE: 'students' }, profiles), {
+    'students profile: honours Retry-After up to 3 times, Poisson arrivals; the paper profile does not': (c) =>
+      c.honourRetryAfter === true && c.maxRetries === 3 && c.arrivals === 'exponential' && cfg.honourRetryAfter === false,
+    'HONOUR_RETRY_AFTER and MAX_RETRIES override the profile': () =>
+      loadConfig({ PROFILE: 'paper', HONOUR_RETRY_AFTER: 'on', MAX_RETRIES: '1' }, profiles).honourRetryAfter === true &&
+      loadConfig({ PROFILE: 'paper', HONOUR_RETRY_AFTER: 'on', MAX_RETRIES: '1' }, profiles).maxRetries === 1 &&
+      loadConfig({ PROFILE: 'students', HONOUR_RETRY_AFTER: 'off' }, profiles).honourRetryAfter === false,
+    'Retry-After: delay-seconds of a 503 only (either header case); anything else is no refusal': () =>
+      retryAfterS(503, { 'Retry-After': '7' }) === 7 && retryAfterS(503, { 'retry-after': ' 2 ' }) === 2 &&
+      retryAfterS(503, {}) === null && retryAfterS(429, { 'Retry-After': '7' }) === null &&
+      retryAfterS(503, { 'Retry-After': 'Wed, 21 Oct 2026 07:28:00 GMT' }) === null && retryAfterS(503, { 'Retry-After': '-1' }) === null,
   });
 
   // Suites (load, soak, stress, spike): steps -> schedule -> ramping-arrival-rate stages.

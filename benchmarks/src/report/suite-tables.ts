@@ -23,16 +23,16 @@ export function stepTable(x: LabelledSuiteRun): Table {
   const marks = new Map((r.stress?.steps ?? []).map((m) => [m.index, m]));
   const rows = r.steps.map((s) => {
     const m = marks.get(s.index);
-    const mark = m ? [m.broken ? 'broken' : m.meetsSlo ? 'meets SLO' : 'misses SLO'] : [];
+    const mark = m ? [m.broken ? 'broken' : m.gradingBroken ? 'grading broken' : m.meetsSlo ? 'meets SLO' : 'misses SLO'] : [];
     return {
       label: `step ${s.index + 1}: ${s.rate} it/s`,
-      cells: [`${s.fromS}–${s.toS}`, String(s.iterations), String(s.N), String(s.ok), String(s.ko), pct(s.koShare), pct(s.okShare), s.okPerS.toFixed(2), ms(s.p50), ms(s.p95), causes(s.koCauses), ...mark],
+      cells: [`${s.fromS}–${s.toS}`, String(s.iterations), String(s.N), String(s.ok), String(s.ko), pct(s.koShare), pct(s.okShare), pct(s.spsOkShare ?? null), s.okPerS.toFixed(2), ms(s.p50), ms(s.p95), causes(s.koCauses), ...mark],
     };
   });
   return {
     id: `table-suite-steps-${x.label.replace(/[^a-z0-9]+/gi, '-')}-run-${r.run}`,
     title: `Suite ${r.kind} — ${x.label}, run ${r.run}: per step`,
-    columns: ['s from start', 'iterations', 'N', 'OK', 'KO', 'KO share', 'OK / N', 'OK/s', 'p50', 'p95', 'KO causes', ...(r.stress ? ['stress'] : [])],
+    columns: ['s from start', 'iterations', 'N', 'OK', 'KO', 'KO share', 'OK / N', 'SPS OK / iterations', 'OK/s', 'p50', 'p95', 'KO causes', ...(r.stress ? ['stress'] : [])],
     rows,
     notes: [
       'Every request counts in the step its iteration started in (steps add up to the k6 totals); a step begins with its transition ramp. KO share = KO / (OK + KO); OK / N over the planned requests (10 per iteration); OK/s = OK / step length; p50/p95 of OK requests.',
@@ -56,7 +56,7 @@ export function verdictTable(all: LabelledSuiteRun[]): Table {
     columns: ['suite', 'verdict', 'details'],
     rows: all.map((x) => ({ label: `${x.label} run ${x.suiteRun.run}`, cells: [x.suiteRun.kind, ...verdictCells(x.suiteRun)] })),
     notes: [
-      'Stress: knee = last step of the initial run of steps with KO share ≤ 1 % and p95 ≤ 10 s; breaking point = first step with OK / N ≤ 10 %. Soak: PSS of every variant process grows ≤ 10 % between the first and last drift windows after warm-up, p95 rises ≤ 10 %, 0 KO. Spike: time from the end of the burst to the first window from which every window has p95 ≤ (1 + tolerance) × the pre-spike p95 and ≤ 1 % KO (resolution: one window).',
+      'Stress: knee = last step of the initial run of steps with KO share ≤ 1 % and p95 ≤ 10 s; breaking point = first step with OK / N ≤ 10 %; grading breaking point = first step where ≤ 10 % of the iterations had their SPS answered OK (the grader can fail completely while logins and pages still work). Soak: PSS of every variant process grows ≤ 10 % between the first and last drift windows after warm-up, p95 rises ≤ 10 %, 0 KO. Spike: time from the end of the burst to the first window from which every window has p95 ≤ (1 + tolerance) × the pre-spike p95 and ≤ 1 % KO (resolution: one window).',
     ],
   };
 }

@@ -12,7 +12,10 @@ function ms(v: number | null): string {
 export function stressLine(s: NonNullable<SuiteRun['stress']>): string {
   const knee = s.knee ? `step ${s.knee.index + 1} (${s.knee.rate} it/s)` : 'none (the first step missed the SLO)';
   const broken = s.breakingPoint ? `step ${s.breakingPoint.index + 1} (${s.breakingPoint.rate} it/s)` : 'not reached (the highest step still served)';
-  return `knee ${knee}; breaking point ${broken}`;
+  const line = `knee ${knee}; breaking point ${broken}`;
+  if (s.gradingBreakingPoint === undefined) return line;
+  const grading = s.gradingBreakingPoint ? `step ${s.gradingBreakingPoint.index + 1} (${s.gradingBreakingPoint.rate} it/s)` : 'not reached (the highest step still graded)';
+  return `${line}; grading breaking point ${grading}`;
 }
 
 export function soakLine(s: NonNullable<SuiteRun['soak']>): string {

@@ -24,13 +24,21 @@ export interface StepStats extends LatencySummary {
   okShare: number | null;
   /** OK requests of the step's iterations per second of the step. */
   okPerS: number;
+  /** SPS answered OK (the grading itself) and their share of the step's iterations (one SPS each); absent in runs analysed before. */
+  spsOk?: number;
+  spsOkShare?: number | null;
 }
 
 export function stepStats(schedule: ScheduledStep[], requests: RequestSample[], iterations: IterationSample[]): StepStats[] {
   return schedule.map((s) => {
     const its = iterations.filter((i) => i.step === s.index).length;
-    const sum = summarize(requests.filter((r) => r.step === s.index));
+    const inStep = requests.filter((r) => r.step === s.index);
+    const sum = summarize(inStep);
     const N = REQUESTS_PER_ITERATION * its;
-    return { index: s.index, rate: s.rate, fromS: s.fromS, toS: s.toS, iterations: its, N, ...sum, okShare: N ? sum.ok / N : null, okPerS: sum.ok / (s.toS - s.fromS) };
+    const spsOk = inStep.filter((r) => r.type === 'sps' && r.outcome === 'ok').length;
+    return {
+      index: s.index, rate: s.rate, fromS: s.fromS, toS: s.toS, iterations: its, N, ...sum,
+      okShare: N ? sum.ok / N : null, okPerS: sum.ok / (s.toS - s.fromS), spsOk, spsOkShare: its ? spsOk / its : null,
+    };
   });
 }

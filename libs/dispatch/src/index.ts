@@ -6,3 +6,5 @@ export * from './reply-budget';
 export * from './within';
 export * from './interrupted-gradings';
 export * from './pipeline';
+export * from './admission';
+export * from './admission-metrics';

@@ -140,3 +140,21 @@ export interface GradingDispatch {
   dispatch(req: GradingRequest): Promise<ExerciseProduction>;
 }
 export const GRADING_DISPATCH = Symbol('GradingDispatch');
+
+/**
+ * Admission of submissions into one process: under overload a submission is refused before
+ * anything is stored (503 + Retry-After, DomainError 'unavailable') instead of queueing without
+ * bound. Logins and reads never pass through it, so they are not starved by a submission backlog.
+ */
+export interface SubmissionAdmission {
+  /** Admits one submission or throws DomainError('unavailable') with the estimated wait as retry-after. */
+  enter(): AdmissionTicket;
+}
+export interface AdmissionTicket {
+  /** The submission is answered (graded, queued, refused or failed): its place is free again. */
+  release(): void;
+}
+export const SUBMISSION_ADMISSION = Symbol('SubmissionAdmission');
+
+/** No bound: every submission is admitted (the papers' systems). */
+export const admitEverything: SubmissionAdmission = { enter: () => ({ release: () => undefined }) };

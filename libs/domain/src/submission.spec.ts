@@ -1,6 +1,6 @@
 import type { Exercise, ExerciseProduction, StudentStatement } from './entities';
 import { DomainError } from './errors';
-import type { ArchiveStore, Grader, GradingDispatch, NewProduction, ProductionOutcome, ProductionRepository, SubmissionContextReader } from './ports';
+import type { ArchiveStore, Grader, GradingDispatch, NewProduction, ProductionOutcome, ProductionRepository, SubmissionAdmission, SubmissionContextReader } from './ports';
 import { GradingWorker, refuseClosedSubmission, SubmissionService } from './submission';
 
 /** In-memory fakes of the ports: unit tests only. */
@@ -100,6 +100,49 @@ describe('SubmissionService + GradingWorker', () => {
     (f.grader.grade as jest.Mock).mockRejectedValueOnce(new DomainError('grading-failed', 'timed out'));
     const p = await service(f).submit.submit(cmd);
     expect(p).toMatchObject({ status: 'failed', failureReason: 'grading-failed: timed out' });
+  });
+});
+
+describe('SubmissionService admission', () => {
+  const cmd = { userId: 1, exerciseId: 2, statementId: 7, archive: Buffer.from('tgz') };
+  /** An admission of `places` places that counts what it was given back. */
+  function admission(places: number) {
+    const state = { inside: 0, released: 0 };
+    const gate: SubmissionAdmission = {
+      enter: () => {
+        if (state.inside >= places) throw new DomainError('unavailable', 'busy', {}, 3);
+        state.inside++;
+        return { release: () => void (state.inside--, state.released++) };
+      },
+    };
+    return { gate, state };
+  }
+
+  it('an overloaded process refuses before it reads or stores anything (503 with retry-after)', async () => {
+    const f = fakes();
+    const { gate } = admission(0);
+    const submit = new SubmissionService(f.context, validator, f.productions, f.archives, { dispatch: jest.fn() }, undefined, gate);
+    await expect(submit.submit(cmd)).rejects.toMatchObject({ kind: 'unavailable', retryAfterSeconds: 3 });
+    expect(f.context.load).not.toHaveBeenCalled();
+    expect(f.productions.create).not.toHaveBeenCalled();
+  });
+
+  it('holds its place until the submission is answered, and frees it on success and on failure', async () => {
+    const f = fakes();
+    const { gate, state } = admission(1);
+    let finish!: () => void;
+    const graded = new Promise<void>((resolve) => (finish = resolve));
+    const dispatch: GradingDispatch = { dispatch: jest.fn(async () => (await graded, { id: 1 }) as unknown as ExerciseProduction) };
+    const submit = new SubmissionService(f.context, validator, f.productions, f.archives, dispatch, undefined, gate);
+    const first = submit.submit(cmd);
+    await new Promise((r) => setImmediate(r));
+    await expect(submit.submit({ ...cmd, submissionKey: 'second' })).rejects.toMatchObject({ kind: 'unavailable' });
+    finish();
+    await first;
+    expect(state).toEqual({ inside: 0, released: 1 });
+    const failing = new SubmissionService(f.context, { validate: jest.fn(async () => Promise.reject(new DomainError('invalid-archive', 'bad'))) }, f.productions, f.archives, dispatch, undefined, gate);
+    await expect(failing.submit({ ...cmd, submissionKey: 'third' })).rejects.toMatchObject({ kind: 'invalid-archive' });
+    expect(state).toEqual({ inside: 0, released: 2 });
   });
 });
 

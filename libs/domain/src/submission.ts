@@ -6,6 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ExerciseProduction } from './entities';
 import { DomainError, forbidden } from './errors';
+import { admitEverything } from './ports';
 import type {
   ArchiveStore,
   ArchiveValidator,
@@ -13,6 +14,7 @@ import type {
   GradingDispatch,
   GradingJob,
   ProductionRepository,
+  SubmissionAdmission,
   SubmissionContext,
   SubmissionContextReader,
 } from './ports';
@@ -36,9 +38,20 @@ export class SubmissionService {
     private readonly archives: ArchiveStore,
     private readonly dispatch: GradingDispatch,
     private readonly now: () => Date = () => new Date(),
+    private readonly admission: SubmissionAdmission = admitEverything,
   ) {}
 
+  /** Admission first: an overloaded process refuses before it spends anything on the submission. */
   async submit(cmd: SubmitCommand): Promise<ExerciseProduction> {
+    const ticket = this.admission.enter();
+    try {
+      return await this.admitted(cmd);
+    } finally {
+      ticket.release();
+    }
+  }
+
+  private async admitted(cmd: SubmitCommand): Promise<ExerciseProduction> {
     const context = await this.context.load(cmd.userId, cmd.statementId, cmd.exerciseId);
     refuseClosedSubmission(context, this.now());
     await this.validator.validate(cmd.archive);

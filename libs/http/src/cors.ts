@@ -16,7 +16,7 @@ export function corsOptions(origins: string): CorsOptions {
     origin: anyOrigin ? '*' : list,
     credentials: !anyOrigin,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'traceparent', 'tracestate', 'X-Requested-With'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Idempotency-Key', 'traceparent', 'tracestate', 'X-Requested-With'],
     exposedHeaders: ['Retry-After', 'traceparent'],
     maxAge: 600,
     optionsSuccessStatus: 204,

@@ -333,6 +333,26 @@ export const haproxySchema = z.strictObject({
     .prefault({}),
 });
 
+/**
+ * Admission of submissions per process (libs/dispatch BoundedAdmission): beyond the budget a
+ * submission gets 503 + Retry-After before anything is stored. Unset bounds: every submission is
+ * admitted, as in the papers' systems. Logins and reads are never counted, so a submission backlog
+ * cannot starve them of a place.
+ */
+export const admissionSchema = z.strictObject({
+  /** Submissions one process holds at once (validated, stored, graded or waiting for a grader or a reply). */
+  maxSubmissionsInFlight: positiveInt().optional(),
+  /** A submission whose estimated wait (in flight ÷ the process's recent completion rate) is longer is refused. */
+  maxWaitS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
+  /** Retry-After of a refusal before the process has a measured completion rate. */
+  retryAfterS: positiveInt('a positive number of seconds').default(5),
+});
+
+/** Whether the spec bounds admission at all (either bound set). */
+export function admissionBounded(a: z.output<typeof admissionSchema>): boolean {
+  return a.maxSubmissionsInFlight !== undefined || a.maxWaitS !== undefined;
+}
+
 const envName = /^[A-Z_][A-Z0-9_]*$/;
 
 export const variantSpecSchema = z
@@ -371,6 +391,7 @@ export const variantSpecSchema = z
     auth: authSchema.prefault({}),
     gateway: gatewaySchema.prefault({}),
     interruptedGradings: interruptedGradingsSchema.prefault({}),
+    admission: admissionSchema.prefault({}),
     /** Extra environment for every process, applied last (e.g. NODE_OPTIONS); tunables belong in the fields above. */
     env: z
       .record(

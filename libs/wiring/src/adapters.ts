@@ -12,7 +12,7 @@ import {
   redisSubmissionContextProviders,
   SESSION_PRODUCTIONS_SOURCE,
 } from '@shellgrade/cache';
-import { InlineDispatch, InterruptedGradingSweeper, staleAfterMs } from '@shellgrade/dispatch';
+import { BoundedAdmission, InlineDispatch, InterruptedGradingSweeper, observeAdmission, staleAfterMs } from '@shellgrade/dispatch';
 import {
   ARCHIVE_STORE,
   ARCHIVE_VALIDATOR,
@@ -20,7 +20,9 @@ import {
   GRADING_DISPATCH,
   GradingWorker,
   PRODUCTION_REPOSITORY,
+  SUBMISSION_ADMISSION,
   SUBMISSION_CONTEXT,
+  admitEverything,
   type ArchiveStore,
   type Grader,
   type ProductionRepository,
@@ -30,7 +32,7 @@ import { SandboxGrader, validateArchive, type GraderOptions } from '@shellgrade/
 import { ExerciseServiceSessionProductions, persistenceProviders, PgSessionProductions } from '@shellgrade/persistence';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
-import { archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
+import { admissionBounded, archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
@@ -92,6 +94,15 @@ export const dispatch: Adapters<VariantSpec['dispatch']> = {
   bullmq: (cfg) => bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
   pipeline: (cfg) => pipelineDispatchProviders(cfg),
 };
+
+/** SUBMISSION_ADMISSION: how many submissions this process takes in at once (spec.admission; unbounded unless it says). */
+export function admission(cfg: ServiceConfig): Provider[] {
+  const a = cfg.spec.admission;
+  if (!admissionBounded(a)) return [{ provide: SUBMISSION_ADMISSION, useValue: admitEverything }];
+  const gate = new BoundedAdmission({ maxInFlight: a.maxSubmissionsInFlight ?? Number.POSITIVE_INFINITY, maxWaitS: a.maxWaitS, fallbackRetryAfterS: a.retryAfterS });
+  observeAdmission(() => gate.snapshot());
+  return [{ provide: SUBMISSION_ADMISSION, useValue: gate }];
+}
 
 /** Inline grading dies with its process: productions it left behind are found and graded once (libs/dispatch). */
 function interruptedGradingSweeper(cfg: ServiceConfig): Provider {

@@ -4,7 +4,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule } from '@shellgrade/wiring';
+import { admission, archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule } from '@shellgrade/wiring';
 
 /**
  * The "Exercise" grading service of paper 000 §III: receives SPS (and student statements)
@@ -25,6 +25,7 @@ export class ExerciseModule {
           ...cache[spec.cache](cfg), //        SPS read path: spec.cache
           ...grader(cfg), //                   sandboxed grader: spec.grader
           ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch
+          ...admission(cfg), //                submissions in flight per process: spec.admission
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         StatementApiModule,

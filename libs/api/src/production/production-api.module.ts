@@ -5,12 +5,14 @@ import {
   ARCHIVE_VALIDATOR,
   GRADING_DISPATCH,
   PRODUCTION_REPOSITORY,
+  SUBMISSION_ADMISSION,
   SUBMISSION_CONTEXT,
   SubmissionService,
   type ArchiveStore,
   type ArchiveValidator,
   type GradingDispatch,
   type ProductionRepository,
+  type SubmissionAdmission,
   type SubmissionContextReader,
 } from '@shellgrade/domain';
 import { ProductionController } from './production.controller';
@@ -18,7 +20,7 @@ import { ExerciseTrialController } from './exercise-trial.controller';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 
 /**
- * SPS endpoints. Needs the ports (context, validator, productions, archives, dispatch)
+ * SPS endpoints. Needs the ports (context, validator, productions, archives, dispatch; admission if bound)
  * from global modules chosen by the composition root.
  */
 @Module({})
@@ -33,14 +35,16 @@ export class ProductionApiModule {
         { provide: PRODUCTION_LIMITS, useValue: limits },
         {
           provide: SubmissionService,
-          inject: [SUBMISSION_CONTEXT, ARCHIVE_VALIDATOR, PRODUCTION_REPOSITORY, ARCHIVE_STORE, GRADING_DISPATCH],
+          // Admission is optional: a root that binds none admits every submission.
+          inject: [SUBMISSION_CONTEXT, ARCHIVE_VALIDATOR, PRODUCTION_REPOSITORY, ARCHIVE_STORE, GRADING_DISPATCH, { token: SUBMISSION_ADMISSION, optional: true }],
           useFactory: (
             context: SubmissionContextReader,
             validator: ArchiveValidator,
             productions: ProductionRepository,
             archives: ArchiveStore,
             dispatch: GradingDispatch,
-          ) => new SubmissionService(context, validator, productions, archives, dispatch),
+            admission: SubmissionAdmission | undefined,
+          ) => new SubmissionService(context, validator, productions, archives, dispatch, undefined, admission),
         },
       ],
     };

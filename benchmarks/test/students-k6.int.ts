@@ -1,0 +1,84 @@
+// The `students` behaviour run by k6 itself against a stub of the platform's HTTP contract that
+// refuses the first attempt of every submission with 503 + Retry-After (as admission control
+// does): the student waits, sends the same submission again under the same Idempotency-Key, and
+// the refusal is counted apart, outside N and outside the KO. The same stub with the paper's
+// behaviour (no retries) shows the refusal as a KO, as before.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { k6Path } from '../src/k6-tool';
+import { readPaper } from '../src/k6-run';
+import { spsScript } from '../src/paths';
+import { run } from '../src/shell';
+
+jest.setTimeout(300_000);
+
+const work = mkdtempSync(join(tmpdir(), 'sg-students-k6-'));
+let server: Server;
+let baseUrl: string;
+/** Idempotency-Key of every SPS attempt, in arrival order ('' when absent). */
+const attempts: string[] = [];
+
+function stub(): Server {
+  let epId = 0;
+  return createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const session = (req.headers.cookie ?? '').includes('access_token=t');
+      if (req.method === 'OPTIONS') return res.writeHead(204).end();
+      if (req.url === '/api/user/login') return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
+      if (req.url === '/api/auth/verify') return res.writeHead(session ? 200 : 401).end('{}');
+      if (req.url === '/api/exercise-production') {
+        const key = String(req.headers['idempotency-key'] ?? '');
+        const first = !attempts.includes(key) || key === '';
+        attempts.push(key);
+        if (first) return res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/problem+json' }).end('{"status":503,"detail":"the grader is busy"}');
+        return res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, grade: 100 }));
+      }
+      if (req.url === '/api/user/logout') return res.writeHead(200, { 'Set-Cookie': 'access_token=; Path=/; Max-Age=0' }).end('{}');
+      res.writeHead(404).end();
+    });
+  });
+}
+
+beforeAll(async () => {
+  server = stub();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  writeFileSync(join(work, 'users.csv'), 'email,password,user_id,ex_id,ps_id\na@x.test,pa,1,2,3\nb@x.test,pb,4,2,5\n');
+});
+
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+async function k6Run(name: string, env: Record<string, string>) {
+  const k6 = await k6Path();
+  const summary = join(work, `${name}.json`);
+  const all = { BASE_URL: baseUrl, USERS_CSV: join(work, 'users.csv'), SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${name}.txt`), ...env };
+  const r = await run(k6, ['run', '--quiet', '--no-color', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
+  expect(r.code).toBe(0);
+  return readPaper(summary);
+}
+
+it('students-smoke: each refused submission is waited out and sent again with the same key; the refusals are outside N and KO', async () => {
+  attempts.length = 0;
+  const paper = await k6Run('students', { PROFILE: 'students-smoke' });
+  const keys = attempts.filter((k) => k !== '');
+  expect(keys).toHaveLength(attempts.length); // every attempt carried a key
+  // Each submission: one refused attempt, one accepted retry under the same key.
+  expect(new Set(keys).size * 2).toBe(keys.length);
+  expect(paper.feedback!.refused).toBe(keys.length / 2);
+  expect(paper.sps.OK).toBe(paper.iterations.started);
+  expect(paper.KO).toBe(0);
+  expect(paper.N).toBe(10 * paper.iterations.started);
+});
+
+it('the paper behaviour (no retries): the refusal is the SPS outcome, a KO', async () => {
+  attempts.length = 0;
+  const paper = await k6Run('paper', { PROFILE: 'students-smoke', HONOUR_RETRY_AFTER: 'off' });
+  expect(attempts.every((k) => k === '')).toBe(true);
+  expect(paper.sps.KO).toBe(paper.iterations.started);
+  expect(paper.koCauses.gateway_5xx).toBe(paper.iterations.started);
+  expect(paper.feedback!.refused).toBe(0);
+});
