@@ -3,59 +3,39 @@
 // does): the student waits, sends the same submission again under the same Idempotency-Key, and
 // the refusal is counted apart, outside N and outside the KO. The same stub with the paper's
 // behaviour (no retries) shows the refusal as a KO, as before.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { k6Path } from '../src/k6-tool';
 import { readPaper } from '../src/k6-run';
 import { spsScript } from '../src/paths';
 import { run } from '../src/shell';
+import { startContractStub, stopContractStub, type ContractStub, type SpsHandler } from './contract-stub';
 
 jest.setTimeout(300_000);
 
 const work = mkdtempSync(join(tmpdir(), 'sg-students-k6-'));
-let server: Server;
-let baseUrl: string;
+let stub: ContractStub;
 /** Idempotency-Key of every SPS attempt, in arrival order ('' when absent). */
 const attempts: string[] = [];
+let epId = 0;
 
-function stub(): Server {
-  let epId = 0;
-  return createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const session = (req.headers.cookie ?? '').includes('access_token=t');
-      if (req.method === 'OPTIONS') return res.writeHead(204).end();
-      if (req.url === '/api/user/login') return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
-      if (req.url === '/api/auth/verify') return res.writeHead(session ? 200 : 401).end('{}');
-      if (req.url === '/api/exercise-production') {
-        const key = String(req.headers['idempotency-key'] ?? '');
-        const first = !attempts.includes(key) || key === '';
-        attempts.push(key);
-        if (first) return res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/problem+json' }).end('{"status":503,"detail":"the grader is busy"}');
-        return res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, grade: 100 }));
-      }
-      if (req.url === '/api/user/logout') return res.writeHead(200, { 'Set-Cookie': 'access_token=; Path=/; Max-Age=0' }).end('{}');
-      res.writeHead(404).end();
-    });
-  });
-}
+/** Refuses the first attempt of every submission (503 + Retry-After 1 s), accepts a retry under the same key. */
+const refuseFirstAttempts: SpsHandler = (req, res) => {
+  const key = String(req.headers['idempotency-key'] ?? '');
+  const first = !attempts.includes(key) || key === '';
+  attempts.push(key);
+  if (first) return res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/problem+json' }).end('{"status":503,"detail":"the grader is busy"}');
+  res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, grade: 100 }));
+};
 
-beforeAll(async () => {
-  server = stub();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  writeFileSync(join(work, 'users.csv'), 'email,password,user_id,ex_id,ps_id\na@x.test,pa,1,2,3\nb@x.test,pb,4,2,5\n');
-});
-
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+beforeAll(async () => void (stub = await startContractStub(work, refuseFirstAttempts)));
+afterAll(() => stopContractStub(stub));
 
 async function k6Run(name: string, env: Record<string, string>) {
   const k6 = await k6Path();
   const summary = join(work, `${name}.json`);
-  const all = { BASE_URL: baseUrl, USERS_CSV: join(work, 'users.csv'), SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${name}.txt`), ...env };
+  const all = { BASE_URL: stub.baseUrl, USERS_CSV: stub.usersCsv, SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${name}.txt`), ...env };
   const r = await run(k6, ['run', '--quiet', '--no-color', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
   expect(r.code).toBe(0);
   return readPaper(summary);

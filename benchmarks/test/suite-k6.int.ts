@@ -2,9 +2,7 @@
 // (no variant needed): the step schedule, the per-request and per-iteration lines and k6's own
 // counters must agree, and the runner's analysis of them must add up. The same against a real
 // variant, through the runner: suites.e2e.ts.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { k6Path } from '../src/k6-tool';
@@ -13,44 +11,25 @@ import { spsScript } from '../src/paths';
 import { loadProfile } from '../src/profiles';
 import { run } from '../src/shell';
 import { analyseSuiteRun } from '../src/suites/analyse';
+import { startContractStub, stopContractStub, type ContractStub } from './contract-stub';
 
 jest.setTimeout(300_000);
 
 const work = mkdtempSync(join(tmpdir(), 'sg-suite-k6-'));
-let server: Server;
-let baseUrl: string;
-
-/** Scenario R's contract: login sets the session cookie, verify answers 200 with it and 401 without, the SPS 201. */
-function stub(): Server {
-  let epId = 0;
-  return createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const session = (req.headers.cookie ?? '').includes('access_token=t');
-      if (req.method === 'OPTIONS') return res.writeHead(204).end();
-      if (req.url === '/api/user/login') return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
-      if (req.url === '/api/auth/verify') return res.writeHead(session ? 200 : 401).end('{}');
-      if (req.url === '/api/exercise-production') return res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, status: 'graded' }));
-      if (req.url === '/api/user/logout') return res.writeHead(200, { 'Set-Cookie': 'access_token=; Path=/; Max-Age=0' }).end('{}');
-      res.writeHead(404).end();
-    });
-  });
-}
+let stub: ContractStub;
+let epId = 0;
 
 beforeAll(async () => {
-  server = stub();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  writeFileSync(join(work, 'users.csv'), 'email,password,user_id,ex_id,ps_id\na@x.test,pa,1,2,3\nb@x.test,pb,4,2,5\n');
+  stub = await startContractStub(work, (_req, res) => res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, status: 'graded' })));
 });
 
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => stopContractStub(stub));
 
 it.each(['load-smoke', 'stress-smoke', 'spike-smoke', 'soak-smoke'])('%s: k6 runs the steps, every request and iteration has its line in one step', async (profile) => {
   const k6 = await k6Path();
   const summary = join(work, `${profile}.json`);
   const log = join(work, `${profile}.log`);
-  const env = { PROFILE: profile, BASE_URL: baseUrl, USERS_CSV: join(work, 'users.csv'), SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${profile}.txt`), LOG_REQUESTS: 'on', ...(profile === 'soak-smoke' ? { PEAK: '2' } : {}) };
+  const env = { PROFILE: profile, BASE_URL: stub.baseUrl, USERS_CSV: stub.usersCsv, SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${profile}.txt`), LOG_REQUESTS: 'on', ...(profile === 'soak-smoke' ? { PEAK: '2' } : {}) };
   const r = await run(k6, ['run', '--quiet', '--no-color', '--log-output', `file=${log}`, '--log-format', 'json', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
   expect(r.code).toBe(0);
   const paper = readPaper(summary);
