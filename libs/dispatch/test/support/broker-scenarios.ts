@@ -216,9 +216,14 @@ export async function submitAcrossRestart(
   );
 
   expect(await fx.waitAllFinal(90_000)).toBe(0);
-  // A refused submission leaves no row: any row beyond the accepted ones is unaccounted.
-  const audit = await fx.audit(`${label} restart`, acceptedIds(accepted));
+  // A refusal whose publish the broker did not confirm keeps its row, made final as failed (the
+  // message may still arrive: libs/dispatch refusal.ts) — never graded, never left waiting. Any
+  // other row beyond the accepted ones is unaccounted.
+  const refusedKeys = refused.map((x) => x.key);
+  const audit = await fx.audit(`${label} restart`, acceptedIds(accepted), refusedKeys);
   expect(audit).toMatchObject({ lost: 0, unaccounted: 0, stuck: 0 });
+  const quoted = refusedKeys.map((k) => `'${k.replace(/'/g, "''")}'`).join(',') || "''";
+  expect(await countProductions(fx, `submission_key IN (${quoted}) AND status <> 'failed'`)).toBe(0);
   expect(accepted.length).toBeGreaterThan(LOAD / 2);
   return { accepted, audit };
 }
