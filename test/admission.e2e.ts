@@ -16,6 +16,7 @@ import { loadSamples } from '@shellgrade/grading';
 import { loadVariant } from '@shellgrade/variant';
 import { BrowserSession, spaSubmission } from './support/http-client';
 import { seed, variantStatus, variantUp } from './support/stack';
+import { metricValue } from './support/metrics';
 import type { SeededUser } from './support/scenario-r';
 
 jest.setTimeout(300_000);
@@ -58,12 +59,8 @@ async function loggedIn(u: SeededUser): Promise<BrowserSession> {
   return s;
 }
 
-/** A gauge of the monolith's /metrics (loopback is internal: ops endpoints answer). */
-async function gauge(name: string): Promise<number> {
-  const text = (await new BrowserSession(entry).request('GET', '/metrics')).body as string;
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : Number.NaN;
-}
+/** A metric of the monolith; NaN when it is not exposed (never equal to what a test waits for). */
+const gauge = async (name: string): Promise<number> => (await metricValue(entry, name)) ?? Number.NaN;
 
 /** Polls until the gauge reads `value` (an event-based wait: bounded in attempts, not timed). */
 async function untilGauge(name: string, value: number): Promise<void> {

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { loadSamples } from '@shellgrade/grading';
 import { loadConnections } from '@shellgrade/variant';
 import { spaSubmission, type BrowserSession } from './support/http-client';
+import { metricValue } from './support/metrics';
 import type { SeededUser } from './support/scenario-r';
 import { freshSession, loggedIn } from './support/sessions';
 import { seed, variantUp, type VariantStatus } from './support/stack';
@@ -32,12 +33,8 @@ const replicaUrl = (name: string) => {
   return `http://127.0.0.1:${p.port}`;
 };
 
-/** A counter of one replica's /metrics (read straight from the replica, as Prometheus would). */
-async function counter(baseUrl: string, series: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1)) : 0;
-}
+/** A counter of one replica's /metrics; 0 before its first increment (prom-client shows no labelled series yet). */
+const counter = async (baseUrl: string, series: string): Promise<number> => (await metricValue(baseUrl, series)) ?? 0;
 const HITS = 'shellgrade_cache_requests_total{result="hit"}';
 const REPORT_HITS = 'shellgrade_report_cache_requests_total{result="hit"}';
 const REPORT_MISSES = 'shellgrade_report_cache_requests_total{result="miss"}';

@@ -1,7 +1,8 @@
 // Predicted vs measured saturation over a set of presets (issue 17's acceptance figures): the
 // measured side comes from `bench calibrate` files, the predicted side from the model.
-//   saturation: the last peak a calibration kept up with (between it and the first one it did
-//     not, the true rate lies) against the predicted saturation rate — Spearman ρ of the ranking;
+//   saturation: the last calibration step sustained — kept up, SPS p95 within the SLO (between
+//     it and the first one not sustained, the true rate lies) — against the predicted saturation
+//     rate: Spearman ρ of the ranking;
 //   throughput: at every calibration step, the SPS/s of the hold stage against the model's
 //     min(offered rate, saturation rate) — MAE normalised by the measured range.
 import { readFileSync } from 'node:fs';

@@ -73,7 +73,6 @@ export function suiteSeries(label: string, r: SuiteRun): SuiteSeries {
   };
 }
 
-/** The UMD build sits beside the package's CommonJS entry (it is not in its exports map). */
 /** One line chart of a page: x/y points per labelled series. */
 export interface LineChart {
   id: string;
@@ -104,6 +103,7 @@ for (const c of charts) {
 `;
 }
 
+/** Chart.js inlined: the UMD build sits beside the package's CommonJS entry (it is not in its exports map). */
 export function chartJs(): string {
   return readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 }
