@@ -43,9 +43,13 @@ export interface GraderBaselineFile {
   rows?: { exec?: string; isolation?: string; concurrency?: number; msPerGrading?: number }[];
 }
 
-/** CPU-s of one grading alone: the sandboxed grader-only baseline (blocking, one at a time), null without it. */
+/**
+ * CPU-s of one grading alone: the sandboxed grader-only baseline (one at a time, the cheapest mode
+ * starting a sandbox per grading), null without it. Zygote rows are left out: a preset grading
+ * that way costs far less per grading than the async/blocking/pool modes the calibrated presets use.
+ */
 export function gradingCpuS(baseline: GraderBaselineFile | null | undefined): number | null {
-  const rows = (baseline?.rows ?? []).filter((r) => r.concurrency === 1 && r.isolation === 'bwrap');
+  const rows = (baseline?.rows ?? []).filter((r) => r.concurrency === 1 && r.isolation === 'bwrap' && r.exec !== 'zygote');
   const ms = rows.map((r) => r.msPerGrading).filter((v): v is number => typeof v === 'number' && v > 0);
   return ms.length ? Math.min(...ms) / 1000 : null;
 }

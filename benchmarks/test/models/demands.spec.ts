@@ -34,6 +34,13 @@ describe('service demands from a run folder', () => {
     expect(d.components.app.session + d.components.app.sps).toBeCloseTo(84.492357051 / d.iterations, 9);
   });
 
+  it('takes the cheapest sandbox-per-grading mode of the baseline, never a zygote row', () => {
+    const row = (exec: string, msPerGrading: number) => ({ exec, isolation: 'bwrap', concurrency: 1, msPerGrading });
+    const rows = [row('async', 87), row('pool', 49), row('blocking', 76)];
+    expect(gradingCpuS({ rows })).toBe(0.049);
+    expect(gradingCpuS({ rows: [...rows, row('zygote', 20)] })).toBe(0.049);
+  });
+
   it('refuses a folder without a valid run, and a monolith run without its grader baseline', () => {
     const dir = fixture('naked-mon-small');
     const meta = readMeta(dir);

@@ -45,6 +45,8 @@ export const DEFAULT_BASELINE_ROWS: BaselineRowSpec[] = [
   { exec: 'blocking', isolation: 'bwrap', concurrency: 2 },
   { exec: 'pool', isolation: 'bwrap', concurrency: 1 },
   { exec: 'pool', isolation: 'bwrap', concurrency: 2 },
+  { exec: 'zygote', isolation: 'bwrap', concurrency: 1 },
+  { exec: 'zygote', isolation: 'bwrap', concurrency: 2 },
   { exec: 'async', isolation: 'none', concurrency: 1 },
   { exec: 'async', isolation: 'none', concurrency: 2 },
 ];

@@ -1,7 +1,7 @@
 /** Tunables of the sandboxed grader (DESIGN §3: exec mode and isolation are measured knobs). */
 import type { ArchiveBounds, ArchiveLimits } from './archive-limits';
 
-export type ExecMode = 'async' | 'blocking' | 'pool';
+export type ExecMode = 'async' | 'blocking' | 'pool' | 'zygote';
 export type Isolation = 'bwrap' | 'none';
 
 /** Resource limits of one grading: per process (rlimits) and, where cgroups allow, for the whole grading. Defaults: the spec's grader.limits. */
@@ -45,7 +45,7 @@ export interface GraderOptions {
   bwrapPath?: string;
   /** Captured stdout above this fails the grading (a grader prints one short line). */
   maxOutputBytes: number;
-  /** Warm sandboxes kept ready in `pool` mode (spec: grader.poolSize, resolved per machine). */
+  /** Warm sandboxes kept ready in `pool` mode, zygote workers started ahead in `zygote` mode (spec: grader.poolSize, resolved per machine). */
   poolSize: number;
   /**
    * Scheduling niceness of grader processes (0 = same as the service, up to 19). Above 0 the

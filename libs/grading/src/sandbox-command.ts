@@ -39,10 +39,17 @@ export interface SandboxCommandInput {
    * the real uid 65534. Otherwise a user namespace maps the service user to 65534 inside.
    */
   privileged?: boolean;
+  /**
+   * Zygote mode: a long-lived sandbox serving many jobs. `jobDir` is then its inbox (one folder
+   * per job, read-only inside), and the grading groups' parents are bound in for each job to join.
+   */
+  zygote?: { cgroupParents: string[] };
 }
 
 /** Pool mode: a warm interpreter that runs grader.py once its job's locale arrives on stdin. */
 export const WARM_PYTHON_ARGS = ['-S', '-u', '-m', 'shellgrade_grader.warm'];
+/** Zygote mode: the sandboxed interpreter that forks one isolated job per grading (root bwrap only). */
+export const ZYGOTE_PYTHON_ARGS = ['-S', '-u', '-m', 'shellgrade_grader.zygote'];
 /** Async/blocking under a root bwrap: the supervisor runs grader.py (same argv) and the student sandboxes. */
 const supervisorArgs = (locale: string) => ['-S', '-u', '-m', 'shellgrade_grader.supervise', locale];
 
@@ -53,6 +60,9 @@ const HELPER_MOUNT = '/opt/shellgrade/python';
 const WORK_MOUNT = '/run/sg-work';
 /** The host job folder, read-only: the supervisor copies the inputs into the /job tmpfs. */
 const INPUT_MOUNT = '/run/sg-input';
+/** Zygote mode: the worker's inbox (a folder per job) and the grading groups' parents, one per hierarchy. */
+const INBOX_MOUNT = '/run/sg-inbox';
+const CGROUP_MOUNT = '/run/sg-cgroup';
 const SYSTEM_TOP_DIRS = ['/bin', '/lib', '/lib64', '/sbin'];
 const ETC_FILES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime'];
 
@@ -100,7 +110,7 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONIOENCODING: 'utf-8',
     SG_ISOLATION: input.isolation,
-    ...(supervised ? supervisorEnv(input.limits, byCgroup) : {}),
+    ...(supervised ? supervisorEnv(input.limits, byCgroup || (input.zygote?.cgroupParents.length ?? 0) > 0, !input.zygote) : {}),
   };
   // The autogroup is reniced while still root: without CAP_SYS_ADMIN the kernel accepts one
   // autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
@@ -149,22 +159,25 @@ function prlimitArgs(l: SandboxLimits, byCgroup: boolean): string[] {
   ];
 }
 
-/** What the supervisor needs: who to become, which limits, where students' copies go. */
-function supervisorEnv(l: SandboxLimits, byCgroup: boolean): Record<string, string> {
+/** What the supervisor needs: who to become, which limits, where its inputs are and students' copies go. */
+function supervisorEnv(l: SandboxLimits, byCgroup: boolean, oneJob: boolean): Record<string, string> {
   return {
     SG_GRADER_UID: String(SANDBOX_UID),
     SG_STUDENT_UID: String(STUDENT_UID),
     // order fixed by shellgrade_grader/limits.py: cpu:fsize:nproc:as:nofile
     SG_LIMITS: [l.cpuSeconds, l.fileSizeBytes, nproc(l, byCgroup), l.memoryBytes, l.openFiles].join(':'),
-    SG_INPUT_DIR: INPUT_MOUNT,
+    ...(oneJob ? { SG_INPUT_DIR: INPUT_MOUNT } : {}), // a zygote's jobs take theirs from the inbox
     SG_WORK_ROOT: WORK_MOUNT,
     SG_TMP_BYTES: String(l.tmpBytes),
+    SG_JOB_BYTES: String(l.jobBytes),
+    SG_WORK_BYTES: String(l.workBytes),
   };
 }
 
 function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, privileged: boolean): string[] {
+  // A zygote's jobs join their control groups first, then take a cgroup namespace of their own.
   const a = [
-    '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try',
+    '--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', ...(input.zygote ? [] : ['--unshare-cgroup-try']),
     '--die-with-parent', '--new-session',
     '--ro-bind', '/usr', '/usr',
   ];
@@ -178,7 +191,11 @@ function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, priv
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   if (privileged) a.push('--size', String(input.limits.workBytes), '--perms', '0711', '--tmpfs', WORK_MOUNT);
-  if (privileged) {
+  if (privileged && input.zygote) {
+    // Each job mounts its own /job tmpfs and leaves the inbox and the groups once it has joined them.
+    a.push('--ro-bind', input.jobDir, INBOX_MOUNT, '--perms', '0755', '--dir', JOB_MOUNT, '--perms', '0700', '--dir', CGROUP_MOUNT);
+    input.zygote.cgroupParents.forEach((parent, i) => a.push('--bind', parent, `${CGROUP_MOUNT}/${i}`));
+  } else if (privileged) {
     // The grader works in a tmpfs of bounded size; the host folder only brings the inputs in.
     a.push('--ro-bind', input.jobDir, INPUT_MOUNT, '--size', String(input.limits.jobBytes), '--perms', '0755', '--tmpfs', JOB_MOUNT);
   } else {

@@ -2,9 +2,10 @@
  * The Grader port implemented with a sandboxed Python process per job (DESIGN §3, §8):
  * validate the archive in memory, write the four inputs to a fresh job directory, run the
  * grader under limits and isolation, parse its JSON line, and always remove the directory.
- * Execution modes: async (spawn), blocking (spawnSync) and pool (warm one-shot sandboxes).
+ * Execution modes: async (spawn), blocking (spawnSync), pool (warm one-shot sandboxes) and
+ * zygote (long-lived sandboxes forking an isolated job per grading).
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { basename, join } from 'node:path';
@@ -15,11 +16,12 @@ import { validateArchive } from './validate-archive';
 import { helperLibDir } from './assets';
 import type { GraderOptions, SandboxLimits } from './grader-options';
 import { GradingCgroups, type JobCgroup } from './grading-cgroups';
-import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS } from './sandbox-command';
+import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS, ZYGOTE_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner } from './process-runner';
 import type { RunOutcome } from './run-outcome';
 import { failed, GradingFailure, parseGradingOutput } from './grading-output';
 import { WarmPool } from './warm-pool';
+import { ZygotePool } from './zygote-pool';
 import { ownDirName, prepareSandboxRoot, sweepDeadOwners } from './job-dirs';
 
 
@@ -27,6 +29,7 @@ export class SandboxGrader implements Grader {
   private readonly limits: SandboxLimits;
   private readonly runner?: ProcessRunner;
   private readonly pool?: WarmPool;
+  private readonly zygotes?: ZygotePool;
   private readonly helperLib: string;
   private readonly bwrapPath: string;
   private readonly maxOutputBytes: number;
@@ -56,7 +59,22 @@ export class SandboxGrader implements Grader {
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
     this.slots = pLimit(opts.maxConcurrent);
     if (opts.isolation === 'bwrap' && this.privileged && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
-    if (opts.exec === 'pool') {
+    if (opts.exec === 'zygote') {
+      if (opts.isolation !== 'bwrap' || !this.privileged) {
+        throw new Error('grader exec zygote needs isolation bwrap and a service running as root (it forks jobs into namespaces of their own)');
+      }
+      const zygote = { cgroupParents: this.cgroups?.controllers ?? [] };
+      this.zygotes = new ZygotePool(opts.maxConcurrent, {
+        makeInbox: () => {
+          mkdirSync(this.ownRoot, { recursive: true, mode: 0o700 });
+          return mkdtempSync(join(this.ownRoot, 'zygote-'));
+        },
+        removeInbox: (dir) => removeJobDir(dir),
+        command: (inbox) => this.command(inbox, 'en', ZYGOTE_PYTHON_ARGS, zygote),
+        maxOutputBytes: this.maxOutputBytes,
+      });
+      this.zygotes.warm(opts.poolSize);
+    } else if (opts.exec === 'pool') {
       this.pool = new WarmPool(opts.poolSize, {
         makeDir: () => this.makeJobDir('warm'),
         command: (dir) => this.command(dir, 'en', WARM_PYTHON_ARGS),
@@ -81,7 +99,20 @@ export class SandboxGrader implements Grader {
     let jobDir: string | undefined;
     try {
       let outcome: RunOutcome;
-      if (this.pool) {
+      if (this.zygotes) {
+        const worker = await this.zygotes.acquire();
+        try {
+          const dir = await withSpan(SPAN.prepareSandbox, {}, async () => {
+            jobDir = await this.makeJobDir(String(job.exerciseId), worker.inbox);
+            await this.writeInputs(jobDir, job);
+            return jobDir;
+          });
+          const zygoteJob = { name: basename(dir), locale: safeLocale(job.locale), cgroup: this.cgroupOf.has(dir) ? basename(dir) : undefined };
+          outcome = await this.traceProcess(job, () => worker.run(zygoteJob, this.opts.timeoutMs));
+        } finally {
+          worker.release();
+        }
+      } else if (this.pool) {
         const slot = await withSpan(SPAN.prepareSandbox, {}, async () => {
           const acquired = await this.pool!.acquire();
           jobDir = acquired.dir;
@@ -125,15 +156,21 @@ export class SandboxGrader implements Grader {
     });
   }
 
-  /** Stops the warm processes of the pool mode and removes this process's cgroup parents. */
+  /** Stops the warm processes of the pool and zygote modes and removes this process's cgroup parents. */
   async close(): Promise<void> {
     await this.pool?.close();
+    await this.zygotes?.close();
     await this.cgroups?.dispose();
   }
 
-  private async makeJobDir(tag: string): Promise<string> {
+  /** A fresh folder under this process's root (a zygote worker's inbox, or a job's own). */
+  private async makeDir(tag: string, parent = this.ownRoot): Promise<string> {
     await mkdir(this.ownRoot, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
-    const dir = await mkdtemp(join(this.ownRoot, `job-${tag}-`));
+    return mkdtemp(join(parent, `${tag}-`));
+  }
+
+  private async makeJobDir(tag: string, parent = this.ownRoot): Promise<string> {
+    const dir = await this.makeDir(`job-${tag}`, parent);
     // A root sandbox reads its inputs from here and works in a tmpfs; a user-namespace one
     // (non-root service) works here directly, as the service user mapped to nobody.
     if (this.cgroups) {
@@ -158,7 +195,7 @@ export class SandboxGrader implements Grader {
     ]);
   }
 
-  private command(jobDir: string, locale: string, pythonArgs?: string[]) {
+  private command(jobDir: string, locale: string, pythonArgs?: string[], zygote?: { cgroupParents: string[] }) {
     return buildSandboxCommand({
       isolation: this.opts.isolation,
       bwrapPath: this.bwrapPath,
@@ -172,6 +209,7 @@ export class SandboxGrader implements Grader {
       privileged: this.privileged,
       niceness: this.opts.niceness,
       cgroupProcs: this.cgroupOf.get(jobDir)?.procsFiles,
+      zygote,
     });
   }
 }

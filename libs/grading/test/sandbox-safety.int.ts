@@ -25,7 +25,7 @@ afterEach(async () => {
 
 /**
  * Processes of the sandbox uid whose name or command line holds `marker` (passed as the locale:
- * an argument of the grader, or in pool mode the `grade-<locale>` name the warm worker takes).
+ * an argument of the grader, or in pool and zygote modes the `grade-<locale>` name the job takes).
  */
 const sandboxProcesses = (marker?: string, uid: string | null = '65534') =>
   execFileSync('ps', ['-e', '-o', 'uid=,comm=,args='], { encoding: 'utf8' })
@@ -41,7 +41,7 @@ async function failure(p: Promise<unknown>): Promise<DomainError> {
   return err as DomainError;
 }
 
-describe.each([['async'], ['blocking'], ['pool']] as const)('a hostile grader (bwrap, %s)', (exec) => {
+describe.each([['async'], ['blocking'], ['pool'], ['zygote']] as const)('a hostile grader (bwrap, %s)', (exec) => {
   it('that loops forever is killed at the wall-clock timeout', async () => {
     const g = grader(sandbox.root, { exec, timeoutMs: 1500 });
     const marker = `en_LP${exec.slice(0, 2)}`;
@@ -173,7 +173,7 @@ describe('event loop', () => {
   });
 });
 
-describe('isolation (bwrap)', () => {
+describe.each([['async'], ['zygote']] as const)('isolation (bwrap, %s)', (exec) => {
   it('runs a student script as another uid in its own PID namespace, on a throw-away copy, blind to the grader and the question', async () => {
     const probe = [
       '#!/bin/sh',
@@ -196,7 +196,7 @@ describe('isolation (bwrap)', () => {
       'facts = {"out": r.stdout.split(), "unchanged": (root / "answers.txt").read_text() == before, "grader_uid": os.getuid()}',
       'print(json.dumps({"grade": 100, "comment": [{"numQ": 1, "verif": "probe", "status": "OK", "expl": json.dumps(facts)}]}))',
     ].join('\n');
-    const r = await grader(sandbox.root).grade(scriptJob(script));
+    const r = await grader(sandbox.root, { exec }).grade(scriptJob(script));
     expect(JSON.parse(r.comment[0].expl)).toEqual({
       out: ['uid=65533', 'seen=0', 'wrote=copy', 'alive=yes'],
       unchanged: true,
@@ -222,7 +222,7 @@ describe('isolation (bwrap)', () => {
       'attempt("write_job", lambda: open("mine.txt", "w").write("ok"))',
       'print(json.dumps({"grade": 100, "comment": [{"numQ": 1, "verif": "probe", "status": "OK", "expl": json.dumps(probe)}]}))',
     ].join('\n');
-    const r = await grader(sandbox.root).grade(scriptJob(script));
+    const r = await grader(sandbox.root, { exec }).grade(scriptJob(script));
     const probe = JSON.parse(r.comment[0].expl);
     expect(probe).toEqual({
       uid: 65534,
@@ -272,7 +272,7 @@ describe('isolation (bwrap)', () => {
         { name: 'SCRIPT/README.txt', body: 'Write greet.sh in this folder.\n' },
         { name: 'SCRIPT/greet.sh', body: attack, mode: 0o755 },
       ]);
-      const r = await grader(sandbox.root, { isolation }).grade(catalogJob('greet-script', submission));
+      const r = await grader(sandbox.root, { isolation, exec: isolation === 'bwrap' ? exec : 'async' }).grade(catalogJob('greet-script', submission));
       expect(r.comment.filter((c) => c.status !== 'OK')).toEqual([]); // still does its job: graded normally
       expect(r.grade).toBe(100);
       if (isolation === 'bwrap') {
@@ -300,6 +300,10 @@ describe('hostile archives through the grader', () => {
 });
 
 describe('configuration', () => {
+  it('refuses the zygote mode without bwrap isolation', () => {
+    expect(() => grader(sandbox.root, { exec: 'zygote', isolation: 'none' })).toThrow(/exec zygote needs isolation bwrap/);
+  });
+
   it('fails clearly when bubblewrap is missing', () => {
     expect(() => grader(sandbox.root, { bwrapPath: '/nonexistent/bwrap' })).toThrow(/bubblewrap.*apt-get install bubblewrap/);
   });
@@ -310,6 +314,7 @@ describe('configuration', () => {
     ['blocking', 'none'],
     ['pool', 'bwrap'],
     ['pool', 'none'],
+    ['zygote', 'bwrap'],
   ] as const)('grades the paper samples the same in %s mode with isolation %s', async (exec, isolation) => {
     const g = grader(sandbox.root, { exec, isolation, poolSize: 2 });
     const samples = loadSamples('paper-scripts');

@@ -23,7 +23,7 @@ const sourceLines = (slug: string) =>
 
 const cases = loadCatalog().flatMap((e) => loadSamples(e.slug).tampering.map((t) => [e.slug, t.name, t] as const));
 
-describe.each([['async'], ['pool']] as const)('tampering answers (bwrap, %s)', (exec) => {
+describe.each([['async'], ['pool'], ['zygote']] as const)('tampering answers (bwrap, %s)', (exec) => {
   const g = grader(sandbox.root, { exec, poolSize: 2 });
 
   it('cover every catalog exercise', () => {

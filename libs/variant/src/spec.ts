@@ -84,8 +84,11 @@ export const graderLimitsSchema = z.strictObject({
 });
 
 export const graderSchema = z.strictObject({
-  /** async = spawn; blocking = synchronous exec stalling the event loop (the paper); pool = warm workers. */
-  exec: z.enum(['async', 'blocking', 'pool']).default('async'),
+  /**
+   * async = spawn; blocking = synchronous exec stalling the event loop (the paper); pool = warm
+   * one-shot sandboxes; zygote = long-lived sandboxes forking an isolated job per grading (bwrap as root).
+   */
+  exec: z.enum(['async', 'blocking', 'pool', 'zygote']).default('async'),
   isolation: z.enum(['bwrap', 'none']).default('bwrap'),
   timeoutMs: millis.default(10_000),
   /**

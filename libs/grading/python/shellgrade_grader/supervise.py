@@ -34,7 +34,7 @@ def grade(locale: str) -> None:
         apply_limits(parse_limits(os.environ.get("SG_LIMITS", "")))
         _run_grader()
     os.umask(0o022)  # bwrap makes the student sandbox's folders with it: 077 would close them to the student
-    _take_inputs()
+    take_inputs(os.environ.get("SG_INPUT_DIR"))
     parent, child = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -50,12 +50,11 @@ def _privileged_sandbox() -> bool:
     return os.environ.get("SG_ISOLATION") == "bwrap" and os.getuid() == 0 and "SG_GRADER_UID" in os.environ
 
 
-def _take_inputs() -> None:
-    """Copies the inputs from the read-only host folder into /job (a tmpfs of bounded size), the grader's."""
-    source = os.environ.get("SG_INPUT_DIR")
+def take_inputs(source: "str | None") -> None:
+    """Copies the inputs from the read-only host folder into the working folder (/job, a tmpfs of bounded size), the grader's."""
     if not source:
         return
-    for name in (*GRADER_ARGV,):
+    for name in GRADER_ARGV:
         shutil.copyfile(os.path.join(source, name), name)
         os.chmod(name, 0o644)
     uid = int(os.environ["SG_GRADER_UID"])
@@ -70,7 +69,7 @@ def _become_grader(channel: socket.socket) -> None:
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # drops every capability (bwrap already set no_new_privs)
     os.environ[protocol.FD_ENV] = str(channel.fileno())
-    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES"):
+    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES", "SG_JOB_BYTES", "SG_WORK_BYTES"):
         os.environ.pop(key, None)
 
 

@@ -1,0 +1,65 @@
+"""The few Linux calls the zygote needs that Python 3.11's os module lacks (unshare, mount, prctl).
+
+Thin ctypes wrappers raising OSError like the os module does; nothing here decides policy.
+"""
+import ctypes
+import os
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWCGROUP = 0x02000000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWPID = 0x20000000
+
+MS_NOSUID = 0x2
+MS_NODEV = 0x4
+MS_NOEXEC = 0x8
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+MNT_DETACH = 0x2
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def unshare(flags: int) -> None:
+    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+
+
+def mount(source: "str | None", target: str, fstype: "str | None", flags: int = 0, data: "str | None" = None) -> None:
+    enc = lambda s: None if s is None else s.encode()  # noqa: E731
+    _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
+
+
+def tmpfs(target: str, size_bytes: int, mode: int) -> None:
+    """A fresh, empty tmpfs of bounded size over `target` (what was there is hidden, not changed)."""
+    mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size_bytes},mode={mode:o}")
+
+
+def detach(target: str) -> None:
+    """Lazily unmounts `target`: from here on nothing in this mount namespace can reach what it showed."""
+    _check(_libc.umount2(target.encode(), ctypes.c_int(MNT_DETACH)), f"umount {target}")
+
+
+def make_mounts_private() -> None:
+    """Mounts made from now on stay in this mount namespace (and none made elsewhere arrive)."""
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+
+
+def become_subreaper() -> None:
+    """Orphaned descendants are re-parented to this process, which can then wait for them."""
+    _check(_libc.prctl(ctypes.c_int(PR_SET_CHILD_SUBREAPER), ctypes.c_ulong(1), 0, 0, 0), "prctl")
+
+
+
+def die_with_parent() -> None:
+    """SIGKILL this process when its parent dies (bwrap --die-with-parent does the same)."""
+    _check(_libc.prctl(ctypes.c_int(PR_SET_PDEATHSIG), ctypes.c_ulong(9), 0, 0, 0), "prctl")
