@@ -25,6 +25,7 @@ Channels: stdin takes one JSON line per job ({"job", "locale", "cgroup"}) and {"
 while one runs; stdout answers one JSON line per job ({"job", "status", "marker"}); the job's
 stdout and stderr are fds 3 and 4, each ending with the marker once the job is over.
 """
+import gc
 import json
 import os
 import re
@@ -74,6 +75,7 @@ class Requests:
 
 def main() -> None:
     ns.become_subreaper()  # a job's PID 1 orphaned by a kill is re-parented here, to be reaped
+    gc.freeze()  # what is imported stays out of the jobs' collections: fewer copied pages per fork
     requests = Requests()
     while True:
         request = requests.next()
