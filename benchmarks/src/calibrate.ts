@@ -31,6 +31,8 @@ export interface Calibration {
   predicted?: PredictedSaturation;
   rampS: number;
   holdS: number;
+  /** auth.kdfCost of every step when overridden (--kdf-cost), absent at the spec's. */
+  kdfCost?: number;
   baselineGradingsPerS: number | null;
   steps: CalibrationStep[];
   /** Highest peak that still kept up; null when even the first step saturated. */
@@ -79,13 +81,13 @@ export function peaksAround(rate: number, factors = MODEL_STEP_FACTORS): number[
   return [...new Set(peaks)].sort((a, b) => a - b);
 }
 
-export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation }): Promise<Calibration> {
+export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number }): Promise<Calibration> {
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
   for (const peak of input.peaks) {
     phase(`calibrate ${input.variant}: peak ${peak}/s`);
-    const runId = `${makeRunId(input.variant, 'calibrate', undefined)}-p${peak}`;
-    const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true });
+    const runId = `${makeRunId(input.variant, 'calibrate', undefined, undefined, input.kdfCost)}-p${peak}`;
+    const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true, kdfCost: input.kdfCost });
     const step = stepOf(peak, a);
     steps.push(step);
     // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
@@ -94,7 +96,8 @@ export async function calibrate(input: { variant: string; peaks: number[]; rampS
     if (step.saturated) break;
   }
   const result: Calibration = { ...input, baselineGradingsPerS, steps, recommendedPeak: recommend(steps) };
-  const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined)}.json`);
+  // With --kdf-cost the name ends -calibration-kdfN.json: a soak's rate never comes from a cheap-login calibration.
+  const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));
   phase(`wrote ${file}`);
   return result;
@@ -106,7 +109,7 @@ export function calibrationMarkdown(c: Calibration): string {
       `| ${s.peak} | ${s.spsThroughputHold?.toFixed(2) ?? 'n/a'} | ${s.spsEfr === null ? 'n/a' : (100 * s.spsEfr).toFixed(2) + '%'} | ${s.spsP95Ms?.toFixed(0) ?? 'n/a'} | ${s.rac === null ? 'n/a' : (100 * s.rac).toFixed(2) + '%'} | ${s.machineCpuSPerOkMs?.toFixed(1) ?? 'n/a'} | ${s.valid ? 'VALID' : 'INVALID'} | ${s.saturated ? 'saturated' : 'keeps up'} |`,
   );
   return [
-    `### Calibration of ${c.variant} (${c.rampS}s ramp + ${c.holdS}s hold per step)`,
+    `### Calibration of ${c.variant} (${c.rampS}s ramp + ${c.holdS}s hold per step${c.kdfCost !== undefined ? `; passwords hashed with scrypt N = 2^${c.kdfCost}` : ''})`,
     '',
     '| peak (it/s) | SPS OK/s at peak | SPS EFR | SPS p95 (ms) | RAC | CPU ms per OK (machine − k6) | run | verdict |',
     '|---:|---:|---:|---:|---:|---:|---|---|',

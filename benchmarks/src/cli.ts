@@ -163,11 +163,12 @@ program
   .option('--factors <list>', `with --from-model: factors of the predicted rate to step through (default: ${MODEL_STEP_FACTORS.join(',')})`)
   .option('--ramp-s <s>', 'ramp of each step', nonNegative, 10)
   .option('--hold-s <s>', 'sustained stage of each step', nonNegative, 30)
-  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; rampS: number; holdS: number }) => {
+  .option('--kdf-cost <n>', "override the spec's auth.kdfCost (1: the paper-faithful login cost, loopback only); the file is then <stamp>-<variant>-calibration-kdfN.json", positiveInt)
+  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; rampS: number; holdS: number; kdfCost?: number }) => {
     const predicted = f.fromModel ? predictSaturation(f.variant, f.fromModel) : undefined;
     const factors = f.factors ? f.factors.split(',').map((x) => positiveNumber(x)) : MODEL_STEP_FACTORS;
     const peaks = predicted ? peaksAround(predicted.rate, factors) : f.peaks.split(',').map((p) => positiveNumber(p));
-    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted });
+    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted, kdfCost: f.kdfCost });
     process.stdout.write(calibrationMarkdown(result) + '\n');
   });
 

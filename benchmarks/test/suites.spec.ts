@@ -5,6 +5,7 @@ import { analyseSuiteRun } from '../src/suites/analyse';
 import { percentile, summarize } from '../src/suites/latency';
 import { memorySeries, variantPss } from '../src/suites/memory';
 import { calibratedSaturation, resolveSuite, soakRate } from '../src/suites/resolve';
+import { makeRunId } from '../src/run-test';
 import type { RequestSample } from '../src/suites/samples';
 import { soakVerdict, type PssSample, type SoakInput } from '../src/suites/soak';
 import { recoveredFrom, spikeRecovery } from '../src/suites/spike';
@@ -265,6 +266,10 @@ describe('suite profiles', () => {
     writeFileSync(join(dir, '20261101T000000Z-mon-x2-calibration.json'), JSON.stringify({ recommendedPeak: 5 }));
     writeFileSync(join(dir, '20261122T032534Z-mon-x2-calibration.json'), JSON.stringify({ recommendedPeak: 9 }));
     writeFileSync(join(dir, '20261123T000000Z-naked-mon-x2-calibration.json'), JSON.stringify({ recommendedPeak: 1 }));
+    // a cheap-login calibration (bench calibrate --kdf-cost 1) is never a soak's saturation
+    const cheap = `${makeRunId('mon-x2', 'calibration', undefined, new Date('2026-11-24T00:00:00Z'), 1)}.json`;
+    expect(cheap).toBe('20261124T000000Z-mon-x2-calibration-kdf1.json');
+    writeFileSync(join(dir, cheap), JSON.stringify({ recommendedPeak: 30 }));
     expect(calibratedSaturation(dir, 'mon-x2')).toEqual({ rate: 9, file: '20261122T032534Z-mon-x2-calibration.json' });
     expect(calibratedSaturation(dir, 'msa-1-2')).toBeNull();
   });
