@@ -67,6 +67,8 @@ export interface PaperMetrics {
     refused?: number;
     retryWaitP95S?: number | null;
   };
+  /** Logins refused with 503 + Retry-After (a bounded password check) and sent again; absent in older runs. */
+  logins?: { refused: number; retryWaitP95S: number | null };
   /** The same metrics over the iterations that started in each stage (tables use `hold`). */
   stages?: { ramp: PaperMetrics; hold: PaperMetrics };
 }

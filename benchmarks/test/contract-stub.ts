@@ -1,12 +1,12 @@
 // A stub of scenario R's HTTP contract for k6-level tests (no variant needed): login sets the
 // session cookie, verify answers 200 with it and 401 without, logout clears it, preflights 204;
-// the SPS is the test's to answer.
+// the SPS is the test's to answer, and the login too if it wants.
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-export type SpsHandler = (req: IncomingMessage, res: ServerResponse) => void;
+export type SpsHandler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 export interface ContractStub {
   server: Server;
@@ -15,15 +15,19 @@ export interface ContractStub {
   usersCsv: string;
 }
 
-export async function startContractStub(dir: string, sps: SpsHandler): Promise<ContractStub> {
+/** Logs every student in (the session cookie), unless a test answers logins itself. */
+const logIn: SpsHandler = (_req, res) => res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
+
+export async function startContractStub(dir: string, sps: SpsHandler, login: SpsHandler = logIn): Promise<ContractStub> {
   const server = createServer((req, res) => {
-    req.resume();
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       const session = (req.headers.cookie ?? '').includes('access_token=t');
       if (req.method === 'OPTIONS') return res.writeHead(204).end();
-      if (req.url === '/api/user/login') return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
+      if (req.url === '/api/user/login') return login(req, res, body);
       if (req.url === '/api/auth/verify') return res.writeHead(session ? 200 : 401).end('{}');
-      if (req.url === '/api/exercise-production') return sps(req, res);
+      if (req.url === '/api/exercise-production') return sps(req, res, body);
       if (req.url === '/api/user/logout') return res.writeHead(200, { 'Set-Cookie': 'access_token=; Path=/; Max-Age=0' }).end('{}');
       res.writeHead(404).end();
     });

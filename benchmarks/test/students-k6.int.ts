@@ -29,7 +29,20 @@ const refuseFirstAttempts: SpsHandler = (req, res) => {
   res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, grade: 100 }));
 };
 
-beforeAll(async () => void (stub = await startContractStub(work, refuseFirstAttempts)));
+/** Per student: a login refused (503 + Retry-After 1 s), the next accepted, alternately; `refusedLogins` counts the refusals. */
+let refusedLogins = 0;
+const refusedLast = new Map<string, boolean>();
+const refuseEveryOtherLogin: SpsHandler = (_req, res, body) => {
+  const student = (JSON.parse(body) as { email: string }).email;
+  const refuse = loginRefusals && !refusedLast.get(student);
+  refusedLast.set(student, refuse);
+  if (!refuse) return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
+  refusedLogins++;
+  res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/problem+json' }).end('{"status":503,"detail":"the server is busy"}');
+};
+let loginRefusals = false;
+
+beforeAll(async () => void (stub = await startContractStub(work, refuseFirstAttempts, refuseEveryOtherLogin)));
 afterAll(() => stopContractStub(stub));
 
 async function k6Run(name: string, env: Record<string, string>) {
@@ -61,4 +74,23 @@ it('the paper behaviour (no retries): the refusal is the SPS outcome, a KO', asy
   expect(paper.sps.KO).toBe(paper.iterations.started);
   expect(paper.koCauses.gateway_5xx).toBe(paper.iterations.started);
   expect(paper.feedback!.refused).toBe(0);
+});
+
+it('students-smoke: a login refused with 503 + Retry-After is waited out and sent again; the refusals are outside N and KO', async () => {
+  attempts.length = 0;
+  refusedLogins = 0;
+  loginRefusals = true;
+  try {
+    const paper = await k6Run('logins', { PROFILE: 'students-smoke' });
+    expect(refusedLogins).toBeGreaterThan(0);
+    // (an iteration cut by the end of the test may take its last refusal with it)
+    expect(paper.logins!.refused).toBeGreaterThan(0);
+    expect(paper.logins!.refused).toBeLessThanOrEqual(refusedLogins);
+    // every login that got an answer was let in after its waits; none is a KO
+    expect(paper.perType.login.ok).toBeGreaterThan(0);
+    expect(paper.perType.login.ko).toBe(0);
+    expect(paper.KO).toBe(0);
+  } finally {
+    loginRefusals = false;
+  }
 });

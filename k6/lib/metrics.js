@@ -53,6 +53,9 @@ const polls = { ok: counter('sg_poll_ok'), failed: counter('sg_poll_failed') };
 // (profiles with honourRetryAfter): outside N, and the wait the refusals asked for.
 const spsRefused = counter('sg_sps_refused');
 const spsRetryWaitS = trend('sg_sps_retry_wait_s');
+// The same for logins refused by a bounded password check (admission.maxLogins*).
+const loginRefused = counter('sg_login_refused');
+const loginRetryWaitS = trend('sg_login_retry_wait_s');
 const perType = {};
 for (const type of REQUEST_TYPES) {
   perType[type] = {};
@@ -121,9 +124,10 @@ export function recordFeedback(spsStatus, ms, found) {
 }
 
 /** An SPS refused with 503 + Retry-After that the student will send again after `retryAfterS`. */
-export function recordRefusedSps(retryAfterS) {
-  spsRefused.add(1);
-  spsRetryWaitS.add(retryAfterS);
+/** A 503 + Retry-After the student waits out (`type` sps or login), outside N. */
+export function recordRefused(type, retryAfterS) {
+  (type === 'login' ? loginRefused : spsRefused).add(1);
+  (type === 'login' ? loginRetryWaitS : spsRetryWaitS).add(retryAfterS);
 }
 
 export function recordPoll(status) {

@@ -130,6 +130,11 @@ export function paperMetrics(metrics, durationS, holdS, requestTypes, stage) {
       refused: count('sg_sps_refused'),
       retryWaitP95S: stat('sg_sps_retry_wait_s', 'p(95)'),
     },
+    // Logins refused with 503 + Retry-After (a bounded password check) the student waited out.
+    logins: {
+      refused: count('sg_login_refused'),
+      retryWaitP95S: stat('sg_login_retry_wait_s', 'p(95)'),
+    },
     perType,
   };
 }

@@ -4,7 +4,7 @@
 import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
-import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordRefusedSps, recordResponse, requestsPlanned } from './metrics.js';
+import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordRefused, recordResponse, requestsPlanned } from './metrics.js';
 import { retryAfterS, spsOkStatuses, stageOf } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
@@ -43,7 +43,7 @@ function send(cfg, it, type, method, path, body, headers, jar, expected, keepBod
   if (type === 'sps') delete exec.vu.metrics.metadata.trace_id;
   const waitS = retryable ? retryAfterS(res.status, res.headers) : null;
   if (waitS !== null) {
-    recordRefusedSps(waitS);
+    recordRefused(type, waitS);
     return { res, refused: true, retryAfterS: waitS, startedMs };
   }
   const r = recordResponse(type, res, expected, cfg);
@@ -101,8 +101,7 @@ function userR(ctx, it) {
   const user = userFor(ctx.users, exec.scenario.iterationInTest);
   const jar = new http.CookieJar();
 
-  const login = pair(cfg, it, 'login', 'POST', '/api/user/login',
-    JSON.stringify({ email: user.email, password: user.password }), jar, OK_STATUSES);
+  const login = logIn(cfg, it, JSON.stringify({ email: user.email, password: user.password }), jar);
   if (login.outcome !== 'ok') return;
   const session = jar.cookiesForURL(cfg.baseUrl + '/api/auth/verify');
   if (!check(session, { 'login set an access_token cookie': (c) => Boolean(c.access_token) })) {
@@ -156,6 +155,22 @@ function submit(cfg, it, body, jar) {
   }
   sps.startedMs = firstStartedMs;
   return sps;
+}
+
+/**
+ * The login. With honourRetryAfter a student refused with 503 + Retry-After (a bounded password
+ * check) waits as told and logs in again, at most maxRetries times; refusals are counted apart
+ * (sg_login_refused, outside N) and the last answer is the login's outcome.
+ */
+function logIn(cfg, it, body, jar) {
+  const path = '/api/user/login';
+  const retrying = cfg.honourRetryAfter && cfg.maxRetries > 0;
+  let login = pair(cfg, it, 'login', 'POST', path, body, jar, OK_STATUSES, false, retrying);
+  for (let retry = 1; login.refused; retry++) {
+    sleep(login.retryAfterS);
+    login = send(cfg, it, 'login', 'POST', path, body, { 'Content-Type': 'application/json' }, jar, OK_STATUSES, false, retry < cfg.maxRetries);
+  }
+  return login;
 }
 
 /**

@@ -305,6 +305,12 @@ export function requestTypeTable(all: Aggregated[]): Table | null {
       cells: ordered.map((a) => means(a, `${HOLD}feedback`, ['reply', 'polled', 'missing'])),
     },
   );
+  if (ordered.some((a) => (a.paper[`${HOLD}logins.refused`]?.mean ?? 0) > 0)) {
+    rows.push({
+      label: 'login refused with 503 + Retry-After, waited out and sent again / p95 of the wait asked (s)',
+      cells: ordered.map((a) => means(a, `${HOLD}logins`, ['refused', 'retryWaitP95S'])),
+    });
+  }
   if (ordered.some((a) => (a.paper[`${HOLD}feedback.refused`]?.mean ?? 0) > 0)) {
     rows.push({
       label: 'SPS refused with 503 + Retry-After, waited out and resubmitted / p95 of the wait asked (s)',

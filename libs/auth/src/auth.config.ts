@@ -1,3 +1,4 @@
+import type { LoginAdmission } from '@shellgrade/domain';
 import type { RateLimitConfig } from './rate-limits.config';
 
 /**
@@ -22,6 +23,8 @@ export interface AuthConfig {
    */
   identity: 'access-token' | 'gateway-assertion';
   rateLimits: RateLimitConfig;
+  /** Bounds the password checks running or queued here (spec admission.maxLogins*); absent: unbounded. */
+  loginAdmission?: LoginAdmission;
 }
 
 export const AUTH_CONFIG = Symbol('AuthConfig');

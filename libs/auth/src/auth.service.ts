@@ -92,7 +92,17 @@ export class AuthService {
     return this.tokens.signAccess(account.user, { sid, ver: account.tokenVersion });
   }
 
+  /** The scrypt check, through the login admission when the spec bounds it (refused: 503 + Retry-After, not a failed login). */
   private async passwordMatches(stored: string | undefined, password: string): Promise<boolean> {
+    const ticket = this.cfg.loginAdmission?.enter();
+    try {
+      return await this.hashMatches(stored, password);
+    } finally {
+      ticket?.release();
+    }
+  }
+
+  private async hashMatches(stored: string | undefined, password: string): Promise<boolean> {
     if (stored === undefined) {
       this.decoyHash ??= hashPassword('decoy password', this.cfg.kdfCost);
       await verifyPassword(password, await this.decoyHash);

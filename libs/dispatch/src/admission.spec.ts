@@ -18,6 +18,13 @@ function refusalOf(fn: () => unknown): DomainError {
 }
 
 describe('BoundedAdmission', () => {
+  it('speaks of logins when it bounds password checks', () => {
+    const gate = new BoundedAdmission({ maxInFlight: 1, fallbackRetryAfterS: 2, kind: 'login' });
+    gate.enter();
+    const refused = refusalOf(() => gate.enter());
+    expect(refused.message).toBe('the server is busy: 1 logins are already being checked here. You are not logged in yet; try again in 2 s');
+  });
+
   it('admits up to maxInFlight, refuses the next with 503 + Retry-After, and a released place is free again', () => {
     const gate = new BoundedAdmission({ maxInFlight: 2, fallbackRetryAfterS: 5 });
     const a = gate.enter();

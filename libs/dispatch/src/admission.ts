@@ -1,5 +1,5 @@
 /**
- * Admission of submissions into one process (spec: admission.submissions; issue 21 item 4).
+ * Admission of submissions (or password checks) into one process (spec: admission; issue 21 item 4).
  * A process admits at most `maxInFlight` submissions at once, and none whose estimated wait
  * exceeds `maxWaitS`; the refused get 503 + Retry-After (the time the backlog ahead needs to
  * drain) before anything is stored, so nothing is lost and a student knows when to come back.
@@ -15,6 +15,8 @@ export interface AdmissionBudget {
   maxWaitS?: number;
   /** Retry-After before the process has finished enough submissions to estimate a rate. */
   fallbackRetryAfterS: number;
+  /** What is admitted (default submissions): the refusal says it in the student's words. */
+  kind?: 'submission' | 'login';
 }
 
 export interface AdmissionSnapshot {
@@ -40,9 +42,11 @@ export class BoundedAdmission implements SubmissionAdmission {
 
   enter(): AdmissionTicket {
     const waitS = this.estimatedWaitS();
-    if (this.inside >= this.budget.maxInFlight) throw this.refusal(`${this.inside} submissions are already being graded here`, waitS);
+    const noun = this.budget.kind === 'login' ? 'logins' : 'submissions';
+    const doing = this.budget.kind === 'login' ? 'checked' : 'graded';
+    if (this.inside >= this.budget.maxInFlight) throw this.refusal(`${this.inside} ${noun} are already being ${doing} here`, waitS);
     if (this.budget.maxWaitS !== undefined && waitS !== null && waitS > this.budget.maxWaitS) {
-      throw this.refusal(`the ${this.inside} submissions ahead of yours would make you wait about ${Math.ceil(waitS)} s`, waitS);
+      throw this.refusal(`the ${this.inside} ${noun} ahead of yours would make you wait about ${Math.ceil(waitS)} s`, waitS);
     }
     this.inside++;
     let released = false;
@@ -84,9 +88,13 @@ export class BoundedAdmission implements SubmissionAdmission {
   private refusal(why: string, waitS: number | null): DomainError {
     this.refused++;
     const retryAfterS = Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(waitS ?? this.budget.fallbackRetryAfterS)));
+    const message =
+      this.budget.kind === 'login'
+        ? `the server is busy: ${why}. You are not logged in yet; try again in ${retryAfterS} s`
+        : `the grader is busy: ${why}. Your submission was not saved; submit it again in ${retryAfterS} s`;
     return new DomainError(
       'unavailable',
-      `the grader is busy: ${why}. Your submission was not saved; submit it again in ${retryAfterS} s`,
+      message,
       { reason: 'overloaded', in_flight: this.inside, estimated_wait_s: waitS === null ? null : Math.round(waitS * 10) / 10 },
       retryAfterS,
     );

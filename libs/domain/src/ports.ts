@@ -155,6 +155,8 @@ export interface AdmissionTicket {
   release(): void;
 }
 export const SUBMISSION_ADMISSION = Symbol('SubmissionAdmission');
+/** The same gate for password checks (spec admission.maxLoginsInFlight / maxLoginWaitS): a login beyond it gets 503 + Retry-After. */
+export type LoginAdmission = SubmissionAdmission;
 
 /** No bound: every submission is admitted (the papers' systems). */
 export const admitEverything: SubmissionAdmission = { enter: () => ({ release: () => undefined }) };

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { listVariants, loadVariant, VariantSpecError } from './loader';
 
 const PRESETS = [
-  'dev', 'naked-mon', 'naked-mon-async', 'naked-mon-async-admission', 'naked-mon-zygote', 'mon-x1', 'mon-x2', 'mon-x4', 'mon-x8', 'mon-x12',
+  'dev', 'naked-mon', 'naked-mon-async', 'naked-mon-async-admission', 'naked-mon-zygote', 'naked-mon-zygote-admission', 'mon-x1', 'mon-x2', 'mon-x4', 'mon-x8', 'mon-x12',
   'msa-1-1', 'msa-1-2', 'msa-2-2', 'msa-1-4', 'msa-4-4', 'msa-1-8', 'msa-8-8', 'msa-1-12', 'msa-12-12',
-  'msa-2-4-4', 'msa-2-2-2', 'msa-zygote-1-2',
+  'msa-2-4-4', 'msa-2-2-2', 'msa-zygote-1-1', 'msa-zygote-1-2',
   ...['rabbitmq', 'bullmq'].flatMap((b) => ['1-1', '1-2', '1-4', '2-2', '2-4', '4-4', '1-1-async', '1-4-async'].map((xy) => `msa-${b}-${xy}`)),
   'msa-rabbitmq-2-4-4', 'mon-minio', 'msa-minio-1-2', 'msa-minio-1-4',
   'msa-rabbitmq-minio-1-4', 'msa-bullmq-minio-1-4', 'msa-rabbitmq-minio-2-4-4',

@@ -349,11 +349,20 @@ export const admissionSchema = z.strictObject({
   maxWaitS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
   /** Retry-After of a refusal before the process has a measured completion rate. */
   retryAfterS: positiveInt('a positive number of seconds').default(5),
+  /** Password checks (scrypt) one process runs or queues at once; a login beyond gets 503 + Retry-After instead of a growing queue. */
+  maxLoginsInFlight: positiveInt().optional(),
+  /** A login whose estimated wait (checks in flight ÷ their recent completion rate) is longer is refused. */
+  maxLoginWaitS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
 });
 
-/** Whether the spec bounds admission at all (either bound set). */
+/** Whether the spec bounds the admission of submissions at all (either bound set). */
 export function admissionBounded(a: z.output<typeof admissionSchema>): boolean {
   return a.maxSubmissionsInFlight !== undefined || a.maxWaitS !== undefined;
+}
+
+/** Whether the spec bounds the password checks of logins (either bound set). */
+export function loginAdmissionBounded(a: z.output<typeof admissionSchema>): boolean {
+  return a.maxLoginsInFlight !== undefined || a.maxLoginWaitS !== undefined;
 }
 
 const envName = /^[A-Z_][A-Z0-9_]*$/;

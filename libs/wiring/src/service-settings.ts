@@ -3,7 +3,8 @@ import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { join, resolve } from 'node:path';
 import { bodyLimitFor, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
-import { listVariants, loadVariant, variantServers, type ServiceConfig } from '@shellgrade/variant';
+import { listVariants, loadVariant, loginAdmissionBounded, variantServers, type ServiceConfig } from '@shellgrade/variant';
+import { BoundedAdmission } from '@shellgrade/dispatch';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
   const { http } = cfg.spec;
@@ -83,6 +84,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     refreshCookiePath: auth.refreshCookiePath,
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
     identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
+    loginAdmission: loginAdmissionOf(cfg),
     rateLimits: { ...limits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
   };
 }
@@ -110,4 +112,14 @@ function grpcTargetsOf(cfg: ServiceConfig): NonNullable<GatewayConfig['grpc']> {
   const { leftoverGrpc, exerciseGrpc } = cfg.upstreams ?? {};
   if (!leftoverGrpc || !exerciseGrpc) throw new Error(`the gateway of ${cfg.spec.name} (transport grpc) was given no gRPC targets`);
   return { exerciseTarget: exerciseGrpc, leftoverTarget: leftoverGrpc, maxBodyBytes: bodyLimitFor(cfg.spec.http.maxArchiveBytes) };
+}
+
+/** One login gate per process, however many modules read the auth settings (it counts what this process runs). */
+let loginGate: BoundedAdmission | undefined;
+
+function loginAdmissionOf(cfg: ServiceConfig): BoundedAdmission | undefined {
+  const a = cfg.spec.admission;
+  if (!loginAdmissionBounded(a)) return undefined;
+  loginGate ??= new BoundedAdmission({ maxInFlight: a.maxLoginsInFlight ?? Number.POSITIVE_INFINITY, maxWaitS: a.maxLoginWaitS, fallbackRetryAfterS: a.retryAfterS, kind: 'login' });
+  return loginGate;
 }
