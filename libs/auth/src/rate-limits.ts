@@ -67,6 +67,14 @@ export class RateLimits {
     await this.count('submission', String(userId), true);
   }
 
+  /**
+   * Gives back the submission a student was refused with 503 + Retry-After (admission control):
+   * the student did as told and comes back; the refused attempt must not spend the allowance.
+   */
+  async refundSubmission(userId: number): Promise<void> {
+    await this.limiters?.submission.reward(String(userId), 1).catch(() => undefined);
+  }
+
   /** Resolves once the Redis store is connected (at once for the memory store); until then the insurance limiter counts. */
   async ready(): Promise<void> {
     if (!this.redis || this.redis.status === 'ready') return;

@@ -56,14 +56,20 @@ export class ProductionController {
     if (decoded.archive.length > this.limits.maxArchiveBytes) {
       throw tooLarge(decoded.archive.length, this.limits.maxArchiveBytes);
     }
-    const production = await this.submissions.submit({
-      userId: user.id,
-      exerciseId: decoded.exerciseId,
-      statementId: decoded.statementId,
-      archive: decoded.archive,
-      submissionKey: idempotencyKey ? `${user.id}:${idempotencyKey.slice(0, 200)}` : undefined,
-      receivedAt: parseRequestStart(req.headers[REQUEST_START_HEADER]) ?? receivedAt,
-    });
+    const production = await this.submissions
+      .submit({
+        userId: user.id,
+        exerciseId: decoded.exerciseId,
+        statementId: decoded.statementId,
+        archive: decoded.archive,
+        submissionKey: idempotencyKey ? `${user.id}:${idempotencyKey.slice(0, 200)}` : undefined,
+        receivedAt: parseRequestStart(req.headers[REQUEST_START_HEADER]) ?? receivedAt,
+      })
+      .catch(async (err: unknown) => {
+        // Refused by admission control (503 + Retry-After): the retry it asks for must not meet a 429.
+        if (err instanceof DomainError && err.kind === 'unavailable') await this.rateLimits.refundSubmission(user.id);
+        throw err;
+      });
     if (production.status === 'graded') {
       res.status(201).json({ ep_id: production.id, ex_id: production.exerciseId, grade: production.grade, comment: production.comment });
     } else if (production.status === 'failed') {

@@ -152,4 +152,15 @@ describe('rate limits with the redis store (real Redis): counters shared by ever
       await b.close();
     }
   });
+
+  it('a submission refused by admission control (503) is given back: the retry it asks for is not a 429', async () => {
+    const { rateLimits } = testAuthConfig({ rateLimits: { store: 'memory', submissionsPerStudent: { points: 2, durationS: 60 } } });
+    const limits = new RateLimits(rateLimits);
+    await limits.submission(7);
+    await limits.submission(7); // refused by admission afterwards...
+    await limits.refundSubmission(7); // ...so given back
+    await limits.submission(7);
+    await expect(limits.submission(7)).rejects.toMatchObject({ kind: 'rate-limited' });
+    await limits.close();
+  });
 });
