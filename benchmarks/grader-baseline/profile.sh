@@ -4,9 +4,4 @@
 # perf-<mode>.txt (`perf script`: open it in speedscope for the flame graph). Needs perf
 # (apt-get install linux-perf) and root; ~25 s with the defaults.
 #   bash benchmarks/grader-baseline/profile.sh [--modes pool,zygote] [--concurrency 2] [--duration-s 8] [--out DIR]
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-tsconfig=benchmarks/grader-baseline/tsconfig.json
-npx tsc -p "$tsconfig"
-npx tsc-alias -p "$tsconfig"
-exec node run/grader-baseline/dist/libs/admin-cli/src/grader-profile.js "$@"
+exec bash "$(dirname "$0")/node-tool.sh" grader-profile "$@"

@@ -17,16 +17,8 @@ import tarfile  # noqa: F401
 
 import shellgrade_grader  # noqa: F401
 from shellgrade_grader import student_sandbox  # noqa: F401
+from shellgrade_grader.procname import show_as
 from shellgrade_grader.supervise import grade
-
-
-def _rename(name: str) -> None:
-    """Shows a busy worker as `grade-<locale>` in ps (comm) instead of an idle warm one."""
-    try:
-        with open("/proc/self/comm", "w") as f:
-            f.write(name[:15])
-    except OSError:
-        pass
 
 
 def main() -> None:
@@ -35,7 +27,7 @@ def main() -> None:
         sys.exit(0)
     locale = line.strip() or "en"
     sys.stdin = open(os.devnull)
-    _rename(f"grade-{locale}")
+    show_as(f"grade-{locale}")
     grade(locale)
 
 

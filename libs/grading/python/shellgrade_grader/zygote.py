@@ -35,6 +35,7 @@ import sys
 import traceback
 
 from . import namespaces as ns
+from .procname import show_as
 from . import supervise
 from . import student_sandbox  # noqa: F401  (pre-import: what every job would otherwise import)
 from . import checks, extract, feedback, grading, run  # noqa: F401
@@ -120,7 +121,7 @@ def _run_job(request: dict, requests: Requests) -> int:
 def _job(name: str, locale: str, cgroup: "str | None", report_w: int) -> int:
     """The job's first process: control groups, namespaces, fresh mounts, inputs; then its PID 1, waited for."""
     _own_stdio()
-    _rename(f"grade-{locale}")
+    show_as(f"grade-{locale}")
     if cgroup:
         _join_cgroups(cgroup)
     ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWPID | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS | ns.CLONE_NEWCGROUP)
@@ -214,15 +215,6 @@ def _finish(name: str, status: int) -> None:
         os.write(fd, b"\0" + marker.encode())
     sys.stdout.write(json.dumps({"job": name, "status": status, "marker": marker}) + "\n")
     sys.stdout.flush()
-
-
-def _rename(name: str) -> None:
-    """Shows a job as `grade-<locale>` in ps (comm), as the pool mode's workers do."""
-    try:
-        with open("/proc/self/comm", "w") as f:
-            f.write(name[:15])
-    except OSError:
-        pass
 
 
 if __name__ == "__main__":
