@@ -65,6 +65,7 @@ export class SandboxGrader implements Grader {
       }
       const zygote = { cgroupParents: this.cgroups?.controllers ?? [] };
       this.zygotes = new ZygotePool(opts.maxConcurrent, {
+        // synchronous: the pool counts its workers as it starts them
         makeInbox: () => {
           mkdirSync(this.ownRoot, { recursive: true, mode: 0o700 });
           return mkdtempSync(join(this.ownRoot, 'zygote-'));
@@ -163,14 +164,10 @@ export class SandboxGrader implements Grader {
     await this.cgroups?.dispose();
   }
 
-  /** A fresh folder under this process's root (a zygote worker's inbox, or a job's own). */
-  private async makeDir(tag: string, parent = this.ownRoot): Promise<string> {
-    await mkdir(this.ownRoot, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
-    return mkdtemp(join(parent, `${tag}-`));
-  }
-
+  /** A job's folder under this process's root, or under a zygote worker's inbox. */
   private async makeJobDir(tag: string, parent = this.ownRoot): Promise<string> {
-    const dir = await this.makeDir(`job-${tag}`, parent);
+    await mkdir(this.ownRoot, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
+    const dir = await mkdtemp(join(parent, `job-${tag}-`));
     // A root sandbox reads its inputs from here and works in a tmpfs; a user-namespace one
     // (non-root service) works here directly, as the service user mapped to nobody.
     if (this.cgroups) {

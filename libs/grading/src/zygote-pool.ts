@@ -223,13 +223,18 @@ export class ZygoteWorker {
     if (!r) return;
     const stderrTail = this.err.text(Buffer.alloc(0)).slice(-STDERR_TAIL_BYTES);
     // A job killed for its timeout or its output whose zygote had to go with it: still that job's outcome.
-    if (r.timedOut || r.overflow) r.finish({ ...failedOutcome('', r.started), spawnError: undefined, signal: 'SIGKILL', timedOut: r.timedOut, outputOverflow: r.overflow, stderrTail });
+    if (r.timedOut || r.overflow) r.finish({ ...endedOutcome(r.started, stderrTail), signal: 'SIGKILL', timedOut: r.timedOut, outputOverflow: r.overflow });
     else r.finish({ ...failedOutcome(reason, r.started), stderrTail });
   }
 }
 
+/** A job that ended without a status from its zygote: no exit code, no output. */
+function endedOutcome(started: number, stderrTail = ''): RunOutcome {
+  return { exitCode: null, signal: null, timedOut: false, stdout: '', stderrTail, outputOverflow: false, durationMs: Date.now() - started };
+}
+
 function failedOutcome(reason: string, started: number): RunOutcome {
-  return { exitCode: null, signal: null, timedOut: false, stdout: '', stderrTail: '', outputOverflow: false, durationMs: Date.now() - started, spawnError: reason };
+  return { ...endedOutcome(started), spawnError: reason };
 }
 
 /**
