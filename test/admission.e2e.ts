@@ -84,7 +84,7 @@ describe('admission control (naked-mon-async-admission, one submission in flight
     const first = await loggedIn(a);
     const second = await loggedIn(b);
     const slow = first.request('POST', '/api/exercise-production', spaSubmission(a.exerciseId, a.statementId, await slowAnswer()));
-    await untilGauge('shellgrade_admission_in_flight', 1);
+    await untilGauge('shellgrade_admission_in_flight{gate="submission"}', 1);
 
     const key = { 'Idempotency-Key': `admission-e2e-${Date.now()}` };
     const refused = await second.request('POST', '/api/exercise-production', spaSubmission(b.exerciseId, b.statementId, paper.good), key);
@@ -94,14 +94,14 @@ describe('admission control (naked-mon-async-admission, one submission in flight
     const problem = refused.body as { detail: string; reason: string; in_flight: number };
     expect(problem.detail).toMatch(/grader is busy.*not saved; submit it again in \d+ s/);
     expect(problem).toMatchObject({ reason: 'overloaded', in_flight: 1 });
-    expect(await gauge('shellgrade_admission_refused_total')).toBe(1);
+    expect(await gauge('shellgrade_admission_refused_total{gate="submission"}')).toBe(1);
 
     // Logins never wait for a place.
     await loggedIn(c);
 
     const graded = await slow;
     expect(graded.status).toBe(201);
-    await untilGauge('shellgrade_admission_in_flight', 0);
+    await untilGauge('shellgrade_admission_in_flight{gate="submission"}', 0);
     const again = await second.request('POST', '/api/exercise-production', spaSubmission(b.exerciseId, b.statementId, paper.good), key);
     // 201 = graded now; a row stored by the refusal would come back under the key as never graded (202).
     expect(again.status).toBe(201);

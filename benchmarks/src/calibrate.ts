@@ -111,7 +111,7 @@ export function calibrationMarkdown(c: Calibration): string {
   return [
     `### Calibration of ${c.variant} (${c.rampS}s ramp + ${c.holdS}s hold per step${c.kdfCost !== undefined ? `; passwords hashed with scrypt N = 2^${c.kdfCost}` : ''})`,
     '',
-    '| peak (it/s) | SPS OK/s at peak | SPS EFR | SPS p95 (ms) | RAC | CPU ms per OK (machine − k6) | run | verdict |',
+    '| peak (it/s) | SPS OK/s at peak | SPS EFR | SPS p95 (ms) | RAC | CPU ms per OK (machine − client) | run | verdict |',
     '|---:|---:|---:|---:|---:|---:|---|---|',
     ...rows,
     '',

@@ -1,19 +1,32 @@
-// Samples CPU and memory of every process of the variant, of the native servers it uses and of
-// k6 once a second. A group is a root pid and all its descendants (pidtree): postgres backends,
-// grader children, HAProxy, and so on. CPU comes from a cgroup per group when the machine offers
-// one (cgroup-cpu.ts: forked children, sandboxed graders included, are counted), else from
-// /proc (own + reaped children). Memory is PSS (shared pages split among their users: the
-// PostgreSQL shared buffers are counted once, not once per backend); RSS is kept beside it.
+// Samples CPU and memory of every process of the variant, of the native servers it uses, of
+// k6 and of the harness itself once a second. A group is a root pid and all its descendants:
+// postgres backends, grader children, HAProxy, and so on. CPU comes from a cgroup per group when
+// the machine offers one (cgroup-cpu.ts: forked children, sandboxed graders included, are
+// counted), else from /proc (own + reaped children). Memory is PSS (shared pages split among
+// their users: the PostgreSQL shared buffers are counted once, not once per backend), read every
+// PSS_EVERY_TICKS ticks (smaps_rollup walks a process's page tables: tens of ms for k6's GiBs);
+// RSS is kept beside it at every tick. The harness (this process: sampling, driving k6) is a
+// group of its own so that "machine minus client" leaves out the measuring as well as the load.
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { cpus, freemem, totalmem } from 'node:os';
-import pidtree from 'pidtree';
-import pidusage from 'pidusage';
 import { CpuCgroups, detectCgroup, parsePss, parseSchedstat } from './cgroup-cpu';
-import { procTimes } from './proc-times';
+import { procTable, type ProcStat } from './proc-times';
 
 /** Pseudo-group: the whole machine (every process, k6 included), from /proc/stat via os.cpus(). */
 export const MACHINE_GROUP = 'machine';
+/** Pseudo-group: this process (the sampler, the k6 driver), its own CPU only. */
+export const HARNESS_GROUP = 'harness';
+/** Roles that are not the system under test: the machine total, the load generator, the harness. */
+const NOT_UNDER_TEST = new Set(['machine', 'load', 'harness']);
+
+/** Whether a sample belongs to the system under test (variant processes and the servers it uses). */
+export function underTest(s: { role: string }): boolean {
+  return !NOT_UNDER_TEST.has(s.role);
+}
+
+/** PSS is read every this many ticks; in between a group keeps its last PSS. */
+export const PSS_EVERY_TICKS = 5;
 
 export interface ProcessGroup {
   name: string;
@@ -33,7 +46,7 @@ export interface ResourceSample {
   /** CPU seconds used by the group since the sampler started (reaped children included). */
   cpuS: number;
   rssBytes: number;
-  /** Sum of the PSS of the group's live processes. */
+  /** Sum of the PSS of the group's live processes (the load generator's: its RSS). */
   pssBytes: number;
   /** Where cpuS comes from: the group's cgroup, or /proc of its live processes. */
   cpuSource: 'cgroup' | 'proc';
@@ -55,13 +68,16 @@ function ticksPerSecond(): number {
   return clockTicks;
 }
 
-/** Every (ppid, pid) pair of the machine: one `ps` per tick for all groups. */
-async function processTable(): Promise<{ ppid: number; pid: number }[]> {
-  try {
-    return await pidtree(-1, { advanced: true });
-  } catch {
-    return [];
+let pageBytes: number | null = null;
+function pageSize(): number {
+  if (pageBytes === null) {
+    try {
+      pageBytes = Number(execFileSync('getconf', ['PAGESIZE']).toString().trim()) || 4096;
+    } catch {
+      pageBytes = 4096;
+    }
   }
+  return pageBytes;
 }
 
 /** A root pid and all its descendants, from the process table. */
@@ -99,23 +115,25 @@ async function pssOf(pid: number): Promise<number> {
   }
 }
 
-async function readGroup(root: number, table: { ppid: number; pid: number }[]): Promise<GroupReading> {
-  const pids = descendantsOf(root, table);
+/** A group's live processes, CPU ticks and RSS from the table; its PSS when `readPss`, else null. */
+async function readGroup(root: number, table: ProcStat[], byPid: Map<number, ProcStat>, readPss: boolean): Promise<GroupReading & { pssRead: boolean }> {
+  const alive = descendantsOf(root, table).filter((pid) => byPid.has(pid));
   let cpuTicks = 0;
   let rssBytes = 0;
-  let pssBytes = 0;
-  const alive: number[] = [];
-  await Promise.all(
-    pids.map(async (pid) => {
-      const [times, usage, pss] = await Promise.all([procTimes(pid), pidusage(pid).catch(() => null), pssOf(pid)]);
-      if (!times) return;
-      alive.push(pid);
-      cpuTicks += times.ownTicks + times.reapedChildrenTicks;
-      rssBytes += usage?.memory ?? 0;
-      pssBytes += pss;
-    }),
-  );
-  return { pids: alive, cpuTicks, rssBytes, pssBytes };
+  for (const pid of alive) {
+    const p = byPid.get(pid)!;
+    cpuTicks += p.ownTicks + p.reapedChildrenTicks;
+    rssBytes += p.rssPages * pageSize();
+  }
+  const pssBytes = readPss ? (await Promise.all(alive.map(pssOf))).reduce((a, b) => a + b, 0) : 0;
+  return { pids: alive, cpuTicks, rssBytes, pssBytes, pssRead: readPss };
+}
+
+/** This process's own CPU (user + system), in clock ticks. */
+function harnessReading(hz: number): GroupReading {
+  const { user, system } = process.cpuUsage();
+  const rss = process.memoryUsage.rss();
+  return { pids: [process.pid], cpuTicks: ((user + system) / 1e6) * hz, rssBytes: rss, pssBytes: rss };
 }
 
 type Sched = { runS: number; waitS: number; slices: number };
@@ -141,6 +159,8 @@ export class ResourceSampler {
   readonly samples: ResourceSample[] = [];
 
   private run = 0;
+  private ticks = 0;
+  private readonly lastPss = new Map<string, number>();
   private readonly cgroups: CpuCgroups | null;
 
   /**
@@ -174,7 +194,6 @@ export class ResourceSampler {
     this.timer = null;
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
     await this.tick();
-    pidusage.clear();
     this.cgroups?.release();
     return this.samples;
   }
@@ -185,10 +204,13 @@ export class ResourceSampler {
     try {
       const now = Date.now();
       const hz = ticksPerSecond();
-      const table = await processTable();
-      const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await this.readCounted(g, table, hz) })));
+      const table = await procTable();
+      const byPid = new Map(table.map((p) => [p.pid, p]));
+      const readPss = this.ticks++ % PSS_EVERY_TICKS === 0;
+      const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await this.readCounted(g, table, byPid, readPss, hz) })));
       const machine: GroupReading & { source: 'cgroup' | 'proc' } = { pids: table.map((t) => t.pid), cpuTicks: machineBusyS() * hz, rssBytes: totalmem() - freemem(), pssBytes: totalmem() - freemem(), source: 'proc' };
       readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: machine });
+      readings.push({ g: { name: HARNESS_GROUP, role: 'harness', pid: process.pid }, r: { ...harnessReading(hz), source: 'proc' } });
       const k6 = this.groups().find((g) => g.role === 'load');
       const sched = k6 ? await schedOf(k6.pid) : null;
       for (const { g, r } of readings) {
@@ -217,9 +239,17 @@ export class ResourceSampler {
     }
   }
 
-  /** A group's reading, its CPU from its cgroup (new members attached first) when there is one. */
-  private async readCounted(g: ProcessGroup, table: { ppid: number; pid: number }[], hz: number): Promise<GroupReading & { source: 'cgroup' | 'proc' }> {
-    const r = await readGroup(g.pid, table);
+  /**
+   * A group's reading, its CPU from its cgroup (new members attached first) when there is one.
+   * PSS between two reads is the last one read; the load generator's memory is its RSS (it is not
+   * the system under test, and its page tables are the costliest to walk).
+   */
+  private async readCounted(g: ProcessGroup, table: ProcStat[], byPid: Map<number, ProcStat>, readPss: boolean, hz: number): Promise<GroupReading & { source: 'cgroup' | 'proc' }> {
+    // A group seen for the first time reads its PSS at once rather than showing 0 until the next PSS tick.
+    const fresh = await readGroup(g.pid, table, byPid, g.role !== 'load' && (readPss || !this.lastPss.has(g.name)));
+    const pssBytes = g.role === 'load' ? fresh.rssBytes : fresh.pssRead ? fresh.pssBytes : (this.lastPss.get(g.name) ?? 0);
+    if (fresh.pssRead) this.lastPss.set(g.name, pssBytes);
+    const r = { pids: fresh.pids, cpuTicks: fresh.cpuTicks, rssBytes: fresh.rssBytes, pssBytes };
     if (!this.cgroups || r.pids.length === 0) return { ...r, source: 'proc' };
     this.cgroups.attach(g.name, r.pids);
     const cpuS = this.cgroups.cpuS(g.name);

@@ -1,19 +1,24 @@
 // Per-run resource figures from the 1 s samples (paper RQ3, Table III; benchmarks/METRICS.md).
-import { MACHINE_GROUP, type ResourceSample } from './resource-sampler';
+import { HARNESS_GROUP, MACHINE_GROUP, underTest, type ResourceSample } from './resource-sampler';
 
 export const K6_GROUP = 'k6';
 
 export interface ResourceSummary {
-  /** CPU seconds used by the system under test (every group but k6) over the samples. */
+  /** CPU seconds used by the system under test (every group but the client's and the machine) over the samples. */
   variantCpuS: number;
   /** Per process group (variant processes and servers), CPU seconds over the run. */
   cpuSByGroup: Record<string, number>;
   k6CpuS: number;
-  /** CPU seconds of the whole machine (/proc/stat) minus k6's. */
-  machineCpuSButK6: number;
+  /** CPU seconds of the harness process (sampling every second, driving k6); 0 in runs sampled before it was counted. */
+  harnessCpuS: number;
   /**
-   * (machine − k6 − Σ groups) / (machine − k6): the CPU no group accounts for (other users of
-   * the machine, the harness itself, or a gap in the accounting). Null without machine CPU.
+   * CPU seconds of the whole machine (/proc/stat) minus the client's: k6 and the harness. What
+   * issue 21 calls a system's CPU ("machine busy minus the client's own").
+   */
+  machineCpuSButClient: number;
+  /**
+   * (machine − client − Σ groups) / (machine − client): the CPU no group accounts for (other
+   * users of the machine, pm2, kernel threads, or a gap in the accounting). Null without machine CPU.
    */
   cpuResidualShare: number | null;
   /**
@@ -90,12 +95,13 @@ function residualCores(samples: ResourceSample[], residualCpuS: number): number 
 }
 
 export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, window: LoadWindow = { loadFromMs: 0, holdFromMs: 0, holdToMs: Infinity }): ResourceSummary {
-  const variant = samples.filter((s) => s.group !== K6_GROUP && s.group !== MACHINE_GROUP);
+  const variant = samples.filter(underTest);
   const groups = [...new Set(variant.map((s) => s.group))];
   const cpuSByGroup = Object.fromEntries(groups.map((g) => [g, groupCpuS(samples, g)]));
   const variantCpuS = Object.values(cpuSByGroup).reduce((a, b) => a + b, 0);
   const k6CpuS = groupCpuS(samples, K6_GROUP);
-  const machineCpuSButK6 = Math.max(0, groupCpuS(samples, MACHINE_GROUP) - k6CpuS);
+  const harnessCpuS = groupCpuS(samples, HARNESS_GROUP);
+  const machineCpuSButClient = Math.max(0, groupCpuS(samples, MACHINE_GROUP) - k6CpuS - harnessCpuS);
   const pss = perTick(variant, (s) => s.pssBytes ?? 0);
   const rss = perTick(variant, (s) => s.rssBytes);
   const sources = new Set(variant.map((s) => s.cpuSource ?? 'proc'));
@@ -109,9 +115,10 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
     variantCpuS,
     cpuSByGroup,
     k6CpuS,
-    machineCpuSButK6,
-    cpuResidualShare: machineCpuSButK6 > 0 ? (machineCpuSButK6 - variantCpuS) / machineCpuSButK6 : null,
-    cpuResidualCores: residualCores(samples, machineCpuSButK6 - variantCpuS),
+    harnessCpuS,
+    machineCpuSButClient,
+    cpuResidualShare: machineCpuSButClient > 0 ? (machineCpuSButClient - variantCpuS) / machineCpuSButClient : null,
+    cpuResidualCores: residualCores(samples, machineCpuSButClient - variantCpuS),
     cpuSource: sources.size === 1 ? ([...sources][0] as 'cgroup' | 'proc') : sources.size === 0 ? 'proc' : 'mixed',
     variantPssMeanBytes: mean(pss),
     variantPssMinBytes: pssMin,

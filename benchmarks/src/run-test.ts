@@ -420,9 +420,11 @@ async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, aud
     resources,
     derived: {
       cpuSPerOk: paper.OK > 0 ? resources.variantCpuS / paper.OK : null,
-      machineCpuSPerOk: paper.OK > 0 ? resources.machineCpuSButK6 / paper.OK : null,
+      machineCpuSPerOk: paper.OK > 0 ? resources.machineCpuSButClient / paper.OK : null,
+      cpuSPerIteration: paper.iterations.started > 0 ? resources.variantCpuS / paper.iterations.started : null,
+      machineCpuSPerIteration: paper.iterations.started > 0 ? resources.machineCpuSButClient / paper.iterations.started : null,
       energyWh: energyWh(load.energyStartUj, load.energyEndUj),
-      energyEstimate: estimateEnergy(resources.machineCpuSButK6, durationS, ctx.meta.machine.cores, ctx.meta.powerModel),
+      energyEstimate: estimateEnergy(resources.machineCpuSButClient, durationS, ctx.meta.machine.cores, ctx.meta.powerModel),
     },
     crashes: load.crashes,
     restarts,
@@ -523,7 +525,7 @@ function runLine(r: number, runs: number, record: RunRecord): string {
     `hold stage: efr_paper ${pct(p.efr_paper)}, ko_rate ${pct(p.ko_rate)}, RAC ${pct(p.RAC)}, SPS efr_paper ${pct(p.sps.efr_paper)}`,
     `audit ${record.audit?.summary ?? 'n/a'}`,
     record.crashes.length ? `crashes: ${record.crashes.map((c) => c.process).join(', ')}` : 'no crash',
-    `variant CPU ${res.variantCpuS.toFixed(1)} s (${res.cpuSource}), machine but k6 ${res.machineCpuSButK6.toFixed(1)} s, residual ${pct(res.cpuResidualShare)}, k6 CPU max ${res.k6CpuMaxPct.toFixed(0)}%`,
+    `variant CPU ${res.variantCpuS.toFixed(1)} s (${res.cpuSource}), machine but client ${res.machineCpuSButClient.toFixed(1)} s (harness ${res.harnessCpuS.toFixed(1)} s), residual ${pct(res.cpuResidualShare)}, k6 CPU max ${res.k6CpuMaxPct.toFixed(0)}%`,
   ].join(' — ');
 }
 

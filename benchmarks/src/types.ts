@@ -95,6 +95,9 @@ export interface RunRecord {
   derived: {
     cpuSPerOk: number | null;
     machineCpuSPerOk: number | null;
+    /** CPU seconds per iteration started (scenario R: one new user), variant processes / machine minus client. */
+    cpuSPerIteration: number | null;
+    machineCpuSPerIteration: number | null;
     /** Measured (RAPL), null when the machine has no counters. */
     energyWh: number | null;
     /** Linear CPU-utilisation model: an estimate (meta.powerModel), never a measurement. */

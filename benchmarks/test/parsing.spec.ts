@@ -9,9 +9,9 @@ import { makeRunId } from '../src/run-test';
 import { parseStatus } from '../src/stack';
 
 describe('parseProcStat', () => {
-  it('reads utime+stime and reaped children times, even with spaces and parentheses in comm', () => {
-    const line = '4242 (node (sg) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 400 100 20 0 11 0 1000 100000 5000';
-    expect(parseProcStat(line)).toEqual({ ownTicks: 300, reapedChildrenTicks: 500 });
+  it('reads the parent, utime+stime, reaped children times and resident pages, even with spaces and parentheses in comm', () => {
+    const line = '4242 (node (sg) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 400 100 20 0 11 0 1000 100000 5000 18446744073709551615';
+    expect(parseProcStat(line)).toEqual({ pid: 4242, ppid: 1, ownTicks: 300, reapedChildrenTicks: 500, rssPages: 5000 });
   });
 });
 

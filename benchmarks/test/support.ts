@@ -37,9 +37,9 @@ export function aggregatedFixture(
         paper,
         resources: {
           variantCpuS: 40, cpuSByGroup: { postgres: 10, 'sg-monolith-0': 30 }, variantMemShare: 0.01, variantPssMeanBytes: 300 * 2 ** 20, variantPssMaxBytes: 350 * 2 ** 20,
-          variantRssMeanBytes: 500 * 2 ** 20, k6CpuMaxPct: 20, machineCpuSButK6: 100, cpuResidualShare: 0.6,
+          variantRssMeanBytes: 500 * 2 ** 20, k6CpuMaxPct: 20, machineCpuSButClient: 100, cpuResidualShare: 0.6,
         },
-        derived: { cpuSPerOk: 0.02, machineCpuSPerOk: 0.05, energyWh: null, energyEstimate: { meanW: 3.2, wh: 0.05 } },
+        derived: { cpuSPerOk: 0.02, machineCpuSPerOk: 0.05, cpuSPerIteration: 0.2, machineCpuSPerIteration: 0.5, energyWh: null, energyEstimate: { meanW: 3.2, wh: 0.05 } },
         crashes: [],
         audit: { summary: 'balanced (accepted 9, persisted final 9)' },
         dashboard: `k6-dashboard-run-${i + 1}.html`,

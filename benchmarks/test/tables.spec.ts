@@ -144,7 +144,7 @@ describe('rendering', () => {
   });
 
   it('CPU series stacks groups per second and leaves k6 out', () => {
-    const sample = (epochMs: number, group: string, cpuPct: number) => ({ run: 1, tS: 0, epochMs, group, role: 'x', pids: 1, cpuPct, cpuS: 0, rssBytes: 1, pssBytes: 1, cpuSource: 'proc' as const });
+    const sample = (epochMs: number, group: string, cpuPct: number) => ({ run: 1, tS: 0, epochMs, group, role: group === 'k6' ? 'load' : 'service', pids: 1, cpuPct, cpuS: 0, rssBytes: 1, pssBytes: 1, cpuSource: 'proc' as const });
     const s = cpuSeries('naked-mon', [sample(1000, 'sg-monolith-0', 50), sample(1000, 'k6', 30), sample(2000, 'postgres', 10)]);
     expect(s.t).toEqual([0, 1]);
     expect(s.groups).toEqual([

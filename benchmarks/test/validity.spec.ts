@@ -63,7 +63,7 @@ describe('judgeRun (INVALID detection)', () => {
 });
 
 function sample(tS: number, group: string, cpuPct: number, cpuS: number, mb: number, extra: Partial<ResourceSample> = {}): ResourceSample {
-  return { run: 1, tS, epochMs: 1_000_000 + tS * 1000, group, role: group === 'k6' ? 'load' : 'service', pids: 1, cpuPct, cpuS, rssBytes: 2 * mb * 2 ** 20, pssBytes: mb * 2 ** 20, cpuSource: 'cgroup', ...extra };
+  return { run: 1, tS, epochMs: 1_000_000 + tS * 1000, group, role: ({ k6: 'load', machine: 'machine', harness: 'harness' } as Record<string, string>)[group] ?? 'service', pids: 1, cpuPct, cpuS, rssBytes: 2 * mb * 2 ** 20, pssBytes: mb * 2 ** 20, cpuSource: 'cgroup', ...extra };
 }
 
 describe('summarizeResources', () => {
@@ -79,18 +79,21 @@ describe('summarizeResources', () => {
     sample(2, 'k6', 40, 1.35, 80, { waitS: 0.5, runS: 1.3, slices: 300 }),
     sample(0, 'machine', 0, 1000, 9000),
     sample(2, 'machine', 180, 1010, 9000),
+    sample(0, 'harness', 0, 3, 60),
+    sample(2, 'harness', 10, 3.2, 60),
   ];
 
-  it('sums CPU seconds per group and in all, k6 apart, and the residual against machine CPU minus k6', () => {
+  it('sums CPU seconds per group and in all, the client (k6 + harness) apart, and the residual against machine CPU minus the client', () => {
     const r = summarizeResources(samples, 1024 * 2 ** 20);
     expect(r.cpuSByGroup['sg-monolith-0']).toBeCloseTo(3);
     expect(r.cpuSByGroup.postgres).toBeCloseTo(0.4);
     expect(r.variantCpuS).toBeCloseTo(3.4);
     expect(r.k6CpuS).toBeCloseTo(1.35);
-    expect(r.machineCpuSButK6).toBeCloseTo(10 - 1.35);
-    expect(r.cpuResidualShare).toBeCloseTo((8.65 - 3.4) / 8.65);
-    // the same residual as a rate: 5.25 CPU-s over the machine's 2 s of samples
-    expect(r.cpuResidualCores).toBeCloseTo(5.25 / 2);
+    expect(r.harnessCpuS).toBeCloseTo(0.2);
+    expect(r.machineCpuSButClient).toBeCloseTo(10 - 1.35 - 0.2);
+    expect(r.cpuResidualShare).toBeCloseTo((8.45 - 3.4) / 8.45);
+    // the same residual as a rate: 5.05 CPU-s over the machine's 2 s of samples
+    expect(r.cpuResidualCores).toBeCloseTo(5.05 / 2);
     expect(r.cpuSource).toBe('cgroup');
   });
 

@@ -98,7 +98,7 @@ export function winners(rows: Record<string, MixStepRow[]>): { p: number; best: 
 
 /** The busiest process group of a step (the bottleneck candidate), machine and load generator aside. */
 export function busiest(row: MixStepRow): { group: string; cores: number } | null {
-  const entries = Object.entries(row.cpuCores).filter(([g]) => g !== 'machine' && !g.startsWith('k6'));
+  const entries = Object.entries(row.cpuCores).filter(([g]) => g !== 'machine' && g !== 'harness' && !g.startsWith('k6'));
   if (entries.length === 0) return null;
   const [group, cores] = entries.reduce((best, e) => (e[1] > best[1] ? e : best));
   return { group, cores };

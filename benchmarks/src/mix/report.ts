@@ -9,7 +9,7 @@ const figures = (t: MixTypeFigures) => `${f(t.throughput)} | ${f(t.meanMs)} | ${
 /** Groups worth a column: the variant's services and the servers that worked (> 0.02 cores somewhere). */
 function cpuColumns(rows: MixStepRow[]): string[] {
   const all = new Set(rows.flatMap((r) => Object.keys(r.cpuCores)));
-  return [...all].filter((g) => g !== 'machine' && rows.some((r) => (r.cpuCores[g] ?? 0) > 0.02)).sort();
+  return [...all].filter((g) => g !== 'machine' && g !== 'harness' && rows.some((r) => (r.cpuCores[g] ?? 0) > 0.02)).sort();
 }
 
 export function variantTable(r: MixVariantResult): string {

@@ -2,9 +2,7 @@
 // node_modules and inlined (the machine is offline; no CDN).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ResourceSample } from '../resource-sampler';
-import { MACHINE_GROUP } from '../resource-sampler';
-import { K6_GROUP } from '../resource-summary';
+import { underTest, type ResourceSample } from '../resource-sampler';
 import type { SuiteRun } from '../suites/analyse';
 import type { Table } from './tables';
 
@@ -40,7 +38,7 @@ export interface CpuSeries {
 
 /** Per configuration: CPU% of each process group per second over the whole test (k6 and the machine total excluded). */
 export function cpuSeries(label: string, samples: ResourceSample[]): CpuSeries {
-  const own = samples.filter((s) => s.group !== K6_GROUP && s.group !== MACHINE_GROUP);
+  const own = samples.filter(underTest);
   if (own.length === 0) return { label, t: [], groups: [] };
   const t0 = Math.min(...own.map((s) => s.epochMs));
   const ticks = [...new Set(own.map((s) => s.epochMs))].sort((a, b) => a - b);

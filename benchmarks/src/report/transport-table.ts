@@ -52,7 +52,7 @@ const ROWS: Row[] = [
   { label: 'Error rate: efr_paper', get: (a) => a.paper[`${H}efr_paper`], kind: 'pct' },
   { label: 'Error rate: ko_rate', get: (a) => a.paper[`${H}ko_rate`], kind: 'pct' },
   { label: 'CPU per OK request, variant processes (ms)', get: (a) => a.resources.cpuSPerOk, kind: 'num2', scale: 1000 },
-  { label: 'CPU per OK request, machine minus k6 (ms)', get: (a) => a.resources.machineCpuSPerOk, kind: 'num2', scale: 1000 },
+  { label: 'CPU per OK request, machine minus client (ms)', get: (a) => a.resources.machineCpuSPerOk, kind: 'num2', scale: 1000 },
 ];
 
 function scaled(e: Estimate | undefined, f = 1): Estimate | undefined {

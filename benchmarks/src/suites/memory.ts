@@ -1,7 +1,7 @@
 // PSS of the variant's own processes over a run (the soak verdict, the memory chart). Native
 // servers (PostgreSQL grows its cache under load by design) and k6 are left out.
 import { mean } from 'simple-statistics';
-import { MACHINE_GROUP, type ResourceSample } from '../resource-sampler';
+import { underTest, type ResourceSample } from '../resource-sampler';
 
 export interface PssSample {
   group: string;
@@ -15,10 +15,8 @@ export function meanPss(samples: PssSample[], fromMs: number, toMs: number): num
   return xs.length ? mean(xs) : null;
 }
 
-const NOT_THE_VARIANT = new Set(['server', 'load']);
-
 export function variantPss(samples: ResourceSample[]): PssSample[] {
-  return samples.filter((s) => !NOT_THE_VARIANT.has(s.role) && s.group !== MACHINE_GROUP).map((s) => ({ group: s.group, epochMs: s.epochMs, pssBytes: s.pssBytes }));
+  return samples.filter((s) => underTest(s) && s.role !== 'server').map((s) => ({ group: s.group, epochMs: s.epochMs, pssBytes: s.pssBytes }));
 }
 
 export interface MemorySeries {

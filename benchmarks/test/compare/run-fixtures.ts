@@ -39,7 +39,7 @@ export function runRecord(run: number, f: RunFigures = {}): RunRecord {
     reasons: f.valid === false ? ['k6 dropped 3 iterations'] : [],
     paper: { ...hold, stages: { hold, ramp: smokePaper() } },
     resources: { variantCpuS: f.cpuS ?? 9, variantPssMeanBytes: (f.memMiB ?? 300) * 2 ** 20 },
-    derived: { cpuSPerOk: null, machineCpuSPerOk: null, energyWh: null, energyEstimate: f.energyWh === undefined ? null : { meanW: 0, wh: f.energyWh } },
+    derived: { cpuSPerOk: null, machineCpuSPerOk: null, cpuSPerIteration: null, machineCpuSPerIteration: null, energyWh: null, energyEstimate: f.energyWh === undefined ? null : { meanW: 0, wh: f.energyWh } },
     crashes: [],
     restarts: {},
     audit: null,

@@ -1,33 +1,45 @@
 /**
- * The admission gate's Prometheus metrics, on prom-client's default registry (every service's
- * /metrics): submissions in flight, the wait a newcomer would be told, and refusals so far.
+ * The admission gates' Prometheus metrics, on prom-client's default registry (every service's
+ * /metrics), one series per gate (`gate="submission"`, `gate="login"`): what it holds, the wait a
+ * newcomer would be told, and refusals so far.
  */
 import client from 'prom-client';
 import type { AdmissionSnapshot } from './admission';
 
-/** Registers the metrics once per process; they read the gate's snapshot when scraped. */
-export function observeAdmission(snapshot: () => AdmissionSnapshot): void {
+export type GateName = 'submission' | 'login';
+
+const gates = new Map<GateName, () => AdmissionSnapshot>();
+
+/** Adds a gate to the metrics (registered once per process; each scrape reads every gate's snapshot). */
+export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapshot): void {
+  gates.set(gate, snapshot);
   if (client.register.getSingleMetric('shellgrade_admission_in_flight')) return;
+  const perGate = (set: (gate: GateName, s: AdmissionSnapshot) => void) => () => {
+    for (const [gate, snap] of gates) set(gate, snap());
+  };
   new client.Gauge({
     name: 'shellgrade_admission_in_flight',
-    help: 'Submissions this process holds (validated, stored, graded or waiting for a grader or a reply)',
+    help: 'Submissions (gate="submission": validated, stored, graded or waiting) or password checks (gate="login") this process holds',
+    labelNames: ['gate'],
     collect() {
-      this.set(snapshot().inside);
+      perGate((gate, s) => this.set({ gate }, s.inside))();
     },
   });
   new client.Gauge({
     name: 'shellgrade_admission_estimated_wait_seconds',
-    help: 'Estimated wait of a submission arriving now (in flight / recent completion rate); NaN before a rate is measured',
+    help: 'Estimated wait of a newcomer (in flight / recent completion rate); NaN before a rate is measured',
+    labelNames: ['gate'],
     collect() {
-      this.set(snapshot().estimatedWaitS ?? Number.NaN);
+      perGate((gate, s) => this.set({ gate }, s.estimatedWaitS ?? Number.NaN))();
     },
   });
   new client.Counter({
     name: 'shellgrade_admission_refused_total',
-    help: 'Submissions refused with 503 + Retry-After since the process started',
+    help: 'Newcomers refused with 503 + Retry-After since the process started',
+    labelNames: ['gate'],
     collect() {
       this.reset();
-      this.inc(snapshot().refused);
+      perGate((gate, s) => this.inc({ gate }, s.refused))();
     },
   });
 }

@@ -25,6 +25,17 @@ describe('BoundedAdmission', () => {
     expect(refused.message).toBe('the server is busy: 1 logins are already being checked here. You are not logged in yet; try again in 2 s');
   });
 
+  it('refuses a newcomer while its pressure names a reason, and admits again once it does not', () => {
+    let behind: string | null = 'this server is running 180 ms behind';
+    const gate = new BoundedAdmission({ maxInFlight: 16, fallbackRetryAfterS: 2, kind: 'login', pressure: () => behind });
+    const refused = refusalOf(() => gate.enter());
+    expect(refused).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 2, details: { reason: 'overloaded', in_flight: 0 } });
+    expect(refused.message).toBe('the server is busy: this server is running 180 ms behind. You are not logged in yet; try again in 2 s');
+    behind = null;
+    gate.enter();
+    expect(gate.snapshot()).toMatchObject({ inside: 1, refused: 1 });
+  });
+
   it('admits up to maxInFlight, refuses the next with 503 + Retry-After, and a released place is free again', () => {
     const gate = new BoundedAdmission({ maxInFlight: 2, fallbackRetryAfterS: 5 });
     const a = gate.enter();

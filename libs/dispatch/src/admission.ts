@@ -17,6 +17,8 @@ export interface AdmissionBudget {
   fallbackRetryAfterS: number;
   /** What is admitted (default submissions): the refusal says it in the student's words. */
   kind?: 'submission' | 'login';
+  /** Refuses newcomers while it names a reason (e.g. the event loop running behind); null: admit. */
+  pressure?: () => string | null;
 }
 
 export interface AdmissionSnapshot {
@@ -45,6 +47,8 @@ export class BoundedAdmission implements SubmissionAdmission {
     const noun = this.budget.kind === 'login' ? 'logins' : 'submissions';
     const doing = this.budget.kind === 'login' ? 'checked' : 'graded';
     if (this.inside >= this.budget.maxInFlight) throw this.refusal(`${this.inside} ${noun} are already being ${doing} here`, waitS);
+    const behind = this.budget.pressure?.();
+    if (behind) throw this.refusal(behind, waitS);
     if (this.budget.maxWaitS !== undefined && waitS !== null && waitS > this.budget.maxWaitS) {
       throw this.refusal(`the ${this.inside} ${noun} ahead of yours would make you wait about ${Math.ceil(waitS)} s`, waitS);
     }

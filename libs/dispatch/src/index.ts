@@ -8,3 +8,4 @@ export * from './interrupted-gradings';
 export * from './pipeline';
 export * from './admission';
 export * from './admission-metrics';
+export * from './event-loop-pressure';

@@ -3,6 +3,7 @@ import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
 import { PRODUCTION_REPOSITORY, SESSION_ROSTER } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { createPool } from './pool';
+import { observePool } from './pool-metrics';
 import { PgEnrolmentRepository } from './repositories/enrolment.repository';
 import { PgExerciseRepository } from './repositories/exercise.repository';
 import { PgProductionRepository } from './repositories/production.repository';
@@ -59,7 +60,14 @@ const REPOSITORIES = [
  */
 export function persistenceProviders(db: DatabaseSettings): Provider[] {
   return [
-    { provide: PG_POOL, useFactory: () => createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs }) },
+    {
+      provide: PG_POOL,
+      useFactory: () => {
+        const pool = createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs });
+        observePool(pool);
+        return pool;
+      },
+    },
     {
       provide: HEALTH_CHECKS_TOKEN,
       inject: [PG_POOL],

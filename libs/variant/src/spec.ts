@@ -353,6 +353,11 @@ export const admissionSchema = z.strictObject({
   maxLoginsInFlight: positiveInt().optional(),
   /** A login whose estimated wait (checks in flight ÷ their recent completion rate) is longer is refused. */
   maxLoginWaitS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
+  /**
+   * A login arriving while the process's event loop runs further behind than this (p99 delay of
+   * the last half second, ms) is refused: new sessions wait until the students inside are served.
+   */
+  maxLoginEventLoopDelayMs: positiveInt('a positive number of milliseconds').optional(),
 });
 
 /** Whether the spec bounds the admission of submissions at all (either bound set). */
@@ -360,9 +365,9 @@ export function admissionBounded(a: z.output<typeof admissionSchema>): boolean {
   return a.maxSubmissionsInFlight !== undefined || a.maxWaitS !== undefined;
 }
 
-/** Whether the spec bounds the password checks of logins (either bound set). */
+/** Whether the spec bounds the password checks of logins (any bound set). */
 export function loginAdmissionBounded(a: z.output<typeof admissionSchema>): boolean {
-  return a.maxLoginsInFlight !== undefined || a.maxLoginWaitS !== undefined;
+  return a.maxLoginsInFlight !== undefined || a.maxLoginWaitS !== undefined || a.maxLoginEventLoopDelayMs !== undefined;
 }
 
 const envName = /^[A-Z_][A-Z0-9_]*$/;

@@ -100,7 +100,7 @@ export function admission(cfg: ServiceConfig): Provider[] {
   const a = cfg.spec.admission;
   if (!admissionBounded(a)) return [{ provide: SUBMISSION_ADMISSION, useValue: admitEverything }];
   const gate = new BoundedAdmission({ maxInFlight: a.maxSubmissionsInFlight ?? Number.POSITIVE_INFINITY, maxWaitS: a.maxWaitS, fallbackRetryAfterS: a.retryAfterS });
-  observeAdmission(() => gate.snapshot());
+  observeAdmission('submission', () => gate.snapshot());
   return [{ provide: SUBMISSION_ADMISSION, useValue: gate }];
 }
 

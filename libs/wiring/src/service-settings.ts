@@ -4,7 +4,7 @@ import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { join, resolve } from 'node:path';
 import { bodyLimitFor, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
 import { listVariants, loadVariant, loginAdmissionBounded, variantServers, type ServiceConfig } from '@shellgrade/variant';
-import { BoundedAdmission } from '@shellgrade/dispatch';
+import { BoundedAdmission, EventLoopPressure, observeAdmission } from '@shellgrade/dispatch';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
   const { http } = cfg.spec;
@@ -120,6 +120,17 @@ let loginGate: BoundedAdmission | undefined;
 function loginAdmissionOf(cfg: ServiceConfig): BoundedAdmission | undefined {
   const a = cfg.spec.admission;
   if (!loginAdmissionBounded(a)) return undefined;
-  loginGate ??= new BoundedAdmission({ maxInFlight: a.maxLoginsInFlight ?? Number.POSITIVE_INFINITY, maxWaitS: a.maxLoginWaitS, fallbackRetryAfterS: a.retryAfterS, kind: 'login' });
+  if (!loginGate) {
+    const loop = a.maxLoginEventLoopDelayMs === undefined ? undefined : new EventLoopPressure(a.maxLoginEventLoopDelayMs);
+    loginGate = new BoundedAdmission({
+      maxInFlight: a.maxLoginsInFlight ?? Number.POSITIVE_INFINITY,
+      maxWaitS: a.maxLoginWaitS,
+      fallbackRetryAfterS: a.retryAfterS,
+      kind: 'login',
+      ...(loop ? { pressure: () => loop.behind() } : {}),
+    });
+    const gate = loginGate;
+    observeAdmission('login', () => gate.snapshot());
+  }
   return loginGate;
 }
