@@ -5,7 +5,7 @@
  * installation's token secret (HKDF, its own label), so only the gateway and the services hold it,
  * and an access token can never pass for an assertion or the other way round.
  */
-import { hkdfSync } from 'node:crypto';
+import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Role } from '@shellgrade/domain';
 import { type AuthenticatedUser, unauthenticated } from './jwt-tokens';
@@ -23,10 +23,11 @@ const ROLES: readonly Role[] = ['admin', 'teacher', 'student'];
 const TTL_SECONDS = 30;
 
 export class IdentityAssertions {
-  private readonly key: Buffer;
+  /** A KeyObject, not bytes: jsonwebtoken would try to parse bytes as a PEM key on every call (jwt-tokens.ts). */
+  private readonly key: KeyObject;
 
   constructor(tokenSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', tokenSecret, Buffer.alloc(0), 'shellgrade identity assertion v1', 32));
+    this.key = createSecretKey(Buffer.from(hkdfSync('sha256', tokenSecret, Buffer.alloc(0), 'shellgrade identity assertion v1', 32)));
   }
 
   sign(user: AuthenticatedUser): string {

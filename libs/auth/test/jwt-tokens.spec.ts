@@ -34,6 +34,13 @@ describe('TokenService', () => {
     expect(a.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3500 * 1000);
   });
 
+  it('signs plain HS256 with the configured secret: tokens of a process holding the secret as text verify here, and the reverse', () => {
+    const byText = jwt.sign({ typ: 'access', email: user.email, role: user.role, ...stamp }, cfg.secret, { algorithm: 'HS256', issuer: 'shellgrade', subject: '7', expiresIn: 60 });
+    expect(tokens.verifyAccess(byText)).toEqual({ ...user, ...stamp });
+    expect(jwt.verify(tokens.signAccess(user, stamp), cfg.secret, { algorithms: ['HS256'] })).toMatchObject({ sub: '7', sid: stamp.sid });
+    expectUnauthenticated(() => new TokenService({ ...cfg, secret: 'another-secret-0123456789' }).verifyAccess(byText));
+  });
+
   it('does not accept a refresh token as an access token, nor the reverse', () => {
     expectUnauthenticated(() => tokens.verifyAccess(tokens.signRefresh(7).token));
     expectUnauthenticated(() => tokens.verifyRefresh(tokens.signAccess(user, stamp)));
