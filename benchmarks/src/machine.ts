@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { raplDomains } from './energy';
+import { measureMachineSpeed, type MachineSpeed } from './machine-speed';
 
 export interface MachineFacts {
   cpuModel: string;
@@ -16,6 +17,8 @@ export interface MachineFacts {
    * replica, each sandboxed grader), not threads — it changes who wins an overloaded machine.
    */
   schedAutogroup?: 'on' | 'off' | 'absent';
+  /** This host's speed (machine-speed.ts): results from hosts whose probes differ are compared in ratios only. */
+  speed?: MachineSpeed;
 }
 
 export function schedAutogroup(path = '/proc/sys/kernel/sched_autogroup_enabled'): 'on' | 'off' | 'absent' {
@@ -38,5 +41,6 @@ export function machineFacts(k6Version: string): MachineFacts {
     k6: k6Version,
     energy: raplDomains().length > 0 ? 'rapl' : 'absent',
     schedAutogroup: schedAutogroup(),
+    speed: measureMachineSpeed(),
   };
 }

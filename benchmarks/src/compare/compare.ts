@@ -2,6 +2,7 @@
 // VALID runs of each side, flagged significant when the interval excludes 0.
 import { difference, type Difference } from './difference';
 import { ALL, REQUEST_METRICS, RUN, RUN_METRICS, runMetrics, type MetricDef } from './run-metrics';
+import { speedMismatch, type MachineSpeed } from '../machine-speed';
 import type { Side } from './sides';
 
 export interface ComparisonRow extends Difference {
@@ -17,6 +18,8 @@ export interface Comparison {
   rows: ComparisonRow[];
   level: number;
   method: string;
+  /** Why the two sides' milliseconds should not be compared (their hosts differ in speed), or null. */
+  hostWarning: string | null;
 }
 
 export interface SideSummary {
@@ -26,6 +29,8 @@ export interface SideSummary {
   profile: string;
   runs: number[];
   excluded: { run: number; reasons: string[] }[];
+  /** The host's speed probe when the result recorded one. */
+  speed?: MachineSpeed;
 }
 
 export const METHOD = "Welch's t interval over runs (95%), unequal variances; significant when it excludes 0";
@@ -40,7 +45,7 @@ function typeOrder(types: Set<string>): string[] {
 
 function summary(s: Side): SideSummary {
   const m = s.result.aggregated.meta;
-  return { ref: s.ref, runId: s.result.runId, variant: m.variant, profile: m.profileName, runs: s.runs.map((r) => r.run), excluded: s.excluded };
+  return { ref: s.ref, runId: s.result.runId, variant: m.variant, profile: m.profileName, runs: s.runs.map((r) => r.run), excluded: s.excluded, speed: m.machine?.speed };
 }
 
 function directionOf(d: Difference, def: MetricDef): ComparisonRow['direction'] {
@@ -63,5 +68,6 @@ export function compareSides(a: Side, b: Side, level = 0.95): Comparison {
       rows.push({ ...d, type, def, direction: directionOf(d, def) });
     }
   }
-  return { a: summary(a), b: summary(b), rows, level, method: METHOD };
+  const [sa, sb] = [summary(a), summary(b)];
+  return { a: sa, b: sb, rows, level, method: METHOD, hostWarning: speedMismatch(sa.speed, sb.speed) };
 }

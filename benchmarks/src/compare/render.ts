@@ -47,6 +47,7 @@ export function comparisonMarkdown(c: Comparison): string {
     sideLine('A', c.a),
     sideLine('B', c.b),
     '',
+    ...(c.hostWarning ? [`> **Warning:** ${c.hostWarning}.`, ''] : []),
     `Method: ${c.method}. Hold stage of each run; CPU per iteration = variant CPU seconds / iterations started; memory = mean PSS of the variant's processes.`,
     '',
     `${significant.length} of ${c.rows.length} differences are significant: ${significant.filter((r) => r.direction === 'better').length} better in B, ${significant.filter((r) => r.direction === 'worse').length} worse.`,
@@ -80,7 +81,7 @@ export function comparisonHtml(c: Comparison): string {
 <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:nth-child(-n+2){text-align:left}th{background:#f4f4f4}tr.sig{background:#fff3e0}.chart{max-width:1100px}</style></head>
 <body>
 <h1>${escapeHtml(md[0].slice(2))}</h1>
-${md.slice(2, 9).filter(Boolean).map((l) => `<p>${escapeHtml(l.replace(/^- /, '').replace(/\*\*|`/g, ''))}</p>`).join('\n')}
+${md.slice(2, md.findIndex((l) => l.startsWith('|'))).filter(Boolean).map((l) => `<p>${escapeHtml(l.replace(/^(- |> )/, '').replace(/\*\*|`/g, ''))}</p>`).join('\n')}
 <h2>Relative difference B − A (% of A's mean) with its 95% interval; orange = significant</h2>
 <div class="chart"><canvas id="diffs" height="${Math.max(120, 14 * chartData(c).length)}"></canvas></div>
 <h2>All metrics</h2>

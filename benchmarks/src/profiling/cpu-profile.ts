@@ -5,12 +5,17 @@
  * asks about. V8 samples the main thread only: work on libuv's thread pool (scrypt password
  * hashing, zlib, fs) and in child processes (the sandboxed grader) is not in these profiles —
  * the per-process cgroup CPU of the run counts it.
+ *
+ * A sample is charged to the component of its nearest frame outside Node's core, walking up from
+ * the leaf: a socket write under the CORS middleware is framework time, a failed PEM parse under
+ * jsonwebtoken is auth time. Charged to the leaf alone, half of a service's time was just "node"
+ * and the cause was invisible (issue 21: jsonwebtoken re-parsing its key on every token).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }[];
   startTime: number;
   endTime: number;
   samples: number[];
@@ -30,7 +35,7 @@ const RULES: [Component, (url: string, fn: string) => boolean][] = [
   ['database', (u) => /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(u) || u.includes('/libs/persistence/')],
   ['auth', (u) => /\/node_modules\/(jsonwebtoken|jws|jwa)\//.test(u) || u.includes('/libs/auth/')],
   ['grading', (u) => u.includes('/libs/grading/') || u.includes('/libs/dispatch/') || u.includes('/brokers/') || u.includes('node:child_process') || u.includes('node:internal/child_process')],
-  ['framework', (u) => /\/node_modules\/(@nestjs|express|router|body-parser|cookie-parser|multer|busboy|raw-body|http-proxy|@grpc|rxjs|reflect-metadata)\//.test(u)],
+  ['framework', (u) => /\/node_modules\/(@nestjs|express|router|body-parser|cookie-parser|cors|vary|on-finished|finalhandler|path-to-regexp|qs|type-is|accepts|content-type|send|multer|busboy|raw-body|http-proxy|http-proxy-middleware|@grpc|rxjs|reflect-metadata)\//.test(u)],
   ['app', (u) => /\/(libs|services)\//.test(u) && !u.includes('/node_modules/')],
   ['libraries', (u) => u.includes('/node_modules/')],
   ['node', () => true],
@@ -45,6 +50,8 @@ export interface FunctionTime {
   /** url:line, the repository prefix cut. */
   where: string;
   component: Component;
+  /** The nearest frame outside Node's core that led here (function and url:line), when the function is Node's own. */
+  via: string;
   ms: number;
 }
 
@@ -73,22 +80,59 @@ export function summarizeProfiles(processName: string, profiles: CpuProfile[], t
   for (const p of profiles) {
     spanMs += (p.endTime - p.startTime) / 1000;
     const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+    const charged = chargedFrames(p);
     p.samples.forEach((id, i) => {
       const node = nodes.get(id);
       const ms = (p.timeDeltas[i] ?? 0) / 1000;
       if (!node || ms <= 0) return;
       const { functionName, url, lineNumber } = node.callFrame;
-      const component = componentOf(url, functionName);
+      const { component, owner } = charged.get(id)!;
       byComponent[component] = (byComponent[component] ?? 0) + ms;
-      const key = `${functionName}@${url}:${lineNumber}`;
-      const entry = byFunction.get(key) ?? { function: functionName || '(anonymous)', where: url ? `${shortUrl(url)}:${lineNumber + 1}` : '', component, ms: 0 };
+      const via = owner && owner !== node.callFrame ? `${owner.functionName || '(anonymous)'} ${shortUrl(owner.url)}:${owner.lineNumber + 1}` : '';
+      const key = `${functionName}@${url}:${lineNumber} via ${via}`;
+      const entry = byFunction.get(key) ?? { function: functionName || '(anonymous)', where: url ? `${shortUrl(url)}:${lineNumber + 1}` : '', component, via, ms: 0 };
       entry.ms += ms;
       byFunction.set(key, entry);
     });
   }
   const busyMs = Object.entries(byComponent).filter(([c]) => c !== 'idle').reduce((s, [, ms]) => s + (ms ?? 0), 0);
-  const top = [...byFunction.values()].filter((f) => f.component !== 'idle').sort((a, b) => b.ms - a.ms).slice(0, topN);
+  // Start-up (module loading) is once per process, not per request: its total is in the table, not in the top list.
+  const top = [...byFunction.values()].filter((f) => f.component !== 'idle' && f.component !== 'startup').sort((a, b) => b.ms - a.ms).slice(0, topN);
   return { process: processName, files: profiles.length, spanMs, busyMs, byComponent, top };
+}
+
+type CallFrame = CpuProfile['nodes'][number]['callFrame'];
+
+/** Node's own code (and V8's pseudo-frames): what a sample is not charged to while a caller of ours or of a library is above it. */
+const isCore = (f: CallFrame) => f.url === '' || f.url.startsWith('node:');
+const isModuleLoading = (f: CallFrame) => f.url.startsWith('node:internal/modules/') || f.url.startsWith('node:internal/bootstrap/');
+
+/**
+ * Per node of the call tree: the component its samples are charged to, and the frame that decided
+ * it. Pseudo-frames (idle, gc, program) keep their own; anything under module loading is start-up;
+ * otherwise the nearest frame outside Node's core decides, and a sample with none is Node's.
+ */
+function chargedFrames(p: CpuProfile): Map<number, { component: Component; owner: CallFrame | null }> {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const out = new Map<number, { component: Component; owner: CallFrame | null }>();
+  const resolve = (id: number): { component: Component; owner: CallFrame | null } => {
+    const known = out.get(id);
+    if (known) return known;
+    const f = byId.get(id)!.callFrame;
+    const parent = parentOf.get(id);
+    const above = parent === undefined ? { component: 'node' as Component, owner: null } : resolve(parent);
+    const own = componentOf(f.url, f.functionName);
+    let charged: { component: Component; owner: CallFrame | null };
+    if (['idle', 'gc', 'runtime'].includes(own) || above.component === 'startup' || isModuleLoading(f)) charged = { component: ['idle', 'gc', 'runtime'].includes(own) ? own : 'startup', owner: null };
+    else if (!isCore(f)) charged = { component: own, owner: f };
+    else charged = above.owner ? above : { component: own, owner: null };
+    out.set(id, charged);
+    return charged;
+  };
+  for (const n of p.nodes) resolve(n.id);
+  return out;
 }
 
 /** Every process folder under `dir` (variant up --cpu-prof writes dir/<process>/*.cpuprofile). */
@@ -112,18 +156,18 @@ export function profilesMarkdown(summaries: ProfileSummary[], iterations: number
   return [
     `### JavaScript CPU by component (V8 CPU profiles, main thread only)`,
     '',
-    `ms of sampled self time${iterations ? `; in brackets per iteration started (${iterations}, warm-up included in the profiles)` : ''}. Not here: libuv's thread pool (scrypt password hashing, zlib) and child processes (the sandboxed grader): see the run's per-process CPU.`,
+    `ms of sampled self time, each sample charged to its nearest caller outside Node's core${iterations ? `; in brackets per iteration started (${iterations}, warm-up included in the profiles)` : ''}. Not here: libuv's thread pool (scrypt password hashing, zlib) and child processes (the sandboxed grader): see the run's per-process CPU.`,
     '',
     `| process | busy | ${COMPONENTS.join(' | ')} |`,
     `|---|---:|${COMPONENTS.map(() => '---:').join('|')}|`,
     ...summaries.map((s) => `| ${s.process} | ${f1(s.busyMs)}${perIt(s.busyMs)} | ${COMPONENTS.map((c) => `${f1(s.byComponent[c] ?? 0)}${perIt(s.byComponent[c] ?? 0)}`).join(' | ')} |`),
     '',
     ...summaries.flatMap((s) => [
-      `#### ${s.process}: top functions by self time (${f1(s.busyMs)} ms busy of ${f1(s.spanMs)} ms profiled)`,
+      `#### ${s.process}: top functions by self time, start-up left out (${f1(s.busyMs)} ms busy of ${f1(s.spanMs)} ms profiled)`,
       '',
-      '| function | where | component | ms | share of busy |',
-      '|---|---|---|---:|---:|',
-      ...s.top.map((t) => `| ${t.function} | ${t.where} | ${t.component} | ${f1(t.ms)} | ${s.busyMs > 0 ? f1((100 * t.ms) / s.busyMs) : '0.0'} % |`),
+      '| function | where | called from (nearest caller outside Node) | component | ms | share of busy |',
+      '|---|---|---|---|---:|---:|',
+      ...s.top.map((t) => `| ${t.function} | ${t.where} | ${t.via} | ${t.component} | ${f1(t.ms)} | ${s.busyMs > 0 ? f1((100 * t.ms) / s.busyMs) : '0.0'} % |`),
       '',
     ]),
   ].join('\n');

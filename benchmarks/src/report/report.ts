@@ -1,6 +1,7 @@
 // `bench report [run-ids...]`: Tables I–III as Markdown and as an HTML page with charts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { speedText } from '../machine-speed';
 import { resultStamp, resultsDir } from '../paths';
 import { cpuSeries, reportHtml, suiteSeries } from './html';
 import { latestRunIds, loadResult, type LoadedResult } from './load-results';
@@ -28,7 +29,7 @@ function intro(results: LoadedResult[]): string[] {
   const profiles = [...new Set(results.map((r) => `${r.aggregated.meta.profileName} (peak ${r.aggregated.meta.profile.peak}/s, ${r.aggregated.meta.profile.rampS}s ramp + ${r.aggregated.meta.profile.holdS}s hold, ${r.aggregated.meta.profile.runs} runs)`))];
   return [
     `Scenario R of paper 000 (§IV) driven by k6 ${m.machine.k6.split(' ')[1] ?? m.machine.k6}; profile ${profiles.join(', ')}.`,
-    `Machine: ${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel} (scheduler autogroup ${m.machine.schedAutogroup ?? 'not recorded'}), node ${m.machine.node}. Load generator on the same machine (its CPU is recorded; runs where it saturated are INVALID).`,
+    `Machine: ${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel} (scheduler autogroup ${m.machine.schedAutogroup ?? 'not recorded'}), node ${m.machine.node}; ${speedText(m.machine.speed)}. Load generator on the same machine (its CPU is recorded; runs where it saturated are INVALID).`,
     `Runs: ${results.map((r) => r.runId).join(', ')}.`,
     ...loginCostNote(results),
   ];

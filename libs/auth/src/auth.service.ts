@@ -31,15 +31,15 @@ export class AuthService {
    */
   async login(email: string, password: string, client: string): Promise<SessionTokens> {
     await this.limits.checkLogin(email, client);
-    const found = await this.credentials.findCredentials(email);
-    if (!(await this.passwordMatches(found?.passwordHash, password))) {
+    const found = await this.verifiedAccount(email, password);
+    if (!found) {
       await this.limits.loginFailed(email, client);
       throw unauthenticated('invalid email or password');
     }
     await this.limits.loginSucceeded(email);
-    const refresh = this.tokens.signRefresh(found!.user.id);
-    await this.refreshTokens.insert(refresh.jti, found!.user.id, refresh.familyId, refresh.expiresAt);
-    return { user: found!.user, accessToken: this.access(found!, refresh.familyId), refreshToken: refresh.token };
+    const refresh = this.tokens.signRefresh(found.user.id);
+    await this.refreshTokens.insert(refresh.jti, found.user.id, refresh.familyId, refresh.expiresAt);
+    return { user: found.user, accessToken: this.access(found, refresh.familyId), refreshToken: refresh.token };
   }
 
   /**
@@ -77,8 +77,7 @@ export class AuthService {
    */
   async checkPassword(email: string, password: string, client: string): Promise<boolean> {
     await this.limits.checkLogin(email, client);
-    const found = await this.credentials.findCredentials(email);
-    const matches = await this.passwordMatches(found?.passwordHash, password);
+    const matches = (await this.verifiedAccount(email, password)) !== undefined;
     if (!matches) await this.limits.loginFailed(email, client);
     return matches;
   }
@@ -92,11 +91,16 @@ export class AuthService {
     return this.tokens.signAccess(account.user, { sid, ver: account.tokenVersion });
   }
 
-  /** The scrypt check, through the login admission when the spec bounds it (refused: 503 + Retry-After, not a failed login). */
-  private async passwordMatches(stored: string | undefined, password: string): Promise<boolean> {
+  /**
+   * The account when `password` is its password. Through the login admission when the spec bounds
+   * it: a refused login (503 + Retry-After, not a failed login) costs neither a database read nor
+   * any scrypt work, so refusing stays cheap however many are refused.
+   */
+  private async verifiedAccount(email: string, password: string): Promise<Account | undefined> {
     const ticket = this.cfg.loginAdmission?.enter();
     try {
-      return await this.hashMatches(stored, password);
+      const found = (await this.credentials.findCredentials(email)) ?? undefined;
+      return (await this.hashMatches(found?.passwordHash, password)) ? found : undefined;
     } finally {
       ticket?.release();
     }

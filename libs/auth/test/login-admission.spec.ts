@@ -28,20 +28,23 @@ async function service(admission: LoginAdmission) {
   const passwordHash = await hashPassword('right password', 1);
   const account = { user: { id: 7, email: 'a@b.c', role: 'student' }, tokenVersion: 0, passwordHash };
   const failures: string[] = [];
-  const credentials = { findCredentials: async () => account, findAccount: async () => account } as unknown as CredentialStore;
+  const reads: string[] = [];
+  const credentials = { findCredentials: async (email: string) => (reads.push(email), account), findAccount: async () => account } as unknown as CredentialStore;
   const refreshTokens = { insert: async () => undefined } as unknown as RefreshTokenStore;
   const tokens = { signRefresh: () => ({ token: 'r', jti: 'j', familyId: 'f', expiresAt: new Date() }), signAccess: () => 'a' } as unknown as TokenService;
   const limits = { checkLogin: async () => undefined, loginFailed: async (email: string) => void failures.push(email), loginSucceeded: async () => undefined } as unknown as RateLimits;
   const cfg = { kdfCost: 1, loginAdmission: admission } as AuthConfig;
-  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits), failures };
+  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits), failures, reads };
 }
 
 describe('login admission', () => {
-  it('refuses a login beyond the gate with 503 + Retry-After, not counted as a failed login', async () => {
+  it('refuses a login beyond the gate with 503 + Retry-After before reading the account, not counted as a failed login', async () => {
     const full = gate(0);
-    const { auth, failures } = await service(full);
+    const { auth, failures, reads } = await service(full);
     await expect(auth.login('a@b.c', 'right password', '127.0.0.1')).rejects.toMatchObject({ kind: 'unavailable', retryAfterSeconds: 3 });
     expect(failures).toEqual([]);
+    // Refusing stays cheap: not even the account is read.
+    expect(reads).toEqual([]);
   });
 
   it('frees the place of an admitted login, right or wrong', async () => {

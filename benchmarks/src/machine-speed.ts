@@ -1,0 +1,57 @@
+/**
+ * How fast this host is, measured the same way on every run so that results from different hosts
+ * of the "same" machine type can be told apart. Two probes, each a median of a few repetitions on
+ * a quiet machine just before the load starts: one scrypt hash (N = 2^14, r = 8, one thread: CPU and
+ * memory bandwidth, the cost of a login) and one process spawn (`/bin/true`: fork + exec + exit +
+ * reap, what sandboxed grading is made of). Hosts of one type were seen to differ by 2× in
+ * both (2026-11-25 scrypt ≈ 39 ms, 2026-11-26 ≈ 60 ms): milliseconds from different hosts are not
+ * comparable, ratios measured in one session are.
+ */
+import { scryptSync } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { median } from 'simple-statistics';
+
+export interface MachineSpeed {
+  /** One scrypt hash, N = 2^14, r = 8, p = 1, in this process's thread (ms, median). */
+  scryptN14Ms: number;
+  /** Spawning /bin/true and reaping it (ms, median). */
+  spawnMs: number;
+}
+
+function timedMs(work: () => void): number {
+  const start = process.hrtime.bigint();
+  work();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** ~0.5 s on the hosts seen so far. */
+export function measureMachineSpeed(repetitions = { scrypt: 5, spawn: 21 }): MachineSpeed {
+  const scrypt = Array.from({ length: repetitions.scrypt }, () => timedMs(() => scryptSync('speed probe', 'salt', 64, { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 2 ** 20 })));
+  const spawn = Array.from({ length: repetitions.spawn }, () => timedMs(() => spawnSync('/bin/true')));
+  return { scryptN14Ms: round2(median(scrypt)), spawnMs: round2(median(spawn)) };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Hosts whose probes differ by more than this factor are called different in speed. */
+export const SPEED_TOLERANCE = 1.25;
+
+/**
+ * Why two results should not be compared in milliseconds (their hosts' probes differ by more than
+ * SPEED_TOLERANCE), or null when they may be (or a side has no probe: results older than it).
+ */
+export function speedMismatch(a: MachineSpeed | undefined, b: MachineSpeed | undefined): string | null {
+  if (!a || !b) return null;
+  const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
+  const differs = ratio(a.scryptN14Ms, b.scryptN14Ms) > SPEED_TOLERANCE || ratio(a.spawnMs, b.spawnMs) > SPEED_TOLERANCE;
+  if (!differs) return null;
+  return (
+    `the two sides ran on hosts of different speed (scrypt 2^14 ${a.scryptN14Ms} vs ${b.scryptN14Ms} ms, process spawn ${a.spawnMs} vs ${b.spawnMs} ms): ` +
+    'differences in ms and CPU per request mix the host with the system; compare ratios measured in one session instead'
+  );
+}
+
+/** The probe as the report's machine line says it. */
+export function speedText(s: MachineSpeed | undefined): string {
+  return s ? `speed probe: scrypt 2^14 ${s.scryptN14Ms} ms, process spawn ${s.spawnMs} ms` : 'speed probe not recorded';
+}
