@@ -74,7 +74,10 @@ export interface Production {
 }
 
 /** 201 (sync variants) or 202 (async variants) to a submission. */
-export type SubmissionReply = { ep_id: number; ex_id: number; grade: number; comment: FeedbackItem[] } | { ep_id: number; status: string };
+export type SubmissionReply =
+  | { ep_id: number; ex_id: number; grade: number; comment: FeedbackItem[] }
+  /** Queued: how many submissions wait ahead and about how long that is (null before the server has a rate). */
+  | { ep_id: number; status: string; queued_ahead?: number; estimated_wait_s?: number | null };
 
 /** GET /api/business-session/:id/report — the session's results (paper 001's S2), computed by the server. */
 export interface SessionReport {

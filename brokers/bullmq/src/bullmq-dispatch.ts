@@ -8,13 +8,14 @@ import {
   DomainError,
   type ArchiveStore,
   type ExerciseProduction,
+  type GradingBacklog,
   type GradingDispatch,
   type GradingRequest,
   type ProductionRepository,
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
-import { messageIdOf, refuseSubmission, replyWaitMs, within } from '@shellgrade/dispatch';
+import { messageIdOf, queueWaitOf, refuseSubmission, replyWaitMs, within } from '@shellgrade/dispatch';
 import type { GradingJobData } from './bullmq-consumer';
 
 export const GRADING_JOB = 'grade';
@@ -25,6 +26,8 @@ export interface BullMqDispatchOptions {
   replyTimeoutMs: number;
   publishTimeoutMs: number;
   retryAfterSeconds: number;
+  /** The backlog a queue-full refusal tells the student about (its Retry-After: when it should have drained). */
+  backlog?: GradingBacklog;
 }
 
 class Timeout extends Error {}
@@ -41,12 +44,13 @@ export class BullMqDispatch implements GradingDispatch {
     const { productionId } = req;
     const { queue, events, queueName } = this.connection;
     await this.productions.setStatus(productionId, 'queued');
-    const refuse = (cause: 'queue-full' | 'broker-unavailable', error?: unknown) =>
+    const refuse = async (cause: 'queue-full' | 'broker-unavailable', error?: unknown) =>
       refuseSubmission(cause, productionId, { productions: this.productions, archives: this.archives }, {
         broker: 'bullmq',
         queue: queueName,
         retryAfterSeconds: this.options.retryAfterSeconds,
         error,
+        wait: cause === 'queue-full' ? await queueWaitOf(this.options.backlog, productionId) : null,
       });
 
     let job;

@@ -11,13 +11,14 @@ import {
   DomainError,
   type ArchiveStore,
   type ExerciseProduction,
+  type GradingBacklog,
   type GradingDispatch,
   type GradingRequest,
   type ProductionRepository,
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
-import { messageIdOf, refuseSubmission, replyWaitMs, type GradingMessage } from '@shellgrade/dispatch';
+import { messageIdOf, queueWaitOf, refuseSubmission, replyWaitMs, type GradingMessage } from '@shellgrade/dispatch';
 import { decodeJson, encodeJson, gradingReplySchema } from './grading-reply';
 import { PendingReplies } from './pending-replies';
 
@@ -33,6 +34,8 @@ export interface RabbitMqDispatchOptions {
   replyTimeoutMs: number;
   publishTimeoutMs: number;
   retryAfterSeconds: number;
+  /** The backlog a queue-full refusal tells the student about (its Retry-After: when it should have drained). */
+  backlog?: GradingBacklog;
 }
 
 export class RabbitMqDispatch implements GradingDispatch {
@@ -88,6 +91,7 @@ export class RabbitMqDispatch implements GradingDispatch {
         queue: this.options.queue,
         retryAfterSeconds: this.options.retryAfterSeconds,
         error,
+        wait: cause === 'queue-full' ? await queueWaitOf(this.options.backlog, productionId) : null,
       });
     }
     if (reply) await reply.done;

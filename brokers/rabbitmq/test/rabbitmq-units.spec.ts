@@ -78,6 +78,16 @@ describe('refuseSubmission', () => {
     expect(d.productions.complete).not.toHaveBeenCalled();
   });
 
+  it('queue full with the backlog known: says how many wait and asks the student back when they should be graded', async () => {
+    const error = await refuseSubmission('queue-full', 3, deps(), { ...info, wait: { ahead: 12, estimatedWaitS: 23.5 } });
+    expect(error).toMatchObject({ kind: 'unavailable', retryAfterSeconds: 24, details: { queued_ahead: 12, estimated_wait_s: 23.5 } });
+    expect(error.message).toBe('the grading queue is full (12 submissions are waiting, about 24 s of grading); your submission was not saved, submit it again in 24 s');
+    // Nothing finished lately: the count is told, the spec's Retry-After is kept.
+    const early = await refuseSubmission('queue-full', 3, deps(), { ...info, wait: { ahead: 12, estimatedWaitS: null } });
+    expect(early).toMatchObject({ retryAfterSeconds: 4, details: { queued_ahead: 12, estimated_wait_s: null } });
+    expect(early.message).toMatch(/^the grading queue is full \(12 submissions are waiting\); .* in 4 s$/);
+  });
+
   it('broker unavailable: the production is made final (a late delivery is then a no-op)', async () => {
     const d = deps();
     const error = await refuseSubmission('broker-unavailable', 3, d, { ...info, error: new Error('timeout') });

@@ -7,6 +7,7 @@
  * submissions inside ÷ the rate they leave at).
  */
 import { DomainError, type AdmissionTicket, type SubmissionAdmission } from '@shellgrade/domain';
+import { retryAfterSeconds } from './queue-wait';
 
 export interface AdmissionBudget {
   /** Submissions one process holds at once (validated, stored, graded or waiting for a grader). */
@@ -30,7 +31,6 @@ export interface AdmissionSnapshot {
 
 /** Completions the rate is measured over: enough to smooth one slow grading, few enough to follow a change of load. */
 const RATE_WINDOW = 32;
-const MAX_RETRY_AFTER_S = 120;
 
 export class BoundedAdmission implements SubmissionAdmission {
   private inside = 0;
@@ -91,7 +91,7 @@ export class BoundedAdmission implements SubmissionAdmission {
 
   private refusal(why: string, waitS: number | null): DomainError {
     this.refused++;
-    const retryAfterS = Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(waitS ?? this.budget.fallbackRetryAfterS)));
+    const retryAfterS = retryAfterSeconds(waitS, this.budget.fallbackRetryAfterS);
     const message =
       this.budget.kind === 'login'
         ? `the server is busy: ${why}. You are not logged in yet; try again in ${retryAfterS} s`

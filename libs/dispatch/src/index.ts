@@ -9,3 +9,4 @@ export * from './pipeline';
 export * from './admission';
 export * from './admission-metrics';
 export * from './event-loop-pressure';
+export * from './queue-wait';

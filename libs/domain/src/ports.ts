@@ -79,6 +79,17 @@ export interface ProductionRepository {
 }
 export const PRODUCTION_REPOSITORY = Symbol('ProductionRepository');
 
+/**
+ * How much grading is waiting, across every process and broker (issue 21 item 4): what a student
+ * whose submission is queued, or refused because the queue is full, is told about the wait.
+ * Implemented in libs/persistence (the productions table knows what is not final yet).
+ */
+export interface GradingBacklog {
+  /** Productions not yet final submitted before `productionId`, and gradings finished per second lately (null: none finished). */
+  ahead(productionId: number): Promise<{ ahead: number; finishedPerS: number | null }>;
+}
+export const GRADING_BACKLOG = Symbol('GradingBacklog');
+
 /** What a submission needs to be checked and graded. Implemented in libs/persistence. */
 export interface SubmissionContextReader {
   /**

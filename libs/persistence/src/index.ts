@@ -13,3 +13,4 @@ export * from './repositories/enrolment.repository';
 export * from './repositories/statement.repository';
 export * from './repositories/session-report.reader';
 export * from './repositories/exercise-service-session-productions';
+export * from './repositories/grading-backlog.reader';

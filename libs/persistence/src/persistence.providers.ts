@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
-import { PRODUCTION_REPOSITORY, SESSION_ROSTER } from '@shellgrade/domain';
+import { GRADING_BACKLOG, PRODUCTION_REPOSITORY, SESSION_ROSTER } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { createPool } from './pool';
 import { observePool } from './pool-metrics';
 import { PgEnrolmentRepository } from './repositories/enrolment.repository';
+import { PgGradingBacklog } from './repositories/grading-backlog.reader';
 import { PgExerciseRepository } from './repositories/exercise.repository';
 import { PgProductionRepository } from './repositories/production.repository';
 import { PgRefreshTokenRepository } from './repositories/refresh-token.repository';
@@ -49,11 +50,12 @@ const REPOSITORIES = [
   PgSubmissionContextReader,
   PgSessionRosterReader,
   PgSessionProductions,
+  PgGradingBacklog,
 ] as const;
 
 /**
  * The PostgreSQL adapter's bindings: the pool (closed at shutdown), its health check, every
- * repository (by class), and the ports PRODUCTION_REPOSITORY, SESSION_ROSTER, CREDENTIAL_STORE
+ * repository (by class), and the ports PRODUCTION_REPOSITORY, GRADING_BACKLOG, SESSION_ROSTER, CREDENTIAL_STORE
  * and REFRESH_TOKEN_STORE. SESSION_PRODUCTIONS is bound by the wiring (in-process PgSessionProductions
  * in the monolith, the Exercise service over HTTP in msa). SUBMISSION_CONTEXT is bound by the cache's providers, the one place
  * that knows whether PgSubmissionContextReader is read directly or through Redis.
@@ -76,6 +78,7 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     PoolCloser,
     ...REPOSITORIES.map((cls) => ({ provide: cls, useFactory: (pool: Pool) => new cls(pool), inject: [PG_POOL] })),
     { provide: PRODUCTION_REPOSITORY, useExisting: PgProductionRepository },
+    { provide: GRADING_BACKLOG, useExisting: PgGradingBacklog },
     { provide: SESSION_ROSTER, useExisting: PgSessionRosterReader },
     { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
     { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },

@@ -2,6 +2,7 @@ import { DomainError, type NewProduction } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { createPool } from '../src/pool';
 import { PgExerciseRepository } from '../src/repositories/exercise.repository';
+import { FINISHED_WINDOW_S, PgGradingBacklog } from '../src/repositories/grading-backlog.reader';
 import { PgProductionRepository } from '../src/repositories/production.repository';
 import { PgRefreshTokenRepository } from '../src/repositories/refresh-token.repository';
 import { PgSequenceRepository } from '../src/repositories/sequence.repository';
@@ -103,6 +104,23 @@ describe('repositories (real PostgreSQL)', () => {
       expect(rows[0].n).toBeGreaterThan(0);
       await expect(productions.deleteAll()).resolves.toBe(rows[0].n);
       await expect(productions.findById(1)).resolves.toBeNull();
+    });
+  });
+
+  describe('GradingBacklog', () => {
+    it('counts the productions not yet final submitted before one, and the gradings finished lately', async () => {
+      await productions.deleteAll();
+      const backlog = new PgGradingBacklog(pool);
+      const ids: number[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await productions.create(newProduction())).production.id);
+      await productions.setStatus(ids[1]!, 'queued');
+      // Nothing finished yet: no rate, so no estimate can be made from it.
+      await expect(backlog.ahead(ids[3]!)).resolves.toEqual({ ahead: 3, finishedPerS: null });
+      await productions.complete(ids[0]!, { grade: 80, comment: [] });
+      await productions.complete(ids[2]!, { failureReason: 'the grader crashed' });
+      // Only ids[1] (queued) is still ahead of ids[3]; two gradings (a failure counts: it left the queue) finished.
+      await expect(backlog.ahead(ids[3]!)).resolves.toEqual({ ahead: 1, finishedPerS: 2 / FINISHED_WINDOW_S });
+      await expect(backlog.ahead(ids[0]!)).resolves.toEqual({ ahead: 0, finishedPerS: 2 / FINISHED_WINDOW_S });
     });
   });
 

@@ -12,7 +12,7 @@ import { ErrorMessage, Feedback, formatBytes, formatDate, Loading, Page, useLoad
 
 type Outcome =
   | { kind: 'graded'; epId: number; grade: number | null; comment: FeedbackItem[] | null }
-  | { kind: 'waiting'; epId: number; status: string; polls: number }
+  | { kind: 'waiting'; epId: number; status: string; polls: number; queue?: string }
   | { kind: 'failed'; epId: number; reason: string };
 
 const FIRST_POLL_MS = 250;
@@ -61,7 +61,7 @@ export function ExercisePage() {
           setOutcome({ kind: 'failed', epId, reason: p.failure_reason ?? 'grading failed' });
           history.reload();
         } else {
-          setOutcome({ kind: 'waiting', epId, status: p.status, polls: polls + 1 });
+          setOutcome((o) => ({ kind: 'waiting', epId, status: p.status, polls: polls + 1, queue: o?.kind === 'waiting' ? o.queue : undefined }));
           follow(epId, Math.min(MAX_POLL_MS, delay * 1.5), polls + 1);
         }
       } catch (err) {
@@ -83,7 +83,7 @@ export function ExercisePage() {
         setOutcome({ kind: 'graded', epId: reply.ep_id, grade: reply.grade, comment: reply.comment });
         history.reload();
       } else {
-        setOutcome({ kind: 'waiting', epId: reply.ep_id, status: reply.status, polls: 0 });
+        setOutcome({ kind: 'waiting', epId: reply.ep_id, status: reply.status, polls: 0, queue: queueText(reply.queued_ahead, reply.estimated_wait_s) });
         follow(reply.ep_id, FIRST_POLL_MS, 0);
       }
     } catch (err) {
@@ -149,7 +149,7 @@ export function ExercisePage() {
           <div aria-live="polite" data-testid="outcome">
             {outcome?.kind === 'waiting' && (
               <p aria-busy="true" data-testid="progress">
-                Production #{outcome.epId}: {outcome.status}… (checked {outcome.polls} time{outcome.polls === 1 ? '' : 's'})
+                Production #{outcome.epId}: {outcome.status}… (checked {outcome.polls} time{outcome.polls === 1 ? '' : 's'}){outcome.queue ? ` — ${outcome.queue}` : ''}
               </p>
             )}
             {outcome?.kind === 'failed' && (
@@ -207,4 +207,11 @@ export function ProductionTable({ rows, names }: { rows: Production[]; names?: M
       </table>
     </div>
   );
+}
+
+/** What the server told of the queue when it accepted the submission, in the student's words. */
+function queueText(ahead: number | undefined, waitS: number | null | undefined): string | undefined {
+  if (ahead === undefined) return undefined;
+  const who = ahead === 0 ? 'no submission ahead of yours' : `${ahead} submission${ahead === 1 ? '' : 's'} ahead of yours`;
+  return waitS == null ? who : `${who}, about ${Math.max(1, Math.ceil(waitS))} s`;
 }

@@ -5,6 +5,7 @@ import {
   Headers,
   HttpCode,
   Inject,
+  Optional,
   Param,
   Post,
   Req,
@@ -17,7 +18,8 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthGuard, CurrentUser, RateLimits, readable, type AuthenticatedUser } from '@shellgrade/auth';
-import { DomainError, PRODUCTION_REPOSITORY, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
+import { DomainError, GRADING_BACKLOG, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
+import { queueWaitOf } from '@shellgrade/dispatch';
 import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
 import { idParam } from '../admin/schemas';
 import { productionView } from './production.view';
@@ -33,6 +35,7 @@ export class ProductionController {
     @Inject(PRODUCTION_REPOSITORY) private readonly productions: ProductionRepository,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
     private readonly rateLimits: RateLimits,
+    @Optional() @Inject(GRADING_BACKLOG) private readonly backlog?: GradingBacklog,
   ) {}
 
   @Post()
@@ -78,7 +81,13 @@ export class ProductionController {
         reason: production.failureReason,
       });
     } else {
-      res.status(202).location(`/api/exercise-production/${production.id}`).json({ ep_id: production.id, status: production.status });
+      // Queued: the student is told how many are ahead and about how long that is, and when to look again.
+      const wait = await queueWaitOf(this.backlog, production.id);
+      if (wait?.estimatedWaitS != null) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(wait.estimatedWaitS))));
+      res
+        .status(202)
+        .location(`/api/exercise-production/${production.id}`)
+        .json({ ep_id: production.id, status: production.status, ...(wait ? { queued_ahead: wait.ahead, estimated_wait_s: wait.estimatedWaitS } : {}) });
     }
   }
 

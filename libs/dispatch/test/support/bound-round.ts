@@ -9,6 +9,8 @@ export interface BoundOutcome {
   statuses: number[];
   retryAfter: (string | null)[];
   contentTypes: (string | null)[];
+  /** Each answer's JSON body (202: ep_id, status, queued_ahead, estimated_wait_s; 503: problem+json). */
+  bodies: Record<string, unknown>[];
 }
 
 export async function boundRound(url: string, user: SeededUser, n: number, body: unknown): Promise<BoundOutcome> {
@@ -18,14 +20,14 @@ export async function boundRound(url: string, user: SeededUser, n: number, body:
     body: JSON.stringify({ email: user.email, password: user.password }),
   });
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const out: BoundOutcome = { statuses: [], retryAfter: [], contentTypes: [] };
+  const out: BoundOutcome = { statuses: [], retryAfter: [], contentTypes: [], bodies: [] };
   for (let i = 0; i < n; i++) {
     const r = await fetch(`${url}/api/exercise-production`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
       body: JSON.stringify(body),
     });
-    await r.arrayBuffer();
+    out.bodies.push((await r.json()) as Record<string, unknown>);
     out.statuses.push(r.status);
     out.retryAfter.push(r.headers.get('retry-after'));
     out.contentTypes.push(r.headers.get('content-type'));

@@ -72,6 +72,14 @@ export function describeExerciseServiceOver(variant: BrokerVariant): void {
 
     it('answers 503 problem+json with Retry-After once the queue is full, and keeps only accepted productions', async () => {
       const [user] = await seedStudents(fx.db.url, 1);
+      // 30 gradings finished "lately" (stamped in the future so they stay in the one-minute window
+      // however long the test takes): 0.5 per second, so each submission ahead is about 2 s of wait.
+      const finished = await fx.pool.query(
+        `INSERT INTO exercise_productions (user_id, exercise_id, statement_id, status, grade, submission_key, archive_size, archive_sha256, graded_at)
+         SELECT $1, $2, $3, 'graded', 100, 'finished-lately-' || i, 1, repeat('a', 64), now() + interval '1 hour' FROM generate_series(1, 30) AS i`,
+        [user.userId, user.exerciseId, user.statementId],
+      );
+      expect(finished.rowCount).toBe(30);
       const queue = queueName();
       const replicas = await startExerciseReplicas(
         [variant.ports.bounded],
@@ -85,9 +93,14 @@ export function describeExerciseServiceOver(variant: BrokerVariant): void {
         expect(accepted).toBeGreaterThanOrEqual(3);
         expect(accepted).toBeLessThanOrEqual(4);
         expect(out.statuses.slice(accepted)).toEqual(Array(8 - accepted).fill(503));
-        expect(out.retryAfter.slice(accepted)).toEqual(Array(8 - accepted).fill('7'));
+        // Each accepted submission is told how many wait ahead of it and about how long that is.
+        expect(out.bodies.slice(0, accepted).map((b) => [b.queued_ahead, b.estimated_wait_s])).toEqual(Array.from({ length: accepted }, (_, i) => [i, 2 * i]));
+        // A refused one is asked back when the backlog should have drained (not the spec's fallback of 7 s), and told why.
+        expect(out.retryAfter.slice(accepted)).toEqual(Array(8 - accepted).fill(String(2 * accepted)));
+        expect(out.bodies[7]).toMatchObject({ queued_ahead: accepted, estimated_wait_s: 2 * accepted });
+        expect(out.bodies[7].detail).toBe(`the grading queue is full (${accepted} submissions are waiting, about ${2 * accepted} s of grading); your submission was not saved, submit it again in ${2 * accepted} s`);
         expect(out.contentTypes[7]).toMatch(/application\/problem\+json/);
-        const { rows } = await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions`);
+        const { rows } = await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions WHERE submission_key NOT LIKE 'finished-lately-%'`);
         expect(rows[0].n).toBe(accepted);
       } finally {
         await replicas.stop();

@@ -7,10 +7,12 @@
 import type { InjectionToken, Provider, Type } from '@nestjs/common';
 import {
   ARCHIVE_STORE,
+  GRADING_BACKLOG,
   GRADING_DISPATCH,
   GradingWorker,
   PRODUCTION_REPOSITORY,
   type ArchiveStore,
+  type GradingBacklog,
   type GradingDispatch,
   type ProductionRepository,
 } from '@shellgrade/domain';
@@ -32,7 +34,8 @@ export interface BrokerWiring<C, D extends GradingDispatch, W, P extends unknown
   connection: Type<C>;
   connect: () => C;
   dispatch: Type<D>;
-  createDispatch: (connection: C, productions: ProductionRepository, archives: ArchiveStore) => D;
+  /** `backlog`: what a queue-full refusal tells the student (bound by the persistence adapter; absent in bare test modules). */
+  createDispatch: (connection: C, productions: ProductionRepository, archives: ArchiveStore, backlog?: GradingBacklog) => D;
   /** null when this process does not consume (broker.consume: false). */
   createConsumer: ((connection: C, ...ports: P) => W) | null;
   /** The ports createConsumer is handed after the connection, in order; unset: [GradingWorker, PRODUCTION_REPOSITORY]. */
@@ -50,8 +53,9 @@ export function brokerProviders<C, D extends GradingDispatch, W, P extends unkno
     { provide: wiring.connection, useFactory: wiring.connect },
     {
       provide: wiring.dispatch,
-      inject: [wiring.connection, PRODUCTION_REPOSITORY, ARCHIVE_STORE],
-      useFactory: wiring.createDispatch,
+      inject: [wiring.connection, PRODUCTION_REPOSITORY, ARCHIVE_STORE, { token: GRADING_BACKLOG, optional: true }],
+      useFactory: (connection: C, productions: ProductionRepository, archives: ArchiveStore, backlog: GradingBacklog | null) =>
+        wiring.createDispatch(connection, productions, archives, backlog ?? undefined),
     },
     { provide: GRADING_DISPATCH, useExisting: wiring.dispatch },
     {

@@ -22,8 +22,8 @@ export function bullMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'asy
         keepFailed: broker.bullmq.keepFailed,
       }),
     dispatch: BullMqDispatch,
-    createDispatch: (connection, productions, archives) =>
-      new BullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply) }),
+    createDispatch: (connection, productions, archives, backlog) =>
+      new BullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply), backlog }),
     createConsumer: broker.consume
       ? (connection, grading, productions) =>
           new BullMqConsumer(connection, grading, productions, {

@@ -38,8 +38,8 @@ export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'a
     connection: RabbitMqConnection,
     connect: () => rabbitMqConnectionOf(cfg.url, broker),
     dispatch: RabbitMqDispatch,
-    createDispatch: (connection, productions, archives) =>
-      new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply) }),
+    createDispatch: (connection, productions, archives, backlog) =>
+      new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply), backlog }),
     createConsumer: broker.consume
       ? (connection, worker, productions) =>
           new RabbitMqConsumer(connection, worker, productions, {
