@@ -56,29 +56,23 @@ export interface ResourceSample {
   slices?: number;
 }
 
-let clockTicks: number | null = null;
-function ticksPerSecond(): number {
-  if (clockTicks === null) {
-    try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-    } catch {
-      clockTicks = 100;
+/** A getconf value, read once per process (the fallback when getconf is missing or says nothing). */
+function getconfOnce(name: string, fallback: number): () => number {
+  let value: number | null = null;
+  return () => {
+    if (value === null) {
+      try {
+        value = Number(execFileSync('getconf', [name]).toString().trim()) || fallback;
+      } catch {
+        value = fallback;
+      }
     }
-  }
-  return clockTicks;
+    return value;
+  };
 }
 
-let pageBytes: number | null = null;
-function pageSize(): number {
-  if (pageBytes === null) {
-    try {
-      pageBytes = Number(execFileSync('getconf', ['PAGESIZE']).toString().trim()) || 4096;
-    } catch {
-      pageBytes = 4096;
-    }
-  }
-  return pageBytes;
-}
+const ticksPerSecond = getconfOnce('CLK_TCK', 100);
+const pageSize = getconfOnce('PAGESIZE', 4096);
 
 /** A root pid and all its descendants, from the process table. */
 export function descendantsOf(root: number, table: { ppid: number; pid: number }[]): number[] {
