@@ -105,29 +105,38 @@ type CallFrame = CpuProfile['nodes'][number]['callFrame'];
 
 /** Node's own code (and V8's pseudo-frames): what a sample is not charged to while a caller of ours or of a library is above it. */
 const isCore = (f: CallFrame) => f.url === '' || f.url.startsWith('node:');
+/** V8's pseudo-frames: their samples are their own whatever is above them. */
+const PSEUDO = new Set<Component>(['idle', 'gc', 'runtime']);
 const isModuleLoading = (f: CallFrame) => f.url.startsWith('node:internal/modules/') || f.url.startsWith('node:internal/bootstrap/');
+
+type Charge = { component: Component; owner: CallFrame | null };
+
+/** One frame's charge, given the charge of the frame that called it. */
+function chargeOf(f: CallFrame, above: Charge): Charge {
+  const own = componentOf(f.url, f.functionName);
+  if (PSEUDO.has(own)) return { component: own, owner: null };
+  if (above.component === 'startup' || isModuleLoading(f)) return { component: 'startup', owner: null };
+  if (!isCore(f)) return { component: own, owner: f };
+  return above.owner ? above : { component: own, owner: null };
+}
 
 /**
  * Per node of the call tree: the component its samples are charged to, and the frame that decided
  * it. Pseudo-frames (idle, gc, program) keep their own; anything under module loading is start-up;
  * otherwise the nearest frame outside Node's core decides, and a sample with none is Node's.
  */
-function chargedFrames(p: CpuProfile): Map<number, { component: Component; owner: CallFrame | null }> {
+function chargedFrames(p: CpuProfile): Map<number, Charge> {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
-  const out = new Map<number, { component: Component; owner: CallFrame | null }>();
-  const resolve = (id: number): { component: Component; owner: CallFrame | null } => {
+  const out = new Map<number, Charge>();
+  const resolve = (id: number): Charge => {
     const known = out.get(id);
     if (known) return known;
     const f = byId.get(id)!.callFrame;
     const parent = parentOf.get(id);
-    const above = parent === undefined ? { component: 'node' as Component, owner: null } : resolve(parent);
-    const own = componentOf(f.url, f.functionName);
-    let charged: { component: Component; owner: CallFrame | null };
-    if (['idle', 'gc', 'runtime'].includes(own) || above.component === 'startup' || isModuleLoading(f)) charged = { component: ['idle', 'gc', 'runtime'].includes(own) ? own : 'startup', owner: null };
-    else if (!isCore(f)) charged = { component: own, owner: f };
-    else charged = above.owner ? above : { component: own, owner: null };
+    const above: Charge = parent === undefined ? { component: 'node', owner: null } : resolve(parent);
+    const charged = chargeOf(f, above);
     out.set(id, charged);
     return charged;
   };

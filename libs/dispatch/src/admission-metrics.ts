@@ -10,19 +10,21 @@ export type GateName = 'submission' | 'login';
 
 const gates = new Map<GateName, () => AdmissionSnapshot>();
 
+/** Each observed gate with its snapshot as it is now. */
+function forEachGate(record: (gate: GateName, s: AdmissionSnapshot) => void): void {
+  for (const [gate, snapshot] of gates) record(gate, snapshot());
+}
+
 /** Adds a gate to the metrics (registered once per process; each scrape reads every gate's snapshot). */
 export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapshot): void {
   gates.set(gate, snapshot);
   if (client.register.getSingleMetric('shellgrade_admission_in_flight')) return;
-  const perGate = (set: (gate: GateName, s: AdmissionSnapshot) => void) => () => {
-    for (const [gate, snap] of gates) set(gate, snap());
-  };
   new client.Gauge({
     name: 'shellgrade_admission_in_flight',
     help: 'Submissions (gate="submission": validated, stored, graded or waiting) or password checks (gate="login") this process holds',
     labelNames: ['gate'],
     collect() {
-      perGate((gate, s) => this.set({ gate }, s.inside))();
+      forEachGate((gate, s) => this.set({ gate }, s.inside));
     },
   });
   new client.Gauge({
@@ -30,7 +32,7 @@ export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapsh
     help: 'Estimated wait of a newcomer (in flight / recent completion rate); NaN before a rate is measured',
     labelNames: ['gate'],
     collect() {
-      perGate((gate, s) => this.set({ gate }, s.estimatedWaitS ?? Number.NaN))();
+      forEachGate((gate, s) => this.set({ gate }, s.estimatedWaitS ?? Number.NaN));
     },
   });
   new client.Counter({
@@ -39,7 +41,7 @@ export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapsh
     labelNames: ['gate'],
     collect() {
       this.reset();
-      perGate((gate, s) => this.inc({ gate }, s.refused))();
+      forEachGate((gate, s) => this.inc({ gate }, s.refused));
     },
   });
 }
