@@ -32,6 +32,7 @@ export interface Sequence {
   name: string;
   description: string;
   exerciseIds: number[];
+  authorId: number | null;
 }
 
 export interface BusinessSession {

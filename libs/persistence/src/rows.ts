@@ -60,12 +60,14 @@ export interface SequenceRow {
   name: string;
   description: string;
   exercise_ids: number[] | null;
+  author_id: number | null;
 }
 export const toSequence = (r: SequenceRow): Sequence => ({
   id: r.id,
   name: r.name,
   description: r.description,
   exerciseIds: r.exercise_ids ?? [],
+  authorId: r.author_id,
 });
 
 export interface SessionRow {

@@ -4,7 +4,7 @@ import { migrate } from '../src/migrate';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database';
 
 /** Every migration, in order. */
-const MIGRATIONS = ['1763776800000_initial-schema', '1763900000000_auth-hardening', '1764100000000_grading-backlog'];
+const MIGRATIONS = ['1763776800000_initial-schema', '1763900000000_auth-hardening', '1764100000000_grading-backlog', '1764200000000_sequence-authors'];
 
 describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -65,6 +65,29 @@ describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
       expect(rows[0]!.enrolment_key_hash).toMatch(/^sha256\$[0-9a-f]{64}$/);
       await expect(verifyEnrolmentKey('an-old-clear-key', rows[0]!.enrolment_key_hash)).resolves.toBe(true);
       await expect(verifyEnrolmentKey('another-key', rows[0]!.enrolment_key_hash)).resolves.toBe(false);
+    } finally {
+      await c.end();
+      await fresh.drop();
+    }
+  }, 60_000);
+
+  it('gives an existing sequence the teacher of its first session as author (none when no session follows it)', async () => {
+    const fresh = await createTestDatabase(undefined, false);
+    const c = new Client({ connectionString: fresh.url });
+    await c.connect();
+    try {
+      await migrate(fresh.url);
+      await expect(migrate(fresh.url, 'down')).resolves.toEqual(['1764200000000_sequence-authors']);
+      const teacher = async (email: string) =>
+        (await c.query<{ id: number }>("INSERT INTO users (email, password_hash, role) VALUES ($1, 'x', 'teacher') RETURNING id", [email])).rows[0]!.id;
+      const [first, second] = [await teacher('t1@x.test'), await teacher('t2@x.test')];
+      await c.query("INSERT INTO sequences (name) VALUES ('followed'), ('unfollowed')");
+      const session = "INSERT INTO business_sessions (name, sequence_id, starts_at, ends_at, enrolment_key_hash, teacher_id) SELECT $1, id, now(), now(), 'k', $2 FROM sequences WHERE name = 'followed'";
+      await c.query(session, ['first', first]);
+      await c.query(session, ['second', second]);
+      await migrate(fresh.url);
+      const { rows } = await c.query<{ name: string; author_id: number | null }>('SELECT name, author_id FROM sequences ORDER BY name');
+      expect(rows).toEqual([{ name: 'followed', author_id: first }, { name: 'unfollowed', author_id: null }]);
     } finally {
       await c.end();
       await fresh.drop();

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ExercisesController } from './exercises.controller';
 import { ProductionsListController } from './productions-list.controller';
-import { SessionProductionsController } from '../report/session-report.controller';
 import { SequencesController } from './sequences.controller';
 import { SessionsController } from './sessions.controller';
 import { StatementsController } from './statements.controller';
@@ -22,5 +21,5 @@ import { UsersController } from './users.controller';
 export class LeftoverApiModule {}
 
 /** /api/student-statement(s) CRUD, GET /api/exercise-production(s) (list) and the productions of a session (S2's internal read). */
-@Module({ controllers: [StatementsController, ProductionsListController, SessionProductionsController] })
+@Module({ controllers: [StatementsController, ProductionsListController] })
 export class StatementApiModule {}

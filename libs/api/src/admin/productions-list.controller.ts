@@ -1,20 +1,28 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, listOwner } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, listOwner, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
-import { PgProductionRepository } from '@shellgrade/persistence';
+import { PgProductionRepository, PgSessionProductions, PgSessionRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { productionView } from '../production/production.view';
-import { optionalId, pageQuery } from './schemas';
+import { sessionProductionView } from '../report/session-report.view';
+import { idParam, optionalId, pageQuery } from './schemas';
 
 const listQuery = pageQuery.extend({ user_id: optionalId, ex_id: optionalId, ps_id: optionalId });
 
-/** GET /api/exercise-production (list); submission and GET by id live in ProductionController. */
+/**
+ * GET /api/exercise-production (list) and GET …/by-session/:session_id (the Exercise service's
+ * side of the S2 report); submission and GET by id live in ProductionController.
+ */
 @ApiTags('exercise-production')
 @Controller(['api/exercise-production', 'api/exercise-productions'])
 @UseGuards(AuthGuard)
 export class ProductionsListController {
-  constructor(private readonly productions: PgProductionRepository) {}
+  constructor(
+    private readonly productions: PgProductionRepository,
+    private readonly sessions: PgSessionRepository,
+    private readonly sessionProductions: PgSessionProductions,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Productions, newest first (staff: all, filterable; students: their own)' })
@@ -27,5 +35,16 @@ export class ProductionsListController {
       statementId: q.ps_id,
     });
     return rows.map(productionView);
+  }
+
+  /** Compact rows (no feedback, no archive) for the session's teacher or an admin; anyone else's session does not exist. */
+  @Get('by-session/:session_id')
+  @Roles('admin', 'teacher')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Every production of a session (compact rows), for its report (its teacher or an admin)' })
+  async ofSession(@CurrentUser() me: AuthenticatedUser, @Param('session_id', new ZodPipe(idParam)) sessionId: number) {
+    changeable(me, await this.sessions.findById(sessionId), (s) => s.teacherId, 'business session', sessionId);
+    const rows = await this.sessionProductions.productionsOfSession(sessionId);
+    return { session_id: sessionId, productions: rows.map(sessionProductionView) };
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthGuard, Roles } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
 import { notFound } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import { PgSequenceRepository } from '@shellgrade/persistence';
@@ -19,7 +19,7 @@ const newSequenceSchema = sequenceFields
 const sequenceUpdateSchema = nonEmpty(sequenceFields);
 type SequenceUpdate = z.infer<typeof sequenceUpdateSchema>;
 
-/** Ordered exercise sequences: everyone reads, staff write. */
+/** Ordered exercise sequences: everyone reads; a teacher changes only the ones it authored (admins: any). */
 @ApiTags('sequences')
 @Controller(['api/sequence', 'api/sequences'])
 @UseGuards(AuthGuard)
@@ -40,19 +40,20 @@ export class SequencesController {
 
   @Post()
   @Roles('admin', 'teacher')
-  async create(@Body(new ZodPipe(newSequenceSchema)) b: z.infer<typeof newSequenceSchema>) {
-    return sequenceView(await this.sequences.create({ name: b.name, description: b.description, exerciseIds: b.exercises }));
+  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSequenceSchema)) b: z.infer<typeof newSequenceSchema>) {
+    return sequenceView(await this.sequences.create({ name: b.name, description: b.description, exerciseIds: b.exercises, authorId: me.id }));
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
-  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
-    return this.update(id, b);
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+    return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
-  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+    await this.ownSequence(me, id);
     const s = await this.sequences.update(id, { name: b.name, description: b.description, exerciseIds: b.exercises });
     if (!s) throw notFound('sequence', id);
     return sequenceView(s);
@@ -60,8 +61,14 @@ export class SequencesController {
 
   @Delete(':id')
   @Roles('admin', 'teacher')
-  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+  async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    await this.ownSequence(me, id);
     if (!(await this.sequences.delete(id))) throw notFound('sequence', id);
     return { deleted: true, sequence_id: id };
+  }
+
+  /** 404 unless the sequence exists and `me` may change it (its author, or an admin). */
+  private async ownSequence(me: AuthenticatedUser, id: number): Promise<void> {
+    changeable(me, await this.sequences.findById(id), (s) => s.authorId, 'sequence', id);
   }
 }

@@ -5,6 +5,7 @@ import {
   type AuthConfig,
   AuthGuard,
   type AuthenticatedUser,
+  changeable,
   CurrentUser,
   generateEnrolmentKey,
   hashEnrolmentKey,
@@ -41,7 +42,10 @@ const enrolSchema = z.union([
   z.object({ user_ids: z.array(idParam).min(1).max(10_000) }).strict(),
 ]);
 
-/** Business sessions: staff manage them; a student sees the sessions it is enrolled in. */
+/**
+ * Business sessions: staff read them all, a teacher changes (and enrols into) only the ones it
+ * teaches, admins any; a student sees the sessions it is enrolled in.
+ */
 @ApiTags('business-sessions')
 @Controller(['api/business-session', 'api/business-sessions'])
 @UseGuards(AuthGuard)
@@ -84,6 +88,7 @@ export class SessionsController {
     if (!s) throw notFound('business session', id);
     if ('user_ids' in b) {
       if (!isStaff(me.role)) throw forbidden('only staff may enrol other users');
+      changeable(me, s, (row) => row.teacherId, 'business session', id);
       const enrolled = await this.enrolments.enrol(id, b.user_ids);
       await this.enrolmentsChanged(id, b.user_ids);
       return { session_id: id, enrolled };
@@ -107,7 +112,10 @@ export class SessionsController {
   ) {
     // A student acts on its own enrolment only; anyone else's is answered as absent (ids cannot be probed).
     if (!isStaff(me.role) && userId !== me.id) throw notFound('enrolment of user', userId);
-    if (!(await this.sessions.findById(id))) throw notFound('business session', id);
+    const s = await this.sessions.findById(id);
+    if (!s) throw notFound('business session', id);
+    // Staff remove other students only from a session they may change.
+    if (userId !== me.id) changeable(me, s, (row) => row.teacherId, 'business session', id);
     if (!(await this.enrolments.unenrol(id, userId))) throw notFound('enrolment of user', userId);
     await this.enrolmentsChanged(id, [userId]);
     return { session_id: id, user_id: userId, unenrolled: true };
@@ -134,27 +142,29 @@ export class SessionsController {
       startsAt: b.starts_at,
       endsAt: b.ends_at,
       enrolmentKeyHash: await hashEnrolmentKey(key, this.auth.kdfCost),
-      teacherId: b.teacher_id ?? me.id,
+      teacherId: assignedTeacher(me, b.teacher_id) ?? me.id,
     });
     return { ...sessionView(s), enrolment_key: key };
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
-  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
-    return this.update(id, b);
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
+    return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
-  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
+    await this.ownSession(me, id);
+    const teacherId = assignedTeacher(me, b.teacher_id);
     const s = await this.sessions.update(id, {
       name: b.name,
       sequenceId: b.sequence_id,
       startsAt: b.starts_at,
       endsAt: b.ends_at,
       enrolmentKeyHash: b.enrolment_key === undefined ? undefined : await hashEnrolmentKey(b.enrolment_key, this.auth.kdfCost),
-      teacherId: b.teacher_id,
+      teacherId,
     });
     if (!s) throw notFound('business session', id);
     return { ...sessionView(s), ...(b.enrolment_key === undefined ? {} : { enrolment_key: b.enrolment_key }) };
@@ -163,8 +173,23 @@ export class SessionsController {
   @Delete(':id')
   @Roles('admin', 'teacher')
   @ApiOperation({ summary: 'Delete a session (409 while it has student statements)' })
-  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+  async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    await this.ownSession(me, id);
     if (!(await this.sessions.delete(id))) throw notFound('business session', id);
     return { deleted: true, session_id: id };
   }
+
+  /** 404 unless the session exists and `me` may change it (its teacher, or an admin). */
+  private async ownSession(me: AuthenticatedUser, id: number): Promise<void> {
+    changeable(me, await this.sessions.findById(id), (s) => s.teacherId, 'business session', id);
+  }
+}
+
+/**
+ * The teacher a session is given to: a teacher names only itself (403 otherwise: handing a
+ * session to a colleague, or planting one on them, is an admin's call); an admin names anyone.
+ */
+function assignedTeacher(me: AuthenticatedUser, requested: number | undefined): number | undefined {
+  if (requested !== undefined && me.role !== 'admin' && requested !== me.id) throw forbidden('only an admin assigns a session to another teacher');
+  return requested;
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, listOwner, readable, Roles } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, listOwner, readable, Roles } from '@shellgrade/auth';
 import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgExerciseRepository, PgStatementRepository } from '@shellgrade/persistence';
+import { PgExerciseRepository, PgSessionRepository, PgStatementRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { base64Bytes, idParam, isoDate, nonEmpty, optionalId, pageQuery } from './schemas';
 import { statementView } from './views';
@@ -25,7 +25,11 @@ const statementUpdateSchema = nonEmpty(
 type StatementUpdate = z.infer<typeof statementUpdateSchema>;
 const listQuery = pageQuery.extend({ user_id: optionalId, session_id: optionalId, ex_id: optionalId });
 
-/** Personalised statements ("ps_id"): staff manage them; a student sees only its own. */
+/**
+ * Personalised statements ("ps_id"): staff read them all; a statement belongs to its session, so
+ * a teacher creates and changes statements only in the sessions it teaches (admins: any); a
+ * student sees only its own.
+ */
 @ApiTags('student-statements')
 @Controller(['api/student-statement', 'api/student-statements'])
 @UseGuards(AuthGuard)
@@ -33,6 +37,7 @@ export class StatementsController {
   constructor(
     private readonly statements: PgStatementRepository,
     private readonly exercises: PgExerciseRepository,
+    private readonly sessions: PgSessionRepository,
     @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
   ) {}
 
@@ -57,7 +62,8 @@ export class StatementsController {
 
   @Post()
   @Roles('admin', 'teacher')
-  async create(@Body(new ZodPipe(newStatementSchema)) b: z.infer<typeof newStatementSchema>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newStatementSchema)) b: z.infer<typeof newStatementSchema>) {
+    await this.ownSession(me, b.session_id);
     const exercise = await this.exercises.findById(b.ex_id);
     if (!exercise) throw notFound('exercise', b.ex_id);
     const s = await this.statements.create({
@@ -73,13 +79,14 @@ export class StatementsController {
 
   @Put(':id')
   @Roles('admin', 'teacher')
-  async replace(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
-    return this.update(id, b);
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
+    return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
-  async update(@Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
+    await this.ownStatement(me, id);
     const s = await this.statements.update(id, { statementHtml: b.statement, questionArchive: b.question_archive, deadline: b.deadline });
     if (!s) throw notFound('student statement', id);
     // Awaited: the next submission sees the new deadline or archive on every replica.
@@ -90,9 +97,22 @@ export class StatementsController {
   @Delete(':id')
   @Roles('admin', 'teacher')
   @ApiOperation({ summary: 'Delete a statement (409 once productions reference it)' })
-  async remove(@Param('id', new ZodPipe(idParam)) id: number) {
+  async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
+    await this.ownStatement(me, id);
     if (!(await this.statements.delete(id))) throw notFound('student statement', id);
     await this.cachedContexts.statementChanged(id);
     return { deleted: true, ps_id: id };
+  }
+
+  /** 404 unless the session exists and `me` may change it (its teacher, or an admin). */
+  private async ownSession(me: AuthenticatedUser, sessionId: number): Promise<void> {
+    changeable(me, await this.sessions.findById(sessionId), (s) => s.teacherId, 'business session', sessionId);
+  }
+
+  /** 404 unless the statement exists and `me` may change its session: another teacher's statement does not exist for it. */
+  private async ownStatement(me: AuthenticatedUser, id: number): Promise<void> {
+    const statement = await this.statements.findById(id);
+    const session = statement && (await this.sessions.findById(statement.sessionId));
+    changeable(me, session, (s) => s.teacherId, 'student statement', id);
   }
 }

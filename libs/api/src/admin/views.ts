@@ -24,6 +24,7 @@ export const sequenceView = (s: Sequence) => ({
   name: s.name,
   description: s.description,
   exercises: s.exerciseIds,
+  author_id: s.authorId,
 });
 
 /** The enrolment key is stored hashed: only the create/update answer that set it shows it. */

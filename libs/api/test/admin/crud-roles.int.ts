@@ -30,6 +30,8 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
   let teacher: Agent;
   let student: Agent;
   let student2: Agent;
+  /** A second teacher: owns nothing the seed created (teacher1 authored it all). */
+  let teacher2: Agent;
 
   const login = async (email: string, password: string): Promise<Agent> => {
     const agent = request.agent(app.getHttpServer());
@@ -40,7 +42,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
-    seeded = await seed(pool, { students: 2, teachers: 1, catalog, kdfCost: 4 });
+    seeded = await seed(pool, { students: 2, teachers: 2, catalog, kdfCost: 4 });
     const database = persistenceProviders({ url: db.url, poolSize: 5, idleTimeoutMs: 30_000 });
     const moduleRef = await Test.createTestingModule({
       imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig()), LeftoverApiModule, StatementApiModule],
@@ -52,6 +54,7 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
     teacher = await login('teacher1@shellgrade.test', SEED_PASSWORDS.teacher);
     student = await login('student1@shellgrade.test', SEED_PASSWORDS.student);
     student2 = await login('student2@shellgrade.test', SEED_PASSWORDS.student);
+    teacher2 = await login('teacher2@shellgrade.test', SEED_PASSWORDS.teacher);
   }, 60_000);
 
   afterAll(async () => {
@@ -269,6 +272,85 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
       await teacher.patch(`/api/student-statement/${created.body.ps_id}`).send({ deadline: 'not a date' }).expect(400);
       await teacher.delete(`/api/student-statement/${created.body.ps_id}`).expect(200);
       await teacher.post('/api/student-statement').send({ ...body, ex_id: 999_999 }).expect(404);
+    });
+  });
+
+  describe('ownership: a teacher changes only its own sessions, sequences and statements ("not found" otherwise); an admin changes any', () => {
+    const teacherOf = async (sessionId: number) =>
+      (await pool.query<{ teacher_id: number }>('SELECT teacher_id FROM business_sessions WHERE id = $1', [sessionId])).rows[0]!.teacher_id;
+    const newSession = (name: string, extra: Record<string, unknown> = {}) => ({
+      name, sequence_id: seeded.sequenceId, starts_at: '2026-01-01', ends_at: '2027-01-01', enrolment_key: `${name}-enrolment-key`, ...extra,
+    });
+
+    it("another teacher's session is not found for changes: no take-over through teacher_id", async () => {
+      const id = seeded.sessionId; // teacher1's
+      const [t1, t2] = [seeded.teacherIds[0]!, seeded.teacherIds[1]!];
+      await teacher2.get(`/api/business-session/${id}`).expect(200); // staff read every session
+      await teacher2.patch(`/api/business-session/${id}`).send({ teacher_id: t2 }).expect(404);
+      await teacher2.put(`/api/business-session/${id}`).send({ name: 'Hijacked' }).expect(404);
+      await teacher2.delete(`/api/business-session/${id}`).expect(404);
+      await teacher2.post(`/api/business-session/${id}/enrolments`).send({ user_ids: [seeded.students[1]!.userId] }).expect(404);
+      await teacher2.delete(`/api/business-session/${id}/enrolments/${seeded.students[0]!.userId}`).expect(404);
+      expect(await teacherOf(id)).toBe(t1);
+      expect((await teacher.get(`/api/business-session/${id}`).expect(200)).body.name).toBe('Seeded session');
+      expect((await teacher.get(`/api/business-session/${id}/enrolments`).expect(200)).body.user_ids).toContain(seeded.students[0]!.userId);
+    });
+
+    it('a teacher cannot hand a session to someone else (403); an admin may, and the new owner then changes it', async () => {
+      const [t1, t2] = [seeded.teacherIds[0]!, seeded.teacherIds[1]!];
+      await teacher2.post('/api/business-session').send(newSession('planted', { teacher_id: t1 })).expect(403);
+      const own = await teacher.post('/api/business-session').send(newSession('handover', { teacher_id: t1 })).expect(201);
+      const id = own.body.session_id as number;
+      await teacher.patch(`/api/business-session/${id}`).send({ teacher_id: t2 }).expect(403);
+      await teacher.patch(`/api/business-session/${id}`).send({ teacher_id: t1, name: 'handover-kept' }).expect(200);
+      expect(await teacherOf(id)).toBe(t1);
+      await admin.patch(`/api/business-session/${id}`).send({ teacher_id: t2 }).expect(200);
+      expect(await teacherOf(id)).toBe(t2);
+      await teacher.patch(`/api/business-session/${id}`).send({ name: 'not-yours-any-more' }).expect(404);
+      await teacher2.patch(`/api/business-session/${id}`).send({ name: 'handed-over' }).expect(200);
+      const byAdmin = await admin.post('/api/business-session').send(newSession('assigned', { teacher_id: t2 })).expect(201);
+      expect(byAdmin.body.teacher_id).toBe(t2);
+      await teacher2.delete(`/api/business-session/${byAdmin.body.session_id}`).expect(200);
+    });
+
+    it("a sequence belongs to its author: another teacher's is not found for changes", async () => {
+      const ids = [seeded.csvExerciseId];
+      const created = await teacher.post('/api/sequence').send({ name: 'Owned sequence', exercises: ids }).expect(201);
+      expect(created.body.author_id).toBe(seeded.teacherIds[0]);
+      const id = created.body.sequence_id as number;
+      await teacher2.get(`/api/sequence/${id}`).expect(200);
+      await teacher2.patch(`/api/sequence/${id}`).send({ name: 'Hijacked' }).expect(404);
+      await teacher2.put(`/api/sequence/${id}`).send({ exercises: [] }).expect(404);
+      await teacher2.delete(`/api/sequence/${id}`).expect(404);
+      expect((await teacher.get(`/api/sequence/${id}`).expect(200)).body).toMatchObject({ name: 'Owned sequence', exercises: ids });
+      await teacher2.patch(`/api/sequence/${seeded.sequenceId}`).send({ exercises: [] }).expect(404);
+      await teacher.patch(`/api/sequence/${id}`).send({ description: 'mine' }).expect(200);
+      await admin.patch(`/api/sequence/${id}`).send({ description: 'admin may' }).expect(200);
+      await admin.delete(`/api/sequence/${id}`).expect(200);
+    });
+
+    it("a statement belongs to its session's teacher: another teacher neither changes one nor adds one there", async () => {
+      const ps = seeded.students[1]!.statementId; // in teacher1's seeded session
+      const before = (await teacher2.get(`/api/student-statement/${ps}`).expect(200)).body;
+      await teacher2.patch(`/api/student-statement/${ps}`).send({ deadline: '2000-01-01T00:00:00Z' }).expect(404);
+      await teacher2.put(`/api/student-statement/${ps}`).send({ statement: '<p>hijacked</p>' }).expect(404);
+      await teacher2.delete(`/api/student-statement/${ps}`).expect(404);
+      expect((await teacher.get(`/api/student-statement/${ps}`).expect(200)).body).toEqual(before);
+      const body = { user_id: seeded.students[1]!.userId, session_id: seeded.sessionId, ex_id: seeded.exerciseIds['file-permissions']! };
+      await pool.query('DELETE FROM student_statements WHERE user_id = $1 AND session_id = $2 AND exercise_id = $3', [body.user_id, body.session_id, body.ex_id]);
+      await teacher2.post('/api/student-statement').send(body).expect(404);
+      const created = await teacher.post('/api/student-statement').send(body).expect(201);
+      await admin.patch(`/api/student-statement/${created.body.ps_id}`).send({ deadline: null }).expect(200);
+      await teacher.patch(`/api/student-statement/${created.body.ps_id}`).send({ deadline: '2030-01-01T00:00:00Z' }).expect(200);
+    });
+
+    it("the productions of another teacher's session are not found; its teacher and admins read them", async () => {
+      const path = `/api/exercise-productions/by-session/${seeded.sessionId}`;
+      await teacher2.get(path).expect(404);
+      await student.get(path).expect(403);
+      expect((await teacher.get(path).expect(200)).body.session_id).toBe(seeded.sessionId);
+      await admin.get(path).expect(200);
+      await teacher.get('/api/exercise-productions/by-session/999999').expect(404);
     });
   });
 

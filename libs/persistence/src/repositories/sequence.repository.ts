@@ -3,10 +3,11 @@ import type { Pool, PoolClient } from 'pg';
 import { inTransaction, one, translatePgError } from '../queryable';
 import { type SequenceRow, toSequence } from '../rows';
 
-export type NewSequence = Omit<Sequence, 'id'>;
+/** The author is optional: a sequence created without one is changed by admins only. */
+export type NewSequence = Omit<Sequence, 'id' | 'authorId'> & { authorId?: number | null };
 
 const SELECT_SEQUENCE = `
-  SELECT s.id, s.name, s.description,
+  SELECT s.id, s.name, s.description, s.author_id,
          COALESCE(array_agg(se.exercise_id ORDER BY se.position) FILTER (WHERE se.exercise_id IS NOT NULL), '{}') AS exercise_ids
     FROM sequences s LEFT JOIN sequence_exercises se ON se.sequence_id = s.id`;
 
@@ -34,9 +35,10 @@ export class PgSequenceRepository {
   async create(s: NewSequence): Promise<Sequence> {
     try {
       const id = await inTransaction(this.pool, async (c) => {
-        const row = await one<{ id: number }>(c, 'INSERT INTO sequences (name, description) VALUES ($1, $2) RETURNING id', [
+        const row = await one<{ id: number }>(c, 'INSERT INTO sequences (name, description, author_id) VALUES ($1, $2, $3) RETURNING id', [
           s.name,
           s.description,
+          s.authorId ?? null,
         ]);
         await replaceExercises(c, row!.id, s.exerciseIds);
         return row!.id;
@@ -48,7 +50,7 @@ export class PgSequenceRepository {
   }
 
   /** Updates fields; when exerciseIds is given it replaces the ordered list. */
-  async update(id: number, p: Partial<NewSequence>): Promise<Sequence | null> {
+  async update(id: number, p: Partial<Omit<NewSequence, 'authorId'>>): Promise<Sequence | null> {
     try {
       const found = await inTransaction(this.pool, async (c) => {
         const row = await one<{ id: number }>(

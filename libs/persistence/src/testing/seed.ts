@@ -91,7 +91,7 @@ export async function seed(pool: Pool, opts: SeedOptions): Promise<SeedResult> {
 
     const exerciseIds = await upsertExercises(c, opts.catalog, authorId);
     const orderedExerciseIds = opts.catalog.map((e) => exerciseIds[e.slug]!);
-    const sequenceId = await upsertSequence(c, orderedExerciseIds);
+    const sequenceId = await upsertSequence(c, orderedExerciseIds, authorId);
     const sessionId = await upsertSession(c, sequenceId, authorId, enrolmentKeyHash);
 
     await c.query('INSERT INTO enrolments (session_id, user_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [
@@ -158,11 +158,11 @@ async function upsertExercises(c: PoolClient, catalog: CatalogExercise[], author
   return ids;
 }
 
-async function upsertSequence(c: PoolClient, exerciseIds: number[]): Promise<number> {
+async function upsertSequence(c: PoolClient, exerciseIds: number[], authorId: number): Promise<number> {
   const { rows } = await c.query<{ id: number }>(
-    `INSERT INTO sequences (name, description) VALUES ($1, 'Every catalog exercise')
-     ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description RETURNING id`,
-    [SEED_SEQUENCE_NAME],
+    `INSERT INTO sequences (name, description, author_id) VALUES ($1, 'Every catalog exercise', $2)
+     ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, author_id = EXCLUDED.author_id RETURNING id`,
+    [SEED_SEQUENCE_NAME, authorId],
   );
   const sequenceId = rows[0]!.id;
   await c.query('DELETE FROM sequence_exercises WHERE sequence_id = $1', [sequenceId]);
