@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadVariant } from '@shellgrade/variant';
+import { HAPROXY_BIN as HAPROXY } from '../launcher/ecosystem';
 import { haproxyModel, renderHaproxyConfig } from './config';
 
-const HAPROXY = '/usr/sbin/haproxy';
-
-/** `haproxy -c` is a pure syntax check (binds nothing); used when the binary is installed. */
+/** `haproxy -c` is a pure syntax check (binds nothing). */
 function haproxyAccepts(cfg: string): void {
-  if (!existsSync(HAPROXY)) return;
+  // A missing binary fails the test: skipping the check would pass a config HAProxy refuses.
+  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing, so the generated config cannot be checked: npm run servers -- install haproxy`);
   const file = join(mkdtempSync(join(tmpdir(), 'sg-haproxy-')), 'haproxy.cfg');
   writeFileSync(file, cfg);
   execFileSync(HAPROXY, ['-c', '-q', '-f', file], { stdio: 'pipe' });
