@@ -25,6 +25,13 @@ export const acceptedIds = (results: Submitted[]) => results.flatMap((x) => (x.p
 const countProductions = async (fx: BrokerFixture, where = 'true') =>
   (await fx.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM exercise_productions WHERE ${where}`)).rows[0].n;
 
+/** The stored status of each production, in the order of `ids` ('missing' for an id without a row). */
+async function storedStatuses(fx: BrokerFixture, ids: number[]): Promise<string[]> {
+  const { rows } = await fx.pool.query<{ id: number; status: string }>('SELECT id, status FROM exercise_productions WHERE id = ANY($1::int[])', [ids]);
+  const byId = new Map(rows.map((r) => [r.id, r.status]));
+  return ids.map((id) => byId.get(id) ?? 'missing');
+}
+
 /** Polls the database until `condition` holds (an event, not a duration); fails with `what` after `maxPolls`. */
 async function until(what: string, condition: () => Promise<boolean>, maxPolls = 200): Promise<void> {
   for (let i = 0; i < maxPolls; i++) {
@@ -222,6 +229,9 @@ export async function submitAcrossRestart(
   const refusedKeys = refused.map((x) => x.key);
   const audit = await fx.audit(`${label} restart`, acceptedIds(accepted), refusedKeys);
   expect(audit).toMatchObject({ lost: 0, unaccounted: 0, stuck: 0 });
+  // The answers said graded: every accepted row must end graded too, not failed behind the student's back.
+  const ids = acceptedIds(accepted);
+  expect(await storedStatuses(fx, ids)).toEqual(ids.map(() => 'graded'));
   const quoted = refusedKeys.map((k) => `'${k.replace(/'/g, "''")}'`).join(',') || "''";
   expect(await countProductions(fx, `submission_key IN (${quoted}) AND status <> 'failed'`)).toBe(0);
   expect(accepted.length).toBeGreaterThan(LOAD / 2);
