@@ -22,6 +22,12 @@ export interface AuthConfig {
    * `gateway-assertion` (services behind an offloading gateway: only its signed assertion counts).
    */
   identity: 'access-token' | 'gateway-assertion';
+  /**
+   * The variant's own proxies in front of this process (HAProxy, the gateway): only their
+   * X-Forwarded-For names the client that keys the per-client rate limits. Addresses, CIDR ranges
+   * or `loopback` / `linklocal` / `uniquelocal`; empty: the peer itself is the client.
+   */
+  trustedProxies: readonly string[];
   rateLimits: RateLimitConfig;
   /** Bounds the password checks running or queued here (spec admission.maxLogins*); absent: unbounded. */
   loginAdmission?: LoginAdmission;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { ACCESS_COOKIE, accessTokenOf, bearerToken, REFRESH_COOKIE } from './auth.guard';
 import { AuthService, type SessionTokens } from './auth.service';
+import { clientAddressOf, TrustedProxies } from './client-address';
 import { TokenService } from './jwt-tokens';
 
 const loginSchema = z.object({
@@ -29,14 +30,18 @@ function refreshTokenOf(req: Request): string | undefined {
  */
 @Injectable()
 export class SessionHttp {
+  private readonly proxies: TrustedProxies;
+
   constructor(
     private readonly auth: AuthService,
     private readonly tokens: TokenService,
     @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
-  ) {}
+  ) {
+    this.proxies = new TrustedProxies(cfg.trustedProxies);
+  }
 
   async login(body: LoginBody, req: Request, res: Response) {
-    const session = await this.auth.login(body.email, body.password, clientOf(req));
+    const session = await this.auth.login(body.email, body.password, clientOf(req, this.proxies));
     this.setCookies(req, res, session);
     return sessionUserView(session.user);
   }
@@ -96,8 +101,12 @@ export class SessionHttp {
   }
 }
 
-/** The client's address as seen through trusted proxies (libs/http sets `trust proxy`): the per-client rate-limit key. */
-export const clientOf = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+/**
+ * The client's address, the per-client rate-limit key: X-Forwarded-For is believed only from
+ * `proxies` (the variant's own, AuthConfig.trustedProxies); without them the peer is the client.
+ */
+export const clientOf = (req: Request, proxies: TrustedProxies = NO_PROXIES): string => clientAddressOf(req, proxies);
+const NO_PROXIES = new TrustedProxies([]);
 
 @ApiTags('auth')
 @Controller('api')

@@ -27,16 +27,11 @@ export class AuthService {
 
   /**
    * A new session (a new refresh-token family) per login: an account may be logged in many
-   * times. Failed attempts count against the account and the client (`client`: its address).
+   * times. Failed attempts count against the account and the client + account (`client`: its address).
    */
   async login(email: string, password: string, client: string): Promise<SessionTokens> {
-    await this.limits.checkLogin(email, client);
-    const found = await this.verifiedAccount(email, password);
-    if (!found) {
-      await this.limits.loginFailed(email, client);
-      throw unauthenticated('invalid email or password');
-    }
-    await this.limits.loginSucceeded(email);
+    const found = await this.limits.attemptLogin(email, client, () => this.verifiedAccount(email, password));
+    if (!found) throw unauthenticated('invalid email or password');
     const refresh = this.tokens.signRefresh(found.user.id);
     await this.refreshTokens.insert(refresh.jti, found.user.id, refresh.familyId, refresh.expiresAt);
     return { user: found.user, accessToken: this.access(found, refresh.familyId), refreshToken: refresh.token };
@@ -76,10 +71,7 @@ export class AuthService {
    * Wrong guesses count as failed logins: a stolen session cannot brute-force the password here.
    */
   async checkPassword(email: string, password: string, client: string): Promise<boolean> {
-    await this.limits.checkLogin(email, client);
-    const matches = (await this.verifiedAccount(email, password)) !== undefined;
-    if (!matches) await this.limits.loginFailed(email, client);
-    return matches;
+    return (await this.limits.attemptLogin(email, client, () => this.verifiedAccount(email, password))) !== undefined;
   }
 
   /** Revokes every session of the user except `keepSid` (after a password change). */

@@ -10,6 +10,7 @@ export * from './auth.controller';
 export * from './auth.module';
 export * from './rate-limits.config';
 export * from './rate-limits';
+export * from './client-address';
 export * from './token-versions';
 export * from './ownership';
 export * from './enrolment-key';

@@ -2,7 +2,8 @@
  * Rate-limit settings (issue 22 item 7). Their defaults live in the variant spec
  * (`auth.rateLimits`, libs/variant/src/spec.ts); libs/wiring's authConfigOf maps them here.
  *
- * Login and enrolment limits count FAILED attempts only, so a load test that logs in thousands
+ * Login and enrolment limits keep the points of FAILED attempts only (each attempt takes its
+ * point before the check and gives it back on success), so a load test that logs in thousands
  * of seeded students from one loopback client (k6) is never throttled by them; the submission
  * limit counts every submission of one student (the paper profile reuses each seeded student
  * about every 10 s, i.e. ~6 per minute). Benchmark variants may still turn everything off
@@ -23,10 +24,18 @@ export interface RateLimitConfig {
   redisUrl?: string;
   /** Failed logins of one account, from any client (password guessing against one student). */
   loginFailuresPerAccount: RateWindow;
-  /** Failed logins from one client address, over all accounts (credential stuffing). */
+  /**
+   * Failed logins of one account from one client address (as seen through the variant's own
+   * proxies). Keyed on client + account, so one account's spent bucket never locks another
+   * account out of a shared address (a lab, a NAT, a proxy).
+   */
   loginFailuresPerClient: RateWindow;
   /** Wrong enrolment keys tried by one user. */
   enrolmentKeyFailuresPerUser: RateWindow;
   /** Submissions of one student. */
   submissionsPerStudent: RateWindow;
+  /** Grader trials (POST /api/exercise-trial) of one exercise author. */
+  trialsPerAuthor: RateWindow;
+  /** Grader trials running at once in one process (its slot budget: 503 + Retry-After beyond it), kept even with `enabled: false`. */
+  trialsInFlight: number;
 }

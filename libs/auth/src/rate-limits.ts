@@ -3,13 +3,16 @@
  * Exceeding one answers 429 problem+json with Retry-After (DomainError 'rate-limited').
  * A Redis store that cannot be reached falls back to per-process counters (insurance limiter):
  * a cache outage must not lock every student out, nor disable the limits.
+ * An attempt whose check is costly (a password, an enrolment key) takes its point BEFORE the
+ * check and gets it back on success (issue 34 item 3): counting only after the check let N
+ * concurrent guesses all be checked against an allowance of 10.
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { rateLimited } from '@shellgrade/domain';
 import type { RateLimitConfig, RateWindow } from './rate-limits.config';
 
-type Counter = 'login-account' | 'login-client' | 'enrolment-key' | 'submission';
+type Counter = 'login-account' | 'login-client' | 'enrolment-key' | 'submission' | 'trial';
 
 /** Counter name → window, so every limiter is built the same way. */
 function windows(cfg: RateLimitConfig): Record<Counter, RateWindow> {
@@ -18,15 +21,23 @@ function windows(cfg: RateLimitConfig): Record<Counter, RateWindow> {
     'login-client': cfg.loginFailuresPerClient,
     'enrolment-key': cfg.enrolmentKeyFailuresPerUser,
     submission: cfg.submissionsPerStudent,
+    trial: cfg.trialsPerAuthor,
   };
 }
 
 const WHY: Record<Counter, string> = {
-  'login-account': 'too many failed logins for this account',
-  'login-client': 'too many failed logins from this client',
-  'enrolment-key': 'too many wrong enrolment keys',
+  'login-account': 'too many failed logins for this account: wait before trying again',
+  'login-client': 'too many failed logins for this account from your address: wait before trying again',
+  'enrolment-key': 'too many wrong enrolment keys: wait before trying again',
   submission: 'too many submissions',
+  trial: 'too many grader trials: wait before trying again',
 };
+
+/** One point of one counter: what an attempt takes before its check. */
+interface Point {
+  counter: Counter;
+  key: string;
+}
 
 export class RateLimits {
   private readonly limiters: Record<Counter, RateLimiterAbstract> | null;
@@ -37,34 +48,44 @@ export class RateLimits {
     this.limiters = cfg.enabled ? build(windows(cfg), this.redis) : null;
   }
 
-  /** Refuses a login while the account or the client has used up its failures. */
-  async checkLogin(email: string, client: string): Promise<void> {
-    await this.refuseIfSpent('login-account', accountKey(email));
-    await this.refuseIfSpent('login-client', client);
+  /**
+   * Runs one password check (`check`: the account when the password is right, else undefined)
+   * under the login limits. The account's point and the client+account point are taken BEFORE
+   * the check (429 when either is spent: no password is checked), so concurrent guesses cannot
+   * all pass a check that counts them only afterwards; both are given back unless the password
+   * was wrong (a right one, or an error such as a 503, is not a failed guess). The client bucket is
+   * keyed on client + account: a spent one never locks another account out of that client.
+   */
+  async attemptLogin<T>(email: string, client: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
+    const account = accountKey(email);
+    const points: Point[] = [
+      { counter: 'login-account', key: account },
+      { counter: 'login-client', key: `${client}|${account}` },
+    ];
+    return this.guarded(points, check, (found) => found === undefined);
   }
 
-  /** Counts a failed login against the account and the client. */
-  async loginFailed(email: string, client: string): Promise<void> {
-    await this.count('login-account', accountKey(email));
-    await this.count('login-client', client);
+  /** One enrolment-key check under the user's limit, taken before the check and given back unless the key was wrong. */
+  async attemptEnrolmentKey(userId: number, check: () => Promise<boolean>): Promise<boolean> {
+    return this.guarded([{ counter: 'enrolment-key', key: String(userId) }], check, (right) => !right);
   }
 
-  /** A successful login clears the account's failures (not the client's). */
-  async loginSucceeded(email: string): Promise<void> {
-    await this.limiters?.['login-account'].delete(accountKey(email)).catch(() => false);
-  }
-
+  /**
+   * Takes an enrolment-key point before the key is checked (429 when spent). For callers that do
+   * not give it back on success (the point of a right key stays spent): attemptEnrolmentKey does.
+   */
   async checkEnrolmentKey(userId: number): Promise<void> {
-    await this.refuseIfSpent('enrolment-key', String(userId));
+    await this.take([{ counter: 'enrolment-key', key: String(userId) }]);
   }
 
-  async enrolmentKeyFailed(userId: number): Promise<void> {
-    await this.count('enrolment-key', String(userId));
+  /** The point was taken by checkEnrolmentKey, before the check: nothing more to count. */
+  async enrolmentKeyFailed(_userId: number): Promise<void> {
+    return;
   }
 
   /** Counts one submission of the student; 429 beyond the window's allowance. */
   async submission(userId: number): Promise<void> {
-    await this.count('submission', String(userId), true);
+    await this.take([{ counter: 'submission', key: String(userId) }]);
   }
 
   /**
@@ -72,7 +93,12 @@ export class RateLimits {
    * the student did as told and comes back; the refused attempt must not spend the allowance.
    */
   async refundSubmission(userId: number): Promise<void> {
-    await this.limiters?.submission.reward(String(userId), 1).catch(() => undefined);
+    await this.giveBack([{ counter: 'submission', key: String(userId) }]);
+  }
+
+  /** Counts one grader trial of an exercise's author; 429 beyond the window's allowance. */
+  async trial(authorId: number): Promise<void> {
+    await this.take([{ counter: 'trial', key: String(authorId) }]);
   }
 
   /** Resolves once the Redis store is connected (at once for the memory store); until then the insurance limiter counts. */
@@ -85,23 +111,43 @@ export class RateLimits {
     this.redis?.disconnect();
   }
 
-  private async refuseIfSpent(counter: Counter, key: string): Promise<void> {
-    const limiter = this.limiters?.[counter];
-    if (!limiter) return;
-    const res = await limiter.get(key).catch(() => null);
-    if (res && res.consumedPoints >= limiter.points) throw rateLimited(WHY[counter], retryAfter(res));
+  /** Takes the points, runs the check, and keeps the points only when `failed` says the check failed. */
+  private async guarded<T>(points: Point[], check: () => Promise<T>, failed: (outcome: T) => boolean): Promise<T> {
+    const taken = await this.take(points);
+    let keep = false;
+    try {
+      const outcome = await check();
+      keep = failed(outcome);
+      return outcome;
+    } finally {
+      if (!keep) await this.giveBack(taken);
+    }
   }
 
-  /** Counts one attempt; `refuseOver` answers 429 for the attempt that goes past the allowance. */
-  private async count(counter: Counter, key: string, refuseOver = false): Promise<void> {
-    const limiter = this.limiters?.[counter];
-    if (!limiter) return;
-    try {
-      await limiter.consume(key);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) return; // store error: the insurance limiter already answered
-      if (refuseOver) throw rateLimited(WHY[counter], retryAfter(rejection));
+  /**
+   * Takes one point of each counter, in order; when one is spent, gives back every point this
+   * attempt took (the refused one included: a refused attempt was never checked) and answers 429.
+   * A store error leaves that point untaken: the insurance limiter already answered for Redis.
+   */
+  private async take(points: Point[]): Promise<Point[]> {
+    const taken: Point[] = [];
+    for (const point of points) {
+      const limiter = this.limiters?.[point.counter];
+      if (!limiter) continue;
+      try {
+        await limiter.consume(point.key);
+        taken.push(point);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) continue;
+        await this.giveBack([...taken, point]);
+        throw rateLimited(WHY[point.counter], retryAfter(rejection));
+      }
     }
+    return taken;
+  }
+
+  private async giveBack(points: Point[]): Promise<void> {
+    await Promise.all(points.map((p) => this.limiters?.[p.counter].reward(p.key, 1).catch(() => undefined)));
   }
 }
 

@@ -32,7 +32,13 @@ async function service(admission: LoginAdmission) {
   const credentials = { findCredentials: async (email: string) => (reads.push(email), account), findAccount: async () => account } as unknown as CredentialStore;
   const refreshTokens = { insert: async () => undefined } as unknown as RefreshTokenStore;
   const tokens = { signRefresh: () => ({ token: 'r', jti: 'j', familyId: 'f', expiresAt: new Date() }), signAccess: () => 'a' } as unknown as TokenService;
-  const limits = { checkLogin: async () => undefined, loginFailed: async (email: string) => void failures.push(email), loginSucceeded: async () => undefined } as unknown as RateLimits;
+  // Keeps a point only for a wrong password, as RateLimits.attemptLogin does (a thrown 503 gives it back).
+  const attemptLogin = async (email: string, _client: string, check: () => Promise<unknown>) => {
+    const found = await check();
+    if (found === undefined) failures.push(email);
+    return found;
+  };
+  const limits = { attemptLogin } as unknown as RateLimits;
   const cfg = { kdfCost: 1, loginAdmission: admission } as AuthConfig;
   return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits), failures, reads };
 }

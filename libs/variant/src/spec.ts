@@ -268,12 +268,16 @@ export const rateLimitsSchema = z.strictObject({
   store: z.enum(['memory', 'redis']).optional(),
   /** Failed logins of one account, from any client (password guessing against one student). */
   loginFailuresPerAccount: rateWindowSchema.default({ points: 10, durationS: 15 * 60 }),
-  /** Failed logins from one client address over all accounts (credential stuffing). */
+  /** Failed logins of one account from one client address (keyed on client + account: a shared address never locks other accounts out). */
   loginFailuresPerClient: rateWindowSchema.default({ points: 100, durationS: 15 * 60 }),
   /** Wrong enrolment keys tried by one user. */
   enrolmentKeyFailuresPerUser: rateWindowSchema.default({ points: 10, durationS: 15 * 60 }),
   /** Submissions of one student. */
   submissionsPerStudent: rateWindowSchema.default({ points: 30, durationS: 60 }),
+  /** Grader trials (POST /api/exercise-trial) of one exercise author. */
+  trialsPerAuthor: rateWindowSchema.default({ points: 30, durationS: 10 * 60 }),
+  /** Grader trials running at once in one process: beyond, 503 + Retry-After (kept with enabled: false, it bounds the grader's load). */
+  trialsInFlight: positiveInt().default(2),
 });
 
 export const authSchema = z.strictObject({
@@ -290,6 +294,13 @@ export const authSchema = z.strictObject({
   /** Default secrets (SG_JWT_SECRET, database/broker/object-store credentials): development accepts them, production refuses them, auto = development only while listening on loopback. */
   secretPolicy: z.enum(secretPolicies).default('auto'),
   rateLimits: rateLimitsSchema.prefault({}),
+  /**
+   * The proxies whose X-Forwarded-For names the client that keys the per-client rate limits: IP
+   * addresses, CIDR ranges or loopback / linklocal / uniquelocal. Unset: loopback for a process
+   * that has the variant's own HAProxy or gateway in front of it (they run on loopback), none
+   * otherwise (the peer is the client). Compose or Kubernetes deployments name their network here.
+   */
+  trustedProxies: z.array(z.string().min(1)).optional(),
 });
 
 /**

@@ -23,6 +23,8 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
         loginFailuresPerClient: { points: 100, durationS: 900 },
         enrolmentKeyFailuresPerUser: { points: 10, durationS: 900 },
         submissionsPerStudent: { points: 30, durationS: 60 },
+        trialsPerAuthor: { points: 30, durationS: 600 },
+        trialsInFlight: 2,
       },
     });
   });

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { bodyLimitFor, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
 import { listVariants, loadVariant, loginAdmissionBounded, variantServers, type ServiceConfig } from '@shellgrade/variant';
 import { BoundedAdmission, EventLoopPressure, observeAdmission } from '@shellgrade/dispatch';
+import { trustedProxiesOf } from './trusted-proxies';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
   const { http } = cfg.spec;
@@ -85,6 +86,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
     identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
     loginAdmission: loginAdmissionOf(cfg),
+    trustedProxies: trustedProxiesOf(cfg),
     rateLimits: { ...limits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
   };
 }

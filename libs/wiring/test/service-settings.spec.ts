@@ -106,6 +106,8 @@ describe('the HTTP edge, auth and identity', () => {
       refreshCookiePath: '/api/auth',
       tokenVersionCacheMs: 5_000,
       identity: 'access-token',
+      // An exercise process has the variant's gateway in front of it, on loopback.
+      trustedProxies: ['loopback'],
       // Two exercise replicas: counters shared through the connections' Redis.
       rateLimits: {
         enabled: true,
@@ -115,6 +117,8 @@ describe('the HTTP edge, auth and identity', () => {
         loginFailuresPerClient: { points: 100, durationS: 900 },
         enrolmentKeyFailuresPerUser: { points: 10, durationS: 900 },
         submissionsPerStudent: { points: 30, durationS: 60 },
+        trialsPerAuthor: { points: 30, durationS: 600 },
+        trialsInFlight: 2,
       },
     });
     expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });

@@ -35,7 +35,8 @@ const SMALL: RateLimitsInput = {
 async function startApp(dbUrl: string, rateLimits: RateLimitsInput): Promise<INestApplication> {
   const database = persistenceProviders({ url: dbUrl, poolSize: 5, idleTimeoutMs: 30_000 });
   const moduleRef = await Test.createTestingModule({
-    imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig({ rateLimits })), LeftoverApiModule],
+    // Loopback plays the variant's own proxy: X-Forwarded-For names the client, as HAProxy's would.
+    imports: [portsModule([...database, ...directSubmissionContextProviders]), AuthModule.forRoot(testAuthConfig({ rateLimits, trustedProxies: ['loopback'] })), LeftoverApiModule],
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>();
   configureHttpApp(app as NestExpressApplication, testHttpOptions());
@@ -80,11 +81,20 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
     expect((await login('student2@shellgrade.test', SEED_PASSWORDS.student, '198.51.100.7')).status).toBe(200);
   });
 
-  it('failed logins from one client across accounts: 429 for that client only', async () => {
+  it('failed logins of one account from one client: 429 for that client and account only (issue 34: keyed on client + account)', async () => {
     const client = '203.0.113.99';
-    for (let i = 0; i < 5; i++) expect((await login(`student${10 + i}@shellgrade.test`, 'wrong', client)).status).toBe(401);
-    expectTooMany(await login('student20@shellgrade.test', SEED_PASSWORDS.student, client));
-    expect((await login('student20@shellgrade.test', SEED_PASSWORDS.student, '203.0.113.100')).status).toBe(200);
+    const limits = await startApp(db.url, { ...SMALL, loginFailuresPerAccount: { points: 50, durationS: 600 } });
+    try {
+      const attempt = (email: string, password: string, from: string) =>
+        request(limits.getHttpServer()).post('/api/user/login').set('X-Forwarded-For', from).send({ email, password });
+      for (let i = 0; i < 5; i++) expect((await attempt('student10@shellgrade.test', 'wrong', client)).status).toBe(401);
+      expectTooMany(await attempt('student10@shellgrade.test', SEED_PASSWORDS.student, client));
+      expect((await attempt('student10@shellgrade.test', SEED_PASSWORDS.student, '203.0.113.100')).status).toBe(200);
+      // A spent bucket never locks a different account out of a shared address.
+      expect((await attempt('student20@shellgrade.test', SEED_PASSWORDS.student, client)).status).toBe(200);
+    } finally {
+      await limits.close();
+    }
   });
 
   it('never counts successful logins: many students from one client (a load test) all get in', async () => {
