@@ -1,12 +1,14 @@
 /**
  * dispatch: pipeline against the real RabbitMQ and PostgreSQL started by
  * `bash infra/bin/servers up postgres rabbitmq`, with the real sandboxed grader: the shared
- * broker scenarios (sync once, reply timeout, poison → dead letter), filters scaled apart on
+ * broker scenarios (sync once, reply timeout, poison → dead letter), a message the broker
+ * dead-letters itself (marked failed by the dead-letter consumer), filters scaled apart on
  * separate workers, and the trace of one submission as one tree across the three queues.
  * Every test ends with the audit counted from what the client was told.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { connect } from 'amqplib';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/dispatch';
@@ -132,6 +134,25 @@ test('poison: a grading that fails every time is retried a bounded number of tim
   await expectPoisonAudit(fx, 'pipeline', results);
 });
 
+test("a message the broker dead-letters itself (a consumer that keeps dropping it) is marked failed by the filter's dead-letter consumer", async () => {
+  const prefix = prefixName();
+  const retries = 2;
+  const publisher = await rig({ prefix, reply: 'async', retries });
+  const [submitted] = await submitMany(fx, publisher.dispatch, 1);
+  expect(submitted!.production?.status).toBe('queued');
+  // No filter worker yet: a bare consumer drops the check message until the broker gives up on it.
+  expect(await dropUntilDeadLettered(filterQueue(prefix, 'check'))).toBe(retries + 1);
+  const { workers } = await rig({ prefix, reply: 'async', run: { check: { prefetch: 1 } }, retries });
+  expect(await fx.waitAllFinal(30_000)).toBe(0);
+  expect(await fx.productions.findById(submitted!.production!.id)).toMatchObject({
+    status: 'failed',
+    failureReason: expect.stringMatching(/^grading-failed: dead-lettered in the check filter \(delivery_limit\) after \d+ deliveries$/),
+  });
+  expect(workers!.consumers.check!.stats).toMatchObject({ acked: 0, deadLettered: 1, deadLetterMarkedFailed: 1 });
+  const audit = await fx.audit('pipeline broker dead letter', acceptedIds([submitted!]));
+  expect(audit).toMatchObject({ accepted: 1, productions: 1, lost: 0, unaccounted: 0, stuck: 0, failed: 1 });
+});
+
 test('filters scale apart: one worker runs check and record, two others only grade; every accepted submission graded once', async () => {
   const prefix = prefixName();
   const publisher = await rig({ prefix, reply: 'async' });
@@ -187,3 +208,27 @@ test('one trace: sps → publish(check) → consume(check) → publish(grade) �
     parent = consume!;
   }
 });
+
+/**
+ * A consumer that dies on every delivery (requeues it unsettled), as a crashing worker would,
+ * until the broker dead-letters the message itself (delivery limit spent). Returns the
+ * deliveries it saw; fails if nothing reached `<queue>.dead` within `maxPolls`.
+ */
+async function dropUntilDeadLettered(queue: string, maxPolls = 200): Promise<number> {
+  const connection = await connect(AMQP_URL);
+  try {
+    const ch = await connection.createChannel();
+    let deliveries = 0;
+    await ch.consume(queue, (msg) => {
+      if (!msg) return;
+      deliveries++;
+      ch.nack(msg, false, true);
+    });
+    const deadLetters = async () => (await ch.checkQueue(`${queue}.dead`)).messageCount;
+    for (let i = 0; i < maxPolls && (await deadLetters()) < 1; i++) await sleep(50);
+    expect(await deadLetters()).toBe(1);
+    return deliveries;
+  } finally {
+    await connection.close();
+  }
+}
