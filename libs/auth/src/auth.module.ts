@@ -5,6 +5,7 @@ import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
+import { SessionFamilies } from './session-families';
 import { TokenService } from './jwt-tokens';
 import { IdentityAssertions } from './identity-assertion';
 import { AccessTokenAuthenticator, GatewayAssertionAuthenticator, REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticators';
@@ -42,19 +43,20 @@ export class AuthModule {
         { provide: RateLimits, useFactory: () => new RateLimits(authConfig.rateLimits) },
         RateLimitsCloser,
         TokenVersions,
+        SessionFamilies,
         {
           provide: REQUEST_AUTHENTICATOR,
-          inject: [TokenService, TokenVersions],
-          useFactory: (tokens: TokenService, versions: TokenVersions): RequestAuthenticator =>
+          inject: [TokenService, TokenVersions, SessionFamilies],
+          useFactory: (tokens: TokenService, versions: TokenVersions, sessions: SessionFamilies): RequestAuthenticator =>
             authConfig.identity === 'gateway-assertion'
               ? new GatewayAssertionAuthenticator(new IdentityAssertions(authConfig.jwtSecret))
-              : new AccessTokenAuthenticator(tokens, versions),
+              : new AccessTokenAuthenticator(tokens, versions, sessions),
         },
         AuthService,
         SessionHttp,
         AuthGuard,
       ],
-      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard, TokenVersions, RateLimits, REQUEST_AUTHENTICATOR],
+      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard, TokenVersions, SessionFamilies, RateLimits, REQUEST_AUTHENTICATOR],
     };
   }
 }

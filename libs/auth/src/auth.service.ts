@@ -4,6 +4,7 @@ import { hashPassword, verifyPassword } from './password';
 import { type Account, CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
 import { RateLimits } from './rate-limits';
 import { TokenService, unauthenticated } from './jwt-tokens';
+import { SessionFamilies } from './session-families';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 
 export interface SessionTokens {
@@ -23,6 +24,7 @@ export class AuthService {
     @Inject(REFRESH_TOKEN_STORE) private readonly refreshTokens: RefreshTokenStore,
     @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
     private readonly limits: RateLimits,
+    private readonly sessions: SessionFamilies,
   ) {}
 
   /**
@@ -47,7 +49,10 @@ export class AuthService {
     const { userId, jti, familyId } = this.tokens.verifyRefresh(refreshToken);
     const next = this.tokens.signRefresh(userId, familyId);
     const outcome = await this.refreshTokens.rotate(jti, userId, next);
-    if (outcome === 'reused') throw unauthenticated('refresh token reused: every session of this login is revoked');
+    if (outcome === 'reused') {
+      this.sessions.end(familyId);
+      throw unauthenticated('refresh token reused: every session of this login is revoked');
+    }
     if (outcome !== 'rotated') throw unauthenticated('session revoked or expired');
     const account = await this.credentials.findAccount(userId);
     if (!account) throw unauthenticated('user no longer exists');
@@ -61,9 +66,12 @@ export class AuthService {
     return this.access(account, sid);
   }
 
-  /** Ends the login session `sid` (its refresh-token family); false when nothing was live. */
+  /** Ends the login session `sid` (its refresh-token family, and so its access tokens); false when nothing was live. */
   async logout(sid: string | undefined): Promise<boolean> {
-    return sid ? this.refreshTokens.revokeFamily(sid) : false;
+    if (!sid) return false;
+    const revoked = await this.refreshTokens.revokeFamily(sid);
+    this.sessions.end(sid);
+    return revoked;
   }
 
   /**

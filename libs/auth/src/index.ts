@@ -12,6 +12,7 @@ export * from './rate-limits.config';
 export * from './rate-limits';
 export * from './client-address';
 export * from './token-versions';
+export * from './session-families';
 export * from './ownership';
 export * from './enrolment-key';
 export * from './secret-policy';

@@ -36,6 +36,8 @@ export interface RefreshTokenStore {
   rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<RotationOutcome>;
   /** Revokes every live token of the family; false when none was live. */
   revokeFamily(familyId: string): Promise<boolean>;
+  /** True while the family has a token neither revoked nor expired: its access tokens are still good. */
+  familyLive(familyId: string): Promise<boolean>;
   /** Revokes every session of the user but `keepFamilyId`; returns how many tokens were revoked. */
   revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number>;
 }

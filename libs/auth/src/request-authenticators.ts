@@ -2,7 +2,8 @@
  * Who a request acts as, decided one of two ways (spec gateway.pattern):
  * - access token (every variant but offloading, and the offloading gateway itself): the token's
  *   signature and expiry, then the account's current token version (a role change, a password
- *   change or a deletion ends it before it expires);
+ *   change or a deletion ends it before it expires) and its login session (logout or a reused
+ *   refresh token ends it too);
  * - gateway assertion (services behind an offloading gateway): only the gateway's signed, short-
  *   lived assertion of that same check, verified without a database read. A request that did not
  *   come through the gateway has none and gets 401.
@@ -25,15 +26,18 @@ export class AccessTokenAuthenticator implements RequestAuthenticator {
   constructor(
     private readonly tokens: TokenService,
     private readonly versions: { current(userId: number): Promise<number | null> },
+    private readonly sessions: { isLive(sid: string): Promise<boolean> },
   ) {}
 
   async authenticate(req: AuthenticatedRequest): Promise<AuthenticatedUser> {
     const token = accessTokenOf(req);
     if (!token) throw unauthenticated('authentication required');
     const user = this.tokens.verifyAccess(token);
-    const version = await this.versions.current(user.id);
+    // Both cached reads at once: neither waits for the other.
+    const [version, live] = await Promise.all([this.versions.current(user.id), this.sessions.isLive(user.sid)]);
     if (version === null) throw unauthenticated('this account no longer exists');
     if (version !== user.ver) throw unauthenticated('access token outdated by an account change; refresh it');
+    if (!live) throw unauthenticated('this session has ended (logged out, or its refresh token was used twice): log in again');
     return user;
   }
 }

@@ -58,7 +58,8 @@ describe('role policy', () => {
 describe('AuthGuard', () => {
   const accounts = new Map([[3, 0]]);
   const student = tokens.signAccess({ id: 3, email: 's@x.test', role: 'student' }, { sid: SID, ver: 0 });
-  const guard = (reflector: Reflector, versions = versionsOf(accounts)) => new AuthGuard(new AccessTokenAuthenticator(tokens, versions), reflector);
+  const everySessionLive = { isLive: async () => true };
+  const guard = (reflector: Reflector, versions = versionsOf(accounts)) => new AuthGuard(new AccessTokenAuthenticator(tokens, versions, everySessionLive), reflector);
 
   it('accepts a bearer token and sets req.user', async () => {
     const req: Record<string, unknown> = { headers: { authorization: `Bearer ${student}` } };

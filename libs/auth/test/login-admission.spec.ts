@@ -10,6 +10,7 @@ import { hashPassword } from '../src/password';
 import type { CredentialStore, RefreshTokenStore } from '../src/ports';
 import type { RateLimits } from '../src/rate-limits';
 import type { TokenService } from '../src/jwt-tokens';
+import { SessionFamilies } from '../src/session-families';
 
 function gate(places: number) {
   let inside = 0;
@@ -40,7 +41,8 @@ async function service(admission: LoginAdmission) {
   };
   const limits = { attemptLogin } as unknown as RateLimits;
   const cfg = { kdfCost: 1, loginAdmission: admission } as AuthConfig;
-  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits), failures, reads };
+  const sessions = new SessionFamilies({ familyLive: async () => true }, cfg);
+  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits, sessions), failures, reads };
 }
 
 describe('login admission', () => {

@@ -1,11 +1,11 @@
 /**
  * gateway.pattern offloading: what the gateway needs to check a login itself — the token secret
  * (refused if it is a published default beyond loopback, as in every process that checks tokens)
- * and the accounts' token versions, read from PostgreSQL through the same cache the services use.
+ * and the accounts' token versions and login sessions, read from PostgreSQL through the same caches the services use.
  */
-import { AccessTokenAuthenticator, IdentityAssertions, TokenService, TokenVersions } from '@shellgrade/auth';
+import { AccessTokenAuthenticator, IdentityAssertions, SessionFamilies, TokenService, TokenVersions } from '@shellgrade/auth';
 import type { IdentityOffloading } from '@shellgrade/gateway';
-import { createPool, PgUserRepository } from '@shellgrade/persistence';
+import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
 import { authConfigOf } from './service-settings';
 
@@ -21,7 +21,7 @@ export function gatewayOffloadingOf(cfg: ServiceConfig): GatewayOffloading | und
   const pool = createPool({ databaseUrl: cfg.connections.DATABASE_URL, size: cfg.spec.database.pool, idleTimeoutMs: cfg.spec.database.idleTimeoutMs });
   const tokens = new TokenService({ secret: auth.jwtSecret, accessTtlSeconds: auth.accessTtlSeconds, refreshTtlSeconds: auth.refreshTtlSeconds });
   return {
-    authenticator: new AccessTokenAuthenticator(tokens, new TokenVersions(new PgUserRepository(pool), auth)),
+    authenticator: new AccessTokenAuthenticator(tokens, new TokenVersions(new PgUserRepository(pool), auth), new SessionFamilies(new PgRefreshTokenRepository(pool), auth)),
     assertions: new IdentityAssertions(auth.jwtSecret),
     close: () => pool.end(),
   };

@@ -41,6 +41,14 @@ export class PgRefreshTokenRepository implements RefreshTokenStore {
     return (rowCount ?? 0) > 0;
   }
 
+  async familyLive(familyId: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ live: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > now()) AS live',
+      [familyId],
+    );
+    return rows[0]?.live === true;
+  }
+
   async revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number> {
     const { rowCount } = await this.pool.query(
       `UPDATE refresh_tokens SET revoked_at = now()

@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AUTH_CONFIG, type AuthConfig } from './auth.config';
+import { REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
+
+/**
+ * Whether a login session (refresh-token family, the access token's `sid`) is still live, read
+ * through a short per-process cache (AuthConfig.tokenVersionCacheMs, like token versions): logout
+ * or a reused refresh token ends the family's access tokens at once on the replica that saw it,
+ * and within that delay on every other, without a database read per request (issue 34 item 8).
+ */
+@Injectable()
+export class SessionFamilies {
+  /** sid → when it was read live. Ended sessions are kept apart: an end is final. */
+  private readonly live = new Map<string, number>();
+  private readonly ended = new Set<string>();
+
+  constructor(
+    @Inject(REFRESH_TOKEN_STORE) private readonly store: Pick<RefreshTokenStore, 'familyLive'>,
+    @Inject(AUTH_CONFIG) private readonly cfg: Pick<AuthConfig, 'tokenVersionCacheMs'>,
+  ) {}
+
+  async isLive(sid: string): Promise<boolean> {
+    if (this.ended.has(sid)) return false;
+    const now = Date.now();
+    const readAt = this.live.get(sid);
+    if (readAt !== undefined && now - readAt < this.cfg.tokenVersionCacheMs) return true;
+    const live = await this.store.familyLive(sid);
+    if (live) this.remember(this.live, sid, now);
+    else this.end(sid);
+    return live;
+  }
+
+  /** This replica ended the session (logout, reuse detected): refused here from now on. */
+  end(sid: string): void {
+    this.live.delete(sid);
+    if (this.ended.size >= MAX_ENTRIES) this.ended.clear(); // forgetting only costs a read
+    this.ended.add(sid);
+  }
+
+  private remember(cache: Map<string, number>, sid: string, at: number): void {
+    if (this.cfg.tokenVersionCacheMs <= 0) return;
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+    cache.set(sid, at);
+  }
+}
+
+/** Bounds each cache's memory; clearing it only costs one read per active session. */
+const MAX_ENTRIES = 100_000;
