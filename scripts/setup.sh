@@ -17,17 +17,22 @@ fi
 step "native servers and tools"
 bash infra/bin/servers install
 
+# The graders' interpreter (built once per machine, infra/servers/tools.sh) and the research
+# tools' one (pip packages: kubernetes-validate, line-solver) are two: the first must stay free of
+# tarfile CVEs and of site-packages, the second needs pip.
+grader_python="${SG_PYTHON:-$(bash infra/bin/servers tool-path grader-python)}"
+tools_python="${SG_TOOLS_PYTHON:-$(bash scripts/tools-python.sh)}"
+
 step "offline validators"
 # kubernetes-validate checks the generated Kubernetes manifests against bundled schemas (no cluster).
-python="${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}"
-"$python" -m kubernetes_validate --version >/dev/null 2>&1 || "$python" -m pip install --quiet kubernetes-validate==1.37.0
+"$tools_python" -m kubernetes_validate --version >/dev/null 2>&1 || "$tools_python" -m pip install --quiet kubernetes-validate==1.37.0
 
 step "TypeScript build"
 npm run build
 
 step "exercise catalog archives"
-"${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}" libs/grading/catalog/build.py
+"$grader_python" libs/grading/catalog/build.py
 
 step "queueing-model solver (benchmarks/models, PyPI line-solver)"
 # Pinned: the model's unit tests check its MVA numbers against closed forms.
-"${SG_PYTHON:-/root/.pyenv/versions/3.11.7/bin/python3}" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'line-solver==3.0.8.0'
+"$tools_python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore 'line-solver==3.0.8.0'

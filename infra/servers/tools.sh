@@ -27,3 +27,40 @@ build_jaeger() {
 k6_tool_ensure() { go_tool_ensure k6 build_k6; }
 minio_tool_ensure() { go_tool_ensure minio build_minio; }
 jaeger_tool_ensure() { go_tool_ensure jaeger build_jaeger; }
+
+# The graders' interpreter, CPython built from its tagged source tree (the Go module proxy
+# serves github.com/python/cpython like any module). Neither interpreter already on these
+# machines will do: Debian's 3.11.2 has no tarfile extraction filters, and pyenv's 3.11.7 has
+# the filter bypasses CVE-2025-4517, CVE-2025-4138, CVE-2025-4330 and CVE-2024-12718 (fixed in
+# 3.11.13). Stdlib only: graders run with -S and use the helper library.
+GRADER_PYTHON_VERSION=3.11.16
+GRADER_PYTHON_NAME=python-$GRADER_PYTHON_VERSION
+
+build_grader_python() {
+  local out=$1 src prefix
+  prefix=$(tool_path "$GRADER_PYTHON_NAME")
+  src=$(go mod download -json "github.com/python/cpython@v$GRADER_PYTHON_VERSION+incompatible" | node -e '
+    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const m = JSON.parse(s);
+      if (m.Error) { console.error(m.Error); process.exit(1); }
+      console.log(m.Dir);
+    });')
+  # Module zips keep no file modes and the module cache is read-only: build from a copy.
+  cp -r "$src" "$out/src" && chmod -R u+w "$out/src"
+  (
+    cd "$out/src"
+    sh ./configure --prefix="$prefix" --without-ensurepip --disable-test-modules >"$out/configure.log" 2>&1 ||
+      { tail -20 "$out/configure.log"; exit 1; }
+    make -j"$(nproc)" >"$out/make.log" 2>&1 || { tail -20 "$out/make.log"; exit 1; }
+    make install DESTDIR="$out/root" >"$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }
+  )
+  mv "$out/root$prefix" "$out/$GRADER_PYTHON_NAME"
+  # Every module a grader or the sandbox needs must have been built (a missing -dev package skips one silently).
+  "$out/$GRADER_PYTHON_NAME/bin/python3" -S -c 'import zlib, ctypes, tarfile, select, socket, resource, json, fcntl; tarfile.data_filter' ||
+    { echo "the built Python lacks a module the graders need" >&2; exit 1; }
+}
+
+grader_python_tool_ensure() {
+  apt_ensure zlib1g-dev libffi-dev libssl-dev
+  go_tool_ensure "$GRADER_PYTHON_NAME" build_grader_python
+}

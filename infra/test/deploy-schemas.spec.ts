@@ -6,7 +6,7 @@
  * schema we keep for its CRD (infra/deploy-schemas). Each validator is first shown to reject
  * a broken document, so a pass means something.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,7 +18,8 @@ import { k6TestRun, k6TestRunYaml } from '../src/deploy/k6-testrun';
 import { kubernetesYaml } from '../src/deploy/kubernetes';
 import { generateSecrets } from '../src/secrets';
 
-const PYTHON = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
+// The research tools' Python (pip's kubernetes-validate), as scripts/setup.sh finds it.
+const PYTHON = process.env.SG_TOOLS_PYTHON ?? execFileSync('bash', ['scripts/tools-python.sh'], { encoding: 'utf8' }).trim();
 const presets = listVariants();
 // Generated here: the tests never read or create this machine's run/secrets.json.
 const secrets = generateSecrets();

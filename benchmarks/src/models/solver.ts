@@ -2,8 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../paths';
+import { toolsPython } from '../tools-python';
 
-export const DEFAULT_PYTHON = '/root/.pyenv/versions/3.11.7/bin/python3';
 
 export interface SolverStation {
   name: string;
@@ -46,7 +46,7 @@ export interface SolverOutput {
 }
 
 export function pythonBin(): string {
-  return process.env.SG_PYTHON ?? DEFAULT_PYTHON;
+  return toolsPython();
 }
 
 export function solveNetwork(input: SolverInput): SolverOutput {

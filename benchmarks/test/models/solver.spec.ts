@@ -72,13 +72,13 @@ describe('queueing solver (LINE MVA)', () => {
   });
 
   it('fails loudly when the solver cannot run', () => {
-    const saved = process.env.SG_PYTHON;
-    process.env.SG_PYTHON = '/nonexistent/python3';
+    const saved = process.env.SG_TOOLS_PYTHON;
+    process.env.SG_TOOLS_PYTHON = '/nonexistent/python3';
     try {
       expect(() => solveNetwork({ name: 'x', classes: [], stations: [] })).toThrow(/cannot run \/nonexistent\/python3/);
     } finally {
-      if (saved === undefined) delete process.env.SG_PYTHON;
-      else process.env.SG_PYTHON = saved;
+      if (saved === undefined) delete process.env.SG_TOOLS_PYTHON;
+      else process.env.SG_TOOLS_PYTHON = saved;
     }
   });
 });

@@ -4,6 +4,11 @@
  * that finally climbs out of the root is caught, while `ln -s ../data current` stays legal.
  */
 const MAX_LINK_HOPS = 40;
+/**
+ * Bytes of link targets one resolution may expand. Past PATH_MAX (4096) a reader's realpath gives
+ * up half-way and reports a path it never reached (CVE-2025-4517): such chains are refused.
+ */
+const MAX_EXPANDED_BYTES = 4096;
 
 export type PathVerdict = { ok: true; parts: string[] } | { ok: false; reason: 'absolute-path' | 'dot-dot' | 'empty-name' };
 
@@ -27,6 +32,7 @@ export function resolveInTree(parts: string[], links: ReadonlyMap<string, string
   const queue = [...parts];
   const resolved: string[] = [];
   let hops = 0;
+  let expanded = parts.join('/').length;
   while (queue.length > 0) {
     const part = queue.shift() as string;
     if (part === '' || part === '.') continue;
@@ -38,7 +44,8 @@ export function resolveInTree(parts: string[], links: ReadonlyMap<string, string
     resolved.push(part);
     const target = links.get(resolved.join('/'));
     if (target === undefined) continue;
-    if (++hops > MAX_LINK_HOPS) return { ok: false, reason: 'loop' };
+    expanded += target.length + 1;
+    if (++hops > MAX_LINK_HOPS || expanded > MAX_EXPANDED_BYTES) return { ok: false, reason: 'loop' };
     if (target.startsWith('/')) return { ok: false, reason: 'escape' };
     resolved.pop();
     queue.unshift(...target.split('/'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { notFound } from '@shellgrade/domain';
 import { catalogDir } from './assets';
+import { graderPython } from './grader-python';
 
 export interface CatalogExercise {
   slug: string;
@@ -44,9 +45,8 @@ export interface CatalogSamples {
 }
 
 export const PAPER_SLUG = 'paper-scripts';
-export const DEFAULT_BUILD_PYTHON = '/root/.pyenv/versions/3.11.7/bin/python3';
 /** The command documented for humans and CI; loadCatalog runs the same thing on demand. */
-export const CATALOG_BUILD_COMMAND = `${DEFAULT_BUILD_PYTHON} libs/grading/catalog/build.py`;
+export const CATALOG_BUILD_COMMAND = '"$(bash infra/bin/servers tool-path grader-python)" libs/grading/catalog/build.py';
 
 const metaSchema = z.object({
   slug: z.string().regex(/^[a-z0-9-]+$/),
@@ -100,7 +100,7 @@ export function paperSamplePath(): string {
 }
 
 /** Runs catalog/build.py when the build is missing or older than its sources. */
-export function ensureCatalogBuilt(python = process.env.SG_PYTHON ?? DEFAULT_BUILD_PYTHON): void {
+export function ensureCatalogBuilt(python = graderPython()): void {
   if (!needsBuild()) return;
   const script = join(catalogDir(), 'build.py');
   const r = spawnSync(python, [script], { encoding: 'utf8', timeout: 60_000 });

@@ -4,4 +4,5 @@ export * from './grader-options';
 export { SandboxGrader } from './sandbox-grader';
 export { gradingResultSchema, parseGradingOutput, GradingFailure, FEEDBACK_BOUNDS } from './grading-output';
 export * from './catalog';
+export * from './grader-python';
 export { gradingLibDir, helperLibDir, catalogDir } from './assets';

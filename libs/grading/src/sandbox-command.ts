@@ -44,6 +44,8 @@ export interface SandboxCommandInput {
    * per job, read-only inside), and the grading groups' parents are bound in for each job to join.
    */
   zygote?: { cgroupParents: string[] };
+  /** The system-call filter (a BPF program, seccomp.ts) the grader and the student scripts run under (root bwrap). */
+  seccompFilter?: string;
 }
 
 /** Pool mode: a warm interpreter that runs grader.py once its job's locale arrives on stdin. */
@@ -63,6 +65,7 @@ const INPUT_MOUNT = '/run/sg-input';
 /** Zygote mode: the worker's inbox (a folder per job) and the grading groups' parents, one per hierarchy. */
 const INBOX_MOUNT = '/run/sg-inbox';
 const CGROUP_MOUNT = '/run/sg-cgroup';
+const SECCOMP_MOUNT = '/opt/shellgrade/seccomp.bpf';
 const SYSTEM_TOP_DIRS = ['/bin', '/lib', '/lib64', '/sbin'];
 const ETC_FILES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime'];
 
@@ -71,6 +74,8 @@ export const GRADER_FILES = {
   statement: 'statement.html',
   question: 'question.tar.gz',
   submission: 'submitted.tar.gz',
+  /** What the service's validator read in the submission; the sandbox refuses an archive that reads otherwise (extract.py). */
+  submissionManifest: 'submitted.manifest.json',
 } as const;
 
 export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
@@ -111,6 +116,7 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     PYTHONIOENCODING: 'utf-8',
     SG_ISOLATION: input.isolation,
     ...(supervised ? supervisorEnv(input.limits, byCgroup || (input.zygote?.cgroupParents.length ?? 0) > 0, !input.zygote) : {}),
+    ...(supervised && input.seccompFilter ? { SG_SECCOMP: SECCOMP_MOUNT } : {}),
   };
   // The autogroup is reniced while still root: without CAP_SYS_ADMIN the kernel accepts one
   // autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
@@ -188,6 +194,7 @@ function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, priv
   a.push(...readOnlyInstall(pythonPrefix(input.python)));
   a.push('--perms', '0755', '--dir', '/opt', '--perms', '0755', '--dir', '/opt/shellgrade');
   a.push('--ro-bind', input.helperLibDir, HELPER_MOUNT);
+  if (privileged && input.seccompFilter) a.push('--ro-bind', input.seccompFilter, SECCOMP_MOUNT);
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   if (privileged) a.push('--size', String(input.limits.workBytes), '--perms', '0711', '--tmpfs', WORK_MOUNT);

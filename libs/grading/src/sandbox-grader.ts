@@ -12,16 +12,18 @@ import { basename, join } from 'node:path';
 import pLimit from 'p-limit';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
 import { ATTR, SPAN, gradingProcessAttributes, withSpan } from '@shellgrade/telemetry';
-import { validateArchive } from './validate-archive';
+import { type ArchiveEntry, validateArchive } from './validate-archive';
 import { helperLibDir } from './assets';
 import type { GraderOptions, SandboxLimits } from './grader-options';
 import { GradingCgroups, type JobCgroup } from './grading-cgroups';
 import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS, ZYGOTE_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner } from './process-runner';
 import type { RunOutcome } from './run-outcome';
-import { failed, GradingFailure, parseGradingOutput } from './grading-output';
+import { failed, GradingFailure, parseGradingOutput, type RunFacts } from './grading-output';
+import { z } from 'zod';
 import { WarmPool } from './warm-pool';
 import { ZygotePool } from './zygote-pool';
+import { buildSeccompFilter } from './seccomp';
 import { ownDirName, prepareSandboxRoot, sweepDeadOwners } from './job-dirs';
 
 
@@ -40,6 +42,8 @@ export class SandboxGrader implements Grader {
   /** Per-grading control groups, where the machine has them (bwrap isolation only). */
   readonly cgroups?: GradingCgroups;
   private readonly cgroupOf = new Map<string, JobCgroup>();
+  /** The system-call filter of the grader and student sandboxes (root bwrap only: elsewhere there is no supervisor to load it). */
+  private readonly seccompFilter?: string;
   /** The global cap on gradings running at once in this process. */
   private readonly slots: pLimit.Limit;
 
@@ -55,6 +59,7 @@ export class SandboxGrader implements Grader {
       if (this.privileged) requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
     prepareSandboxRoot(opts.sandboxRoot);
+    if (opts.isolation === 'bwrap' && this.privileged) this.seccompFilter = buildSeccompFilter(opts.sandboxRoot);
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
     this.slots = pLimit(opts.maxConcurrent);
@@ -94,9 +99,10 @@ export class SandboxGrader implements Grader {
 
   private async gradeNow(job: GradingJob): Promise<GradingResult> {
     // Hostile archives are rejected before anything is written.
-    await withSpan(SPAN.validateArchive, { [ATTR.archiveBytes]: job.submission.length }, () =>
+    const validated = await withSpan(SPAN.validateArchive, { [ATTR.archiveBytes]: job.submission.length }, () =>
       validateArchive(job.submission, this.opts.archive, this.opts.archiveLimits),
     );
+    const inputs = { job, entries: validated.entries };
     let jobDir: string | undefined;
     try {
       let outcome: RunOutcome;
@@ -105,7 +111,7 @@ export class SandboxGrader implements Grader {
         try {
           const dir = await withSpan(SPAN.prepareSandbox, {}, async () => {
             jobDir = await this.makeJobDir(String(job.exerciseId), worker.inbox);
-            await this.writeInputs(jobDir, job);
+            await this.writeInputs(jobDir, inputs);
             return jobDir;
           });
           const zygoteJob = { name: basename(dir), locale: safeLocale(job.locale), cgroup: this.cgroupOf.has(dir) ? basename(dir) : undefined };
@@ -117,14 +123,14 @@ export class SandboxGrader implements Grader {
         const slot = await withSpan(SPAN.prepareSandbox, {}, async () => {
           const acquired = await this.pool!.acquire();
           jobDir = acquired.dir;
-          await this.writeInputs(acquired.dir, job);
+          await this.writeInputs(acquired.dir, inputs);
           return acquired;
         });
         outcome = await this.traceProcess(job, () => slot.process.start(this.opts.timeoutMs, `${safeLocale(job.locale)}\n`));
       } else {
         const dir = await withSpan(SPAN.prepareSandbox, {}, async () => {
           jobDir = await this.makeJobDir(String(job.exerciseId));
-          await this.writeInputs(jobDir, job);
+          await this.writeInputs(jobDir, inputs);
           return jobDir;
         });
         outcome = await this.traceProcess(job, () =>
@@ -183,8 +189,9 @@ export class SandboxGrader implements Grader {
     await Promise.all([removeJobDir(dir), cgroup?.remove()]);
   }
 
-  private async writeInputs(jobDir: string, job: GradingJob): Promise<void> {
+  private async writeInputs(jobDir: string, { job, entries }: { job: GradingJob; entries: ArchiveEntry[] }): Promise<void> {
     await Promise.all([
+      writeFile(join(jobDir, GRADER_FILES.submissionManifest), JSON.stringify(entries), { mode: 0o644 }),
       writeFile(join(jobDir, GRADER_FILES.script), job.graderScript, { mode: 0o644 }),
       writeFile(join(jobDir, GRADER_FILES.statement), job.statementHtml, { mode: 0o644 }),
       writeFile(join(jobDir, GRADER_FILES.question), job.questionArchive, { mode: 0o644 }),
@@ -207,6 +214,7 @@ export class SandboxGrader implements Grader {
       niceness: this.opts.niceness,
       cgroupProcs: this.cgroupOf.get(jobDir)?.procsFiles,
       zygote,
+      seccompFilter: this.seccompFilter,
     });
   }
 }
@@ -254,12 +262,34 @@ function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaB
   if (o.spawnError) throw failed('the grader could not be started', facts, { spawnError: o.spawnError });
   if (o.timedOut) throw failed(`the grading was stopped after the ${timeoutMs / 1000} s time limit`, facts);
   if (o.outputOverflow) throw failed('the grader printed too much output', facts);
+  if (o.exitCode === ARCHIVE_REFUSED) throw archiveRefusal(o.stdout, facts);
   if (o.exitCode !== 0) {
     const limit = signal ? LIMIT_SIGNALS[signal]?.(limits) : undefined;
     const how = signal ? `was killed by ${signal}${limit ? `: it exceeded ${limit}` : ''}` : `stopped with an error (exit code ${o.exitCode})`;
     throw failed(`the grader ${how}`, facts);
   }
   return parseGradingOutput(o.stdout, facts, hostPaths);
+}
+
+/** The supervisor's status for a submission that reads differently in the sandbox than it was validated (supervise.py). */
+const ARCHIVE_REFUSED = 65;
+
+/** The student's 422: the archive is refused like any the validator refuses; anything else printed is a failed grading. */
+function archiveRefusal(stdout: string, facts: RunFacts): DomainError {
+  const refusal = archiveRefusalSchema.safeParse(parseLastLine(stdout));
+  if (!refusal.success) return failed('the grader stopped with an error (exit code 65)', facts);
+  const { reason, message } = refusal.data.archive_refused;
+  return new DomainError('invalid-archive', `the archive was refused: ${message}; create it with a plain \`tar czf\``, { reason });
+}
+
+const archiveRefusalSchema = z.object({ archive_refused: z.object({ reason: z.string().max(40), message: z.string().max(300) }) });
+
+function parseLastLine(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+  } catch {
+    return undefined;
+  }
 }
 
 const defaultLog = (line: string) => console.error(line);

@@ -43,6 +43,40 @@ export function displayName(name: string): string {
   return clean.length > 120 ? `${clean.slice(0, 100)}…(${Buffer.byteLength(name)} bytes)` : clean;
 }
 
+/**
+ * pax keywords a plain `tar` writes, each with the syntax both readers parse alike. Any other
+ * keyword (GNU.sparse.* renames a member in Python's tarfile and not here, hdrcharset changes how
+ * names decode, ...) is refused: the sandbox's reader must see exactly the tree checked here.
+ * Extended attributes (macOS tar) are inert for both readers.
+ */
+const PAX_SYNTAX: Record<string, RegExp> = {
+  path: /^[^\0]+$/,
+  linkpath: /^[^\0]+$/,
+  size: /^\d{1,15}$/,
+  mtime: /^-?\d{1,15}(\.\d{1,9})?$/,
+  atime: /^-?\d{1,15}(\.\d{1,9})?$/,
+  ctime: /^-?\d{1,15}(\.\d{1,9})?$/,
+  uid: /^\d{1,15}$/,
+  gid: /^\d{1,15}$/,
+  uname: /^[^\0]*$/,
+  gname: /^[^\0]*$/,
+};
+const INERT_PAX_PREFIXES = ['LIBARCHIVE.xattr.', 'SCHILY.xattr.'];
+
+/** Why a pax record set is refused, or undefined. */
+function paxProblem(pax: Record<string, string> | undefined | null): string | undefined {
+  for (const [keyword, value] of Object.entries(pax ?? {})) {
+    if (INERT_PAX_PREFIXES.some((p) => keyword.startsWith(p))) continue;
+    const syntax = PAX_SYNTAX[keyword];
+    if (syntax === undefined) return `carries the tar extension "${displayName(keyword)}", which is not allowed`;
+    if (!syntax.test(value)) return `carries an invalid "${keyword}" record`;
+  }
+  return undefined;
+}
+
+/** tar-stream keeps a global pax header to itself (and applies it only to entries with their own pax header): look. */
+const sawGlobalPaxHeader = (extract: tar.Extract): boolean => (extract as unknown as { _paxGlobal: unknown })._paxGlobal != null;
+
 const invalid = (reason: string, message: string, entry?: string) =>
   new DomainError('invalid-archive', message, entry === undefined ? { reason } : { reason, entry: displayName(entry) });
 
@@ -87,7 +121,9 @@ function parse(bytes: Buffer, lim: ArchiveLimits): Promise<ArchiveInfo> {
     const extract = tar.extract();
     let seen = 0;
     extract.on('entry', (header, body, next) => {
-      const problem = checkHeader(header, ++seen, lim);
+      const problem = sawGlobalPaxHeader(extract)
+        ? invalid('tar-extension', 'the archive carries a global pax header, which is not allowed: create it with a plain `tar czf`')
+        : checkHeader(header, ++seen, lim);
       body.on('error', () => undefined); // destroying the extractor errors the open entry
       if (problem instanceof DomainError) return settle(stop(problem));
       if (problem) entries.push(problem);
@@ -132,6 +168,8 @@ function checkHeader(header: tar.Header, seen: number, lim: ArchiveLimits): Arch
   if (type === undefined) {
     return invalid('special-file', `entry "${shown}" is a ${header.type}: only files, folders and links are allowed`, header.name);
   }
+  const extension = paxProblem(header.pax as Record<string, string> | undefined);
+  if (extension) return invalid('tar-extension', `entry "${shown}" ${extension}: create the archive with a plain \`tar czf\``, header.name);
   const name = checkEntryName(header.name);
   if (!name.ok && name.reason === 'empty-name' && type === 'directory') return null;
   if (!name.ok) {
@@ -204,6 +242,10 @@ function checkConflicts(entries: ArchiveEntry[]): void {
       }
     }
     const before = kinds.get(e.path);
+    // Two readers may keep a different copy of a name stored twice (first or last): one per name.
+    if (before !== undefined && before !== 'directory' && e.type !== 'directory') {
+      throw invalid('duplicate-entry', `entry "${displayName(e.path)}" is stored twice in the archive`, e.path);
+    }
     if (before !== undefined && (before === 'directory') !== (e.type === 'directory')) {
       throw invalid('path-conflict', `entry "${displayName(e.path)}" appears both as a folder and as a ${before === 'directory' ? e.type : before}`, e.path);
     }

@@ -1,7 +1,8 @@
 import { buildSandboxCommand, pythonPrefix } from '../src/sandbox-command';
+import { graderPython } from '../src/grader-python';
 import { SPEC_LIMITS } from './spec-settings';
 
-const python = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
+const python = graderPython();
 const base = { bwrapPath: '/usr/bin/bwrap', python, helperLibDir: '/repo/libs/grading/python', jobDir: '/sb/job-1', locale: 'fr', limits: SPEC_LIMITS };
 
 describe('buildSandboxCommand', () => {

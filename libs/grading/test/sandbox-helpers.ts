@@ -6,16 +6,20 @@ import type { GradingJob } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
 import type { GraderOptions, SandboxLimits } from '../src/grader-options';
 import { getCatalogExercise } from '../src/catalog';
+import { graderPython } from '../src/grader-python';
 import { specGraderSettings } from './spec-settings';
 
-export const PYTHON = process.env.SG_PYTHON ?? '/root/.pyenv/versions/3.11.7/bin/python3';
+export const PYTHON = graderPython();
 
 export function makeSandboxRoot(tag: string): { root: string; leftovers: () => string[]; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), `sg-${tag}-`));
   return {
     root,
     /** Job directories still present (they live in <root>/p<pid>/). */
-    leftovers: () => readdirSync(root).flatMap((owner) => readdirSync(join(root, owner)).map((d) => `${owner}/${d}`)),
+    leftovers: () =>
+      readdirSync(root, { withFileTypes: true })
+        .filter((owner) => owner.isDirectory()) // (the system-call filter, seccomp.bpf, sits beside the owners' folders)
+        .flatMap((owner) => readdirSync(join(root, owner.name)).map((d) => `${owner.name}/${d}`)),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -5,6 +5,7 @@
  * Defaults are the loopback servers that infra/bin/servers starts.
  */
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +26,12 @@ export function defaultResultsDir(): string {
   }
 }
 
+/** The graders' interpreter built by `servers install grader-python` (same path as libs/grading grader-python.ts; a wiring test holds them together). */
+export function defaultGraderPython(env: NodeJS.ProcessEnv = process.env): string {
+  const tools = env.SHELLGRADE_TOOLS ?? join(homedir(), '.cache', 'shellgrade', 'tools');
+  return join(tools, 'python-3.11.16', 'bin', 'python3');
+}
+
 export const connectionsSchema = z.object({
   DATABASE_URL: z.string().default('postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade'),
   REDIS_URL: z.string().default('redis://127.0.0.1:56379'),
@@ -34,7 +41,10 @@ export const connectionsSchema = z.object({
   MINIO_SECRET_KEY: z.string().default('shellgrade-secret'),
   MINIO_BUCKET: z.string().default('shellgrade-archives'),
   SG_JWT_SECRET: z.string().min(16).default('shellgrade-dev-secret-change-me'),
-  SG_PYTHON: z.string().default('/root/.pyenv/versions/3.11.7/bin/python3'),
+  /** Opens /metrics, /docs and /health detail to whoever presents it (run/secrets.json, generated per installation); none: loopback callers only. */
+  SG_SCRAPE_TOKEN: z.string().min(32, 'SG_SCRAPE_TOKEN must be a generated secret of at least 32 characters').optional(),
+  /** The graders' interpreter; default: the one `servers install grader-python` builds (libs/grading grader-python.ts). */
+  SG_PYTHON: z.string().default(defaultGraderPython()),
   // Root-owned, not the world-writable /tmp where anyone could create the folder first (the
   // grader refuses a root it does not own or that others can write: libs/grading job-dirs.ts).
   SG_SANDBOX_ROOT: z.string().default(DEFAULT_SANDBOX_ROOT),

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, DEFAULT_BUILD_PYTHON } from '@shellgrade/grading';
+import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, graderPython } from '@shellgrade/grading';
 // The grader's limits, cgroups and output bound: the spec's defaults (their one home).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { archiveBoundsOf, graderSchema, httpSchema, maxConcurrentGradings, warmPoolSize } from '@shellgrade/variant';
@@ -26,7 +26,7 @@ export function realGrader(): SandboxGrader {
     archive: archiveBoundsOf({ http: httpSchema.parse({}), grader }),
     maxConcurrent: maxConcurrentGradings(grader, cpus().length),
     poolSize: warmPoolSize(grader, cpus().length),
-    python: process.env.SG_PYTHON ?? DEFAULT_BUILD_PYTHON,
+    python: graderPython(),
     sandboxRoot: mkdtempSync(join(tmpdir(), 'sg-broker-grader-')),
     timeoutMs: 20_000,
     exec: 'async',

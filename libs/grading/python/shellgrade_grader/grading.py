@@ -4,7 +4,7 @@ import traceback
 from pathlib import Path
 from typing import Callable, Union
 
-from .extract import ExtractionError, read_members, safe_extract
+from .extract import ExtractionError, freeze, load_manifest, read_members, safe_extract
 from .feedback import NOT_OK, NOT_TESTED, OK, Feedback, Verdict
 
 CheckResult = Union[Verdict, bool, "tuple[bool, str]"]
@@ -31,7 +31,7 @@ class Grading:
     def submission_root(self, top: str) -> "Path | None":
         """Extracts the submission and returns its top folder; blocks later checks if absent."""
         try:
-            dest = safe_extract(self.submitted, self.workdir / "submission")
+            dest = safe_extract(self.submitted, self.workdir / "submission", load_manifest(self.submitted))
         except ExtractionError as exc:
             self._blocked = str(exc)
             return None
@@ -43,7 +43,9 @@ class Grading:
 
     def question_root(self, top: str) -> Path:
         """The question archive is trusted (written by the teacher) but still extracted safely."""
-        return safe_extract(self.question, self.workdir / "question") / top
+        tree = safe_extract(self.question, self.workdir / "question")
+        freeze(tree)  # whatever runs later (a student's extraction included) cannot replace it
+        return tree / top
 
     def submission_members(self) -> dict:
         """Tar headers of the submission (exact modes before extraction filters touch them)."""

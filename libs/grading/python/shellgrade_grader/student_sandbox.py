@@ -34,14 +34,16 @@ JOB_ROOT = Path("/job")
 
 
 class StudentSandbox:
-    def __init__(self, uid: int, limits: "dict[str, int]", work_root: Path, tmp_bytes: int) -> None:
+    def __init__(self, uid: int, limits: "dict[str, int]", work_root: Path, tmp_bytes: int, seccomp_filter: "str | None" = None) -> None:
         self.uid, self.limits, self.work_root, self.tmp_bytes = uid, limits, work_root, tmp_bytes
+        self.seccomp_filter = seccomp_filter
         self._runs = itertools.count(1)
 
     @classmethod
     def from_env(cls) -> "StudentSandbox":
         return cls(int(os.environ["SG_STUDENT_UID"]), parse_limits(os.environ.get("SG_LIMITS", "")),
-                   Path(os.environ.get("SG_WORK_ROOT", "/run/sg-work")), int(os.environ.get("SG_TMP_BYTES", 16 << 20)))
+                   Path(os.environ.get("SG_WORK_ROOT", "/run/sg-work")), int(os.environ.get("SG_TMP_BYTES", 16 << 20)),
+                   os.environ.get("SG_SECCOMP") or None)
 
     def run(self, request: dict) -> dict:
         script, tree = _inside_job(str(request["script"]))
@@ -57,12 +59,18 @@ class StudentSandbox:
             _chown_tree(copy, self.uid)
             interp = interpreter_of(copy / script.relative_to(tree)) if request.get("use_shebang", True) else ["/bin/sh"]
             args = [str(a) for a in request.get("args", [])]
-            cmd = self._command(copy, tree, cwd) + [*interp, str(script), *args]
-            return _run_bounded(cmd, str(request.get("stdin", "")), timeout)
+            # One descriptor per run: bwrap reads the program from its current offset, shared with the last run's.
+            filter_fd = os.open(self.seccomp_filter, os.O_RDONLY) if self.seccomp_filter else None
+            try:
+                cmd = self._command(copy, tree, cwd, filter_fd) + [*interp, str(script), *args]
+                return _run_bounded(cmd, str(request.get("stdin", "")), timeout, () if filter_fd is None else (filter_fd,))
+            finally:
+                if filter_fd is not None:
+                    os.close(filter_fd)
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
 
-    def _command(self, copy: Path, tree: Path, cwd: Path) -> "list[str]":
+    def _command(self, copy: Path, tree: Path, cwd: Path, filter_fd: "int | None") -> "list[str]":
         a = ["/usr/bin/bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
              "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"]
         for d in SYSTEM_LINKS:
@@ -78,6 +86,8 @@ class StudentSandbox:
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tree), "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
         for k, v in env.items():
             a += ["--setenv", k, v]
+        if filter_fd is not None:
+            a += ["--seccomp", str(filter_fd)]  # loaded by bwrap last, just before the script's command runs
         uid = str(self.uid)
         return a + ["--", *prlimit_args(self.limits), "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs",
                     "--inh-caps=-all", "--bounding-set=-all", "--"]
@@ -99,9 +109,9 @@ def _chown_tree(root: Path, uid: int) -> None:
             os.lchown(os.path.join(here, name), uid, uid)
 
 
-def _run_bounded(cmd: "list[str]", stdin: str, timeout: float) -> dict:
+def _run_bounded(cmd: "list[str]", stdin: str, timeout: float, pass_fds: "tuple[int, ...]" = ()) -> dict:
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, pass_fds=pass_fds)
     out = {proc.stdout: bytearray(), proc.stderr: bytearray()}
     pending = memoryview(stdin.encode())
     sel = selectors.DefaultSelector()

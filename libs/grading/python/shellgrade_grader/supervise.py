@@ -14,6 +14,7 @@ Outside a privileged bwrap sandbox (isolation ``none``, or a service that is not
 nobody to drop privileges to: the grader runs in this process and run_script runs the script
 itself, as before.
 """
+import json
 import os
 import runpy
 import select
@@ -21,10 +22,14 @@ import shutil
 import socket
 import sys
 
-from . import protocol
+from . import protocol, seccomp
+from .extract import MANIFEST_NAME, ExtractionError, check_as_validated, load_manifest
 from .limits import apply_limits, parse_limits
 
 GRADER_ARGV = ["grader.py", "statement.html", "question.tar.gz", "submitted.tar.gz"]
+SUBMISSION = "submitted.tar.gz"
+# The service tells a refused archive from a failed grading by this status and the line before it.
+ARCHIVE_REFUSED = 65
 
 
 def grade(locale: str) -> None:
@@ -32,9 +37,11 @@ def grade(locale: str) -> None:
     sys.argv = [*GRADER_ARGV, locale]
     if not _privileged_sandbox():
         apply_limits(parse_limits(os.environ.get("SG_LIMITS", "")))
+        refuse_unless_as_validated()
         _run_grader()
     os.umask(0o022)  # bwrap makes the student sandbox's folders with it: 077 would close them to the student
     take_inputs(os.environ.get("SG_INPUT_DIR"))
+    refuse_unless_as_validated()
     parent, child = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -50,11 +57,21 @@ def _privileged_sandbox() -> bool:
     return os.environ.get("SG_ISOLATION") == "bwrap" and os.getuid() == 0 and "SG_GRADER_UID" in os.environ
 
 
+def refuse_unless_as_validated() -> None:
+    """Before the grader runs: the submission must read here exactly as the service validated it (extract.py)."""
+    try:
+        check_as_validated(SUBMISSION, load_manifest(SUBMISSION))
+    except ExtractionError as exc:
+        sys.stdout.write(json.dumps({"archive_refused": {"reason": getattr(exc, "reason", "unreadable"), "message": str(exc)[:300]}}) + "\n")
+        sys.stdout.flush()
+        os._exit(ARCHIVE_REFUSED)
+
+
 def take_inputs(source: "str | None") -> None:
     """Copies the inputs from the read-only host folder into the working folder (/job, a tmpfs of bounded size), the grader's."""
     if not source:
         return
-    for name in GRADER_ARGV:
+    for name in GRADER_ARGV + [MANIFEST_NAME]:
         shutil.copyfile(os.path.join(source, name), name)
         os.chmod(name, 0o644)
     uid = int(os.environ["SG_GRADER_UID"])
@@ -68,8 +85,10 @@ def _become_grader(channel: socket.socket) -> None:
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # drops every capability (bwrap already set no_new_privs)
+    if os.environ.get("SG_SECCOMP"):
+        seccomp.install(os.environ["SG_SECCOMP"])  # last: the uid change above needs no denied call
     os.environ[protocol.FD_ENV] = str(channel.fileno())
-    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES", "SG_JOB_BYTES", "SG_WORK_BYTES"):
+    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES", "SG_JOB_BYTES", "SG_WORK_BYTES", "SG_SECCOMP"):
         os.environ.pop(key, None)
 
 
