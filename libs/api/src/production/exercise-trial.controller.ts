@@ -3,12 +3,15 @@
  * a sample archive before publishing — the same archive checks and sandboxed grader a student's
  * submission gets, nothing stored. Served where the grader is (monolith, exercise service).
  * The author sees what its own grader did, stderr included (students never do: issue 22).
+ * Each trial runs a sandboxed grader, so it has limits of its own (issue 34 item 8): a slot budget
+ * per process (spec auth.rateLimits.trialsInFlight: 503 + Retry-After beyond it) and a rate per
+ * author (trialsPerAuthor: 429 + Retry-After).
  */
 import { Body, Controller, HttpCode, Inject, Post, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthGuard, changeable, CurrentUser, Roles, type AuthenticatedUser } from '@shellgrade/auth';
-import { ARCHIVE_VALIDATOR, DomainError, GRADER, invalid, type ArchiveValidator, type Grader } from '@shellgrade/domain';
+import { AUTH_CONFIG, AuthGuard, changeable, CurrentUser, RateLimits, Roles, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
+import { ARCHIVE_VALIDATOR, DomainError, GRADER, invalid, type ArchiveValidator, type Exercise, type Grader } from '@shellgrade/domain';
 import { PgExerciseRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { idParam } from '../admin/schemas';
@@ -18,17 +21,46 @@ import { tooLarge } from './submission-body';
 const trialFields = z.object({ ex_id: idParam });
 /** What of the grader's stderr the author sees (its tail: where a traceback ends). */
 const STDERR_SHOWN = 2_000;
+/** A trial takes seconds: when every slot is taken, ask the author back after a few. */
+const TRIAL_RETRY_AFTER_S = 5;
+
+/** The trials running at once in this process: each holds a sandboxed grader. */
+class TrialSlots {
+  private running = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** A slot, or 503 + Retry-After when all are taken; the returned function frees it. */
+  take(): () => void {
+    if (this.running >= this.max) {
+      throw new DomainError('unavailable', `${this.running} grader trials are already running here: try again in ${TRIAL_RETRY_AFTER_S} s`, { reason: 'trial-slots-full' }, TRIAL_RETRY_AFTER_S);
+    }
+    this.running++;
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      this.running--;
+    };
+  }
+}
 
 @ApiTags('exercise-trial')
 @Controller(['api/exercise-trial', 'api/exercise-trials'])
 @UseGuards(AuthGuard)
 export class ExerciseTrialController {
+  private readonly slots: TrialSlots;
+
   constructor(
     private readonly exercises: PgExerciseRepository,
     @Inject(ARCHIVE_VALIDATOR) private readonly validator: ArchiveValidator,
     @Inject(GRADER) private readonly grader: Grader,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
-  ) {}
+    private readonly rateLimits: RateLimits,
+    @Inject(AUTH_CONFIG) auth: AuthConfig,
+  ) {
+    this.slots = new TrialSlots(auth.rateLimits.trialsInFlight);
+  }
 
   @Post()
   @HttpCode(200)
@@ -41,14 +73,25 @@ export class ExerciseTrialController {
     if (!file) throw invalid('multipart body has no `file` part (the sample archive)');
     if (file.buffer.length > this.limits.maxArchiveBytes) throw tooLarge(file.buffer.length, this.limits.maxArchiveBytes);
     const exercise = changeable(me, await this.exercises.findById(ex_id), (e) => e.authorId, 'exercise', ex_id);
-    await this.validator.validate(file.buffer);
+    // The slot first: a trial refused for a full house (503) spends none of the author's allowance.
+    const freeSlot = this.slots.take();
+    try {
+      await this.rateLimits.trial(me.id);
+      return await this.run(ex_id, exercise, file.buffer);
+    } finally {
+      freeSlot();
+    }
+  }
+
+  private async run(ex_id: number, exercise: Exercise, sample: Buffer) {
+    await this.validator.validate(sample);
     try {
       const result = await this.grader.grade({
         exerciseId: exercise.id,
         graderScript: exercise.graderScript,
         statementHtml: exercise.statementHtml,
         questionArchive: exercise.questionArchive,
-        submission: file.buffer,
+        submission: sample,
         locale: exercise.locale,
       });
       return { ex_id, outcome: 'graded', grade: result.grade, comment: result.comment };
