@@ -22,13 +22,15 @@ export const installationSecretsSchema = z.strictObject({
   minioPassword: secret,
   /** Redis's `requirepass` (BullMQ broker, shared rate-limit counters, cache). */
   redisPassword: secret,
+  /** Opens /metrics, /docs and /health detail of every service to whoever presents it (Authorization: Bearer): scrapers, the bench harness. */
+  scrapeToken: secret,
 });
 export type InstallationSecrets = z.infer<typeof installationSecretsSchema>;
 
 const token = (bytes: number) => randomBytes(bytes).toString('base64url');
 
 export function generateSecrets(): InstallationSecrets {
-  return { jwtSecret: token(48), dbPassword: token(24), amqpPassword: token(24), minioUser: `sg-${token(6)}`, minioPassword: token(24), redisPassword: token(24) };
+  return { jwtSecret: token(48), dbPassword: token(24), amqpPassword: token(24), minioUser: `sg-${token(6)}`, minioPassword: token(24), redisPassword: token(24), scrapeToken: token(32) };
 }
 
 /**

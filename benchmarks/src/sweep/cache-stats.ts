@@ -4,6 +4,22 @@
  * and Redis's own CPU and memory (INFO) — paper 001's question is what the cache buys, so a run
  * says how often it answered and what it cost.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../paths';
+
+/**
+ * The header that opens a service's /metrics wherever it listens: the installation's scrape
+ * token (run/secrets.json, written by the launcher). None without the file (loopback still answers).
+ */
+export function scrapeHeaders(secretsFile = join(repoRoot(), 'run', 'secrets.json')): Record<string, string> {
+  try {
+    const { scrapeToken } = JSON.parse(readFileSync(secretsFile, 'utf8')) as { scrapeToken?: unknown };
+    return typeof scrapeToken === 'string' && scrapeToken ? { Authorization: `Bearer ${scrapeToken}` } : {};
+  } catch {
+    return {};
+  }
+}
 export interface CacheCounters {
   hit: number;
   miss: number;
@@ -53,14 +69,17 @@ export function cacheDelta(process: string, before: CacheCounters, after: CacheC
 }
 
 /** Every process's counters of both caches (a process without /metrics, e.g. HAProxy, is left out). */
-export async function scrapeCaches(processes: { name: string; port?: number | null; role?: string }[]): Promise<Map<string, { context: CacheCounters; report: CacheCounters }>> {
+export async function scrapeCaches(
+  processes: { name: string; port?: number | null; role?: string }[],
+  headers: Record<string, string> = scrapeHeaders(),
+): Promise<Map<string, { context: CacheCounters; report: CacheCounters }>> {
   const out = new Map<string, { context: CacheCounters; report: CacheCounters }>();
   await Promise.all(
     processes
       .filter((p) => p.port && p.role !== 'haproxy')
       .map(async (p) => {
         try {
-          const res = await fetch(`http://127.0.0.1:${p.port}/metrics`, { signal: AbortSignal.timeout(5_000) });
+          const res = await fetch(`http://127.0.0.1:${p.port}/metrics`, { headers, signal: AbortSignal.timeout(5_000) });
           if (res.ok) {
             const text = await res.text();
             out.set(p.name, { context: parseCacheCounters(text, 'context'), report: parseCacheCounters(text, 'report') });

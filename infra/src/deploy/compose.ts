@@ -27,6 +27,7 @@ const SECRET_VARS: Record<keyof DeploySecrets, string> = {
   minioUser: 'SG_MINIO_USER',
   minioPassword: 'SG_MINIO_PASSWORD',
   redisPassword: 'SG_REDIS_PASSWORD',
+  scrapeToken: 'SG_SCRAPE_TOKEN',
 };
 
 /** `${VAR:?...}`: compose refuses to start when the .env written beside the file is missing. */

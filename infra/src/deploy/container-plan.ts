@@ -60,7 +60,7 @@ export const SERVER_ACCOUNTS = { db: { name: 'shellgrade', user: 'shellgrade' },
  * The secret values a deployment file carries: generated ones (Kubernetes Secret) or references
  * resolved at deploy time (compose `${VAR}` from its .env) — never a literal from this repository.
  */
-export type DeploySecrets = Pick<InstallationSecrets, 'jwtSecret' | 'dbPassword' | 'amqpPassword' | 'minioUser' | 'minioPassword' | 'redisPassword'>;
+export type DeploySecrets = Pick<InstallationSecrets, 'jwtSecret' | 'dbPassword' | 'amqpPassword' | 'minioUser' | 'minioPassword' | 'redisPassword' | 'scrapeToken'>;
 
 /** Client URLs of the servers by their service names (compose and Kubernetes DNS alike). */
 export function serverEnv(spec: VariantSpec, secrets: DeploySecrets): Record<string, string> {
@@ -95,6 +95,7 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams, secrets
       ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams }),
       ...serverEnv(spec, secrets),
       SG_JWT_SECRET: secrets.jwtSecret,
+      SG_SCRAPE_TOKEN: secrets.scrapeToken,
     };
     env.OTEL_RESOURCE_ATTRIBUTES = `deployment.environment=${spec.name}`;
     return {

@@ -33,7 +33,7 @@ type Manifest = Record<string, unknown>;
 
 const SECRET = 'shellgrade-credentials';
 /** Keys of the env that are credentials: they go to the Secret, not a ConfigMap. */
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'SG_JWT_SECRET'];
+const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'AMQP_URL', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY', 'SG_JWT_SECRET', 'SG_SCRAPE_TOKEN'];
 /** The servers' own passwords, in the same Secret (read by the server containers only). */
 const SERVER_SECRET_KEYS = {
   dbPassword: 'POSTGRES_PASSWORD',
@@ -129,7 +129,7 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
   const upstreams = { leftoverUrl: `http://leftover:${ROLE_BASE_PORT.leftover}`, exerciseUrl: `http://exercise:${ROLE_BASE_PORT.exercise}` };
   const secrets = options.secrets ?? installationSecrets();
   const roles = roleDeployments(spec, upstreams, secrets);
-  const secretEnv: Record<string, string> = { ...serverEnv(spec, secrets), SG_JWT_SECRET: secrets.jwtSecret };
+  const secretEnv: Record<string, string> = { ...serverEnv(spec, secrets), SG_JWT_SECRET: secrets.jwtSecret, SG_SCRAPE_TOKEN: secrets.scrapeToken };
   const serverSecrets = Object.fromEntries(Object.entries(SERVER_SECRET_KEYS).map(([key, name]) => [name, secrets[key as keyof typeof SERVER_SECRET_KEYS]]));
   const manifests: Manifest[] = [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'app.kubernetes.io/name': 'shellgrade' } } },

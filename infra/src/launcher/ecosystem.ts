@@ -38,6 +38,8 @@ export interface EcosystemOptions {
   placement?: PlacementOptions;
   /** This installation's token-signing secret (run/secrets.json), the same for every replica. */
   jwtSecret: string;
+  /** This installation's scrape token (run/secrets.json): opens every replica's /metrics, /docs and /health detail. */
+  scrapeToken?: string;
   /** V8 heap cap per replica; 25 replicas on one machine must fit. */
   maxOldSpaceMb?: number;
   /** variant up --cpu-prof: V8 CPU profiles of every service, one folder per process, written when it exits. */
@@ -76,7 +78,7 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
       ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfileDir, proc.name)}`] : []),
     ],
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
-    env: { NODE_ENV: 'production', SG_JWT_SECRET: options.jwtSecret, ...proc.env },
+    env: { NODE_ENV: 'production', SG_JWT_SECRET: options.jwtSecret, ...(options.scrapeToken ? { SG_SCRAPE_TOKEN: options.scrapeToken } : {}), ...proc.env },
     ...RESTART,
     // Lets a replica finish in-flight requests (a broker consumer waits up to 10 s for its job) before SIGKILL.
     kill_timeout: 12_000,

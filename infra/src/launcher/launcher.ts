@@ -170,8 +170,9 @@ function writeRunFiles(spec: VariantSpec, placement: PlacementOptions, cpuProfil
     }
   }
   const file = join(VARIANT_RUN_DIR, 'ecosystem.config.js');
-  // It carries the installation's token secret: owner-only, also when it already existed.
-  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement, jwtSecret: installationSecrets().jwtSecret, cpuProfileDir }), { mode: 0o600 });
+  // It carries the installation's token secret and scrape token: owner-only, also when it already existed.
+  const { jwtSecret, scrapeToken } = installationSecrets();
+  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement, jwtSecret, scrapeToken, cpuProfileDir }), { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
 }

@@ -50,7 +50,7 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   app.disable('x-powered-by');
   app.use(state.metrics.middleware());
   app.enableCors(corsOptions(config.corsOrigins));
-  app.use(opsEndpointsGate(config.opsAccess));
+  app.use(opsEndpointsGate(config.opsAccess, { scrapeToken: config.scrapeToken }));
   if (options.offloading) app.use(createIdentityOffloader(options.offloading));
   app.use(upstreamMiddleware(state, app));
   app.useGlobalFilters(new ProblemFilter());

@@ -17,6 +17,8 @@ export interface GatewayConfig {
   corsOrigins: string;
   /** Who reads /metrics, /docs and /health detail. */
   opsAccess: OpsAccess;
+  /** The installation's scrape token: opens /metrics, /docs and /health detail to whoever presents it. */
+  scrapeToken?: string;
   /** How long a replica that refused a connection answers 503 without being tried. */
   downCooldownMs: number;
   /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */

@@ -25,6 +25,8 @@ export interface HttpAppOptions {
   parseBodies?: boolean;
   /** Who reads /metrics, /docs and /health detail. */
   opsAccess: OpsAccess;
+  /** The installation's scrape token: opens /metrics, /docs and /health detail to whoever presents it (Authorization: Bearer). */
+  scrapeToken?: string;
   /** Idle client connections are kept this long (spec: http.keepAliveMs, longer than the callers' idle timeouts). */
   keepAliveMs: number;
   /** A request taking longer is cut (spec: http.requestTimeoutMs). */
@@ -54,7 +56,7 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   setServerTimeouts(app, opts);
   app.use(httpMetricsMiddleware);
   app.enableCors(corsOptions(opts.corsOrigins));
-  app.use(opsEndpointsGate(opts.opsAccess));
+  app.use(opsEndpointsGate(opts.opsAccess, { scrapeToken: opts.scrapeToken }));
   app.use(cookieParser());
   if (opts.parseBodies !== false) {
     const limit = bodyLimitFor(opts.maxArchiveBytes);

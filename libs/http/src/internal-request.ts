@@ -1,50 +1,79 @@
 /**
- * Who may read a service's operational endpoints (/health detail, /metrics, /docs): only
- * callers on the service's own network (loopback, private or link-local addresses) that came
- * straight to it. A request relayed by a proxy (X-Forwarded-For, Forwarded) comes from the
- * outside, whatever the proxy's own address.
+ * Who may read a service's operational surfaces (/health detail, /metrics, /docs, the console's
+ * /ops): a caller with an explicit credential — the installation's scrape token, or (for /ops)
+ * a staff account, see web-app.ts — or a loopback caller that came straight to the service
+ * (issue 34 item 4). A network position is no credential: a private-range (10/8, 172.16/12,
+ * 192.168/16) caller is refused like any other, and a request relayed by a proxy
+ * (X-Forwarded-For, Forwarded) comes from the outside, whatever the proxy's own address.
  */
-import { BlockList, isIPv4 } from 'node:net';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { BlockList, isIPv4 } from 'node:net';
 import { problem, type ProblemSink, sendProblem } from './problem';
 
-/** `internal`: operational endpoints for internal callers only; `public`: for anyone (development). The spec's `http.opsAccess` chooses. */
+/** `internal`: operational surfaces by credential or loopback only; `public`: for anyone (development). The spec's `http.opsAccess` chooses. */
 export type OpsAccess = 'internal' | 'public';
 
-const internalNetworks = new BlockList();
-for (const [net, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['169.254.0.0', 16]] as const) {
-  internalNetworks.addSubnet(net, prefix, 'ipv4');
+/** The explicit credentials an operator presents to the operational surfaces. */
+export interface OpsCredentials {
+  /** The installation's scrape token (run/secrets.json `scrapeToken`, env SG_SCRAPE_TOKEN), sent as `Authorization: Bearer <token>`. */
+  scrapeToken?: string;
 }
-for (const [net, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10]] as const) internalNetworks.addSubnet(net, prefix, 'ipv6');
 
-export function isInternalAddress(address: string | undefined): boolean {
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
   const ip = mapped ?? address;
-  return internalNetworks.check(ip, isIPv4(ip) ? 'ipv4' : 'ipv6');
+  return loopback.check(ip, isIPv4(ip) ? 'ipv4' : 'ipv6');
 }
 
-export function isInternalRequest(req: IncomingMessage): boolean {
+/** A caller on this machine that reached the service directly (not through HAProxy or the gateway). */
+export function isLoopbackDirectRequest(req: IncomingMessage): boolean {
   if (req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined) return false;
-  return isInternalAddress(req.socket.remoteAddress);
+  return isLoopbackAddress(req.socket.remoteAddress);
+}
+
+/** Requests whose credential the gate checked (the handlers behind it read this, not the headers again). */
+const credentialed = new WeakSet<IncomingMessage>();
+
+/** Marks a request as carrying an operator credential (the gate, or the console's staff check). */
+export function grantOps(req: IncomingMessage): void {
+  credentialed.add(req);
 }
 
 /** Whether this request may see operational detail under `access`. */
-export const mayReadOps = (req: IncomingMessage, access: OpsAccess): boolean => access === 'public' || isInternalRequest(req);
+export const mayReadOps = (req: IncomingMessage, access: OpsAccess): boolean => access === 'public' || credentialed.has(req) || isLoopbackDirectRequest(req);
 
-const OPS_PATHS = /^\/(metrics|docs)(\/|-json|-yaml|$)/;
+/** Whether the request presents the scrape token (constant-time: the comparison says nothing about a near miss). */
+export function presentsScrapeToken(req: IncomingMessage, scrapeToken: string | undefined): boolean {
+  if (!scrapeToken) return false;
+  const presented = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (!presented) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(presented), digest(scrapeToken));
+}
+
+/** Every operational surface: the gate recognises a credential on them (the router matches paths case-insensitively, so do we). */
+const OPS_SURFACES = /^\/(metrics|docs|health|ops)(\/|-json|-yaml|$)/i;
+/** Hidden entirely from a caller without access; /health stays public (load balancers) with its detail trimmed, /ops is refused by its own handler. */
+const HIDDEN_SURFACES = /^\/(metrics|docs)(\/|-json|-yaml|$)/i;
 
 /**
- * Express middleware: /metrics and /docs answer 404 problem+json to callers that may not read
- * them (as if absent: nothing to probe). /health stays public for load balancers; its detail is
- * trimmed by its handler (ObservabilityModule).
+ * Express middleware: recognises the scrape token on the operational surfaces, and answers
+ * /metrics and /docs with 404 problem+json to callers that may not read them (as if absent:
+ * nothing to probe). /health stays public for load balancers; its detail is trimmed by its
+ * handler (ObservabilityModule).
  */
-export function opsEndpointsGate(access: OpsAccess) {
+export function opsEndpointsGate(access: OpsAccess, credentials: OpsCredentials = {}) {
   return (req: IncomingMessage & { path?: string }, res: ProblemSink, next: () => void): void => {
-    if (access === 'public' || !OPS_PATHS.test(req.path ?? req.url ?? '/') || isInternalRequest(req)) {
-      next();
-      return;
-    }
+    const path = req.path ?? req.url ?? '/';
+    if (access === 'public' || !OPS_SURFACES.test(path)) return next();
+    if (presentsScrapeToken(req, credentials.scrapeToken)) grantOps(req);
+    if (!HIDDEN_SURFACES.test(path) || mayReadOps(req, access)) return next();
     sendProblem(res, problem(404, 'not found'));
   };
 }

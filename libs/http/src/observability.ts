@@ -56,7 +56,7 @@ class ObservabilityController {
     @Inject(OPS_ACCESS) private readonly access: OpsAccess,
   ) {}
 
-  /** Status for anyone (load balancers); identity and failing checks only for internal callers. */
+  /** Status for anyone (load balancers); identity and failing checks only for an operator (internal-request.ts: credential or loopback). */
   @Get('health')
   async health(@Req() req: Request, @Res() res: Response): Promise<void> {
     const results = await Promise.all(

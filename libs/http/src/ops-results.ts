@@ -1,6 +1,7 @@
 /**
- * The researchers' console reads, beside the Jaeger relay and gated like it (internal callers
- * only unless http.opsAccess is `public`; 404 otherwise):
+ * The researchers' console reads, beside the Jaeger relay and gated like it (a staff account,
+ * the scrape token or a loopback caller straight to the service, unless http.opsAccess is
+ * `public`; 404 otherwise):
  *
  *   GET /ops/presets              the presets (computed by the wiring from the spec, served as data:
  *                                 this adapter does not read the spec)

@@ -5,10 +5,11 @@
  *   GET /app-config.json          what the browser must know before its first request
  *                                 (the archive limit, so its size check matches the server's)
  *   GET /ops/jaeger/api/...       read-only relay to the Jaeger query API for the researchers'
- *                                 trace view — gated like /metrics and /docs (internal callers
- *                                 only unless http.opsAccess is `public`): traces name users
- *                                 and internals, and Jaeger answers no CORS, so the browser
- *                                 reaches it only through its own origin, and only from inside
+ *                                 trace view — for a staff account, the scrape token or a
+ *                                 loopback caller straight to the service (internal-request.ts;
+ *                                 anyone if http.opsAccess is `public`): traces name users and
+ *                                 internals, and Jaeger answers no CORS, so the browser reaches
+ *                                 it only through its own origin
  *   GET /ops/presets, /ops/runs[/<id>/<file>]  the console's presets and benchmark runs, gated
  *                                 the same way (ops-results.ts)
  *   GET /assets/*, /favicon.svg    the built files (hashed names: cached for a year)
@@ -23,7 +24,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import serveStatic from 'serve-static';
-import { mayReadOps, type OpsAccess } from './internal-request';
+import { grantOps, mayReadOps, type OpsAccess } from './internal-request';
 import { serveOpsResults, type PresetSummary } from './ops-results';
 import { problem, sendProblem } from './problem';
 
@@ -34,6 +35,8 @@ export interface WebAppOptions {
   maxArchiveBytes: number;
   /** Who may use the Jaeger relay (the spec's http.opsAccess). */
   opsAccess: OpsAccess;
+  /** Whether the request comes from a staff account (teacher, admin): the console's credential. Built by the wiring from the auth adapter; absent: none. */
+  isStaff?: (req: Request) => Promise<boolean>;
   /** Jaeger query API base, e.g. http://127.0.0.1:16686; undefined: no relay. */
   jaegerQueryUrl?: string;
   /** The presets the console lists (computed by the wiring from the spec, on the first GET /ops/presets). */
@@ -56,10 +59,12 @@ const SERVER_PATHS = /^\/(api|health|metrics|docs|ops)(\/|-json|-yaml|$)/i;
 /** The Jaeger query API paths the trace view reads; nothing else is relayed. */
 const JAEGER_PATHS = /^\/ops\/jaeger(\/api\/(services|traces(\/[0-9a-f]{1,32})?))$/i;
 const JAEGER_TIMEOUT_MS = 15_000;
+const CONSOLE_PATHS = /^\/ops\//i;
 
 export function serveWebApp(app: Use, opts: WebAppOptions): void {
   const log = new Logger('web-app');
   const config: WebAppConfig = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.jaegerQueryUrl !== undefined };
+  if (opts.isStaff) app.use(staffGrantsConsole(opts.isStaff, opts.opsAccess));
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.path === '/app-config.json') {
@@ -96,6 +101,20 @@ export function serveWebApp(app: Use, opts: WebAppOptions): void {
       res.sendFile(index);
     });
   });
+}
+
+/** A staff account may read the console's surfaces (the handlers below check mayReadOps). A failed check grants nothing. */
+function staffGrantsConsole(isStaff: (req: Request) => Promise<boolean>, access: OpsAccess) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    if (!CONSOLE_PATHS.test(req.path) || mayReadOps(req, access)) return next();
+    isStaff(req).then(
+      (staff) => {
+        if (staff) grantOps(req);
+        next();
+      },
+      () => next(),
+    );
+  };
 }
 
 async function relayToJaeger(req: Request, res: Response, opts: WebAppOptions, path: string): Promise<void> {

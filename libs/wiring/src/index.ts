@@ -6,3 +6,4 @@ export * from './dispatch/bullmq';
 export * from './dispatch/rabbitmq';
 export * from './transport';
 export * from './gateway-offloading';
+export * from './console-staff';

@@ -16,7 +16,14 @@ export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions
     opsAccess: http.opsAccess,
     keepAliveMs: http.keepAliveMs,
     requestTimeoutMs: http.requestTimeoutMs,
+    ...scrapeTokenOf(cfg),
   };
+}
+
+/** The installation's scrape token, when the launcher gave one (otherwise the operational surfaces answer loopback callers only). */
+function scrapeTokenOf(cfg: ServiceConfig): { scrapeToken?: string } {
+  const token = cfg.connections.SG_SCRAPE_TOKEN;
+  return token ? { scrapeToken: token } : {};
 }
 
 /** The browser app beside the API (monolith and gateway): built into dist/apps/web, the same depth from here as from a service's main. */
@@ -104,6 +111,7 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
     upstreamMaxFreeSockets: gateway.upstreamMaxFreeSockets,
     corsOrigins: cfg.spec.http.corsOrigins,
     opsAccess: cfg.spec.http.opsAccess,
+    ...scrapeTokenOf(cfg),
     downCooldownMs: gateway.downCooldownMs,
     clientKeepAliveMs: gateway.clientKeepAliveMs,
     ...(cfg.spec.transport === 'grpc' ? { grpc: grpcTargetsOf(cfg) } : {}),

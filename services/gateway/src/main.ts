@@ -8,7 +8,7 @@ import { Logger } from '@nestjs/common';
 import { createGatewayApp } from '@shellgrade/gateway';
 import { serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { gatewayConfigOf, gatewayOffloadingOf, webAppOptionsOf } from '@shellgrade/wiring';
+import { consoleStaffCheck, gatewayConfigOf, gatewayOffloadingOf, webAppOptionsOf } from '@shellgrade/wiring';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('gateway');
@@ -17,8 +17,9 @@ async function main(): Promise<void> {
   const log = new Logger(name);
   const offloading = gatewayOffloadingOf(cfg);
   const app = await createGatewayApp(config, { offloading });
-  // The browser app (dist/apps/web) at /, beside the API; the Jaeger relay for its trace view (internal callers only).
-  serveWebApp(app, webAppOptionsOf(cfg));
+  // The browser app (dist/apps/web) at /, beside the API; the console's /ops for operators, and for staff
+  // accounts where the gateway checks logins itself (pattern offloading).
+  serveWebApp(app, { ...webAppOptionsOf(cfg), ...(offloading ? { isStaff: consoleStaffCheck(offloading.authenticator) } : {}) });
   await app.listen(cfg.port, cfg.host);
   log.log(
     `listening on http://${cfg.host}:${cfg.port}; exercise → ${config.exerciseUrls.join(', ')}; ` +

@@ -1,13 +1,15 @@
 import { createHttpApp, listen, serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf, webAppOptionsOf } from '@shellgrade/wiring';
+import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from '@shellgrade/auth';
+import { consoleStaffCheck, httpOptionsOf, webAppOptionsOf } from '@shellgrade/wiring';
 import { MonolithModule } from './app.module';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('monolith');
   const app = await createHttpApp(MonolithModule.forRoot(cfg), httpOptionsOf(cfg, 'shellgrade monolith'));
-  // The browser app (dist/apps/web) at /, beside the API; the Jaeger relay for its trace view (internal callers only).
-  serveWebApp(app, webAppOptionsOf(cfg));
+  // The browser app (dist/apps/web) at /, beside the API; the console's /ops (Jaeger relay, presets, runs) for staff accounts and operators.
+  const authenticator = app.get<symbol, RequestAuthenticator>(REQUEST_AUTHENTICATOR, { strict: false });
+  serveWebApp(app, { ...webAppOptionsOf(cfg), isStaff: consoleStaffCheck(authenticator) });
   await listen(app, cfg.host, cfg.port, `monolith-${cfg.replica}`);
 }
 

@@ -1,0 +1,22 @@
+/**
+ * The console's credential (issue 34 item 4): /ops opens to a staff account (teacher, admin),
+ * checked by the process's own login check (libs/auth's RequestAuthenticator) — no second way
+ * of reading a token.
+ */
+import { isStaff, type RequestAuthenticator } from '@shellgrade/auth';
+import cookieParser from 'cookie-parser';
+import type { Request } from 'express';
+
+const parseCookies = cookieParser();
+
+/** A staff check for the console: true for a logged-in teacher or admin, false otherwise (never throws). */
+export function consoleStaffCheck(authenticator: RequestAuthenticator): (req: Request) => Promise<boolean> {
+  return async (req) => {
+    if (req.cookies === undefined) parseCookies(req, {} as never, () => undefined); // the gateway runs no cookie-parser
+    try {
+      return isStaff((await authenticator.authenticate(req)).role);
+    } catch {
+      return false;
+    }
+  };
+}
