@@ -125,25 +125,22 @@ export class RateLimits {
   }
 
   /**
-   * Takes one point of each counter, in order; when one is spent, gives back every point this
-   * attempt took (the refused one included: a refused attempt was never checked) and answers 429.
-   * A store error leaves that point untaken: the insurance limiter already answered for Redis.
+   * Takes one point of each counter (at once: one store round trip, not one per counter); when
+   * one is spent, gives back every point this attempt took (the refused one included: a refused
+   * attempt was never checked) and answers 429. A store error leaves that point untaken: the
+   * insurance limiter already answered for Redis.
    */
   private async take(points: Point[]): Promise<Point[]> {
-    const taken: Point[] = [];
-    for (const point of points) {
-      const limiter = this.limiters?.[point.counter];
-      if (!limiter) continue;
-      try {
-        await limiter.consume(point.key);
-        taken.push(point);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) continue;
-        await this.giveBack([...taken, point]);
-        throw rateLimited(WHY[point.counter], retryAfter(rejection));
-      }
-    }
-    return taken;
+    const counted = points.filter((p) => this.limiters?.[p.counter]);
+    const outcomes = await Promise.allSettled(counted.map((p) => this.limiters![p.counter].consume(p.key)));
+    const taken = counted.filter((_, i) => outcomes[i]!.status === 'fulfilled');
+    const refusals = counted.flatMap((point, i) => {
+      const outcome = outcomes[i]!;
+      return outcome.status === 'rejected' && outcome.reason instanceof RateLimiterRes ? [{ point, res: outcome.reason }] : [];
+    });
+    if (refusals.length === 0) return taken;
+    await this.giveBack([...taken, ...refusals.map((r) => r.point)]);
+    throw rateLimited(WHY[refusals[0]!.point.counter], retryAfter(refusals[0]!.res));
   }
 
   private async giveBack(points: Point[]): Promise<void> {
