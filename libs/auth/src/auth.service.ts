@@ -36,6 +36,7 @@ export class AuthService {
     if (!found) throw unauthenticated('invalid email or password');
     const refresh = this.tokens.signRefresh(found.user.id);
     await this.refreshTokens.insert(refresh.jti, found.user.id, refresh.familyId, refresh.expiresAt);
+    this.sessions.issued(refresh.familyId);
     return { user: found.user, accessToken: this.access(found, refresh.familyId), refreshToken: refresh.token };
   }
 
@@ -56,6 +57,7 @@ export class AuthService {
     if (outcome !== 'rotated') throw unauthenticated('session revoked or expired');
     const account = await this.credentials.findAccount(userId);
     if (!account) throw unauthenticated('user no longer exists');
+    this.sessions.issued(familyId);
     return { user: account.user, accessToken: this.access(account, familyId), refreshToken: next.token };
   }
 

@@ -30,6 +30,11 @@ export class SessionFamilies {
     return live;
   }
 
+  /** This replica just issued tokens of the session (login, refresh): live, no read needed for the cache time. */
+  issued(sid: string): void {
+    if (!this.ended.has(sid)) this.remember(this.live, sid, Date.now());
+  }
+
   /** This replica ended the session (logout, reuse detected): refused here from now on. */
   end(sid: string): void {
     this.live.delete(sid);

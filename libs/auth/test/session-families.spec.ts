@@ -29,6 +29,17 @@ describe('SessionFamilies', () => {
     expect(reads).toEqual(['a', 'b']);
   });
 
+  it('a session this replica just issued is live without a read; one it ended stays ended', async () => {
+    const { reads, store } = storeOf(new Set());
+    const sessions = new SessionFamilies(store, { tokenVersionCacheMs: 60_000 });
+    sessions.issued('new-login');
+    await expect(sessions.isLive('new-login')).resolves.toBe(true);
+    sessions.end('gone');
+    sessions.issued('gone');
+    await expect(sessions.isLive('gone')).resolves.toBe(false);
+    expect(reads).toEqual([]);
+  });
+
   it('without a cache, every check reads', async () => {
     const { reads, store } = storeOf(new Set(['a']));
     const sessions = new SessionFamilies(store, { tokenVersionCacheMs: 0 });
