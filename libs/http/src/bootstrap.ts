@@ -9,10 +9,14 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import cookieParser from 'cookie-parser';
-import { bodyLimitFor } from './body-limit';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { bodyLimitFor, carriesArchiveJson, SMALL_JSON_LIMIT_BYTES } from './body-limit';
 import { corsOptions } from './cors';
+import { crossSiteGuard } from './csrf';
+import { denyFraming } from './frame-denial';
 import { opsEndpointsGate, type OpsAccess } from './internal-request';
 import { httpMetricsMiddleware } from './observability';
+import { problem, sendProblem } from './problem';
 import { ProblemFilter } from './problem.filter';
 
 export interface HttpAppOptions {
@@ -21,7 +25,7 @@ export interface HttpAppOptions {
   corsOrigins: string;
   /** The archive limit; the body limit is derived from it (bodyLimitFor), so the two never disagree. */
   maxArchiveBytes: number;
-  /** Parse JSON/urlencoded bodies (false for pure proxies). */
+  /** Parse JSON bodies (false for pure proxies). No form body is ever parsed: no page of ours posts one. */
   parseBodies?: boolean;
   /** Who reads /metrics, /docs and /health detail. */
   opsAccess: OpsAccess;
@@ -55,13 +59,15 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   app.set('trust proxy', opts.trustProxy ?? DEFAULT_TRUST_PROXY);
   setServerTimeouts(app, opts);
   app.use(httpMetricsMiddleware);
+  app.use(denyFraming);
   app.enableCors(corsOptions(opts.corsOrigins));
   app.use(opsEndpointsGate(opts.opsAccess, { scrapeToken: opts.scrapeToken }));
+  // After CORS (it answers preflights), before any body is read.
+  app.use(crossSiteGuard(opts.corsOrigins));
   app.use(cookieParser());
   if (opts.parseBodies !== false) {
-    const limit = bodyLimitFor(opts.maxArchiveBytes);
-    app.useBodyParser('json', { limit });
-    app.useBodyParser('urlencoded', { limit, extended: false });
+    app.use(refuseFormBodies);
+    app.use(jsonBodies(opts.maxArchiveBytes));
   }
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
@@ -72,6 +78,21 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
     .addBearerAuth()
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc));
+}
+
+/** A form-encoded body is refused, not parsed: no page of ours posts one, and a cross-site form is how login CSRF starts. */
+function refuseFormBodies(req: Request, res: Response, next: NextFunction): void {
+  if (!req.is('application/x-www-form-urlencoded')) return next();
+  sendProblem(res, problem(415, 'form-encoded bodies are not accepted: send JSON (Content-Type: application/json), or multipart/form-data for an archive'));
+}
+
+/** JSON bodies: the archive limit on the routes whose JSON carries an archive, a small one everywhere else (body-limit.ts). */
+function jsonBodies(maxArchiveBytes: number) {
+  const small = express.json({ limit: SMALL_JSON_LIMIT_BYTES });
+  const large = express.json({ limit: bodyLimitFor(maxArchiveBytes) });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    (carriesArchiveJson(req.path) ? large : small)(req, res, next);
+  };
 }
 
 /** Keeps idle connections longer than any caller in front of us does, so a reused connection is never cut mid-request. */

@@ -9,3 +9,5 @@ export * from './internal-request';
 export * from './body-limit';
 export * from './web-app';
 export * from './ops-results';
+export * from './csrf';
+export * from './frame-denial';

@@ -15,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { extname, join, sep } from 'node:path';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { FRAME_ANCESTORS_NONE } from './frame-denial';
 import { mayReadOps, type OpsAccess } from './internal-request';
 import { problem, sendProblem } from './problem';
 
@@ -173,6 +174,6 @@ function serveRunFile(res: Response, resultsDir: string | undefined, rest: strin
   res.setHeader('Content-Type', type);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   // A report's scripts (k6's dashboard) run, but in an opaque origin: no cookie, no same-origin API.
-  if (type.startsWith('text/html') || type === 'image/svg+xml') res.setHeader('Content-Security-Policy', 'sandbox allow-scripts allow-popups');
+  if (type.startsWith('text/html') || type === 'image/svg+xml') res.setHeader('Content-Security-Policy', `sandbox allow-scripts allow-popups; ${FRAME_ANCESTORS_NONE}`);
   res.end(readFileSync(real));
 }

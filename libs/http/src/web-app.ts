@@ -25,6 +25,7 @@ import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import serveStatic from 'serve-static';
 import { grantOps, mayReadOps, type OpsAccess } from './internal-request';
+import { denyFraming } from './frame-denial';
 import { serveOpsResults, type PresetSummary } from './ops-results';
 import { problem, sendProblem } from './problem';
 
@@ -64,6 +65,8 @@ const CONSOLE_PATHS = /^\/ops\//i;
 export function serveWebApp(app: Use, opts: WebAppOptions): void {
   const log = new Logger('web-app');
   const config: WebAppConfig = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.jaegerQueryUrl !== undefined };
+  // Also where no configureHttpApp ran before (the gateway): the app's pages are what a decoy would frame.
+  app.use(denyFraming);
   if (opts.isStaff) app.use(staffGrantsConsole(opts.isStaff, opts.opsAccess));
   app.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
