@@ -231,7 +231,10 @@ async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<v
 
 export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
   const spec = loadVariant(nameOrPath);
-  const placement: PlacementOptions = options.listen ? { listen: options.listen } : {};
+  const placement: PlacementOptions = {
+    ...(options.listen ? { listen: options.listen } : {}),
+    ...(options.listen && options.forceExposed ? { acceptWeakIsolation: true } : {}),
+  };
   // Before anything starts: the paper's unsafe grader settings stay on loopback unless forced.
   refuseUnsafeExposure(spec, options.listen ?? LOOPBACK, { force: options.forceExposed, forceFlag: '--force-exposed' });
   return withVariantLock(async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds every catalog exercise's question archive and sample answers, deterministically.
 
-    /root/.pyenv/versions/3.11.7/bin/python3 libs/grading/catalog/build.py
+    "$(bash infra/bin/servers tool-path grader-python)" libs/grading/catalog/build.py
 
 Each exercise folder holds exercise.json, statement.html, grader.py and samples.py; samples.py
 defines question() and good() returning Trees, bad() returning (name, Tree, [numQ NOT OK]) and

@@ -231,7 +231,7 @@ export function pythonPrefix(python: string): string {
 
 /**
  * Binds an install folder at its own path, creating world-traversable parents: on the host
- * /root is 0700, and the sandbox uid must still reach /root/.pyenv/versions/3.11.7.
+ * /root is 0700, and the sandbox uid must still reach /root/.cache/shellgrade/tools/python-3.11.16.
  */
 function readOnlyInstall(prefix: string): string[] {
   if (prefix === '/usr' || prefix.startsWith('/usr/')) return [];

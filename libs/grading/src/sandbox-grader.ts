@@ -44,6 +44,11 @@ export class SandboxGrader implements Grader {
   private readonly cgroupOf = new Map<string, JobCgroup>();
   /** The system-call filter of the grader and student sandboxes (root bwrap only: elsewhere there is no supervisor to load it). */
   private readonly seccompFilter?: string;
+  /**
+   * Where this grader's isolation is weaker than DESIGN §8 promises, in words an operator acts on
+   * (empty: none). The wiring keeps such a grader on loopback unless the operator accepts it.
+   */
+  readonly isolationShortfalls: string[] = [];
   /** The global cap on gradings running at once in this process. */
   private readonly slots: pLimit.Limit;
 
@@ -64,6 +69,7 @@ export class SandboxGrader implements Grader {
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
     this.slots = pLimit(opts.maxConcurrent);
     if (opts.isolation === 'bwrap' && this.privileged && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
+    this.isolationShortfalls = isolationShortfalls(opts, this.privileged, this.cgroups !== undefined);
     if (opts.exec === 'zygote') {
       if (opts.isolation !== 'bwrap' || !this.privileged) {
         throw new Error('grader exec zygote needs isolation bwrap and a service running as root (it forks jobs into namespaces of their own)');
@@ -217,6 +223,18 @@ export class SandboxGrader implements Grader {
       seccompFilter: this.seccompFilter,
     });
   }
+}
+
+function isolationShortfalls(opts: GraderOptions, privileged: boolean, perGradingCgroups: boolean): string[] {
+  if (opts.isolation === 'none') return ['grader.isolation none runs student code without any sandbox'];
+  if (!privileged) {
+    return ['the service does not run as root: bubblewrap runs in a user namespace, student scripts run beside the grader (no sandbox of their own, no system-call filter)'];
+  }
+  if (!perGradingCgroups) {
+    const why = opts.cgroups === 'off' ? 'grader.cgroups is off' : 'no pids/memory control group can be created here (cgroup v1 groups as root, or a delegated v2 subtree)';
+    return [`no per-grading control groups (${why}): processes and memory are bounded per process and per uid only, so one grading can starve the others`];
+  }
+  return [];
 }
 
 async function removeJobDir(dir: string): Promise<void> {

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DomainError } from '@shellgrade/domain';
+import { DomainError, type GradingResult } from '@shellgrade/domain';
 import { catalogDir } from '../src/assets';
 import { type ArchiveInfo, validateArchive } from '../src/validate-archive';
 import type { ExecMode } from '../src/grader-options';
@@ -89,7 +89,7 @@ describe.each<[ExecMode]>([['async'], ['blocking'], ['pool'], ['zygote']])('diff
 
   it.each(corpus.map((c) => [c.name, c] as const))('%s: refused as invalid, or extracted exactly as validated', async (_name, c) => {
     const validated = await validateArchive(c.bytes, SPEC_ARCHIVE_BOUNDS).catch((e: unknown) => e);
-    const graded = await shared!.grade(scriptJob(TREE_GRADER, c.bytes)).catch((e: unknown) => e);
+    const graded: GradingResult | Error = await shared!.grade(scriptJob(TREE_GRADER, c.bytes)).catch((e: Error) => e);
     if (process.env.SG_SHOW_CORPUS) console.log(`${exec} | ${c.name} | ${graded instanceof DomainError ? `${graded.kind} ${JSON.stringify(graded.details)}` : validated instanceof Error ? 'accepted?!' : 'extracted'}`);
     if (graded instanceof Error) {
       expect({ refused: refusedAsInvalid(graded), message: graded.message }).toEqual({ refused: true, message: expect.any(String) });
@@ -101,7 +101,7 @@ describe.each<[ExecMode]>([['async'], ['blocking'], ['pool'], ['zygote']])('diff
   });
 
   it.each(corpus.map((c) => [c.name, c] as const))('%s: the paper grader never takes a forged reference', async (_name, c) => {
-    const graded = await shared!.grade(catalogJob('paper-scripts', c.bytes)).catch((e: unknown) => e);
+    const graded: GradingResult | Error = await shared!.grade(catalogJob('paper-scripts', c.bytes)).catch((e: Error) => e);
     if (graded instanceof Error) {
       expect(refusedAsInvalid(graded)).toBe(true);
       return;

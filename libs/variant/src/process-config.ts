@@ -25,6 +25,14 @@ export const processConfigSchema = z.strictObject({
       exerciseGrpc: z.string().min(1).optional(),
     })
     .optional(),
+  /** The address the variant's entry is reached on, when it is not this process's own (e.g. HAProxy's, with --listen). */
+  exposedOn: z.string().min(1).optional(),
+  /**
+   * The operator accepts a grader whose isolation is weaker than promised (no nested student
+   * sandbox, no per-grading control groups) beyond loopback: `--force-exposed`, or a container
+   * deployment that says what falls back. Without it such a grader refuses to start there.
+   */
+  acceptWeakIsolation: z.literal(true).optional(),
   spec: variantSpecSchema,
 });
 
@@ -36,9 +44,18 @@ export function processConfigOf(
   spec: ProcessConfig['spec'],
   role: Role,
   replica: number,
-  where: Pick<ProcessConfig, 'host' | 'port' | 'upstreams'>,
+  where: Pick<ProcessConfig, 'host' | 'port' | 'upstreams' | 'exposedOn' | 'acceptWeakIsolation'>,
 ): ProcessConfig {
-  return { role, replica, host: where.host, port: where.port, ...(spec.topology === 'msa' ? { upstreams: where.upstreams } : {}), spec };
+  return {
+    role,
+    replica,
+    host: where.host,
+    port: where.port,
+    ...(spec.topology === 'msa' ? { upstreams: where.upstreams } : {}),
+    ...(where.exposedOn ? { exposedOn: where.exposedOn } : {}),
+    ...(where.acceptWeakIsolation ? { acceptWeakIsolation: true as const } : {}),
+    spec,
+  };
 }
 
 export function encodeProcessConfig(cfg: ProcessConfig): string {

@@ -123,7 +123,7 @@ export function serviceEnv(
   spec: VariantSpec,
   role: Role,
   replica: number,
-  where: { host: string; port: number; upstreams: Upstreams },
+  where: { host: string; port: number; upstreams: Upstreams; exposedOn?: string; acceptWeakIsolation?: true },
 ): Record<string, string> {
   return {
     [PROCESS_ENV]: encodeProcessConfig(processConfigOf(spec, role, replica, where)),
@@ -139,6 +139,8 @@ const reachableHost = (listen: string) => (listen === '0.0.0.0' || listen === ':
 export interface PlacementOptions {
   /** Address the entry (HAProxy's entry frontend, or the single entry replica) listens on; loopback by default. */
   listen?: string;
+  /** `--force-exposed`: graders with weaker isolation than promised may serve beyond loopback (ProcessConfig.acceptWeakIsolation). */
+  acceptWeakIsolation?: boolean;
 }
 
 /** Every process of the variant on this machine: service replicas (callees first), then HAProxy. */
@@ -158,7 +160,13 @@ export function variantProcesses(spec: VariantSpec, options: PlacementOptions = 
         port,
         healthUrl: `http://${reachableHost(host)}:${port}/health`,
         ...(servesGrpc(spec, role) ? { grpcHealthAddress: `${reachableHost(host)}:${grpcPort(port)}` } : {}),
-        env: serviceEnv(spec, role, i, { host, port, upstreams }),
+        env: serviceEnv(spec, role, i, {
+          host,
+          port,
+          upstreams,
+          ...(options.listen ? { exposedOn: options.listen } : {}),
+          ...(options.acceptWeakIsolation ? { acceptWeakIsolation: true as const } : {}),
+        }),
       });
     }
   }

@@ -36,6 +36,7 @@ import { admissionBounded, archiveBoundsOf, maxConcurrentGradings, warmPoolSize,
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
+import { guardWeakIsolation } from './isolation-guard';
 
 type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
 
@@ -130,6 +131,7 @@ export function grader(cfg: ServiceConfig): Provider[] {
       provide: GRADER,
       useFactory: () => {
         const sandbox = new SandboxGrader(graderOptionsOf(cfg));
+        guardWeakIsolation(sandbox.isolationShortfalls, cfg);
         return spec.tracing.enabled ? tracedGrader(sandbox, spec.grader.exec) : sandbox;
       },
     },

@@ -1,0 +1,23 @@
+/**
+ * A grader whose isolation is weaker than DESIGN §8 promises (a non-root service: no nested
+ * student sandbox; no per-grading control groups) is fine for measuring on one machine, not for
+ * a server others can reach (issue 34 item 7): like `exec: blocking`, it stays on loopback unless
+ * the operator accepts it (`--force-exposed`, or a container deployment that says what falls back).
+ * Either way the service says why at start.
+ */
+import { Logger } from '@nestjs/common';
+import { isLoopbackAddress, type ServiceConfig } from '@shellgrade/variant';
+
+export function guardWeakIsolation(shortfalls: string[], cfg: Pick<ServiceConfig, 'host' | 'exposedOn' | 'acceptWeakIsolation'>, log = new Logger('grader')): void {
+  if (shortfalls.length === 0) return;
+  const reached = [cfg.host, cfg.exposedOn].filter((a): a is string => a !== undefined && !isLoopbackAddress(a));
+  const what = `the grader's isolation is weaker than promised:\n  - ${shortfalls.join('\n  - ')}`;
+  if (reached.length === 0 || cfg.acceptWeakIsolation) {
+    log.warn(`${what}\n${reached.length === 0 ? 'serving on loopback only' : `accepted by the operator on ${reached.join(', ')}`}`);
+    return;
+  }
+  throw new Error(
+    `refusing to grade on ${reached.join(', ')} (beyond loopback): ${what}\n` +
+      'Run the service as root on a machine with cgroups, or accept the risk with --force-exposed.',
+  );
+}
