@@ -42,10 +42,20 @@ export const sessionProductionView = (p: SessionProductionRecord) => ({
   created_at: p.createdAt,
 });
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(s) || /^[=+\-@]/.test(s) ? `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"` : s;
-};
+/** What a spreadsheet reads as the start of a formula (OWASP CSV injection): = + - @, TAB, CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A cell that must be quoted: a separator, a quote or a line break inside. */
+const NEEDS_QUOTES = /[",\n\r]/;
+
+/**
+ * One CSV cell. Text (names and emails students typed) that could start a formula gets a single
+ * quote in front, so a spreadsheet shows it instead of running it; our own numbers stay numbers.
+ */
+function csvCell(v: unknown): string {
+  const text = v === null || v === undefined ? '' : String(v);
+  const neutral = typeof v !== 'number' && FORMULA_START.test(text) ? `'${text}` : text;
+  return NEEDS_QUOTES.test(neutral) || neutral !== text ? `"${neutral.replace(/"/g, '""')}"` : neutral;
+}
 
 /** Per-student progress as CSV (one column per exercise of the sequence): the teacher's export. */
 export function sessionReportCsv(r: SessionReport): string {
