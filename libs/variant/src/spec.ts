@@ -238,7 +238,7 @@ export const httpSchema = z.strictObject({
   corsOrigins: z.string({ error: 'expected comma-separated origins, * or empty' }).default(''),
   /** Largest accepted submission archive (gzip-compressed bytes): 413 above it; the grader checks it again. The body limit derives from it. */
   maxArchiveBytes: positiveInt().default(1024 * 1024),
-  /** Who reads /metrics, /docs and /health detail: internal = callers on the service's own network that came straight to it; public = anyone (development). */
+  /** Who reads /metrics, /docs and /health detail: internal = a credential (the scrape token; a staff account for the console's /ops) or a loopback caller straight to the service; public = anyone (development). */
   opsAccess: z.enum(opsAccessModes).default('internal'),
   /** Idle client connections of a service are kept this long: longer than the idle timeout of what calls it (HAProxy, the gateway's agents, k6), so a reused connection is never closed under a request. */
   keepAliveMs: millis.default(65_000),
