@@ -1,6 +1,7 @@
 /**
  * Creates and starts a NestJS HTTP service with the concerns every shellgrade service
- * shares: cookies, body limits, CORS (+ OPTIONS on every route), problem+json errors,
+ * shares: cookies, body limits (small JSON before authentication, no form bodies), CORS (+ OPTIONS
+ * on every route), the cross-site guard (csrf.ts), no framing by other sites, problem+json errors,
  * request metrics, OpenAPI docs at /docs (for whom `opsAccess` says), graceful shutdown.
  */
 import 'reflect-metadata';
