@@ -1,4 +1,5 @@
-/** Teacher-side set-up shared by the S1/S2 and cache e2e tests (issue 18), through the public API only. */
+/** Teacher-side set-up shared by the S1/S2, cache and browser e2e tests (issue 18), through the public API only. */
+import { randomBytes } from 'node:crypto';
 import { BrowserSession } from './http-client';
 import type { SeededUser } from './scenario-r';
 
@@ -34,6 +35,27 @@ export async function freshSession(teacher: BrowserSession, students: SeededUser
   return { sessionId, exerciseIds: sequence.exercises, statements };
 }
 
+
+/**
+ * A student account of its own for one test, so that nothing from earlier runs shows in its
+ * lists: created by the admin, enrolled in the seeded session (npm run db -- seed) with a
+ * statement of `exerciseId`.
+ */
+export async function freshStudent(entry: string, exerciseId: number): Promise<{ email: string; password: string; userId: number }> {
+  const admin = await loggedIn(entry, 'admin@shellgrade.test', 'admin-password');
+  const email = `fresh-${randomBytes(6).toString('hex')}@shellgrade.test`;
+  const password = 'fresh-student-password';
+  const created = await admin.request('POST', '/api/user', { email, password, role: 'student', firstname: 'Fresh' });
+  expectStatus(created, 201, 'create student');
+  const userId = (created.body as { user_id: number }).user_id;
+  const sessions = await admin.request('GET', '/api/business-sessions?limit=1000');
+  const session = (sessions.body as { session_id: number; name: string }[]).find((s) => s.name === 'Seeded session');
+  if (!session) throw new Error('the seeded session is missing: run npm run db -- seed');
+  expectStatus(await admin.request('POST', `/api/business-session/${session.session_id}/enrolments`, { user_ids: [userId] }), 200, 'enrol');
+  const statement = await admin.request('POST', '/api/student-statement', { user_id: userId, session_id: session.session_id, ex_id: exerciseId });
+  expectStatus(statement, 201, 'create statement');
+  return { email, password, userId };
+}
 
 function expectStatus(reply: { status: number; body: unknown }, status: number, what: string): void {
   if (reply.status !== status) throw new Error(`${what}: ${reply.status} ${JSON.stringify(reply.body)}`);
