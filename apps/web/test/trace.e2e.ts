@@ -40,14 +40,20 @@ function tracedSpecFile(): string {
   return file;
 }
 
-/** Opens the trace page until Jaeger has the request's server span (spans arrive in export batches). */
+/** Page loads of the trace before giving up (spans reach Jaeger in export batches every 500 ms, libs/telemetry). */
+const TRACE_ATTEMPTS = 40;
+
+/** Opens the trace page until Jaeger has the request's server span; fails after TRACE_ATTEMPTS loads. */
 async function openTrace(page: Page, entry: string, traceId: string): Promise<void> {
-  for (;;) {
+  for (let attempt = 1; attempt <= TRACE_ATTEMPTS; attempt++) {
     await page.goto(`${entry}/console/trace/${traceId}`);
     const shown = page.getByTestId('waterfall').or(page.getByRole('alert'));
     await shown.first().waitFor();
     if (await page.getByTestId('waterfall').getByText('POST /api/exercise-production').count()) return;
+    // Give the next export batch a chance before reloading.
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  throw new Error(`trace ${traceId}: no POST /api/exercise-production span in Jaeger after ${TRACE_ATTEMPTS} page loads`);
 }
 
 it('renders the waterfall and critical path of a recorded submission', async () => {
