@@ -24,6 +24,9 @@ import { ProductionApiModule } from '../../src/production/production-api.module'
 
 const SUBMISSIONS_PER_STUDENT = 4;
 
+// Tests here grade in the real sandbox: Jest's 5 s default would fail them on a busy machine.
+jest.setTimeout(60_000);
+
 describe('submission rules over HTTP (monolith composition, real grader, real PostgreSQL)', () => {
   let db: TestDatabase;
   let pool: Pool;
