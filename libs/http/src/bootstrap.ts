@@ -39,12 +39,13 @@ export interface HttpAppOptions {
   /**
    * Proxies whose X-Forwarded-* headers are believed (express `trust proxy`): the client address
    * keys the per-client rate limits and X-Forwarded-Proto makes cookies Secure, so a client must
-   * not be able to forge them. Default: proxies on loopback and private networks (HAProxy, the gateway).
+   * not be able to forge them. Services are given their variant's own proxies (libs/wiring
+   * trusted-proxies.ts; [] trusts none); the default, for apps built by tests, is loopback.
    */
-  trustProxy?: string;
+  trustProxy?: string[];
 }
 
-export const DEFAULT_TRUST_PROXY = 'loopback, linklocal, uniquelocal';
+export const DEFAULT_TRUST_PROXY = ['loopback'];
 
 export async function createHttpApp(module: Type<unknown> | DynamicModule, opts: HttpAppOptions): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(module, {

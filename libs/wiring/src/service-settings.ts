@@ -16,6 +16,8 @@ export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions
     opsAccess: http.opsAccess,
     keepAliveMs: http.keepAliveMs,
     requestTimeoutMs: http.requestTimeoutMs,
+    // X-Forwarded-* (client address, Secure cookies) believed from the variant's own proxies only, as the rate limits do
+    trustProxy: trustedProxiesOf(cfg),
     ...scrapeTokenOf(cfg),
   };
 }

@@ -96,6 +96,8 @@ describe('the HTTP edge, auth and identity', () => {
       opsAccess: 'internal',
       keepAliveMs: 65_000,
       requestTimeoutMs: 120_000,
+      // X-Forwarded-* believed from the variant's own proxy only (the gateway, on loopback), never every private range
+      trustProxy: ['loopback'],
     });
     expect(authConfigOf(cfg)).toEqual({
       jwtSecret: 'a-secret-of-16-chars+',
