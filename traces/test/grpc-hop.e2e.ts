@@ -51,14 +51,15 @@ function tracedSpecFile(): string {
   return file;
 }
 
-async function waitForTrace(jaeger: JaegerClient, traceId: string, done: (t: Trace) => boolean): Promise<Trace> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const t = await jaeger.trace(traceId);
+/** Polls Jaeger until `done` holds (spans arrive in export batches); fails after `maxPolls`, 500 ms apart. */
+async function waitForTrace(jaeger: JaegerClient, traceId: string, done: (t: Trace) => boolean, maxPolls = 60): Promise<Trace> {
+  let t: Trace | undefined;
+  for (let poll = 1; poll <= maxPolls; poll++) {
+    t = await jaeger.trace(traceId);
     if (t && done(t)) return t;
-    if (Date.now() > deadline) throw new Error(`trace ${traceId} incomplete in Jaeger: ${JSON.stringify(t?.spans.map((s) => `${s.service} ${s.name}`))}`);
     await new Promise((r) => setTimeout(r, 500));
   }
+  throw new Error(`trace ${traceId} incomplete in Jaeger after ${maxPolls} polls: ${JSON.stringify(t?.spans.map((s) => `${s.service} ${s.name}`))}`);
 }
 
 it('one trace spans gateway → gRPC Edge.Call → leftover', async () => {

@@ -91,14 +91,15 @@ function send(port: number, method: string, path: string): Promise<Sent> {
   });
 }
 
-async function waitForTrace(jaeger: JaegerClient, traceId: string, minSpans: number): Promise<Trace> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const t = await jaeger.trace(traceId);
+/** Polls Jaeger until the trace has `minSpans` (spans arrive in export batches); fails after `maxPolls`, 500 ms apart. */
+async function waitForTrace(jaeger: JaegerClient, traceId: string, minSpans: number, maxPolls = 60): Promise<Trace> {
+  let t: Trace | undefined;
+  for (let poll = 1; poll <= maxPolls; poll++) {
+    t = await jaeger.trace(traceId);
     if (t && t.spans.length >= minSpans) return t;
-    if (Date.now() > deadline) throw new Error(`trace ${traceId} not in Jaeger with ${minSpans} spans (has ${t?.spans.length ?? 0})`);
     await new Promise((r) => setTimeout(r, 500));
   }
+  throw new Error(`trace ${traceId} not in Jaeger with ${minSpans} spans after ${maxPolls} polls (has ${t?.spans.length ?? 0})`);
 }
 
 describe('traces through real Jaeger', () => {
