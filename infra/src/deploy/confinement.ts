@@ -65,6 +65,18 @@ export function kubernetesConfinement(bwrap: boolean): Record<string, unknown> {
   };
 }
 
+/**
+ * What falls back in a container (issue 34 item 7), said where the operator reads it (compose's
+ * x-shellgrade-isolation, a Kubernetes annotation): container runtimes mount the cgroup tree
+ * read-only, so a grading container has no per-grading control groups. Deploying the generated
+ * files accepts that (ProcessConfig.acceptWeakIsolation); the service still lists it at start.
+ */
+export const CONTAINER_ISOLATION_FALLBACK =
+  'Per-grading control groups are not delegated to containers (the runtime mounts /sys/fs/cgroup read-only): ' +
+  'a grading is bounded by per-process limits (CPU seconds, address space, file size, open files) and per-uid process counts, ' +
+  'and the container memory limit bounds all gradings together. Student sandboxes, the system-call filter and the uid drop stay on. ' +
+  'For per-grading pids/memory bounds, run the grading roles natively as root (infra/bin/servers, npm run variant).';
+
 /** Whether any container of the variant grades in bubblewrap sandboxes (and needs the profile). */
 export function gradesInSandboxes(spec: VariantSpec): boolean {
   return spec.grader.isolation === 'bwrap';

@@ -16,6 +16,9 @@ import {
 import type { InstallationSecrets } from '../secrets';
 import { TELEMETRY_PRELOAD } from '../paths';
 
+/** The roles whose processes grade (the monolith, the exercise service). */
+const gradesIn = (role: Role): boolean => role === 'monolith' || role === 'exercise';
+
 /** One image for every service (built from the repo by the generated Dockerfile). */
 export const APP_IMAGE = 'shellgrade/app';
 
@@ -92,7 +95,8 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams, secrets
   return variantRoles(spec).map((role) => {
     const port = ROLE_BASE_PORT[role];
     const env: Record<string, string> = {
-      ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams }),
+      // Deploying these files accepts what falls back in a container (CONTAINER_ISOLATION_FALLBACK, said in them).
+      ...serviceEnv(spec, role, 0, { host: '0.0.0.0', port, upstreams, ...(gradesIn(role) ? { acceptWeakIsolation: true as const } : {}) }),
       ...serverEnv(spec, secrets),
       SG_JWT_SECRET: secrets.jwtSecret,
       SG_SCRAPE_TOKEN: secrets.scrapeToken,
@@ -102,7 +106,7 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams, secrets
       role,
       replicas: replicaCount(spec, role),
       port,
-      grades: role === 'monolith' || role === 'exercise',
+      grades: gradesIn(role),
       // The preload starts tracing only when the spec traces (same as under pm2).
       command: ['node', '--max-old-space-size=512', '--require', TELEMETRY_PRELOAD, `dist/services/${role}/src/main.js`],
       env: { ...env, ...spec.env },

@@ -11,7 +11,7 @@ import { stringify } from 'yaml';
 import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { PACKAGE_VERSION, RUN_DIR } from '../paths';
-import { GRADER_APPARMOR_PROFILE, GRADER_APPARMOR_TEXT, gradesInSandboxes, kubernetesConfinement } from './confinement';
+import { CONTAINER_ISOLATION_FALLBACK, GRADER_APPARMOR_PROFILE, GRADER_APPARMOR_TEXT, gradesInSandboxes, kubernetesConfinement } from './confinement';
 import { k6TestRunYaml, type TestRunOptions } from './k6-testrun';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
 import { appImage, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
@@ -166,7 +166,10 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
       {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
-        metadata: meta(spec, ns, r.role, r.role),
+        metadata: {
+          ...meta(spec, ns, r.role, r.role),
+          ...(r.grades && gradesInSandboxes(spec) ? { annotations: { 'shellgrade.dev/isolation-fallback': CONTAINER_ISOLATION_FALLBACK } } : {}),
+        },
         spec: {
           replicas: r.replicas,
           selector: { matchLabels: labels(spec, r.role) },
