@@ -38,7 +38,9 @@ module.exports = {
   reporters: [['default', { summaryThreshold: 0 }]],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'] },
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/**/*.int.ts'] },
+    // Real servers and real sandboxes: a grading under load takes seconds, so the bound is one that
+    // names a hang (Jest's 5 s default failed slow-but-correct gradings), never a speed check.
+    { ...base, displayName: 'integration', testMatch: ['<rootDir>/**/*.int.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/**/*.e2e.ts'] },
   ],
 };

@@ -93,9 +93,8 @@ export class SessionsController {
       await this.enrolmentsChanged(id, b.user_ids);
       return { session_id: id, enrolled };
     }
-    await this.limits.checkEnrolmentKey(me.id);
-    if (!(await verifyEnrolmentKey(b.enrolment_key, s.enrolmentKeyHash))) {
-      await this.limits.enrolmentKeyFailed(me.id);
+    // The point is taken before the key is checked and given back for a right key (issue 34 item 3).
+    if (!(await this.limits.attemptEnrolmentKey(me.id, () => verifyEnrolmentKey(b.enrolment_key, s.enrolmentKeyHash)))) {
       throw invalid('wrong enrolment key');
     }
     const enrolled = await this.enrolments.enrol(id, [me.id]);

@@ -1,7 +1,7 @@
-import { Controller, Get, Header, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { accessTokenOf, AuthGuard, IDENTITY_ASSERTION_HEADER, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
+import { accessTokenOf, AuthGuard, IDENTITY_ASSERTION_HEADER, type AuthenticatedUser, changeable, CurrentUser } from '@shellgrade/auth';
 import {
   SESSION_PRODUCTIONS,
   SESSION_ROSTER,
@@ -10,10 +10,10 @@ import {
   type SessionRosterReader,
 } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgSessionProductions, PgSessionRepository } from '@shellgrade/persistence';
+import { PgSessionRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { idParam } from '../admin/schemas';
-import { sessionProductionView, sessionReportCsv, sessionReportView } from './session-report.view';
+import { sessionReportCsv, sessionReportView } from './session-report.view';
 
 const reportQuery = z.object({ format: z.enum(['json', 'csv'], { message: "format must be 'json' or 'csv'" }).default('json') }).strict();
 
@@ -57,21 +57,6 @@ export class SessionReportController {
  * every production of a session, compact (no feedback, no archive), for staff.
  */
 @ApiTags('exercise-production')
-@Controller(['api/exercise-production', 'api/exercise-productions'])
-@UseGuards(AuthGuard)
-export class SessionProductionsController {
-  constructor(private readonly productions: PgSessionProductions) {}
-
-  @Get('by-session/:session_id')
-  @Roles('admin', 'teacher')
-  @Header('Cache-Control', 'no-store')
-  @ApiOperation({ summary: 'Every production of a session (compact rows), for its report' })
-  async ofSession(@Param('session_id', new ZodPipe(idParam)) sessionId: number) {
-    const rows = await this.productions.productionsOfSession(sessionId);
-    return { session_id: sessionId, productions: rows.map(sessionProductionView) };
-  }
-}
-
 /** The report endpoint (Leftover, monolith). Needs SESSION_ROSTER (persistence) and SESSION_PRODUCTIONS (wiring). */
 @Module({
   controllers: [SessionReportController],

@@ -115,6 +115,16 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
     expectTooMany(await enrol('shellgrade-enrol'));
   });
 
+  it('a right enrolment key gives its point back: enrolling again and again never spends the allowance', async () => {
+    const student = request.agent(server);
+    await student.post('/api/user/login').set('X-Forwarded-For', '192.0.2.51').send({ email: 'student27@shellgrade.test', password: SEED_PASSWORDS.student }).expect(200);
+    const enrol = (key: string) => student.post(`/api/business-session/${seeded.sessionId}/enrolments`).send({ enrolment_key: key });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await enrol('shellgrade-enrol')).status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect((await enrol('wrong-guess-1')).status).toBe(400); // one wrong guess left of the two after four right keys
+  });
+
   it('wrong current passwords in a password change count as failed logins', async () => {
     const student = request.agent(server);
     const me = await student.post('/api/user/login').send({ email: 'student26@shellgrade.test', password: SEED_PASSWORDS.student }).expect(200);
