@@ -36,11 +36,14 @@ const base = {
 module.exports = {
   // The failures again at the very end of the output (CI shows its head and tail only).
   reporters: [['default', { summaryThreshold: 0 }]],
+  // e2e files in variant order (each variant up about once, the same order every run); test/support/variant-sequencer.js.
+  testSequencer: '<rootDir>/test/support/variant-sequencer.js',
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'] },
     // Real servers and real sandboxes: a grading under load takes seconds, so the bound is one that
     // names a hang (Jest's 5 s default failed slow-but-correct gradings), never a speed check.
     { ...base, displayName: 'integration', testMatch: ['<rootDir>/**/*.int.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'] },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/**/*.e2e.ts'] },
+    // Each e2e file declares its variant(s); e2e-guard.ts holds it to them.
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/e2e-guard.ts'] },
   ],
 };

@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon-admission-one
 /**
  * Admission control on the real application (issue 21 item 4): naked-mon-async-admission,
  * launched with a budget of one submission in flight, the real grader grading a submission whose
@@ -15,7 +16,7 @@ import { stringify } from 'yaml';
 import { loadSamples } from '@shellgrade/grading';
 import { loadVariant } from '@shellgrade/variant';
 import { BrowserSession, spaSubmission } from './support/http-client';
-import { seed, variantStatus, variantUp } from './support/stack';
+import { seed, variantUp } from './support/stack';
 import { metricValue } from './support/metrics';
 import type { SeededUser } from './support/scenario-r';
 
@@ -24,7 +25,6 @@ jest.setTimeout(300_000);
 const paper = loadSamples('paper-scripts');
 let entry: string;
 let users: SeededUser[];
-let before: string;
 
 /** The preset with room for one submission at a time, as a spec file of its own. */
 function oneAtATimeSpecFile(): string {
@@ -72,11 +72,9 @@ async function untilGauge(name: string, value: number): Promise<void> {
 }
 
 beforeAll(() => {
-  before = variantStatus().variant;
   entry = variantUp(oneAtATimeSpecFile()).entry;
   users = seed(4);
 });
-afterAll(() => void variantUp(before && !before.startsWith('naked-mon-admission') ? before : 'naked-mon'));
 
 describe('admission control (naked-mon-async-admission, one submission in flight)', () => {
   it('refuses a submission beyond the budget with 503 + Retry-After before storing it; logins pass; the same submission later is graded', async () => {

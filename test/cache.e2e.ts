@@ -1,3 +1,4 @@
+// e2e-variants: msa-redis-1-2
 /**
  * Issue 18 (paper 001): the Redis read-path cache done properly, over real HTTP on
  * msa-redis-1-2 (two Exercise replicas sharing one Redis, the Leftover writing beside them).

@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon
 /**
  * The monolith over real HTTP (naked-mon via the launcher, real PostgreSQL, real sandboxed
  * grader): scenario R for several users at once, then every bad input of issue 3.

@@ -1,3 +1,4 @@
+// e2e-variants: msa-offloading-1-2
 /**
  * Paper 003's gateway offloading on the real application (issue 16): msa-offloading-1-2 through
  * the launcher, real services, grader and PostgreSQL. Through the gateway everything works as in

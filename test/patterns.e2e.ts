@@ -1,3 +1,4 @@
+// e2e-variants: msa-aggregation-traced
 /**
  * Paper 003's gateway aggregation on the real application (issue 16): msa-aggregation-1-2, traced,
  * through the launcher with the real services, grader and Jaeger. The dashboard the gateway
@@ -15,7 +16,7 @@ import { mergeDashboard } from '@shellgrade/gateway';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { JaegerClient } from '../traces/src/jaeger/client';
 import { BrowserSession, spaSubmission } from './support/http-client';
-import { seed, variantStatus, variantUp } from './support/stack';
+import { seed, variantUp } from './support/stack';
 import type { SeededUser } from './support/scenario-r';
 
 jest.setTimeout(600_000);
@@ -23,7 +24,6 @@ jest.setTimeout(600_000);
 const paper = loadSamples('paper-scripts');
 let entry: string;
 let users: SeededUser[];
-let before: string;
 
 /** msa-aggregation-1-2 with tracing on, as a spec file of its own (presets stay untraced). */
 function tracedSpecFile(): string {
@@ -34,12 +34,10 @@ function tracedSpecFile(): string {
 }
 
 beforeAll(() => {
-  before = variantStatus().variant;
   entry = variantUp(tracedSpecFile()).entry;
   users = seed(4);
 });
 // A traced spec file from a temp folder must not stay up for the next test file to find.
-afterAll(() => void variantUp(before && !before.endsWith('traced') ? before : 'naked-mon'));
 
 async function loggedIn(u: SeededUser): Promise<BrowserSession> {
   const s = new BrowserSession(entry);

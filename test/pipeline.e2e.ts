@@ -1,3 +1,4 @@
+// e2e-variants: msa-pipeline-1-2
 /**
  * Paper 003's pipes and filters on the real application (issue 16): msa-pipeline-1-2 through
  * the launcher, real services, RabbitMQ, grader and PostgreSQL. Scenario R answers as on its

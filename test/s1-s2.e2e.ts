@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon, msa-1-2, mon-redis, msa-grpc-1-2
 /**
  * Issue 18 (paper 001): the S1 requests (read a statement — exercise service; enrol / unenrol —
  * leftover service; read one production — exercise service) and the S2 request (a teacher's

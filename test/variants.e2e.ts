@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon, mon-redis, mon-x2, msa-1-1, msa-1-2, msa-2-2-2, msa-rabbitmq-1-2, msa-pipeline-1-2, msa-grpc-1-1, msa-grpc-1-2, msa-grpc-2-4-4
 /**
  * Issue 4: the same scenario R passes on every topology, and killing a replica under light
  * load loses no submission that was acknowledged with 201, and a request cut mid-flight leaves

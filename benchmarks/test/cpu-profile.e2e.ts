@@ -1,3 +1,4 @@
+// e2e-variants: msa-1-1
 // The runner with --cpu-prof against the real stack (msa-1-1, smoke profile, one run): every
 // service writes V8 CPU profiles over the test, they are flushed by the restart at the end and
 // summarised in profiles.md, and the variant is left running unprofiled.

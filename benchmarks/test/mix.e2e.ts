@@ -1,3 +1,4 @@
+// e2e-variants: msa-aggregation-1-2, msa-1-2
 // End-to-end: paper 003's request mix, smoke-sized (p(r1) 0 then 1, two users, a few seconds
 // each), through the same runner as `npm run bench -- mix`, for gateway aggregation: the pattern's
 // variant (dashboard answered by the gateway) and its baseline (the client's three calls), real

@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon
 // The runner against the real stack (naked-mon, smoke profile, one run each): a variant process
 // killed mid-run is recorded on the run, which counts with the KOs it caused (never repeated);
 // a production deleted before the audit makes the run INVALID with "lost 1 / duplicated 0".

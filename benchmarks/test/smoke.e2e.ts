@@ -1,5 +1,6 @@
-// End-to-end: the smoke profile of scenario R against the variant that is up (naked-mon when
-// none is). Entry URL from `npm run variant -- status --json`.
+// e2e-variants: naked-mon
+// End-to-end: the smoke profile of scenario R against naked-mon, which this file brings up (the
+// launcher keeps it when it is already up). Entry URL from `npm run variant -- status --json`.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { k6Path } from '../src/k6-tool';
 import { defaultArchive, spsScript } from '../src/paths';
 import { runTest } from '../src/run-test';
 import { run } from '../src/shell';
-import { listVariants, loadVariant } from '@shellgrade/variant';
+import { loadVariant } from '@shellgrade/variant';
 import { entryUrl, seedStudents, variantStatus, variantUp, type VariantStatus } from '../src/stack';
 import type { PaperMetrics, RunRecord } from '../src/types';
 
@@ -17,13 +18,8 @@ let status: VariantStatus;
 const work = mkdtempSync(join(tmpdir(), 'sg-bench-e2e-'));
 
 beforeAll(async () => {
+  await variantUp('naked-mon');
   status = await variantStatus();
-  // CI brings naked-mon up before the e2e tests; run alone (or after a test that left a spec
-  // file of its own up, which `bench run` cannot name), bring it up ourselves.
-  if (!status.variant || status.processes.length === 0 || !listVariants().includes(status.variant)) {
-    await variantUp('naked-mon');
-    status = await variantStatus();
-  }
 });
 
 it('k6 smoke: every request OK, none KO, RAC = 1, SPS samples carry trace ids', async () => {

@@ -1,36 +1,25 @@
+// e2e-variants: naked-mon
 // End-to-end: each suite (load, soak, stress, spike), smoke-sized (seconds), through the same
-// runner as the paper's test, against the variant that is up (naked-mon when none is). Checks
+// runner as the paper's test, against naked-mon (brought up here; kept when already up). Checks
 // the files, that the per-request lines add up to k6's own counters, and that each verdict is
 // there and consistent with them.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listVariants } from '@shellgrade/variant';
 import { buildReport } from '../src/report/report';
 import { runTest } from '../src/run-test';
-import { variantDown, variantStatus, variantUp } from '../src/stack';
+import { variantUp } from '../src/stack';
 import type { SuiteRun } from '../src/suites/analyse';
 import type { RunRecord } from '../src/types';
 
 jest.setTimeout(900_000);
 
 const work = mkdtempSync(join(tmpdir(), 'sg-suites-e2e-'));
-let variant = 'naked-mon';
-let broughtUp = false;
+const variant = 'naked-mon';
 
 beforeAll(async () => {
   process.env.SG_RESULTS_DIR = join(work, 'results');
-  const status = await variantStatus();
-  if (status.variant && status.processes.length > 0 && listVariants().includes(status.variant)) {
-    variant = status.variant;
-  } else {
-    await variantUp(variant);
-    broughtUp = true;
-  }
-});
-
-afterAll(async () => {
-  if (broughtUp) await variantDown();
+  await variantUp(variant);
 });
 
 /** One smoke-sized suite run: its run record and suite-run-1.json, after the common checks. */

@@ -1,3 +1,4 @@
+// e2e-variants: msa-redis-1-2
 // End-to-end: paper 001's closed-model sweep, smoke-sized (two steps of 1 and 2 threads, a few
 // seconds each), through the same runner as `npm run bench -- sweep`, on msa-redis-1-2 (the S2
 // report crosses the internal hop, the cache is counted). Checks the files, that every step

@@ -1,3 +1,4 @@
+// e2e-variants: msa-grpc-traced
 /**
  * Issue 15 item 1: with transport grpc, one trace spans the gRPC hop. msa-grpc-1-1 with tracing
  * on (real launcher, real Jaeger): a request with a k6-style traceparent to the gateway yields
@@ -10,7 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { entryUrl, listVariants, loadVariant } from '@shellgrade/variant';
+import { entryUrl, loadVariant } from '@shellgrade/variant';
 import { JaegerClient } from '../src/jaeger/client';
 import type { Trace } from '../src/jaeger/span';
 
@@ -24,22 +25,6 @@ function variantUp(specFile: string): { entry: string } {
   return { entry: entryUrl(loadVariant('msa-grpc-1-1')) };
 }
 
-/** The preset that was up before this test (CI brings naked-mon up for the e2e suite): restored after. */
-function runningPreset(): string | null {
-  const out = execFileSync('npm', ['run', '--silent', 'variant', '--', 'status', '--json'], { cwd: REPO, encoding: 'utf8' });
-  const { variant } = JSON.parse(out.slice(out.indexOf('{'))) as { variant: string | null };
-  return variant && listVariants().includes(variant) ? variant : null;
-}
-
-let before: string | null = null;
-beforeAll(() => {
-  before = runningPreset();
-});
-// A traced spec file from a temp folder must not stay up for the next test file to find.
-afterAll(() => {
-  const args = before ? ['up', before] : ['down'];
-  execFileSync('npm', ['run', '--silent', 'variant', '--', ...args], { cwd: REPO, timeout: 240_000, stdio: ['ignore', 'inherit', 'inherit'] });
-});
 
 const EDGE_CALL = 'grpc.shellgrade.edge.v1.Edge/Call';
 

@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon
 /**
  * Issue 20, researchers: the console lists the presets and the benchmark runs of the results
  * folder, and opens a run's report through the entry point's read-only relay (/ops/runs). The
@@ -8,10 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { listVariants } from '@shellgrade/variant';
 // The launcher and seeding helpers of the system tests (test/support), as in test/variants.e2e.ts.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { REPO, seed, variantStatus, variantUp } from '../../../test/support/stack';
+import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
 
 jest.setTimeout(600_000);
@@ -21,10 +21,7 @@ const RUN_ID = `29991231T235959Z-e2e-console-${randomBytes(4).toString('hex')}`;
 const RUN_DIR = join(REPO, 'results', RUN_ID);
 
 let browser: Browser;
-let before: string | null = null;
 beforeAll(async () => {
-  const running = variantStatus().variant;
-  before = running && listVariants().includes(running) ? running : null;
   mkdirSync(join(RUN_DIR, 'report'), { recursive: true });
   writeFileSync(join(RUN_DIR, 'meta.json'), JSON.stringify({ runId: RUN_ID, variant: 'naked-mon', profileName: 'e2e-profile', startedAt: '2999-12-31T23:59:59.000Z', endedAt: '2999-12-31T23:59:59.500Z' }));
   writeFileSync(join(RUN_DIR, 'aggregated.json'), JSON.stringify({ schema: 'shellgrade.bench-aggregated/2', runsAsked: 3, runs: 3, validRuns: 2, valid: true }));
@@ -35,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   rmSync(RUN_DIR, { recursive: true, force: true });
-  if (before && before !== 'naked-mon') variantUp(before);
 });
 
 it('shows the presets and a benchmark run, and opens its report', async () => {

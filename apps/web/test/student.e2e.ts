@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon, msa-bullmq-1-1-async
 /**
  * Issue 20, students in a real browser: log in, open an exercise of their session, upload a
  * correct and a wrong archive (file picker, then drag and drop) and see both grades with their

@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon
 /**
  * Issue 20, teachers in a real browser: a teacher creates an exercise (statement, question
  * archive, grading script loaded from a file, published; then edited), a session over it, enrols a student

@@ -1,3 +1,4 @@
+// e2e-variants: naked-mon-traced
 /**
  * Issue 20, researchers: the console shows the running variant and renders a waterfall, with
  * its critical path, for a trace recorded from a real request. naked-mon with tracing on (a spec
@@ -11,25 +12,19 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parse, stringify } from 'yaml';
 import { loadSamples } from '@shellgrade/grading';
-import { listVariants } from '@shellgrade/variant';
 // The launcher and seeding helpers of the system tests (test/support), as in test/variants.e2e.ts.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { REPO, seed, variantStatus, variantUp } from '../../../test/support/stack';
+import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
 
 jest.setTimeout(600_000);
 
 let browser: Browser;
-let before: string | null = null;
 beforeAll(async () => {
-  const running = variantStatus().variant;
-  before = running && listVariants().includes(running) ? running : null;
   browser = await launch();
 });
-// A traced spec file must not stay up for the next test file to find.
 afterAll(async () => {
   await browser?.close();
-  if (before) variantUp(before);
 });
 
 /** naked-mon's own file (the base preset: it extends nothing) with tracing on, beside nothing else. */

@@ -1,3 +1,4 @@
+// e2e-variants: none
 /**
  * The BullMQ variant end to end: two exercise-service replicas (built dist) each receive SPS
  * over HTTP and run a worker; the real sandboxed grader grades the paper's sample answer.

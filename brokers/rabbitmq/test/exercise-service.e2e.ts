@@ -1,3 +1,4 @@
+// e2e-variants: none
 /**
  * The RabbitMQ variant end to end: two exercise-service replicas (built dist) each receive
  * SPS over HTTP and consume the work queue; the real sandboxed grader grades the paper's
