@@ -87,6 +87,12 @@ describe('graderOptionsOf', () => {
 });
 
 describe('the HTTP edge, auth and identity', () => {
+  it("believe X-Forwarded-* from the variant's own proxies only: nobody's for a monolith reached directly", () => {
+    const direct = { name: 'direct', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: 1 } } as const;
+    expect(httpOptionsOf(serviceConfig(direct, 'monolith'), 't').trustProxy).toEqual([]);
+    expect(httpOptionsOf(serviceConfig({ ...direct, replicas: { monolith: 2 }, entry: 'haproxy' }, 'monolith'), 't').trustProxy).toEqual(['loopback']);
+  });
+
   it('come from the spec (tunables) and the connections (the secret)', () => {
     const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+', REDIS_URL: 'redis://cache:6379' });
     expect(httpOptionsOf(cfg, 't')).toEqual({

@@ -42,7 +42,8 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
       imports: [portsModule([...database, ...directSubmissionContextProviders]), LeftoverApiModule, AuthModule.forRoot(testAuthConfig({ tokenVersionCacheMs: 0 }))],
     }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, testHttpOptions({ corsOrigins: '*' }));
+    // As behind the variant's own proxy on loopback (HAProxy): its X-Forwarded-Proto is believed.
+    configureHttpApp(app as NestExpressApplication, testHttpOptions({ corsOrigins: '*' }, { trustedProxies: ['loopback'] }));
     await app.init();
     server = app.getHttpServer();
   }, 60_000);

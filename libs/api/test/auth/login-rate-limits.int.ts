@@ -20,9 +20,9 @@ import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { AuthModule, CREDENTIAL_STORE, RateLimits, REFRESH_TOKEN_STORE, type AuthConfig, type CredentialStore, type RateLimitConfig } from '@shellgrade/auth';
+import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
-const WIDE = { points: 1_000, durationS: 600 };
 /** A Redis database of this test file's own (flushed at start: counters live 10 minutes). */
 const REDIS_DB = 11;
 
@@ -43,17 +43,7 @@ function authConfig(rateLimits: Partial<RateLimitConfig>, trustedProxies: string
     tokenVersionCacheMs: 0,
     identity: 'access-token',
     trustedProxies,
-    rateLimits: {
-      enabled: true,
-      store: 'memory',
-      loginFailuresPerAccount: WIDE,
-      loginFailuresPerClient: WIDE,
-      enrolmentKeyFailuresPerUser: WIDE,
-      submissionsPerStudent: WIDE,
-      trialsPerAuthor: WIDE,
-      trialsInFlight: 1,
-      ...rateLimits,
-    },
+    rateLimits: wideRateLimits({ trialsInFlight: 1, ...rateLimits }),
   } as AuthConfig;
 }
 

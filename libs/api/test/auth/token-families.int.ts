@@ -13,9 +13,9 @@ import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgr
 import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
+import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
-const WIDE = { points: 1_000, durationS: 600 };
 
 /** Any guarded route: answers who the access token says it is. */
 @Controller('api/whoami')
@@ -38,16 +38,7 @@ function authConfig(tokenVersionCacheMs: number): AuthConfig {
     tokenVersionCacheMs,
     identity: 'access-token',
     trustedProxies: [],
-    rateLimits: {
-      enabled: false,
-      store: 'memory',
-      loginFailuresPerAccount: WIDE,
-      loginFailuresPerClient: WIDE,
-      enrolmentKeyFailuresPerUser: WIDE,
-      submissionsPerStudent: WIDE,
-      trialsPerAuthor: WIDE,
-      trialsInFlight: 1,
-    },
+    rateLimits: wideRateLimits({ enabled: false, trialsInFlight: 1 }),
   };
 }
 

@@ -8,22 +8,12 @@ import { RateLimits, type AuthConfig, type AuthenticatedUser, type RateLimitConf
 import type { ArchiveValidator, Grader, GradingResult } from '@shellgrade/domain';
 import type { PgExerciseRepository } from '@shellgrade/persistence';
 import { ExerciseTrialController } from '../../src/production/exercise-trial.controller';
+import { wideRateLimits } from '../support/service-settings';
 
-const WIDE = { points: 1_000, durationS: 600 };
 const teacher = (id: number): AuthenticatedUser => ({ id, email: `t${id}@x.test`, role: 'teacher', sid: 's', ver: 0 });
 
 function rateLimits(overrides: Partial<RateLimitConfig>): RateLimitConfig {
-  return {
-    enabled: true,
-    store: 'memory',
-    loginFailuresPerAccount: WIDE,
-    loginFailuresPerClient: WIDE,
-    enrolmentKeyFailuresPerUser: WIDE,
-    submissionsPerStudent: WIDE,
-    trialsPerAuthor: WIDE,
-    trialsInFlight: 2,
-    ...overrides,
-  };
+  return wideRateLimits(overrides);
 }
 
 /** A grader whose gradings wait until finished one by one; `started` says how many ran. */

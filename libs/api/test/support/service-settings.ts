@@ -32,4 +32,22 @@ function serviceConfig(auth: AuthInput, http: HttpInput): ServiceConfig {
 
 export const testAuthConfig = (auth: AuthInput = {}): AuthConfig => authConfigOf(serviceConfig(auth, {}));
 
-export const testHttpOptions = (http: HttpInput = {}): HttpAppOptions => httpOptionsOf(serviceConfig({}, http), 'test');
+/** `auth.trustedProxies` decides whose X-Forwarded-* the app believes (a monolith reached directly: nobody's). */
+export const testHttpOptions = (http: HttpInput = {}, auth: AuthInput = {}): HttpAppOptions => httpOptionsOf(serviceConfig(auth, http), 'test');
+
+const WIDE = { points: 1_000, durationS: 600 };
+
+/** Rate limits no test reaches unless it narrows one (`overrides`, in AuthConfig's names). */
+export function wideRateLimits(overrides: Partial<AuthConfig['rateLimits']> = {}): AuthConfig['rateLimits'] {
+  return {
+    enabled: true,
+    store: 'memory',
+    loginFailuresPerAccount: WIDE,
+    loginFailuresPerClient: WIDE,
+    enrolmentKeyFailuresPerUser: WIDE,
+    submissionsPerStudent: WIDE,
+    trialsPerAuthor: WIDE,
+    trialsInFlight: 2,
+    ...overrides,
+  };
+}
