@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench -- <run|matrix|report|compare|replay|main> ...   (see benchmarks/README.md)
+// npm run bench -- <run|matrix|report|compare|replay|faults|main> ...   (see benchmarks/README.md)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
@@ -18,6 +18,7 @@ import { runMix } from './mix/run-mix';
 import { reanalyseSuiteRuns } from './suites/reanalyse';
 import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
+import { registerFaultsCommand } from './faults/command';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -297,6 +298,8 @@ program
     process.stdout.write(report.markdown + '\n');
     if (!a.valid) process.exitCode = 2;
   });
+
+registerFaultsCommand(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);

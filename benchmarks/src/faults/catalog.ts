@@ -1,0 +1,98 @@
+// The fault table: every fault the suite can inject, by name `<kind>:<argument>` (a role of the
+// variant's processes or a native server). A kind plans one step on the running variant
+// (guard.ts applies it); a name that does not apply to the variant says why.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '../paths';
+import type { VariantStatus } from '../stack';
+import type { FaultStep } from './guard';
+
+export interface FaultTarget {
+  status: VariantStatus;
+  /** What `variant up` takes to bring this variant back (preset name or spec file). */
+  upTarget: string;
+}
+
+export interface FaultKind {
+  kind: string;
+  argument: 'role' | 'server';
+  description: string;
+  plan(name: string, arg: string, t: FaultTarget): FaultStep;
+}
+
+const servers = (...args: string[]) => promisify(execFile)('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), ...args], { cwd: repoRoot() }).then(() => undefined);
+
+function replicas(t: FaultTarget, role: string): { name: string; pid: number }[] {
+  const found = t.status.processes.filter((p) => p.role === role && p.pid).map((p) => ({ name: p.name, pid: p.pid! }));
+  if (found.length === 0) throw new FaultNotApplicable(`variant ${t.status.variant} has no running ${role} process (roles: ${[...new Set(t.status.processes.map((p) => p.role))].join(', ')})`);
+  return found;
+}
+
+function server(t: FaultTarget, name: string): string {
+  if (!t.status.servers.some((s) => s.name === name)) throw new FaultNotApplicable(`variant ${t.status.variant} does not use ${name} (servers: ${t.status.servers.map((s) => s.name).join(', ')})`);
+  return name;
+}
+
+export class FaultNotApplicable extends Error {}
+
+const named = (ps: { name: string; pid: number }[]) => ps.map((p) => `${p.name} (pid ${p.pid})`).join(', ');
+
+export const FAULT_KINDS: FaultKind[] = [
+  {
+    kind: 'kill-one',
+    argument: 'role',
+    description: 'kill -9 of one replica of the role (pm2 restarts it)',
+    plan: (name, role, t) => {
+      const [p] = replicas(t, role);
+      return { fault: name, target: named([p]), undo: { kind: 'variant-up', target: t.upTarget }, inject: async () => void process.kill(p.pid, 'SIGKILL') };
+    },
+  },
+  {
+    kind: 'kill-all',
+    argument: 'role',
+    description: 'kill -9 of every replica of the role at once (pm2 restarts them)',
+    plan: (name, role, t) => {
+      const ps = replicas(t, role);
+      return { fault: name, target: named(ps), undo: { kind: 'variant-up', target: t.upTarget }, inject: async () => ps.forEach((p) => process.kill(p.pid, 'SIGKILL')) };
+    },
+  },
+  {
+    kind: 'sigstop-one',
+    argument: 'role',
+    description: 'SIGSTOP of one replica of the role for the fault window, then SIGCONT (a hang, not a crash)',
+    plan: (name, role, t) => {
+      const [p] = replicas(t, role);
+      return { fault: name, target: named([p]), undo: { kind: 'continue', pid: p.pid }, inject: async () => void process.kill(p.pid, 'SIGSTOP') };
+    },
+  },
+  {
+    kind: 'restart',
+    argument: 'server',
+    description: 'restart of the native server (infra/bin/servers restart: stop, start, wait until healthy)',
+    plan: (name, s, t) => ({ fault: name, target: server(t, s), undo: { kind: 'servers-up', names: [s] }, inject: () => servers('restart', s) }),
+  },
+  {
+    kind: 'outage',
+    argument: 'server',
+    description: 'the native server down for the fault window (servers down), then up again',
+    plan: (name, s, t) => ({ fault: name, target: server(t, s), undo: { kind: 'servers-up', names: [s] }, inject: () => servers('down', s) }),
+  },
+];
+
+export function faultKind(name: string): { kind: FaultKind; arg: string } {
+  const [kindName, arg] = name.split(':');
+  const kind = FAULT_KINDS.find((k) => k.kind === kindName);
+  if (!kind || !arg) throw new Error(`unknown fault "${name}": <kind>:<${'role|server'}> with kind one of ${FAULT_KINDS.map((k) => k.kind).join(', ')}`);
+  return { kind, arg };
+}
+
+/** The step of fault `name` on the running variant (throws FaultNotApplicable when it has no such target). */
+export function planFault(name: string, t: FaultTarget): FaultStep {
+  const { kind, arg } = faultKind(name);
+  return kind.plan(name, arg, t);
+}
+
+export function faultListText(): string {
+  return FAULT_KINDS.map((k) => `${k.kind}:<${k.argument}>  ${k.description}`).join('\n');
+}

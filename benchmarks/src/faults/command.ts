@@ -1,0 +1,62 @@
+// `npm run bench -- faults ...`: the subcommand's flags (registered by cli.ts).
+import { Command, InvalidArgumentError } from 'commander';
+import { faultListText } from './catalog';
+import { runFaults } from './run-faults';
+
+function positive(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
+  return n;
+}
+
+function share(v: string): number {
+  const n = Number(v);
+  if (!(n > 0 && n <= 1)) throw new InvalidArgumentError(`"${v}" must be a share in (0, 1]`);
+  return n;
+}
+
+interface FaultsFlags {
+  variant?: string;
+  faults?: string;
+  list?: boolean;
+  rate?: number;
+  share: number;
+  saturation?: number;
+  steadyS: number;
+  faultS: number;
+  recoveryS: number;
+  rampS: number;
+  bucketS: number;
+  profile: string;
+  drainTimeoutS?: number;
+}
+
+export function registerFaultsCommand(program: Command): void {
+  program
+    .command('faults')
+    .description('one fault per run in a fixed window of steady scenario-R load: RAC/EFR/KO causes before, during, after; time to first error and to recovery; the zero-loss audit -> results/<stamp>-<variant>-faults/faults.{md,json}')
+    .option('--variant <name>', 'variant preset (native, under pm2)')
+    .option('--faults <list>', 'comma-separated fault names, <kind>:<role|server> (see --list)')
+    .option('--list', 'print the fault table and exit')
+    .option('--rate <it/s>', 'steady rate (iterations/s); default: --share of the sustainable rate', positive)
+    .option('--share <x>', 'share of the sustainable rate (--saturation, else the newest bench calibrate of the variant)', share, 0.6)
+    .option('--saturation <it/s>', 'the sustainable rate the share is taken of', positive)
+    .option('--steady-s <s>', 'steady load before the fault (after the ramp)', positive, 30)
+    .option('--fault-s <s>', 'the fault window', positive, 20)
+    .option('--recovery-s <s>', 'the window after the undo in which recovery is looked for', positive, 60)
+    .option('--ramp-s <s>', 'ramp to the rate before the steady window', positive, 5)
+    .option('--bucket-s <s>', 'bucket of the recovery series (p95 and KO per bucket)', positive, 5)
+    .option('--profile <name>', 'k6 profile the protocol comes from (pauses, students; its peak/ramp/hold are replaced)', 'short')
+    .option('--drain-timeout-s <s>', 'upper bound of the post-run drain before the audit', positive)
+    .action(async (f: FaultsFlags) => {
+      if (f.list) {
+        process.stdout.write(faultListText() + '\n');
+        return;
+      }
+      if (!f.variant || !f.faults) throw new InvalidArgumentError('--variant and --faults are required (or --list)');
+      const r = await runFaults({ ...f, variant: f.variant, faults: f.faults.split(',').map((x) => x.trim()).filter(Boolean) });
+      for (const s of r.skipped) process.stdout.write(`skipped ${s}\n`);
+      const bad = r.results.filter((x) => x.lost !== 0 || x.duplicated !== 0 || x.crashes.some((c) => !c.injected));
+      if (bad.length) process.exitCode = 2;
+    });
+}
