@@ -50,7 +50,37 @@ export interface ResourceSummary {
   k6SchedDelayMs: number | null;
   /** Share of k6's runnable time in the hold stage spent waiting (context for the delay). */
   k6WaitShare: number | null;
+  /**
+   * With placement (placement/): the client's CPU — k6 plus the harness — in the hold stage as a
+   * share of its cpuset (1 = every client CPU busy), per tick: mean, max, ticks judged and ticks
+   * above the limit. Absent without placement.
+   */
+  client?: ClientCpu;
   samples: number;
+}
+
+export interface ClientCpu {
+  cores: number;
+  limitShare: number;
+  holdSamples: number;
+  overSamples: number;
+  meanShare: number | null;
+  maxShare: number | null;
+}
+
+/** k6 + harness per hold-stage tick of k6 (its first sample has no interval yet), as a share of `cores`. */
+export function clientCpu(samples: ResourceSample[], window: LoadWindow, cores: number, limitShare: number): ClientCpu {
+  const k6 = samples.filter((s) => s.group === K6_GROUP).slice(1).filter((s) => s.epochMs >= window.loadFromMs && s.epochMs >= window.holdFromMs && s.epochMs <= window.holdToMs);
+  const harness = new Map(samples.filter((s) => s.group === HARNESS_GROUP).map((s) => [s.epochMs, s.cpuPct]));
+  const shares = k6.map((s) => (s.cpuPct + (harness.get(s.epochMs) ?? 0)) / (100 * cores));
+  return {
+    cores,
+    limitShare,
+    holdSamples: shares.length,
+    overSamples: shares.filter((x) => x > limitShare).length,
+    meanShare: shares.length ? mean(shares) : null,
+    maxShare: shares.length ? Math.max(...shares) : null,
+  };
 }
 
 /** The load window of one run (epoch ms): VU initialisation before `loadFromMs` is not load. */
@@ -94,7 +124,14 @@ function residualCores(samples: ResourceSample[], residualCpuS: number): number 
   return spanS > 0 ? Math.max(0, residualCpuS) / spanS : null;
 }
 
-export function summarizeResources(samples: ResourceSample[], totalMemBytes: number, k6SaturationPct = 90, window: LoadWindow = { loadFromMs: 0, holdFromMs: 0, holdToMs: Infinity }): ResourceSummary {
+/** `client`: with placement, the client's cpuset size and the share of it its CPU may use (validity.ts). */
+export function summarizeResources(
+  samples: ResourceSample[],
+  totalMemBytes: number,
+  k6SaturationPct = 90,
+  window: LoadWindow = { loadFromMs: 0, holdFromMs: 0, holdToMs: Infinity },
+  client?: { cores: number; limitShare: number },
+): ResourceSummary {
   const variant = samples.filter(underTest);
   const groups = [...new Set(variant.map((s) => s.group))];
   const cpuSByGroup = Object.fromEntries(groups.map((g) => [g, groupCpuS(samples, g)]));
@@ -132,6 +169,7 @@ export function summarizeResources(samples: ResourceSample[], totalMemBytes: num
     k6SaturatedShare: k6Hold.length ? saturated / k6Hold.length : 0,
     k6SchedDelayMs: starved.delayMs,
     k6WaitShare: starved.waitShare,
+    ...(client ? { client: clientCpu(samples, window, client.cores, client.limitShare) } : {}),
     samples: pss.length,
   };
 }

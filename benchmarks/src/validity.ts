@@ -12,6 +12,12 @@
 // k6 kept more than maxForeignCores of the machine busy (another user of this shared machine:
 // the variant's figures, latency first, are then partly someone else's). A crash of a variant process is data, not
 // a reason: the run counts with the KOs it caused.
+// With placement (placement/: the client and the system under test on cpusets of their own),
+// also when the client — k6 plus the harness — used more than clientMaxCpusetShare of its
+// cpuset on average over the hold stage, or in more than maxSaturatedShare of its hold-stage
+// samples (and at least minSaturatedSamples of them), and when a process of the system under
+// test could run on a client CPU (the placement did not hold). A dropped iteration is a latency
+// sample never taken (coordinated omission): INVALID with or without placement.
 import type { Audit } from './audit';
 import type { ResourceSummary } from './resource-summary';
 
@@ -30,9 +36,11 @@ export interface ValidityRules {
    * sampling, pm2, kernel threads), at any load: a rate, not a share of a small run's total.
    */
   maxForeignCores: number;
+  /** With placement: INVALID when the client's CPU exceeds this share of its cpuset. */
+  clientMaxCpusetShare: number;
 }
 
-export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxSchedDelayMs: 10, maxForeignCores: 0.15 };
+export const DEFAULT_VALIDITY: ValidityRules = { k6SaturationPct: 90, maxSaturatedShare: 0.1, minSaturatedSamples: 3, k6MaxSchedDelayMs: 10, maxForeignCores: 0.15, clientMaxCpusetShare: 0.7 };
 
 export interface Validity {
   valid: boolean;
@@ -44,16 +52,29 @@ export interface ValidityInput {
   k6ExitCode: number;
   /** Script exceptions counted by k6 plus local resource errors found in its log. */
   clientErrors: number;
-  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6SchedDelayMs' | 'samples' | 'cpuResidualShare' | 'cpuResidualCores'>;
+  resources: Pick<ResourceSummary, 'k6HoldSamples' | 'k6SaturatedSamples' | 'k6CpuMaxPct' | 'k6SchedDelayMs' | 'samples' | 'cpuResidualShare' | 'cpuResidualCores' | 'client'>;
   /** Another launcher user switched the variant during the run (not a crash of ours). */
   variantSwitched?: boolean;
   audit?: Pick<Audit, 'balanced' | 'summary'> | null;
+  /** The test's placement (placement/plan.ts) and, when on, what the kernel allowed at the run's end. */
+  placement?: PlacementCheck;
+}
+
+export interface PlacementCheck {
+  state: 'on' | 'off' | 'unavailable';
+  /** The client's CPUs, e.g. "1" (for the reasons). */
+  clientCpus: string;
+  /** Processes of the system under test whose Cpus_allowed_list includes a client CPU. */
+  trespassers: { pid: number; cpus: number[] }[];
 }
 
 export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VALIDITY): Validity {
   const reasons: string[] = [];
   const r = input.resources;
-  if (input.droppedIterations > 0) reasons.push(`k6 dropped ${input.droppedIterations} iterations (not enough VUs to keep the arrival rate)`);
+  if (input.droppedIterations > 0) {
+    reasons.push(`k6 dropped ${input.droppedIterations} iterations (not enough VUs to keep the arrival rate: latency samples never taken, coordinated omission)`);
+  }
+  if (input.placement?.state === 'on') reasons.push(...placementReasons(input.placement, r.client, rules));
   // The share is over the samples it counts: k6's own hold-stage samples.
   const share = r.k6HoldSamples > 0 ? r.k6SaturatedSamples / r.k6HoldSamples : 0;
   if (share > rules.maxSaturatedShare && r.k6SaturatedSamples >= rules.minSaturatedSamples) {
@@ -77,4 +98,25 @@ export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VA
   // 99 = thresholds crossed: a measurement, not a harness failure. Anything else is.
   if (input.k6ExitCode !== 0 && input.k6ExitCode !== 99) reasons.push(`k6 exited with code ${input.k6ExitCode}`);
   return { valid: reasons.length === 0, reasons };
+}
+
+const pct0 = (x: number): string => `${(100 * x).toFixed(0)}%`;
+
+/** The client's share of its cpuset, and whether the system under test stayed off it. */
+function placementReasons(p: PlacementCheck, client: ResourceSummary['client'], rules: ValidityRules): string[] {
+  const out: string[] = [];
+  const cpuset = `its cpuset (CPU ${p.clientCpus})`;
+  if (!client || client.holdSamples === 0) out.push(`placement on but no client CPU sample in the hold stage: the client's share of ${cpuset} is unknown`);
+  else {
+    const limit = rules.clientMaxCpusetShare;
+    if (client.meanShare !== null && client.meanShare > limit) out.push(`client CPU (k6 + harness) averaged ${pct0(client.meanShare)} of ${cpuset} in the hold stage (limit ${pct0(limit)})`);
+    else if (client.overSamples / client.holdSamples > rules.maxSaturatedShare && client.overSamples >= rules.minSaturatedSamples) {
+      out.push(`client CPU (k6 + harness) above ${pct0(limit)} of ${cpuset} in ${client.overSamples}/${client.holdSamples} hold-stage samples (max ${pct0(client.maxShare ?? 0)})`);
+    }
+  }
+  if (p.trespassers.length) {
+    const list = p.trespassers.slice(0, 5).map((t) => `${t.pid} on CPU ${t.cpus.join(',')}`).join(', ');
+    out.push(`placement broken: ${p.trespassers.length} process(es) of the system under test may run on the client's CPU ${p.clientCpus} (${list})`);
+  }
+  return out;
 }
