@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Go-built tools cached outside the clone (SHELLGRADE_TOOLS): k6, minio, jaeger.
+# Go-built tools cached outside the clone (SHELLGRADE_TOOLS): k6, minio, jaeger, toxiproxy.
 # Versions are pinned so every machine benchmarks the same binaries.
 
 K6_MODULE=go.k6.io/k6@v1.8.1
@@ -8,6 +8,9 @@ MINIO_MODULE=github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 # Jaeger v2 is released from the v1 module path; `go install` refuses it (replace directives),
 # so build ./cmd/jaeger inside the downloaded module.
 JAEGER_MODULE=github.com/jaegertracing/jaeger@v1.76.0
+# Shopify's fault proxy (issue 35: latency or loss on one internal hop, never the whole loopback);
+# v2.5.0 is the proxy's @latest. Its command is ./cmd/server: installed, then named toxiproxy.
+TOXIPROXY_MODULE=github.com/Shopify/toxiproxy/v2@v2.5.0
 
 build_k6() { GOBIN="$1" go install "$K6_MODULE"; }
 
@@ -24,7 +27,10 @@ build_jaeger() {
   (cd "$dir" && go build -o "$out/jaeger" ./cmd/jaeger)
 }
 
+build_toxiproxy() { GOBIN="$1" go install "${TOXIPROXY_MODULE%@*}/cmd/server@${TOXIPROXY_MODULE#*@}" && mv "$1/server" "$1/toxiproxy"; }
+
 k6_tool_ensure() { go_tool_ensure k6 build_k6; }
+toxiproxy_tool_ensure() { go_tool_ensure toxiproxy build_toxiproxy; }
 minio_tool_ensure() { go_tool_ensure minio build_minio; }
 jaeger_tool_ensure() { go_tool_ensure jaeger build_jaeger; }
 
