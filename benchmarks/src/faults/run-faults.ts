@@ -52,6 +52,7 @@ export async function runFaults(o: FaultsOptions): Promise<{ dir: string; result
   if (!wasUp) await variantUp(o.variant);
   // k6 hands the harness's environment to the script: one line per request, the series analysed here.
   process.env.LOG_REQUESTS = 'on';
+  process.env.K6_INCLUDE_SYSTEM_ENV_VARS = 'true';
   const results: FaultResult[] = [];
   const skipped: string[] = [];
   try {

@@ -1,0 +1,54 @@
+// The fault table plans a step on the running variant without touching it (issue 35): which
+// replica, which undo; a fault the variant has no target for says why; crashes of the fault's own
+// target inside its window are marked injected, any other is not.
+import { analyseFaultRun } from '../src/faults/analyse';
+import { FaultNotApplicable, planFault } from '../src/faults/catalog';
+import { faultRate } from '../src/faults/run-faults';
+import type { VariantStatus } from '../src/stack';
+
+const status: VariantStatus = {
+  variant: 'msa-1-2',
+  processes: [
+    { name: 'sg-gateway-1', role: 'gateway', pid: 101 },
+    { name: 'sg-exercise-1', role: 'exercise', pid: 201 },
+    { name: 'sg-exercise-2', role: 'exercise', pid: 202 },
+  ],
+  servers: [{ name: 'postgres', pid: 301 }],
+};
+const t = { status, upTarget: 'msa-1-2' };
+
+describe('fault table', () => {
+  it('plans each kind with its target and undo', () => {
+    expect(planFault('kill-one:exercise', t)).toMatchObject({ target: 'sg-exercise-1 (pid 201)', undo: { kind: 'variant-up', target: 'msa-1-2' } });
+    expect(planFault('kill-all:exercise', t)).toMatchObject({ target: 'sg-exercise-1 (pid 201), sg-exercise-2 (pid 202)' });
+    expect(planFault('sigstop-one:gateway', t)).toMatchObject({ target: 'sg-gateway-1 (pid 101)', undo: { kind: 'continue', pid: 101 } });
+    expect(planFault('restart:postgres', t)).toMatchObject({ target: 'postgres', undo: { kind: 'servers-up', names: ['postgres'] } });
+    expect(planFault('outage:postgres', t)).toMatchObject({ undo: { kind: 'servers-up', names: ['postgres'] } });
+  });
+
+  it('says why a fault does not apply, and refuses an unknown name', () => {
+    expect(() => planFault('kill-one:monolith', t)).toThrow(FaultNotApplicable);
+    expect(() => planFault('outage:rabbitmq', t)).toThrow(/does not use rabbitmq/);
+    expect(() => planFault('melt:postgres', t)).toThrow(/unknown fault/);
+    expect(() => planFault('kill-one', t)).toThrow(/unknown fault/);
+  });
+
+  it('the steady rate: --rate, else the share of the sustainable rate, at least 1 it/s', () => {
+    expect(faultRate({ rate: 2.4, share: 0.6, variant: 'x' }, null)).toMatchObject({ rate: 2 });
+    expect(faultRate({ share: 0.6, variant: 'x' }, { rate: 10, file: 'c.json' })).toMatchObject({ rate: 6 });
+    expect(faultRate({ share: 0.6, saturation: 5, variant: 'x' }, null)).toMatchObject({ rate: 3 });
+    expect(faultRate({ share: 0.1, saturation: 2, variant: 'x' }, null)).toMatchObject({ rate: 1 });
+    expect(() => faultRate({ share: 0.6, variant: 'x' }, null)).toThrow(/no sustainable rate/);
+  });
+
+  it('a crash of the target inside the window is injected; another process, or later, is not', () => {
+    const applied = { fault: 'kill-one:exercise', target: 'sg-exercise-1 (pid 201)', undo: 'variant up', injectedAtMs: 10_000, undoneAtMs: 15_000 };
+    const crash = (process: string, atMs: number) => ({ process, kind: 'process' as const, pid: 1, atMs, at: '' });
+    const r = analyseFaultRun({
+      fault: applied.fault, variant: 'msa-1-2', runId: 'r', rate: 2, windows: { steadyS: 5, faultS: 5, recoveryS: 5, bucketS: 1 }, applied,
+      requests: [], iterations: [], audit: null, valid: true, reasons: [],
+      crashes: [crash('sg-exercise-1', 10_500), crash('sg-gateway-1', 11_000), crash('sg-exercise-1', 40_000), { ...crash('native server postgres', 12_000), kind: 'native-server' }],
+    });
+    expect(r.crashes.map((c) => c.injected)).toEqual([true, false, false, false]);
+  });
+});
