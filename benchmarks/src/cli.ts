@@ -18,6 +18,7 @@ import { runMix } from './mix/run-mix';
 import { reanalyseSuiteRuns } from './suites/reanalyse';
 import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
+import { PLACEMENT_OPTIONS, placementRequest } from './placement/options';
 import { registerFaultsCommand } from './faults/command';
 
 function positiveInt(v: string): number {
@@ -62,6 +63,9 @@ interface CommonFlags {
   powerIdleW?: number;
   powerMaxW?: number;
   dashboard?: boolean;
+  placement?: 'on' | 'off';
+  clientCpus?: string;
+  sutCpus?: string;
 }
 
 function arrivals(v: string): 'even' | 'exponential' {
@@ -88,7 +92,10 @@ function common(cmd: Command): Command {
     .option('--drain-timeout-s <s>', 'upper bound of the post-run drain before the audit (default 120)', nonNegative)
     .option('--power-idle-w <w>', `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})`, nonNegative)
     .option('--power-max-w <w>', `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})`, nonNegative)
-    .option('--no-dashboard', "skip k6's web dashboard HTML export per run");
+    .option('--no-dashboard', "skip k6's web dashboard HTML export per run")
+    .option(...PLACEMENT_OPTIONS.placement)
+    .option(...PLACEMENT_OPTIONS.clientCpus)
+    .option(...PLACEMENT_OPTIONS.sutCpus);
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
@@ -113,6 +120,7 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     drainTimeoutS: f.drainTimeoutS,
     powerModel: powerModel(f),
     dashboard: f.dashboard,
+    placement: placementRequest(f),
   };
 }
 

@@ -32,6 +32,10 @@ import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown,
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
 import { DEFAULT_VALIDITY, judgeRun } from './validity';
+import { formatCpuList } from './placement/cpu-list';
+import { detectCpuset, type CpusetFlavour } from './placement/detect';
+import { planPlacement, placementText, type PlacementPlan, type PlacementRequest } from './placement/plan';
+import { PlacementSession } from './placement/session';
 
 /** Test hooks: the integration tests break the system under test at a chosen point. */
 export interface RunHooks {
@@ -54,6 +58,10 @@ export interface RunOptions extends ProtocolOverrides {
   powerModel?: PowerModel;
   /** k6 web dashboard HTML export per run (default on). */
   dashboard?: boolean;
+  /** The client and the system under test on cpusets of their own (placement/; default by the kind of test). */
+  placement?: PlacementRequest;
+  /** Part of `npm run findings`: placement is on by default. */
+  findings?: boolean;
   hooks?: RunHooks;
 }
 
@@ -94,6 +102,10 @@ interface TestContext {
   groups: ProcessGroup[];
   sampler: ResourceSampler | null;
   records: RunRecord[];
+  /** What placement was asked and possible, and the live groups when it is on. */
+  placementPlan: PlacementPlan;
+  cpuset: CpusetFlavour | null;
+  placement: PlacementSession | null;
 }
 
 /** What driving one run's load produced, before it is audited and judged. */
@@ -118,16 +130,21 @@ export async function runTest(opts: RunOptions): Promise<Aggregated> {
   const ctx = await prepareTest(opts);
   await recordProvenance(ctx);
   await bringUp(ctx);
-  await seedAndWarmUp(ctx);
-  startSampling(ctx);
   try {
-    for (let r = 1; r <= ctx.runs; r++) {
-      ctx.records.push(await measuredRun(ctx, r));
-      await betweenRuns(ctx, r);
+    await placeProcesses(ctx);
+    await seedAndWarmUp(ctx);
+    startSampling(ctx);
+    try {
+      for (let r = 1; r <= ctx.runs; r++) {
+        ctx.records.push(await measuredRun(ctx, r));
+        await betweenRuns(ctx, r);
+      }
+    } finally {
+      await stopSampling(ctx);
+      await tearDown(ctx);
     }
   } finally {
-    await stopSampling(ctx);
-    await tearDown(ctx);
+    undoPlacement(ctx);
   }
   return writeAggregate(ctx);
 }
@@ -163,6 +180,9 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
   const machine = machineFacts(await k6Version(k6));
   writeFileSync(join(dir, 'machine.json'), JSON.stringify(machine, null, 2));
   const baseline = copyBaselineInto(dir);
+  const detection = detectCpuset();
+  const placementPlan = planPlacement(opts.placement ?? {}, { profileName: opts.profile, suiteKind: profile.suite?.kind, findings: opts.findings }, detection);
+  phase(`placement ${placementText(placementPlan)}`);
   phase(baseline ? `grader-only baseline (sandboxed) copied into the run: ${baseline.best.gradingsPerS} gradings/s (${baseline.best.label})` : 'no sandboxed grader-only baseline (results/grader-baseline/latest.json)');
 
   const meta: TestMeta = {
@@ -182,6 +202,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     apdexTMs: opts.apdexTMs ?? 1500,
     baseline,
     powerModel: opts.powerModel ?? DEFAULT_POWER_MODEL,
+    placement: placementPlan,
   };
   // An override of the preset runs the spec as written into the run folder.
   const upTarget = opts.tracing || opts.kdfCost !== undefined ? join(dir, 'spec.yaml') : opts.variant;
@@ -221,6 +242,9 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     groups: [],
     sampler: null,
     records: [],
+    placementPlan,
+    cpuset: detection.available ? detection.flavour : null,
+    placement: null,
   };
 }
 
@@ -236,7 +260,7 @@ function suiteProfile(named: Profile, opts: RunOptions): Profile {
 /** Step 1b: manifest.json — commit, resolved spec, protocol, versions, machine, seeds (provenance/manifest.ts). */
 async function recordProvenance(ctx: TestContext): Promise<void> {
   const m = ctx.meta;
-  await writeRunManifest({ dir: ctx.dir, runId: m.runId, startedAt: new Date().toISOString(), variant: m.variant, profileName: m.profileName, overrides: ctx.opts, profile: m.profile, machine: m.machine });
+  await writeRunManifest({ dir: ctx.dir, runId: m.runId, startedAt: new Date().toISOString(), variant: m.variant, profileName: m.profileName, overrides: ctx.opts, profile: m.profile, machine: m.machine, placement: ctx.placementPlan });
 }
 
 /** Step 2: the variant up (left as found at the end), its entry URL. */
@@ -265,6 +289,42 @@ async function ensureUp(ctx: TestContext): Promise<void> {
   phase(`variant is now ${now.variant ?? 'none'}${now.variant === ctx.specName ? ' (a process is down)' : ''}: bringing ${ctx.opts.variant} back up`);
   await variantUp(ctx.upTarget, upFlags(ctx));
   ctx.status = await variantStatus();
+  await placeSut(ctx);
+}
+
+/** The pids the system under test is rooted at: every process of the variant and every native server. */
+function sutRoots(status: VariantStatus): number[] {
+  return processGroupsOf(status).map((g) => g.pid);
+}
+
+/**
+ * Step 2b (placement on): the system under test — variant processes, native servers, their
+ * descendants and pm2's daemon — into its cpuset, the harness into the client's (k6 and every
+ * other child it starts from now on is born there). Checked against the kernel's Cpus_allowed_list.
+ */
+async function placeProcesses(ctx: TestContext): Promise<void> {
+  if (ctx.placementPlan.state !== 'on') return;
+  ctx.placement = new PlacementSession(ctx.placementPlan, ctx.cpuset!);
+  await placeSut(ctx);
+  ctx.placement.placeClient();
+  const wrong = [...(await ctx.placement.trespassers(sutRoots(ctx.status))), ...ctx.placement.clientTrespassers([process.pid])];
+  if (wrong.length) throw new Error(`placement did not hold: ${wrong.map((t) => `pid ${t.pid} allowed on CPU ${formatCpuList(t.cpus)}`).join(', ')}`);
+  ctx.meta.placement = ctx.placement.record;
+  writeMeta(ctx);
+  const r = ctx.placement.record;
+  phase(`placed: ${r.sutProcesses} processes of the system under test on CPU ${formatCpuList(r.sutCpus)}, the harness (and k6 to come) on CPU ${formatCpuList(r.clientCpus)} (${ctx.placement.dir})`);
+}
+
+/** (Re-)places the system under test: idempotent, after a re-up or a restart. */
+async function placeSut(ctx: TestContext): Promise<void> {
+  if (ctx.placement) await ctx.placement.placeSut(sutRoots(ctx.status));
+}
+
+function undoPlacement(ctx: TestContext): void {
+  if (!ctx.placement) return;
+  ctx.placement.undo();
+  ctx.meta.placement = ctx.placement.record;
+  writeMeta(ctx);
 }
 
 /** Step 3: students seeded, a few SPS not measured (a second try if the variant was switched), productions deleted. */
@@ -289,7 +349,9 @@ async function seedAndWarmUp(ctx: TestContext): Promise<void> {
 function startSampling(ctx: TestContext): void {
   ctx.meta.startedAt = new Date().toISOString();
   ctx.groups = processGroupsOf(ctx.status);
-  ctx.sampler = new ResourceSampler(() => ctx.groups);
+  // cgroup v2: a process is in one cgroup only; the sampler's per-group cgroups would take the
+  // system out of its cpuset, so its CPU comes from /proc then (v1: separate hierarchies).
+  ctx.sampler = new ResourceSampler(() => ctx.groups, !(ctx.placement && ctx.placementPlan.cgroup === 2));
   ctx.meta.cpuAccounting = ctx.sampler.cpuAccounting;
   writeMeta(ctx);
   ctx.sampler.start();
@@ -324,6 +386,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
         ctx.status = s;
         ctx.groups = [...processGroupsOf(s), ...(k6Group ? [k6Group] : [])];
         watch.follow(s);
+        return placeSut(ctx);
       })
       .catch(() => undefined);
   });
@@ -389,12 +452,17 @@ async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<
 async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, audit: Audit): Promise<RunRecord> {
   const { paper } = load;
   const holdFromMs = load.loadFromMs + ctx.profile.rampS * 1000;
-  const resources = summarizeResources(ctx.sampler!.samples.filter((s) => s.run === r), ctx.meta.machine.memBytes, DEFAULT_VALIDITY.k6SaturationPct, {
-    loadFromMs: load.loadFromMs,
-    holdFromMs,
-    holdToMs: holdFromMs + ctx.profile.holdS * 1000,
-  });
+  const client = ctx.placement ? { cores: ctx.placementPlan.clientCpus.length, limitShare: DEFAULT_VALIDITY.clientMaxCpusetShare } : undefined;
+  const resources = summarizeResources(
+    ctx.sampler!.samples.filter((s) => s.run === r),
+    ctx.meta.machine.memBytes,
+    DEFAULT_VALIDITY.k6SaturationPct,
+    { loadFromMs: load.loadFromMs, holdFromMs, holdToMs: holdFromMs + ctx.profile.holdS * 1000 },
+    client,
+  );
   const after = await variantStatus();
+  // Every process of the system now — graders and restarts born during the run included — must still be off the client's CPUs.
+  const trespassers = ctx.placement ? await ctx.placement.trespassers(sutRoots(after)) : [];
   const validity = judgeRun({
     droppedIterations: paper.droppedIterations,
     k6ExitCode: load.code,
@@ -402,6 +470,7 @@ async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, aud
     resources,
     variantSwitched: after.variant !== load.variantBefore,
     audit,
+    placement: { state: ctx.placementPlan.state, clientCpus: formatCpuList(ctx.placementPlan.clientCpus), trespassers },
   });
   const restarts = Object.fromEntries(
     Object.entries(restartsOf(after))
@@ -526,6 +595,7 @@ function runLine(r: number, runs: number, record: RunRecord): string {
     `audit ${record.audit?.summary ?? 'n/a'}`,
     record.crashes.length ? `crashes: ${record.crashes.map((c) => c.process).join(', ')}` : 'no crash',
     `variant CPU ${res.variantCpuS.toFixed(1)} s (${res.cpuSource}), machine but client ${res.machineCpuSButClient.toFixed(1)} s (harness ${res.harnessCpuS.toFixed(1)} s), residual ${pct(res.cpuResidualShare)}, k6 CPU max ${res.k6CpuMaxPct.toFixed(0)}%`,
+    ...(res.client ? [`client CPU (k6 + harness) ${pct(res.client.meanShare)} of its cpuset on average, max ${pct(res.client.maxShare)} (${res.client.cores} CPU)`] : []),
   ].join(' — ');
 }
 

@@ -1,3 +1,4 @@
+import type { PlacementRecord } from './placement/session';
 import type { Estimate } from './aggregate';
 import type { Audit } from './audit';
 import type { Baseline } from './baseline';
@@ -136,6 +137,8 @@ export interface TestMeta {
   powerModel?: PowerModel;
   /** cgroup v1 / cgroup v2 / proc: how group CPU was measured. */
   cpuAccounting?: string;
+  /** Client and system under test on cpusets of their own: on, off or unavailable, why, and what was placed (absent in older runs: off). */
+  placement?: PlacementRecord;
 }
 
 /** One line per run in aggregated.json: INVALID runs are listed with their reasons, never averaged. */

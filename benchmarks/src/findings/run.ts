@@ -15,6 +15,7 @@ import { writeFindingsReport } from './report';
 import { designTable } from './two-by-two';
 import { writeDesignCompares } from './design-compares';
 import type { Role } from './claims';
+import type { PlacementRequest } from '../placement/plan';
 
 export function findingsDir(at = new Date()): string {
   return join(resultsDir(), 'findings', at.toISOString().slice(0, 10));
@@ -31,14 +32,15 @@ export function writeDerivedSpec(d: DerivedVariant, dir: string): string {
 }
 
 /** Runs every planned test; a test that fails is logged and left out (its claims stay inconclusive). */
-export async function runPlan(plan: FindingsPlan, dir: string): Promise<Record<string, string>> {
+/** `placement`: the client and the system on cpusets apart — on by default for findings (placement/plan.ts). */
+export async function runPlan(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<Record<string, string>> {
   const ids: Record<string, string> = {};
   const pr = plan.protocol;
   for (const [i, t] of plan.tests.entries()) {
     phase(`findings: ${t.variant} (${i + 1}/${plan.tests.length}) for ${t.usedBy.join(', ')}`);
     const variant = t.derived ? writeDerivedSpec(t.derived, join(dir, 'specs')) : t.variant;
     try {
-      const a = await runTest({ variant, profile: pr.profile, runs: pr.runs, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: t.derived ? makeRunId(t.derived.name, pr.profile, undefined) : undefined });
+      const a = await runTest({ variant, profile: pr.profile, runs: pr.runs, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: t.derived ? makeRunId(t.derived.name, pr.profile, undefined) : undefined, findings: true, placement });
       ids[t.variant] = a.meta.runId;
     } catch (err) {
       phase(`findings: ${t.variant} failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { MachineFacts } from '../machine';
+import type { PlacementPlan } from '../placement/plan';
 import type { Profile } from '../profiles';
 import type { EnvironmentFacts } from './facts';
 
@@ -56,6 +57,8 @@ export interface Manifest {
   seeds: { students: number; k6: string };
   /** Files holding the raw samples behind the tables, relative to the run folder. */
   raw: string[];
+  /** Client and system under test on cpusets of their own (placement/plan.ts): on, off or unavailable, with why. Absent in older manifests. */
+  placement?: PlacementPlan;
 }
 
 export interface ManifestInput {
@@ -69,6 +72,7 @@ export interface ManifestInput {
   profile: Profile;
   machine: MachineFacts;
   env: EnvironmentFacts;
+  placement?: PlacementPlan;
 }
 
 export const K6_SEEDS = 'unseeded: k6 has no seed option; Math.random drives exponential arrivals and trace ids, so arrival instants differ between replays (their rate does not)';
@@ -87,6 +91,7 @@ export function buildManifest(i: ManifestInput): Manifest {
     machine: { cpuModel: m.cpuModel, cores: m.cores, memBytes: m.memBytes, kernel: m.kernel, os: m.os, schedAutogroup: m.schedAutogroup, energy: m.energy },
     seeds: { students: i.profile.students, k6: K6_SEEDS },
     raw: [],
+    ...(i.placement ? { placement: i.placement } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { MachineFacts } from '../machine';
 import type { Profile } from '../profiles';
+import type { PlacementPlan } from '../placement/plan';
 import { environmentFacts } from './facts';
 import { buildManifest, writeManifest, type Manifest, type ProtocolOverrides } from './manifest';
 
@@ -24,6 +25,7 @@ export async function writeRunManifest(i: {
   overrides: ProtocolOverrides;
   profile: Profile;
   machine: MachineFacts;
+  placement?: PlacementPlan;
 }): Promise<Manifest> {
   const manifest = buildManifest({
     ...i,

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { speedText } from '../machine-speed';
+import { placementText } from '../placement/plan';
 import { resultStamp, resultsDir } from '../paths';
 import { cpuSeries, reportHtml, suiteSeries } from './html';
 import { latestRunIds, loadResult, type LoadedResult } from './load-results';
@@ -29,10 +30,23 @@ function intro(results: LoadedResult[]): string[] {
   const profiles = [...new Set(results.map((r) => `${r.aggregated.meta.profileName} (peak ${r.aggregated.meta.profile.peak}/s, ${r.aggregated.meta.profile.rampS}s ramp + ${r.aggregated.meta.profile.holdS}s hold, ${r.aggregated.meta.profile.runs} runs)`))];
   return [
     `Scenario R of paper 000 (§IV) driven by k6 ${m.machine.k6.split(' ')[1] ?? m.machine.k6}; profile ${profiles.join(', ')}.`,
-    `Machine: ${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel} (scheduler autogroup ${m.machine.schedAutogroup ?? 'not recorded'}), node ${m.machine.node}; ${speedText(m.machine.speed)}. Load generator on the same machine (its CPU is recorded; runs where it saturated are INVALID).`,
+    `Machine: ${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel} (scheduler autogroup ${m.machine.schedAutogroup ?? 'not recorded'}), node ${m.machine.node}; ${speedText(m.machine.speed)}.`,
+    ...placementLines(results),
     `Runs: ${results.map((r) => r.runId).join(', ')}.`,
     ...loginCostNote(results),
   ];
+}
+
+/** Where the load generator ran: on CPUs of its own (placement), or sharing the system's, per test. */
+function placementLines(results: LoadedResult[]): string[] {
+  const shared = 'load generator on the same CPUs as the system (its CPU is recorded; runs where it saturated are INVALID)';
+  const lines = results.map((r) => {
+    const p = r.aggregated.meta.placement;
+    if (!p || p.state === 'off') return `${r.runId}: ${shared}${p ? ` — placement off (${p.why})` : ''}`;
+    if (p.state === 'unavailable') return `${r.runId}: placement UNAVAILABLE (${p.why}) — ${shared}`;
+    return `${r.runId}: ${placementText(p)}; ${p.sutProcesses ?? '?'} processes of the system (services, native servers, pm2, their children: sandboxed graders are born inside) placed; a run is INVALID when k6 + harness exceed 70 % of the client's cpuset or a system process could run on a client CPU`;
+  });
+  return [`Placement (client vs system under test, cpusets): ${lines.join('; ')}.`];
 }
 
 /** Which runs logged in at a paper-faithful (cheap) cost rather than the secure default: their login figures are not comparable with the others'. */
