@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { MachineFacts } from '../machine';
 import { resultStamp } from '../paths';
 import type { Profile } from '../profiles';
+import { formatCpuList } from '../placement/cpu-list';
+import type { PlacementPlan, PlacementRequest } from '../placement/plan';
 import type { EnvironmentFacts } from './facts';
 import type { Manifest, ProtocolOverrides } from './manifest';
 
@@ -15,7 +17,20 @@ export type ReplayRunOptions = Omit<ProtocolOverrides, 'tracing' | 'kdfCost'> & 
   runId: string;
   runs: number;
   pauseS: number;
+  /** The recorded placement, asked again (absent when the original recorded none). */
+  placement?: PlacementRequest;
 };
+
+/** The placement the original ran with: the same CPUs, off, or — unavailable then — asked for again. */
+export function replayPlacement(p: PlacementPlan | undefined): PlacementRequest | undefined {
+  if (!p) return undefined;
+  if (p.state === 'on') return { clientCpus: formatCpuList(p.clientCpus), sutCpus: formatCpuList(p.sutCpus) };
+  return { mode: p.state === 'off' ? 'off' : 'on' };
+}
+
+function placementFlags(r: PlacementRequest): string[] {
+  return [...(r.mode ? [`--placement ${r.mode}`] : []), ...(r.clientCpus ? [`--client-cpus ${r.clientCpus}`] : []), ...(r.sutCpus ? [`--sut-cpus ${r.sutCpus}`] : [])];
+}
 
 export interface ReplayPlan {
   original: string;
@@ -80,7 +95,7 @@ export function planReplay(m: Manifest, now: Now): ReplayPlan {
   const runId = `${resultStamp(now.at)}-${m.variant.name}-${m.profile.name}-replay`;
   const specFile = join(now.resultsRoot, 'replays', `${runId}.spec.yaml`);
   const options = Object.fromEntries(
-    Object.entries({ variant: specFile, profile: m.profile.name, runId, ...protocolOf(m) }).filter(([, v]) => v !== undefined),
+    Object.entries({ variant: specFile, profile: m.profile.name, runId, ...protocolOf(m), placement: replayPlacement(m.placement) }).filter(([, v]) => v !== undefined),
   ) as unknown as ReplayRunOptions;
   return { original: m.runId, specFile, spec: m.variant.spec, options, drift: [...profileDrift(m, now.profile), ...environmentDrift(m, now.env, now.machine)] };
 }
@@ -88,8 +103,9 @@ export function planReplay(m: Manifest, now: Now): ReplayPlan {
 export function replayPlanText(p: ReplayPlan): string {
   const o = p.options;
   const flags = Object.entries(o)
-    .filter(([k]) => !['variant', 'profile', 'runId'].includes(k))
-    .map(([k, v]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v)}`);
+    .filter(([k]) => !['variant', 'profile', 'runId', 'placement'].includes(k))
+    .map(([k, v]) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v)}`)
+    .concat(o.placement ? placementFlags(o.placement) : []);
   return [
     `replay of ${p.original}: the recorded spec (${String(p.spec.name)}) -> ${p.specFile}`,
     `bench run --variant ${o.variant} --profile ${o.profile} --run-id ${o.runId} ${flags.join(' ')}`,
