@@ -5,6 +5,7 @@ import { analyseFaultRun } from '../src/faults/analyse';
 import { FaultNotApplicable, planFault } from '../src/faults/catalog';
 import { faultRate } from '../src/faults/run-faults';
 import type { VariantStatus } from '../src/stack';
+import { restarted } from '../src/faults/undo';
 
 const status: VariantStatus = {
   variant: 'msa-1-2',
@@ -19,7 +20,7 @@ const t = { status, upTarget: 'msa-1-2' };
 
 describe('fault table', () => {
   it('plans each kind with its target and undo', () => {
-    expect(planFault('kill-one:exercise', t)).toMatchObject({ target: 'sg-exercise-1 (pid 201)', undo: { kind: 'variant-up', target: 'msa-1-2' } });
+    expect(planFault('kill-one:exercise', t)).toMatchObject({ target: 'sg-exercise-1 (pid 201)', undo: { kind: 'await-restart', variant: 'msa-1-2', target: 'msa-1-2', names: ['sg-exercise-1'], killedPids: [201] } });
     expect(planFault('kill-all:exercise', t)).toMatchObject({ target: 'sg-exercise-1 (pid 201), sg-exercise-2 (pid 202)' });
     expect(planFault('sigstop-one:gateway', t)).toMatchObject({ target: 'sg-gateway-1 (pid 101)', undo: { kind: 'continue', pid: 101 } });
     expect(planFault('restart:postgres', t)).toMatchObject({ target: 'postgres', undo: { kind: 'servers-up', names: ['postgres'] } });
@@ -39,6 +40,17 @@ describe('fault table', () => {
     expect(faultRate({ share: 0.6, saturation: 5, variant: 'x' }, null)).toMatchObject({ rate: 3 });
     expect(faultRate({ share: 0.1, saturation: 2, variant: 'x' }, null)).toMatchObject({ rate: 1 });
     expect(() => faultRate({ share: 0.6, variant: 'x' }, null)).toThrow(/no sustainable rate/);
+  });
+
+  it('a kill is undone when pm2 has the replica online under a new pid, or when another variant runs', () => {
+    const undo = { kind: 'await-restart' as const, variant: 'msa-1-2', target: 'msa-1-2', names: ['sg-exercise-1'], killedPids: [201] };
+    const line = (v: string, pid: number | null, st: string) => `> banner\n${JSON.stringify({ variant: v, processes: [{ name: 'sg-exercise-1', pid, status: st }] })}`;
+    expect(restarted(undo, line('msa-1-2', 201, 'online'))).toBe('waiting');
+    expect(restarted(undo, line('msa-1-2', 0, 'launching'))).toBe('waiting');
+    expect(restarted(undo, line('msa-1-2', 207, 'launching'))).toBe('waiting');
+    expect(restarted(undo, line('msa-1-2', 207, 'online'))).toBe('back');
+    expect(restarted(undo, line('naked-mon', 207, 'online'))).toBe('not-ours');
+    expect(restarted(undo, 'npm ERR!')).toBe('waiting');
   });
 
   it('a crash of the target inside the window is injected; another process, or later, is not', () => {

@@ -10,6 +10,10 @@ import { replayJournal, replayLeftJournals, UndoJournal } from '../src/faults/jo
 
 const support = join(__dirname, 'faults-support');
 
+// A bound that names a hang, not a speed check: each case starts a node child that compiles the
+// harness's TypeScript, which on this shared 2-core machine under CI load outlasts Jest's 5 s default.
+jest.setTimeout(60_000);
+
 /** Process state letter from /proc/<pid>/stat: T = stopped, S/R = running. */
 function state(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { repoRoot } from '../paths';
 import type { VariantStatus } from '../stack';
 import type { FaultStep } from './guard';
+import type { UndoAction } from './undo';
 
 export interface FaultTarget {
   status: VariantStatus;
@@ -36,6 +37,14 @@ function server(t: FaultTarget, name: string): string {
 
 export class FaultNotApplicable extends Error {}
 
+const awaitRestart = (t: FaultTarget, ps: { name: string; pid: number }[]): UndoAction => ({
+  kind: 'await-restart',
+  variant: t.status.variant ?? '',
+  target: t.upTarget,
+  names: ps.map((p) => p.name),
+  killedPids: ps.map((p) => p.pid),
+});
+
 const named = (ps: { name: string; pid: number }[]) => ps.map((p) => `${p.name} (pid ${p.pid})`).join(', ');
 
 export const FAULT_KINDS: FaultKind[] = [
@@ -45,7 +54,7 @@ export const FAULT_KINDS: FaultKind[] = [
     description: 'kill -9 of one replica of the role (pm2 restarts it)',
     plan: (name, role, t) => {
       const [p] = replicas(t, role);
-      return { fault: name, target: named([p]), undo: { kind: 'variant-up', target: t.upTarget }, inject: async () => void process.kill(p.pid, 'SIGKILL') };
+      return { fault: name, target: named([p]), undo: awaitRestart(t, [p]), inject: async () => void process.kill(p.pid, 'SIGKILL') };
     },
   },
   {
@@ -54,7 +63,7 @@ export const FAULT_KINDS: FaultKind[] = [
     description: 'kill -9 of every replica of the role at once (pm2 restarts them)',
     plan: (name, role, t) => {
       const ps = replicas(t, role);
-      return { fault: name, target: named(ps), undo: { kind: 'variant-up', target: t.upTarget }, inject: async () => ps.forEach((p) => process.kill(p.pid, 'SIGKILL')) };
+      return { fault: name, target: named(ps), undo: awaitRestart(t, ps), inject: async () => ps.forEach((p) => process.kill(p.pid, 'SIGKILL')) };
     },
   },
   {

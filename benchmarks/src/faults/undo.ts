@@ -10,8 +10,12 @@ export type UndoAction =
   | { kind: 'continue'; pid: number }
   /** `infra/bin/servers up <names>`: a no-op for a server already up and healthy. */
   | { kind: 'servers-up'; names: string[] }
-  /** `npm run variant -- up <target>`: brings back a replica still down after a kill (a no-op when all are online). */
-  | { kind: 'variant-up'; target: string }
+  /**
+   * After a kill: wait until pm2 has the killed replicas online again under new pids; if they are
+   * still not after the bound, `variant up <target>`. Nothing to do once another variant runs.
+   * (A plain `variant up` while a replica is restarting would restart the whole variant.)
+   */
+  | { kind: 'await-restart'; variant: string; target: string; names: string[]; killedPids: number[] }
   /** SIGKILL of a helper the fault started (a fault proxy). */
   | { kind: 'kill'; pid: number };
 
@@ -21,8 +25,8 @@ export function describeUndo(a: UndoAction): string {
       return `SIGCONT pid ${a.pid}`;
     case 'servers-up':
       return `servers up ${a.names.join(' ')}`;
-    case 'variant-up':
-      return `variant up ${a.target}`;
+    case 'await-restart':
+      return `wait for pm2 to restart ${a.names.join(', ')} (else variant up ${a.target})`;
     case 'kill':
       return `SIGKILL pid ${a.pid}`;
   }
@@ -51,14 +55,57 @@ export function performUndo(a: UndoAction): void {
       return signal(a.pid, 'SIGKILL');
     case 'servers-up':
       return runSync('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', ...a.names]);
-    case 'variant-up':
+    case 'await-restart': {
+      for (let i = 0; i < RESTART_POLLS; i++) {
+        const r = spawnSync(process.execPath, launcherStatus(), { cwd: repoRoot(), encoding: 'utf8' });
+        if (restarted(a, r.stdout ?? '') !== 'waiting') return;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, RESTART_POLL_MS);
+      }
       return runSync('npm', ['run', '--silent', 'variant', '--', 'up', a.target]);
+    }
   }
+}
+
+/** Polls of the launcher's status while pm2 restarts a killed replica (a Nest service boots in a few seconds). */
+const RESTART_POLLS = 90;
+const RESTART_POLL_MS = 1000;
+
+const launcherStatus = () => [join(repoRoot(), 'dist', 'infra', 'src', 'launcher', 'cli.js'), 'status', '--json'];
+
+interface StatusLine {
+  variant?: string | null;
+  processes?: { name: string; pid?: number | null; status?: string }[];
+}
+
+/** From `variant status --json`: the killed replicas back (online, new pid), another variant running, or still waiting. */
+export function restarted(a: Extract<UndoAction, { kind: 'await-restart' }>, stdout: string): 'back' | 'not-ours' | 'waiting' {
+  let s: StatusLine;
+  try {
+    s = JSON.parse(stdout.slice(stdout.indexOf('{'))) as StatusLine;
+  } catch {
+    return 'waiting';
+  }
+  if (s.variant !== a.variant) return 'not-ours';
+  const back = a.names.every((n) => s.processes?.some((p) => p.name === n && p.status === 'online' && p.pid && !a.killedPids.includes(p.pid)));
+  return back ? 'back' : 'waiting';
 }
 
 /** The same undo without blocking the event loop (the harness's sampler keeps sampling meanwhile). */
 export async function performUndoAsync(a: UndoAction): Promise<void> {
-  if (a.kind === 'continue' || a.kind === 'kill') return performUndo(a);
-  const [cmd, args] = a.kind === 'servers-up' ? ['bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', ...a.names]] : ['npm', ['run', '--silent', 'variant', '--', 'up', a.target]];
-  await promisify(execFile)(cmd, args, { cwd: repoRoot() });
+  const exec = promisify(execFile);
+  switch (a.kind) {
+    case 'continue':
+    case 'kill':
+      return performUndo(a);
+    case 'servers-up':
+      await exec('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', ...a.names], { cwd: repoRoot() });
+      return;
+    case 'await-restart':
+      for (let i = 0; i < RESTART_POLLS; i++) {
+        const r = await exec(process.execPath, launcherStatus(), { cwd: repoRoot() }).catch(() => ({ stdout: '' }));
+        if (restarted(a, r.stdout) !== 'waiting') return;
+        await new Promise((res) => setTimeout(res, RESTART_POLL_MS));
+      }
+      await exec('npm', ['run', '--silent', 'variant', '--', 'up', a.target], { cwd: repoRoot() });
+  }
 }
