@@ -99,3 +99,21 @@ describe('gateway offloading (msa-offloading-1-2)', () => {
     expect(status).toBe(401);
   });
 });
+
+describe('the console (/ops) through the gateway (issue 34 items 4 and 9)', () => {
+  const FROM_OUTSIDE = { 'X-Forwarded-For': '203.0.113.9' }; // what a proxy in front of the gateway would add
+  const presets = (session: BrowserSession, headers: Record<string, string> = {}) =>
+    session.request('GET', '/ops/presets', undefined, { ...FROM_OUTSIDE, ...headers });
+
+  it('a caller from outside gets 404 problem+json, a student too; an admin and the scrape token read it', async () => {
+    const stranger = await presets(new BrowserSession(variant.entry));
+    const student = await presets((await loggedIn(users[0])).session);
+    const admin = new BrowserSession(variant.entry);
+    expect((await admin.request('POST', '/api/user/login', { email: 'admin@shellgrade.test', password: 'admin-password' })).status).toBe(200);
+    const staff = await presets(admin);
+    const scraper = await presets(new BrowserSession(variant.entry), { Authorization: `Bearer ${installationSecrets().scrapeToken}` });
+    expect({ stranger: stranger.status, student: student.status, staff: staff.status, scraper: scraper.status }).toEqual({ stranger: 404, student: 404, staff: 200, scraper: 200 });
+    expect(stranger.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(JSON.stringify(staff.body)).toContain('msa-offloading-1-2');
+  });
+});
