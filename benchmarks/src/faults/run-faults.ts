@@ -51,8 +51,8 @@ export async function runFaults(o: FaultsOptions): Promise<{ dir: string; result
   const wasUp = before?.variant === o.variant && before.processes.length > 0 && before.processes.every((p) => p.status === 'online');
   if (!wasUp) await variantUp(o.variant);
   // k6 hands the harness's environment to the script: one line per request, the series analysed here.
-  process.env.LOG_REQUESTS = 'on';
-  process.env.K6_INCLUDE_SYSTEM_ENV_VARS = 'true';
+  const env = { LOG_REQUESTS: process.env.LOG_REQUESTS, K6_INCLUDE_SYSTEM_ENV_VARS: process.env.K6_INCLUDE_SYSTEM_ENV_VARS };
+  Object.assign(process.env, { LOG_REQUESTS: 'on', K6_INCLUDE_SYSTEM_ENV_VARS: 'true' });
   const results: FaultResult[] = [];
   const skipped: string[] = [];
   try {
@@ -70,6 +70,10 @@ export async function runFaults(o: FaultsOptions): Promise<{ dir: string; result
       writeFaultsReport(dir, results);
     }
   } finally {
+    for (const [k, v] of Object.entries(env)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
     if (!wasUp) await variantDown();
   }
   const files = writeFaultsReport(dir, results);
