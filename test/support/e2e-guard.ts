@@ -7,7 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fetch as undiciFetch } from 'undici';
 import { declaredVariants } from './variant-sequencer';
+
+// e2e files fetch through the npm undici, whose pooled connections live in this test context:
+// after a variant switch, stack.ts freshConnections() can drop them (Node's own fetch keeps its
+// pool outside Jest's context, out of reach).
+globalThis.fetch = undiciFetch as unknown as typeof fetch;
 
 const REPO = join(__dirname, '..', '..');
 const file = expect.getState().testPath ?? '';

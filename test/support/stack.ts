@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { readUsersCsv, type SeededUser } from './scenario-r';
 
 export const REPO = join(__dirname, '..', '..');
@@ -21,7 +22,17 @@ export interface VariantStatus {
 
 export function variantUp(name: string, flags: string[] = []): VariantStatus {
   npmRun(['variant', '--', 'up', name, ...flags]);
+  freshConnections();
   return variantStatus();
+}
+
+/**
+ * Forgets the pooled keep-alive connections of fetch. The launcher runs synchronously, so this
+ * process never saw the previous variant's processes close their sockets: the first request to a
+ * restarted port would go out on a dead one ("other side closed").
+ */
+export function freshConnections(): void {
+  setGlobalDispatcher(new Agent());
 }
 
 export function variantStatus(): VariantStatus {

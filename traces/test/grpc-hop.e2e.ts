@@ -14,6 +14,8 @@ import { stringify } from 'yaml';
 import { entryUrl, loadVariant } from '@shellgrade/variant';
 import { JaegerClient } from '../src/jaeger/client';
 import type { Trace } from '../src/jaeger/span';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { freshConnections } from '../../test/support/stack';
 
 jest.setTimeout(300_000);
 
@@ -22,6 +24,7 @@ const REPO = resolve(__dirname, '../..');
 /** Through the launcher a user runs; the variant's servers (Jaeger included) come up with it. */
 function variantUp(specFile: string): { entry: string } {
   execFileSync('npm', ['run', '--silent', 'variant', '--', 'up', specFile], { cwd: REPO, timeout: 240_000, stdio: ['ignore', 'inherit', 'inherit'] });
+  freshConnections();
   return { entry: entryUrl(loadVariant('msa-grpc-1-1')) };
 }
 
