@@ -46,6 +46,9 @@ CLONE_NAMESPACE_FLAGS = [0x00020000, 0x04000000, 0x08000000, 0x10000000, 0x20000
 
 def build() -> seccomp.SyscallFilter:
     f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    # Every system call of a grading passes the filter: a binary tree over the call numbers
+    # instead of libseccomp's default linear list (measured ~3 ms per zygote grading otherwise).
+    f.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)
     for name in DENIED:
         try:
             f.add_rule(seccomp.ERRNO(errno.EPERM), name)

@@ -13,6 +13,7 @@ import re  # noqa: F401
 import shutil  # noqa: F401
 import subprocess  # noqa: F401
 import sys
+import gzip  # noqa: F401  (tarfile imports it on the first .tar.gz: once here, not once per job)
 import tarfile  # noqa: F401
 
 import shellgrade_grader  # noqa: F401

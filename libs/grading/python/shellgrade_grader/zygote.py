@@ -42,6 +42,7 @@ from . import checks, extract, feedback, grading, run  # noqa: F401
 import pathlib  # noqa: F401
 import shutil  # noqa: F401
 import subprocess  # noqa: F401
+import gzip  # noqa: F401  (tarfile imports it on the first .tar.gz: once here, not once per job)
 import tarfile  # noqa: F401
 
 INBOX = "/run/sg-inbox"
