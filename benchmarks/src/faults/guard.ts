@@ -19,7 +19,7 @@ export interface AppliedFault {
   fault: string;
   target: string;
   undo: string;
-  /** Epoch ms: the inject returned (the fault is in effect), the undo returned. */
+  /** Epoch ms: the inject began, the undo returned. */
   injectedAtMs: number;
   undoneAtMs: number;
 }
@@ -69,10 +69,10 @@ export async function applyFault(step: FaultStep, journal: UndoJournal, holdMs: 
   const id = randomUUID();
   journal.add({ id, fault: step.fault, target: step.target, undo: step.undo, atMs: Date.now() });
   active.set(id, { journal, id, undo: step.undo });
-  let injectedAtMs = Date.now();
+  // The fault starts with its inject (a restart stops the server at once, then waits until it is healthy).
+  const injectedAtMs = Date.now();
   try {
     await step.inject();
-    injectedAtMs = Date.now();
     await hold(holdMs);
   } finally {
     if (active.has(id)) {
