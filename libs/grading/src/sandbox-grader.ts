@@ -289,7 +289,7 @@ function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaB
   return parseGradingOutput(o.stdout, facts, hostPaths);
 }
 
-/** The supervisor's status for a submission that reads differently in the sandbox than it was validated (supervise.py). */
+/** The grader's status for a submission that reads differently in the sandbox than it was validated (extract.py refuse_archive). */
 const ARCHIVE_REFUSED = 65;
 
 /** The student's 422: the archive is refused like any the validator refuses; anything else printed is a failed grading. */

@@ -13,10 +13,14 @@ files, strips owners and dangerous mode bits, and keeps symlinks that stay insid
 """
 import json
 import os
+import sys
 import tarfile
 from pathlib import Path
 
 MANIFEST_NAME = "submitted.manifest.json"
+# The service tells a refused archive (a 422 for the student) from a failed grading by this exit
+# status and the JSON line printed just before it (libs/grading sandbox-grader.ts).
+ARCHIVE_REFUSED = 65
 
 _KINDS = {
     tarfile.REGTYPE: "file", tarfile.AREGTYPE: "file", tarfile.CONTTYPE: "file",
@@ -98,11 +102,20 @@ def _compare(members: "list[tarfile.TarInfo]", expected: list) -> None:
         raise ArchiveMismatch(f"the archive has {len(seen)} entries here but {len(expected)} were validated")
 
 
-def check_as_validated(archive: "str | Path", expected: "list | None") -> None:
-    """Reads `archive` as extraction will and raises ExtractionError unless it is what was validated."""
+def refuse_archive(exc: ArchiveMismatch) -> None:
+    """Ends the grading: the submission is refused as an invalid archive, like one the validator refuses."""
+    sys.stdout.write(json.dumps({"archive_refused": {"reason": exc.reason, "message": str(exc)[:300]}}) + "\n")
+    sys.stdout.flush()
+    os._exit(ARCHIVE_REFUSED)
+
+
+def read_checked_members(archive: "str | Path", expected: "list | None") -> "dict[str, tarfile.TarInfo]":
+    """Headers of each entry by normalised path, once the members were found plain and as validated."""
     try:
         with tarfile.open(archive, mode="r:*") as tf:
-            checked_members(tf, expected)
+            return {normalise(m.name): m for m in checked_members(tf, expected)}
+    except ExtractionError:
+        raise
     except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
         raise ExtractionError(f"cannot read {Path(archive).name}: {exc}") from exc
 

@@ -4,7 +4,7 @@ import traceback
 from pathlib import Path
 from typing import Callable, Union
 
-from .extract import ExtractionError, freeze, load_manifest, read_members, safe_extract
+from .extract import ArchiveMismatch, ExtractionError, freeze, load_manifest, read_checked_members, refuse_archive, safe_extract
 from .feedback import NOT_OK, NOT_TESTED, OK, Feedback, Verdict
 
 CheckResult = Union[Verdict, bool, "tuple[bool, str]"]
@@ -32,6 +32,8 @@ class Grading:
         """Extracts the submission and returns its top folder; blocks later checks if absent."""
         try:
             dest = safe_extract(self.submitted, self.workdir / "submission", load_manifest(self.submitted))
+        except ArchiveMismatch as exc:
+            refuse_archive(exc)  # read otherwise than validated: a 422 for the student, not a grade
         except ExtractionError as exc:
             self._blocked = str(exc)
             return None
@@ -48,8 +50,12 @@ class Grading:
         return tree / top
 
     def submission_members(self) -> dict:
-        """Tar headers of the submission (exact modes before extraction filters touch them)."""
-        return read_members(self.submitted)
+        """Tar headers of the submission (exact modes before extraction filters touch them), as validated."""
+        try:
+            return read_checked_members(self.submitted, load_manifest(self.submitted))
+        except ArchiveMismatch as exc:
+            refuse_archive(exc)
+            raise  # (refuse_archive never returns)
 
     # --- checks -----------------------------------------------------------------------
     def check(self, num_q: int, verif: str, fn: Callable[[], CheckResult]) -> bool:
