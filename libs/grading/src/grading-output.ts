@@ -51,10 +51,17 @@ export function failed(message: string, facts: RunFacts, diagnostics: Record<str
   return new GradingFailure(message, details, { ...rest, ...diagnostics });
 }
 
+/** The last non-empty stdout line: where a grader prints its result (or the helper library its refusal). */
+const lastLine = (stdout: string): string | undefined =>
+  stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
+
 /** The result is the last non-empty stdout line; anything else is a grader failure. */
 export function parseGradingOutput(stdout: string, facts: RunFacts, hostPaths: string[] = []): GradingResult {
-  const lines = stdout.split('\n').map((l) => l.trim()).filter(Boolean);
-  const last = lines.at(-1);
+  const last = lastLine(stdout);
   if (last === undefined) throw failed('the grader printed nothing', facts);
   const stdoutTail = last.slice(-500);
   let json: unknown;
@@ -77,6 +84,25 @@ export function parseGradingOutput(stdout: string, facts: RunFacts, hostPaths: s
       expl: shown(c.expl, FEEDBACK_BOUNDS.expl),
     })),
   };
+}
+
+/** The grader's exit status for a submission that reads differently in the sandbox than it was validated (extract.py refuse_archive). */
+export const ARCHIVE_REFUSED = 65;
+
+const archiveRefusalSchema = z.object({ archive_refused: z.object({ reason: z.string().max(40), message: z.string().max(300) }) });
+
+/** The student's 422, like any archive the validator refuses; a status 65 without the refusal line is a failed grading. */
+export function parseArchiveRefusal(stdout: string, facts: RunFacts): DomainError {
+  let json: unknown;
+  try {
+    json = JSON.parse(lastLine(stdout) ?? '');
+  } catch {
+    json = undefined;
+  }
+  const refusal = archiveRefusalSchema.safeParse(json);
+  if (!refusal.success) return failed(`the grader stopped with an error (exit code ${ARCHIVE_REFUSED})`, facts);
+  const { reason, message } = refusal.data.archive_refused;
+  return new DomainError('invalid-archive', `the archive was refused: ${message}; create it with a plain \`tar czf\``, { reason });
 }
 
 /** Replaces host paths (the job directory under isolation none) with the sandbox's "/job". */

@@ -19,8 +19,7 @@ import { GradingCgroups, type JobCgroup } from './grading-cgroups';
 import { buildSandboxCommand, GRADER_FILES, WARM_PYTHON_ARGS, ZYGOTE_PYTHON_ARGS } from './sandbox-command';
 import { AsyncRunner, BlockingRunner, type ProcessRunner } from './process-runner';
 import type { RunOutcome } from './run-outcome';
-import { failed, GradingFailure, parseGradingOutput, type RunFacts } from './grading-output';
-import { z } from 'zod';
+import { ARCHIVE_REFUSED, failed, GradingFailure, parseArchiveRefusal, parseGradingOutput } from './grading-output';
 import { WarmPool } from './warm-pool';
 import { ZygotePool } from './zygote-pool';
 import { buildSeccompFilter } from './seccomp';
@@ -280,34 +279,13 @@ function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaB
   if (o.spawnError) throw failed('the grader could not be started', facts, { spawnError: o.spawnError });
   if (o.timedOut) throw failed(`the grading was stopped after the ${timeoutMs / 1000} s time limit`, facts);
   if (o.outputOverflow) throw failed('the grader printed too much output', facts);
-  if (o.exitCode === ARCHIVE_REFUSED) throw archiveRefusal(o.stdout, facts);
+  if (o.exitCode === ARCHIVE_REFUSED) throw parseArchiveRefusal(o.stdout, facts);
   if (o.exitCode !== 0) {
     const limit = signal ? LIMIT_SIGNALS[signal]?.(limits) : undefined;
     const how = signal ? `was killed by ${signal}${limit ? `: it exceeded ${limit}` : ''}` : `stopped with an error (exit code ${o.exitCode})`;
     throw failed(`the grader ${how}`, facts);
   }
   return parseGradingOutput(o.stdout, facts, hostPaths);
-}
-
-/** The grader's status for a submission that reads differently in the sandbox than it was validated (extract.py refuse_archive). */
-const ARCHIVE_REFUSED = 65;
-
-/** The student's 422: the archive is refused like any the validator refuses; anything else printed is a failed grading. */
-function archiveRefusal(stdout: string, facts: RunFacts): DomainError {
-  const refusal = archiveRefusalSchema.safeParse(parseLastLine(stdout));
-  if (!refusal.success) return failed('the grader stopped with an error (exit code 65)', facts);
-  const { reason, message } = refusal.data.archive_refused;
-  return new DomainError('invalid-archive', `the archive was refused: ${message}; create it with a plain \`tar czf\``, { reason });
-}
-
-const archiveRefusalSchema = z.object({ archive_refused: z.object({ reason: z.string().max(40), message: z.string().max(300) }) });
-
-function parseLastLine(stdout: string): unknown {
-  try {
-    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
-  } catch {
-    return undefined;
-  }
 }
 
 const defaultLog = (line: string) => console.error(line);

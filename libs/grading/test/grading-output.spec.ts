@@ -1,5 +1,5 @@
 import { DomainError } from '@shellgrade/domain';
-import { FEEDBACK_BOUNDS, GradingFailure, parseGradingOutput } from '../src/grading-output';
+import { FEEDBACK_BOUNDS, GradingFailure, parseArchiveRefusal, parseGradingOutput } from '../src/grading-output';
 
 const facts = { exitCode: 0 };
 const line = (o: unknown) => JSON.stringify(o);
@@ -51,5 +51,19 @@ describe('parseGradingOutput', () => {
     expect([...r.comment[0].expl]).toHaveLength(FEEDBACK_BOUNDS.expl);
     expect([...r.comment[0].verif]).toHaveLength(FEEDBACK_BOUNDS.verif);
     expect(r.comment[0].expl).toMatch(/^cannot read \/job\/submission\/T\/x: y+…$/);
+  });
+});
+
+describe('parseArchiveRefusal (status 65 from the helper library)', () => {
+  it('turns the refusal line into the student 422 with its reason', () => {
+    const out = 'noise\n{"archive_refused": {"reason": "archive-mismatch", "message": "entry 2 reads as \'a\' here but was validated as \'b\'"}}\n';
+    const e = parseArchiveRefusal(out, { exitCode: 65 });
+    expect({ kind: e.kind, details: e.details }).toEqual({ kind: 'invalid-archive', details: { reason: 'archive-mismatch' } });
+    expect(e.message).toMatch(/^the archive was refused: entry 2 reads as 'a'/);
+  });
+
+  it('is a failed grading when a grader exits 65 without the refusal line', () => {
+    const e = parseArchiveRefusal('{"grade": 100, "comment": []}\n', { exitCode: 65 });
+    expect(e).toBeInstanceOf(GradingFailure);
   });
 });

@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import tarfile
+from contextlib import contextmanager
 from pathlib import Path
 
 MANIFEST_NAME = "submitted.manifest.json"
@@ -109,15 +110,22 @@ def refuse_archive(exc: ArchiveMismatch) -> None:
     os._exit(ARCHIVE_REFUSED)
 
 
-def read_checked_members(archive: "str | Path", expected: "list | None") -> "dict[str, tarfile.TarInfo]":
-    """Headers of each entry by normalised path, once the members were found plain and as validated."""
+@contextmanager
+def _read_as_validated(archive: "str | Path", expected: "list | None", doing: str):
+    """The open archive and its checked members (checked_members); any failure is an ExtractionError."""
     try:
         with tarfile.open(archive, mode="r:*") as tf:
-            return {normalise(m.name): m for m in checked_members(tf, expected)}
+            yield tf, checked_members(tf, expected)
     except ExtractionError:
         raise
     except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
-        raise ExtractionError(f"cannot read {Path(archive).name}: {exc}") from exc
+        raise ExtractionError(f"cannot {doing} {Path(archive).name}: {exc}") from exc
+
+
+def read_checked_members(archive: "str | Path", expected: "list | None") -> "dict[str, tarfile.TarInfo]":
+    """Headers of each entry by normalised path, once the members were found plain and as validated."""
+    with _read_as_validated(archive, expected, "read") as (_tf, members):
+        return {normalise(m.name): m for m in members}
 
 
 def safe_extract(archive: "str | Path", dest: "str | Path", expected: "list | None" = None) -> Path:
@@ -125,14 +133,8 @@ def safe_extract(archive: "str | Path", dest: "str | Path", expected: "list | No
     _require_filters()
     target = Path(dest)
     target.mkdir(parents=True, exist_ok=True)
-    try:
-        with tarfile.open(archive, mode="r:*") as tf:
-            members = checked_members(tf, expected)
-            tf.extractall(target, members=members, filter="data")
-    except ExtractionError:
-        raise
-    except (tarfile.TarError, OSError, EOFError, ValueError) as exc:
-        raise ExtractionError(f"cannot extract {Path(archive).name}: {exc}") from exc
+    with _read_as_validated(archive, expected, "extract") as (tf, members):
+        tf.extractall(target, members=members, filter="data")
     return target
 
 
