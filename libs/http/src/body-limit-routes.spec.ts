@@ -9,6 +9,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { bodyLimitFor, SMALL_JSON_LIMIT_BYTES } from './body-limit';
 import { configureHttpApp } from './bootstrap';
+import { testAppOptions } from './testing/app-options';
 
 @Controller('api')
 class EchoController {
@@ -29,7 +30,7 @@ describe('JSON body limits by route', () => {
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [EchoModule] }).compile();
     nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-    configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: MAX_ARCHIVE, opsAccess: 'internal', keepAliveMs: 5000, requestTimeoutMs: 10_000 });
+    configureHttpApp(nest, testAppOptions({ maxArchiveBytes: MAX_ARCHIVE }));
     await nest.init();
   });
   afterAll(() => nest?.close());

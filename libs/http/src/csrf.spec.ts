@@ -8,6 +8,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { configureHttpApp } from './bootstrap';
+import { testAppOptions } from './testing/app-options';
 
 @Controller('api')
 class LoginController {
@@ -28,7 +29,7 @@ class LoginModule {}
 async function app(corsOrigins = ''): Promise<NestExpressApplication> {
   const moduleRef = await Test.createTestingModule({ imports: [LoginModule] }).compile();
   const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-  configureHttpApp(nest, { title: 't', corsOrigins, maxArchiveBytes: 1024, opsAccess: 'internal', keepAliveMs: 5000, requestTimeoutMs: 10_000 });
+  configureHttpApp(nest, testAppOptions({ corsOrigins }));
   return nest.init();
 }
 

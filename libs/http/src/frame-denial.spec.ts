@@ -13,6 +13,7 @@ import express from 'express';
 import request from 'supertest';
 import { configureHttpApp } from './bootstrap';
 import { serveWebApp } from './web-app';
+import { testAppOptions } from './testing/app-options';
 
 @Controller('api')
 class PingController {
@@ -33,7 +34,7 @@ describe('framing by other sites', () => {
   it('every API response refuses it, errors included', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [PingModule] }).compile();
     const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-    configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: 1024, opsAccess: 'internal', keepAliveMs: 5000, requestTimeoutMs: 10_000 });
+    configureHttpApp(nest, testAppOptions());
     await nest.init();
     try {
       expectNoFraming(await request(nest.getHttpServer()).get('/api/ping').expect(200));

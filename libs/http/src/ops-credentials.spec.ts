@@ -10,6 +10,7 @@ import type { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
 import { configureHttpApp } from './bootstrap';
 import { ObservabilityModule } from './observability';
+import { testAppOptions } from './testing/app-options';
 
 const SCRAPE_TOKEN = 'test-scrape-token-0123456789abcdefghijklmnop';
 const CHECKS = Symbol('checks');
@@ -29,7 +30,7 @@ async function app(remoteAddress?: string): Promise<NestExpressApplication> {
   }).compile();
   const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
   if (remoteAddress) nest.use(connectedFrom(remoteAddress));
-  configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: 1024, opsAccess: 'internal', keepAliveMs: 5000, requestTimeoutMs: 10_000, scrapeToken: SCRAPE_TOKEN });
+  configureHttpApp(nest, testAppOptions({ scrapeToken: SCRAPE_TOKEN }));
   return nest.init();
 }
 

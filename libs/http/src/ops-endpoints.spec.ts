@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { configureHttpApp } from './bootstrap';
 import { ObservabilityModule } from './observability';
+import { testAppOptions } from './testing/app-options';
 
 const CHECKS = Symbol('checks');
 @Global()
@@ -15,7 +16,7 @@ async function app(opsAccess: 'internal' | 'public'): Promise<NestExpressApplica
     imports: [ChecksModule, ObservabilityModule.forRoot({ role: 'monolith', replica: 0, variant: 'naked-mon' }, opsAccess, CHECKS)],
   }).compile();
   const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
-  configureHttpApp(nest, { title: 't', corsOrigins: '', maxArchiveBytes: 1024, opsAccess, keepAliveMs: 5000, requestTimeoutMs: 10_000 });
+  configureHttpApp(nest, testAppOptions({ opsAccess }));
   return nest.init();
 }
 
