@@ -25,20 +25,26 @@ function declaredVariantsOfFile(path) {
 
 const isE2e = (test) => /\.e2e\.ts$/.test(test.path);
 
-/** Sort key: files without a variant first, then by first variant, single-variant files before the ones that switch, then path. */
-function e2eOrder(a, b) {
-  const [va, vb] = [a, b].map((t) => declaredVariantsOfFile(t.path) ?? []);
-  const key = (v) => [v.length === 0 ? '' : v[0], v.length > 1 ? 1 : 0];
-  const [ka, kb] = [key(va), key(vb)];
+/** Sort key of a file: files without a variant first, then by first variant, single-variant files before the ones that switch, then path. */
+function orderKey(path) {
+  const variants = declaredVariantsOfFile(path) ?? [];
+  return [variants[0] ?? '', variants.length > 1 ? 1 : 0, path];
+}
+
+function compareKeys(ka, kb) {
   if (ka[0] !== kb[0]) return ka[0] < kb[0] ? -1 : 1;
   if (ka[1] !== kb[1]) return ka[1] - kb[1];
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return ka[2] < kb[2] ? -1 : ka[2] > kb[2] ? 1 : 0;
 }
+
+const e2eOrder = (a, b) => compareKeys(orderKey(a.path), orderKey(b.path));
 
 class VariantSequencer extends Sequencer {
   sort(tests) {
-    if (tests.length > 0 && tests.every(isE2e)) return [...tests].sort(e2eOrder);
-    return super.sort(tests);
+    if (tests.length === 0 || !tests.every(isE2e)) return super.sort(tests);
+    // Each file's header read once, not at every comparison.
+    const keyed = tests.map((test) => ({ test, key: orderKey(test.path) }));
+    return keyed.sort((a, b) => compareKeys(a.key, b.key)).map((k) => k.test);
   }
 }
 
