@@ -9,5 +9,7 @@ export * from './internal-request';
 export * from './body-limit';
 export * from './web-app';
 export * from './ops-results';
+export * from './ops-console';
+export * from './ops-bench-cli';
 export * from './csrf';
 export * from './frame-denial';

@@ -60,7 +60,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 /** Run folders are named by the benchmark CLI: <UTC stamp>-<variant>-<profile>... */
-const RUN_ID = /^\d{8}T\d{6}Z[A-Za-z0-9._-]*$/;
+export const RUN_ID = /^\d{8}T\d{6}Z[A-Za-z0-9._-]*$/;
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 /** Listed as report files (json files are served but only these two listed). */
 const LISTED = /\.(html|md|png|svg)$|^(meta|aggregated)\.json$/;

@@ -10,6 +10,7 @@
  *                                 anyone if http.opsAccess is `public`): traces name users and
  *                                 internals, and Jaeger answers no CORS, so the browser reaches
  *                                 it only through its own origin
+ *   /ops/compare, /ops/launches...  the console's actions, for admins only (ops-console.ts)
  *   GET /ops/presets, /ops/runs[/<id>/<file>]  the console's presets and benchmark runs, gated
  *                                 the same way (ops-results.ts)
  *   GET /assets/*, /favicon.svg    the built files (hashed names: cached for a year)
@@ -27,9 +28,10 @@ import serveStatic from 'serve-static';
 import { grantOps, mayReadOps, type OpsAccess } from './internal-request';
 import { denyFraming } from './frame-denial';
 import { serveOpsResults, type PresetSummary } from './ops-results';
+import { serveOpsConsole, type OpsConsoleOptions } from './ops-console';
 import { problem, sendProblem } from './problem';
 
-export interface WebAppOptions {
+export interface WebAppOptions extends OpsConsoleOptions {
   /** The built app (index.html + assets/); usually `<dist>/apps/web`. */
   dir: string;
   /** The spec's http.maxArchiveBytes: the browser checks a file against it before uploading. */
@@ -69,6 +71,7 @@ export function serveWebApp(app: Use, opts: WebAppOptions): void {
   app.use(denyFraming);
   if (opts.isStaff) app.use(staffGrantsConsole(opts.isStaff, opts.opsAccess));
   app.use((req, res, next) => {
+    if (serveOpsConsole(req, res, opts)) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.path === '/app-config.json') {
       res.setHeader('Cache-Control', 'no-store');

@@ -37,6 +37,8 @@ export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
     jaegerQueryUrl: cfg.connections.JAEGER_QUERY_URL,
     presets: firstCallOnly(presetSummaries),
     resultsDir: resolve(cfg.connections.SG_RESULTS_DIR),
+    // The console's compare and launch start the harness as a shell user does (npm run bench = node dist/benchmarks/src/cli.js)
+    bench: { node: process.execPath, script: join(__dirname, '../../../benchmarks/src/cli.js'), cwd: join(__dirname, '../../../..'), resultsDir: resolve(cfg.connections.SG_RESULTS_DIR) },
   };
 }
 

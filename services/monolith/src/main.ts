@@ -1,7 +1,7 @@
 import { createHttpApp, listen, serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
 import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from '@shellgrade/auth';
-import { consoleStaffCheck, httpOptionsOf, webAppOptionsOf } from '@shellgrade/wiring';
+import { consoleAdminCheck, consoleStaffCheck, httpOptionsOf, webAppOptionsOf } from '@shellgrade/wiring';
 import { MonolithModule } from './app.module';
 
 async function main(): Promise<void> {
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const app = await createHttpApp(MonolithModule.forRoot(cfg), httpOptionsOf(cfg, 'shellgrade monolith'));
   // The browser app (dist/apps/web) at /, beside the API; the console's /ops (Jaeger relay, presets, runs) for staff accounts and operators.
   const authenticator = app.get<symbol, RequestAuthenticator>(REQUEST_AUTHENTICATOR, { strict: false });
-  serveWebApp(app, { ...webAppOptionsOf(cfg), isStaff: consoleStaffCheck(authenticator) });
+  serveWebApp(app, { ...webAppOptionsOf(cfg), isStaff: consoleStaffCheck(authenticator), isAdmin: consoleAdminCheck(authenticator) });
   await listen(app, cfg.host, cfg.port, `monolith-${cfg.replica}`);
 }
 
