@@ -6,6 +6,7 @@
  *                                                           isolation none / blocking exec need --force-exposed
  *       [--keep-cache]                                      cache: redis starts cold (its keys deleted) unless kept
  *       [--cpu-prof dir]                                    V8 CPU profiles of every service into dir/<process>/ (written at exit)
+ *       [--hop-via hop=host:port]                           one internal hop (exercise|leftover|postgres|rabbitmq|redis) through a fault proxy
  *   down [--all]                                            stop the variant (--all: the native servers too)
  *   status [--json] [--probe]                               processes of the active variant
  *   logs [name] [--lines n] [--follow]                      pm2 logs of the variant's processes
@@ -28,6 +29,7 @@ import {
   variantProcesses,
   variantServers,
   VariantSpecError,
+  parseHopRoute,
   type VariantSpec,
 } from '@shellgrade/variant';
 import { writeCompose } from '../deploy/compose';
@@ -112,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
       'force-exposed': { type: 'boolean', default: false },
       'keep-cache': { type: 'boolean', default: false },
       'cpu-prof': { type: 'string' },
+      'hop-via': { type: 'string' },
       out: { type: 'string' },
       namespace: { type: 'string' },
       'k6-parallelism': { type: 'string' },
@@ -133,6 +136,7 @@ async function main(argv: string[]): Promise<number> {
         forceExposed: values['force-exposed'],
         keepCache: values['keep-cache'],
         cpuProfileDir: values['cpu-prof'],
+        ...(values['hop-via'] ? { hop: parseHopRoute(values['hop-via']) } : {}),
       });
       out(values.json ? JSON.stringify(st, null, 2) : `${table(st)}\nentry: ${st.entry}`);
       return 0;

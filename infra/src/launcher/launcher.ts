@@ -20,6 +20,9 @@ import {
   type PlacementOptions,
   type VariantProcess,
   type VariantSpec,
+  hopRefusal,
+  type HopRoute,
+  VariantSpecError,
 } from '@shellgrade/variant';
 import { flushContextCache } from '@shellgrade/cache';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
@@ -51,6 +54,8 @@ export interface UpOptions {
    * the process exits: the next `up` or `down` flushes them). Restarts the variant if it runs unprofiled.
    */
   cpuProfileDir?: string;
+  /** One internal hop through a fault proxy (issue 35); restarts the variant if it runs unrouted. */
+  hop?: HopRoute;
 }
 
 /** A variant with the Redis read-path cache starts cold unless told to keep it: runs compare from the same state. */
@@ -234,7 +239,10 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
   const placement: PlacementOptions = {
     ...(options.listen ? { listen: options.listen } : {}),
     ...(options.listen && options.forceExposed ? { acceptWeakIsolation: true } : {}),
+    ...(options.hop ? { hop: options.hop } : {}),
   };
+  const refusal = options.hop && hopRefusal(spec, options.hop.hop);
+  if (refusal) throw new VariantSpecError(`--hop-via: ${refusal}`);
   // Before anything starts: the paper's unsafe grader settings stay on loopback unless forced.
   refuseUnsafeExposure(spec, options.listen ?? LOOPBACK, { force: options.forceExposed, forceFlag: '--force-exposed' });
   return withVariantLock(async () => {

@@ -5,3 +5,4 @@ export * from './loader';
 export * from './processes';
 export * from './service-config';
 export * from './exposure';
+export * from './hops';

@@ -3,6 +3,8 @@
  * environment, where HAProxy sits, and which native servers must be up. Pure functions of the
  * spec, shared by the launcher (pm2), the benchmark runner and the deployment generators.
  */
+import { loadConnections } from './connections';
+import { routedConnectionEnv, routedUpstreams, type HopRoute } from './hops';
 import { encodeProcessConfig, PROCESS_ENV, processConfigOf } from './process-config';
 import type { Role, VariantSpec } from './spec';
 
@@ -141,11 +143,14 @@ export interface PlacementOptions {
   listen?: string;
   /** `--force-exposed`: graders with weaker isolation than promised may serve beyond loopback (ProcessConfig.acceptWeakIsolation). */
   acceptWeakIsolation?: boolean;
+  /** `--hop-via`: one internal hop through a fault proxy's address (hops.ts). */
+  hop?: HopRoute;
 }
 
 /** Every process of the variant on this machine: service replicas (callees first), then HAProxy. */
 export function variantProcesses(spec: VariantSpec, options: PlacementOptions = {}): VariantProcess[] {
-  const upstreams = loopbackUpstreams(spec);
+  const upstreams = routedUpstreams(loopbackUpstreams(spec), options.hop);
+  const hopEnv = options.hop ? routedConnectionEnv(options.hop, loadConnections()) : {};
   const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
   const processes: VariantProcess[] = [];
   for (const role of variantRoles(spec)) {
@@ -160,13 +165,16 @@ export function variantProcesses(spec: VariantSpec, options: PlacementOptions = 
         port,
         healthUrl: `http://${reachableHost(host)}:${port}/health`,
         ...(servesGrpc(spec, role) ? { grpcHealthAddress: `${reachableHost(host)}:${grpcPort(port)}` } : {}),
-        env: serviceEnv(spec, role, i, {
-          host,
-          port,
-          upstreams,
-          ...(options.listen ? { exposedOn: options.listen } : {}),
-          ...(options.acceptWeakIsolation ? { acceptWeakIsolation: true as const } : {}),
-        }),
+        env: {
+          ...serviceEnv(spec, role, i, {
+            host,
+            port,
+            upstreams,
+            ...(options.listen ? { exposedOn: options.listen } : {}),
+            ...(options.acceptWeakIsolation ? { acceptWeakIsolation: true as const } : {}),
+          }),
+          ...hopEnv,
+        },
       });
     }
   }
