@@ -1,6 +1,6 @@
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, NavLink, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { isStaff, useAuth } from './auth';
+import { isAdmin, isStaff, useAuth } from './auth';
 import { Login } from './pages/Login';
 import { StudentHome } from './pages/StudentHome';
 import { ExercisePage } from './pages/ExercisePage';
@@ -13,6 +13,7 @@ const ExerciseEditor = lazy(() => import('./pages/TeacherExercises').then((m) =>
 const TeacherSessions = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.TeacherSessions })));
 const SessionResults = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.SessionResults })));
 const Console = lazy(() => import('./pages/Console').then((m) => ({ default: m.Console })));
+const Compare = lazy(() => import('./pages/Compare').then((m) => ({ default: m.Compare })));
 const TraceView = lazy(() => import('./pages/TraceView').then((m) => ({ default: m.TraceView })));
 
 /** A page that throws while rendering shows its error, not a blank page; another page clears it. */
@@ -81,6 +82,7 @@ export function App() {
                 <Route path="/teacher/sessions/:sessionId" element={<SessionResults />} />
                 <Route path="/console" element={<Console />} />
                 <Route path="/console/trace/:traceId" element={<TraceView />} />
+                {isAdmin(user) && <Route path="/console/compare" element={<Compare />} />}
                 <Route path="/login" element={<Navigate to="/" replace />} />
                 <Route path="*" element={<p role="alert" className="error">This page does not exist.</p>} />
               </Routes>

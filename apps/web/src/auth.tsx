@@ -54,3 +54,5 @@ export function useAuth(): AuthState {
 }
 
 export const isStaff = (u: SessionUser | null) => u?.role === 'teacher' || u?.role === 'admin';
+/** The console's actions (compare, launch, watch, cancel) are an admin's only; the server checks the same. */
+export const isAdmin = (u: SessionUser | null) => u?.role === 'admin';

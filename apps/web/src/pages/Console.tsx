@@ -6,8 +6,9 @@
  * same way), each run's report and k6 dashboards opened through /ops/runs/<id>/<file>.
  */
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { request } from '../api';
+import { isAdmin, useAuth } from '../auth';
 import type { JaegerTrace } from '../lib/trace';
 import { ErrorMessage, Loading, Page, useLoad } from '../ui';
 
@@ -71,6 +72,10 @@ export function Console() {
   const [traceId, setTraceId] = useState('');
   const [rows, setRows] = useState<TraceRow[]>();
   const [error, setError] = useState<unknown>();
+  const admin = isAdmin(useAuth().user);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const navigate = useNavigate();
+  const toggle = (id: string) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]));
 
   async function search(e: FormEvent) {
     e.preventDefault();
@@ -163,6 +168,14 @@ export function Console() {
       <ErrorMessage error={runs.error} />
       {runs.loading && <Loading what="the benchmark runs" />}
       {runs.data && runs.data.length === 0 && <p>No benchmark run in the results folder yet (npm run bench).</p>}
+      {admin && runs.data && runs.data.length > 1 && (
+        <p className="row">
+          <button type="button" disabled={chosen.length < 2 || chosen.length > 5} onClick={() => void navigate(`/console/compare?runs=${chosen.map(encodeURIComponent).join(',')}`)}>
+            Compare selected ({chosen.length})
+          </button>
+          <span>2 to 5 runs, the first chosen is the baseline.</span>
+        </p>
+      )}
       {runs.data && runs.data.length > 0 && (
         <div className="scroll">
           <table data-testid="runs">
@@ -175,6 +188,7 @@ export function Console() {
                 <th scope="col">Ended</th>
                 <th scope="col">Valid / asked</th>
                 <th scope="col">Files</th>
+                {admin && <th scope="col">Compare</th>}
               </tr>
             </thead>
             <tbody>
@@ -200,6 +214,12 @@ export function Console() {
                       ))}
                     </ul>
                   </td>
+                  {admin && (
+                    <td>
+                      <input type="checkbox" aria-label={`Compare ${r.id}`} checked={chosen.includes(r.id)} onChange={() => toggle(r.id)} />
+                      {chosen.includes(r.id) && <span className="tag">{chosen.indexOf(r.id) === 0 ? 'baseline' : `#${chosen.indexOf(r.id) + 1}`}</span>}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
