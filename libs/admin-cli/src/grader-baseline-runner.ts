@@ -6,6 +6,7 @@
 import { cpus, loadavg } from 'node:os';
 import { mean, quantile } from 'simple-statistics';
 import type { Grader, GradingJob } from '@shellgrade/domain';
+import { graderExec } from '@shellgrade/wiring';
 import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, type ExecMode, type GraderOptions, type Isolation } from '@shellgrade/grading';
 
 export interface BaselineRowSpec {
@@ -53,7 +54,7 @@ export const DEFAULT_BASELINE_ROWS: BaselineRowSpec[] = [
 
 export interface BaselineOptions {
   /** Everything but what each row sets: exec, isolation, and its concurrency (warm pool size and grading slots). */
-  base: Omit<GraderOptions, 'exec' | 'isolation' | 'poolSize' | 'maxConcurrent'>;
+  base: Omit<GraderOptions, 'isolation' | 'poolSize' | 'maxConcurrent'>;
   rows?: BaselineRowSpec[];
   durationPerRowMs?: number;
   /** Upper bound per row whatever the duration. */
@@ -67,7 +68,7 @@ export async function runGraderBaseline(opts: BaselineOptions): Promise<Baseline
   const job = paperJob();
   const rows: BaselineRow[] = [];
   for (const spec of opts.rows ?? DEFAULT_BASELINE_ROWS) {
-    const grader = new SandboxGrader({ ...opts.base, exec: spec.exec, isolation: spec.isolation, poolSize: spec.concurrency, maxConcurrent: spec.concurrency });
+    const grader = new SandboxGrader({ ...opts.base, isolation: spec.isolation, poolSize: spec.concurrency, maxConcurrent: spec.concurrency }, graderExec[spec.exec]);
     let row: BaselineRow;
     try {
       for (let i = 0; i < (opts.warmup ?? 3); i++) await grader.grade(job);

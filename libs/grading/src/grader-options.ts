@@ -33,7 +33,6 @@ export interface GraderOptions {
   /** Parent of the per-job directories; created if missing. */
   sandboxRoot: string;
   timeoutMs: number;
-  exec: ExecMode;
   isolation: Isolation;
   limits: SandboxLimits;
   /** Bounds a submitted archive must stay within (spec: http.maxArchiveBytes, grader.archive). */

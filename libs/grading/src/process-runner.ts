@@ -1,10 +1,13 @@
 /**
- * Runs a CommandSpec and reports how it ended. Two implementations behind one interface:
- * `async` (spawn, the event loop keeps serving) and `blocking` (spawnSync, the event loop
- * stalls for the whole grading, as the paper's monolith did). `pool` mode starts its
- * processes ahead of the job instead (warm-pool.ts) and yields the same RunOutcome.
+ * The `async` and `blocking` job runners: a fresh sandbox per grading, started once its inputs
+ * are written. `async` spawns (the event loop keeps serving), `blocking` uses spawnSync (the
+ * event loop stalls for the whole grading, as the paper's monolith did). `pool` starts its
+ * processes ahead of the job instead (warm-pool.ts), `zygote` forks them (zygote-pool.ts).
  */
 import { spawnSync } from 'node:child_process';
+import type { ExecMode } from './grader-options';
+import type { JobRunner, JobRunnerFactory, JobSlot } from './job-runner';
+import type { CommandExtras, JobSandbox } from './job-sandbox';
 import type { CommandSpec } from './sandbox-command';
 import { SandboxProcess } from './sandbox-process';
 import type { RunOutcome } from './run-outcome';
@@ -52,3 +55,33 @@ export class BlockingRunner implements ProcessRunner {
     });
   }
 }
+
+/** One process per grading, spawned by `processes` on the command `extras` shape. */
+class OneShotJobRunner implements JobRunner {
+  constructor(
+    readonly mode: ExecMode,
+    private readonly sandbox: JobSandbox,
+    private readonly processes: ProcessRunner,
+    private readonly extras: CommandExtras,
+  ) {}
+
+  async open(job: { exerciseId: number; locale: string }): Promise<JobSlot> {
+    const { sandbox } = this;
+    const dir = await sandbox.makeJobDir(String(job.exerciseId));
+    const { maxOutputBytes } = sandbox.opts;
+    return {
+      dir,
+      run: (timeoutMs) => this.processes.run(sandbox.command(dir, job.locale, this.extras), timeoutMs, maxOutputBytes),
+      release: () => sandbox.removeJobDir(dir),
+    };
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** exec `async`: spawn per grading. */
+export const asyncJobRunner: JobRunnerFactory = (sandbox) => new OneShotJobRunner('async', sandbox, new AsyncRunner(), {});
+
+/** exec `blocking`: spawnSync per grading, inside coreutils `timeout` (spawnSync cannot be stopped from JS). */
+export const blockingJobRunner: JobRunnerFactory = (sandbox) =>
+  new OneShotJobRunner('blocking', sandbox, new BlockingRunner(), { wallClockSeconds: Math.max(0.1, sandbox.opts.timeoutMs / 1000) });

@@ -5,7 +5,9 @@
  * is started in the background. Interpreter start-up leaves the job's critical path while
  * every job still gets its own process and directory.
  */
-import type { CommandSpec } from './sandbox-command';
+import type { JobRunner, JobRunnerFactory, JobSlot } from './job-runner';
+import { safeLocale, type JobSandbox } from './job-sandbox';
+import { WARM_PYTHON_ARGS, type CommandSpec } from './sandbox-command';
 import { SandboxProcess } from './sandbox-process';
 
 export interface WarmSlot {
@@ -74,3 +76,34 @@ export class WarmPool {
     return { dir, process: new SandboxProcess(this.deps.command(dir), this.deps.maxOutputBytes, true) };
   }
 }
+
+/** exec `pool`: a warm slot per grading, released by the job's locale on its stdin. */
+class WarmPoolJobRunner implements JobRunner {
+  readonly mode = 'pool';
+  private readonly pool: WarmPool;
+
+  constructor(private readonly sandbox: JobSandbox) {
+    this.pool = new WarmPool(sandbox.opts.poolSize, {
+      makeDir: () => sandbox.makeJobDir('warm'),
+      command: (dir) => sandbox.command(dir, 'en', { pythonArgs: WARM_PYTHON_ARGS }),
+      removeDir: (dir) => sandbox.removeJobDir(dir),
+      maxOutputBytes: sandbox.opts.maxOutputBytes,
+    });
+    this.pool.refill();
+  }
+
+  async open(job: { locale: string }): Promise<JobSlot> {
+    const slot = await this.pool.acquire();
+    return {
+      dir: slot.dir,
+      run: (timeoutMs) => slot.process.start(timeoutMs, `${safeLocale(job.locale)}\n`),
+      release: () => this.sandbox.removeJobDir(slot.dir),
+    };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+export const warmPoolJobRunner: JobRunnerFactory = (sandbox) => new WarmPoolJobRunner(sandbox);

@@ -7,9 +7,12 @@
  * the zygote makes only once every process of the job is gone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { CommandSpec } from './sandbox-command';
+import type { JobRunner, JobRunnerFactory, JobSlot } from './job-runner';
+import { safeLocale, type JobSandbox } from './job-sandbox';
+import { ZYGOTE_PYTHON_ARGS, type CommandSpec } from './sandbox-command';
 import type { RunOutcome } from './run-outcome';
 
 const STDERR_TAIL_BYTES = 4096;
@@ -288,3 +291,50 @@ export class ZygotePool {
     await this.deps.removeInbox(worker.inbox);
   }
 }
+
+/** exec `zygote`: a worker per grading, its job folder in the worker's inbox. */
+class ZygoteJobRunner implements JobRunner {
+  readonly mode = 'zygote';
+  private readonly pool: ZygotePool;
+
+  constructor(private readonly sandbox: JobSandbox) {
+    const { opts } = sandbox;
+    if (opts.isolation !== 'bwrap' || !sandbox.privileged) {
+      throw new Error('grader exec zygote needs isolation bwrap and a service running as root (it forks jobs into namespaces of their own)');
+    }
+    const zygote = { cgroupParents: sandbox.cgroups?.controllers ?? [] };
+    this.pool = new ZygotePool(opts.maxConcurrent, {
+      makeInbox: () => sandbox.makeInbox(),
+      removeInbox: (dir) => sandbox.removeDir(dir),
+      command: (inbox) => sandbox.command(inbox, 'en', { pythonArgs: ZYGOTE_PYTHON_ARGS, zygote }),
+      maxOutputBytes: opts.maxOutputBytes,
+    });
+    this.pool.warm(opts.poolSize);
+  }
+
+  async open(job: { exerciseId: number; locale: string }): Promise<JobSlot> {
+    const worker = await this.pool.acquire();
+    let dir: string;
+    try {
+      dir = await this.sandbox.makeJobDir(String(job.exerciseId), worker.inbox);
+    } catch (err) {
+      worker.release();
+      throw err;
+    }
+    const name = basename(dir);
+    return {
+      dir,
+      run: (timeoutMs) => worker.run({ name, locale: safeLocale(job.locale), cgroup: this.sandbox.cgroupNameOf(dir) }, timeoutMs),
+      release: async () => {
+        worker.release();
+        await this.sandbox.removeJobDir(dir);
+      },
+    };
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+export const zygoteJobRunner: JobRunnerFactory = (sandbox) => new ZygoteJobRunner(sandbox);

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GradingJob } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
-import type { GraderOptions, SandboxLimits } from '../src/grader-options';
+import type { ExecMode, GraderOptions, SandboxLimits } from '../src/grader-options';
+import type { JobRunnerFactory } from '../src/job-runner';
+import { asyncJobRunner, blockingJobRunner } from '../src/process-runner';
+import { warmPoolJobRunner } from '../src/warm-pool';
+import { zygoteJobRunner } from '../src/zygote-pool';
 import { getCatalogExercise } from '../src/catalog';
 import { graderPython } from '../src/grader-python';
 import { specGraderSettings } from './spec-settings';
@@ -26,20 +30,25 @@ export function makeSandboxRoot(tag: string): { root: string; leftovers: () => s
 
 const open: SandboxGrader[] = [];
 
+/** The runner of each exec mode, as the wiring's table picks it (libs/wiring/src/adapters.ts graderExec). */
+export const RUNNERS: Record<ExecMode, JobRunnerFactory> = { async: asyncJobRunner, blocking: blockingJobRunner, pool: warmPoolJobRunner, zygote: zygoteJobRunner };
+
 /** A grader with the spec's defaults; `limits` changes only the limits it names. */
-export function grader(root: string, overrides: Partial<Omit<GraderOptions, 'limits'>> & { limits?: Partial<SandboxLimits> } = {}): SandboxGrader {
-  const { limits, ...rest } = overrides;
+export function grader(
+  root: string,
+  overrides: Partial<Omit<GraderOptions, 'limits'>> & { exec?: ExecMode; limits?: Partial<SandboxLimits> } = {},
+): SandboxGrader {
+  const { limits, exec = 'async', ...rest } = overrides;
   // failures are expected here by the dozen: the tests read them from the error, not the log
   const g = new SandboxGrader({
     python: PYTHON,
     sandboxRoot: root,
     timeoutMs: 10_000,
-    exec: 'async',
     isolation: 'bwrap',
     log: () => undefined,
     ...specGraderSettings(limits),
     ...rest,
-  });
+  }, RUNNERS[exec]);
   open.push(g);
   return g;
 }

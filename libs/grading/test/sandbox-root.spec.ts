@@ -3,11 +3,12 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, symlink
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxGrader } from '../src/sandbox-grader';
+import { asyncJobRunner } from '../src/process-runner';
 import { PYTHON } from './sandbox-helpers';
 import { specGraderSettings } from './spec-settings';
 
 /** What a service does at start-up: build its grader on the configured root. */
-const prepareSandboxRoot = (sandboxRoot: string) => new SandboxGrader({ python: PYTHON, sandboxRoot, timeoutMs: 1000, exec: 'async', isolation: 'bwrap', ...specGraderSettings() });
+const prepareSandboxRoot = (sandboxRoot: string) => new SandboxGrader({ python: PYTHON, sandboxRoot, timeoutMs: 1000, isolation: 'bwrap', ...specGraderSettings() }, asyncJobRunner);
 
 const base = mkdtempSync(join(tmpdir(), 'sg-root-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

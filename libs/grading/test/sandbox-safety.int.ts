@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
+import { asyncJobRunner } from '../src/process-runner';
 import type { GradingFailure } from '../src/grading-output';
 import { getCatalogExercise, loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
@@ -291,7 +292,7 @@ describe('hostile archives through the grader', () => {
   it('are rejected before anything is written (no job directory, nothing outside)', async () => {
     const { hostileCases } = await import('./hostile-archives');
     for (const c of await hostileCases()) {
-      const err = await failure(new SandboxGrader({ python: PYTHON, sandboxRoot: sandbox.root, timeoutMs: 5000, exec: 'async', isolation: 'bwrap', archiveLimits: c.limits, ...specGraderSettings() }).grade(scriptJob('print(1)', c.bytes)));
+      const err = await failure(new SandboxGrader({ python: PYTHON, sandboxRoot: sandbox.root, timeoutMs: 5000, isolation: 'bwrap', archiveLimits: c.limits, ...specGraderSettings() }, asyncJobRunner).grade(scriptJob('print(1)', c.bytes)));
       expect({ name: c.name, kind: err.kind }).toEqual({ name: c.name, kind: c.kind });
       expect(sandbox.leftovers()).toEqual([]);
     }

@@ -28,11 +28,20 @@ import {
   type ProductionRepository,
   type SubmissionContextReader,
 } from '@shellgrade/domain';
-import { SandboxGrader, validateArchive, type GraderOptions } from '@shellgrade/grading';
+import {
+  asyncJobRunner,
+  blockingJobRunner,
+  SandboxGrader,
+  validateArchive,
+  warmPoolJobRunner,
+  zygoteJobRunner,
+  type GraderOptions,
+  type JobRunnerFactory,
+} from '@shellgrade/grading';
 import { ExerciseServiceSessionProductions, persistenceProviders, PgSessionProductions } from '@shellgrade/persistence';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
-import { admissionBounded, archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
+import { admissionBounded, answerBudgetMsOf, archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
@@ -88,11 +97,17 @@ export const storage: Adapters<VariantSpec['storage']> = {
 /** GRADING_DISPATCH: how a received submission reaches a grader. */
 export const dispatch: Adapters<VariantSpec['dispatch']> = {
   inline: (cfg) => [
-    { provide: GRADING_DISPATCH, inject: [GradingWorker], useFactory: (worker: GradingWorker) => new InlineDispatch(worker) },
+    {
+      provide: GRADING_DISPATCH,
+      inject: [GradingWorker],
+      useFactory: (worker: GradingWorker) => new InlineDispatch(worker, answerBudgetMsOf(cfg.spec.admission)),
+    },
     interruptedGradingSweeper(cfg),
   ],
-  rabbitmq: (cfg) => rabbitMqDispatchProviders({ url: cfg.connections.AMQP_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
-  bullmq: (cfg) => bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker }),
+  rabbitmq: (cfg) =>
+    rabbitMqDispatchProviders({ url: cfg.connections.AMQP_URL, reply: cfg.spec.reply, broker: cfg.spec.broker, answerBudgetMs: answerBudgetMsOf(cfg.spec.admission) }),
+  bullmq: (cfg) =>
+    bullMqDispatchProviders({ url: cfg.connections.REDIS_URL, reply: cfg.spec.reply, broker: cfg.spec.broker, answerBudgetMs: answerBudgetMsOf(cfg.spec.admission) }),
   pipeline: (cfg) => pipelineDispatchProviders(cfg),
 };
 
@@ -123,6 +138,14 @@ function interruptedGradingSweeper(cfg: ServiceConfig): Provider {
   };
 }
 
+/** How the grader starts each grading's process (grader.exec): one job runner per mode. */
+export const graderExec: Record<VariantSpec['grader']['exec'], JobRunnerFactory> = {
+  async: asyncJobRunner,
+  blocking: blockingJobRunner,
+  pool: warmPoolJobRunner,
+  zygote: zygoteJobRunner,
+};
+
 /** GRADER (the sandbox, traced when the spec traces), ARCHIVE_VALIDATOR and the GradingWorker every dispatch hands submissions to. */
 export function grader(cfg: ServiceConfig): Provider[] {
   const { spec } = cfg;
@@ -130,7 +153,7 @@ export function grader(cfg: ServiceConfig): Provider[] {
     {
       provide: GRADER,
       useFactory: () => {
-        const sandbox = new SandboxGrader(graderOptionsOf(cfg));
+        const sandbox = new SandboxGrader(graderOptionsOf(cfg), graderExec[spec.grader.exec]);
         guardWeakIsolation(sandbox.isolationShortfalls, cfg);
         return spec.tracing.enabled ? tracedGrader(sandbox, spec.grader.exec) : sandbox;
       },
@@ -154,7 +177,6 @@ export function graderOptionsOf(cfg: ServiceConfig, cpuCount = cpus().length): G
     python: cfg.connections.SG_PYTHON,
     sandboxRoot: cfg.connections.SG_SANDBOX_ROOT,
     timeoutMs: g.timeoutMs,
-    exec: g.exec,
     isolation: g.isolation,
     niceness: g.nice,
     limits: g.limits,

@@ -1,7 +1,8 @@
 import type { Provider } from '@nestjs/common';
 import { ARCHIVE_STORE, GRADER, GRADING_DISPATCH, SUBMISSION_CONTEXT } from '@shellgrade/domain';
 import { loadConnections, processConfigOf, validateVariant, type ServiceConfig, type VariantSpecInput } from '@shellgrade/variant';
-import { archiveStore, cache, dispatch, grader } from '../src';
+import type { JobSandbox } from '@shellgrade/grading';
+import { archiveStore, cache, dispatch, grader, graderExec } from '../src';
 
 const cfgOf = (spec: Partial<VariantSpecInput>): ServiceConfig => {
   const full = validateVariant({ name: 'a', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 1, leftover: 1, exercise: 1 }, ...spec });
@@ -25,6 +26,15 @@ describe('the adapter table', () => {
     expect(tokens(plain).filter((t) => t === ARCHIVE_STORE)).toHaveLength(1);
     expect(tokens(traced).filter((t) => t === ARCHIVE_STORE)).toHaveLength(1);
     expect(traced).toHaveLength(plain.length + 1);
+  });
+
+  it.each(['async', 'blocking', 'pool', 'zygote'] as const)('grader exec %s runs each grading with its own job runner', async (exec) => {
+    // Nothing kept warm (pool size 0): the table is read, no sandbox is started.
+    const opts = { isolation: 'bwrap', poolSize: 0, maxConcurrent: 1, maxOutputBytes: 1024, timeoutMs: 1000 };
+    const sandbox = { opts, privileged: true, cgroups: undefined } as unknown as JobSandbox;
+    const runner = graderExec[exec](sandbox);
+    expect(runner.mode).toBe(exec);
+    await runner.close();
   });
 
   it('binds the grader', () => {

@@ -59,7 +59,6 @@ describe('graderOptionsOf', () => {
       python: '/opt/py/bin/python3',
       sandboxRoot: '/var/tmp/sb',
       timeoutMs: 2500,
-      exec: 'pool',
       isolation: 'none',
       niceness: 7,
       limits: {

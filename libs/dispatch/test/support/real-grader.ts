@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, graderPython } from '@shellgrade/grading';
+import { asyncJobRunner, getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, graderPython } from '@shellgrade/grading';
 // The grader's limits, cgroups and output bound: the spec's defaults (their one home).
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { archiveBoundsOf, graderSchema, httpSchema, maxConcurrentGradings, warmPoolSize } from '@shellgrade/variant';
@@ -29,9 +29,8 @@ export function realGrader(): SandboxGrader {
     python: graderPython(),
     sandboxRoot: mkdtempSync(join(tmpdir(), 'sg-broker-grader-')),
     timeoutMs: 20_000,
-    exec: 'async',
     isolation: 'bwrap',
-  });
+  }, asyncJobRunner);
 }
 
 /** The paper's good answer with a hello.sh that sleeps `seconds` before greeting: still graded 100, just later. */
