@@ -77,12 +77,12 @@ export class BullMqConsumer {
   private async process(job: Job<GradingJobData, GradingJobResult>): Promise<GradingJobResult> {
     const message = gradingMessageSchema.safeParse(job.data);
     if (!message.success) throw new UnrecoverableError('malformed job: no productionId');
-    const { productionId } = message.data;
+    const { productionId, deadline } = message.data;
     try {
       const production = await tracedConsume({ system: 'bullmq', queue: job.queueName }, job.data.headers, (span) => {
         span.setAttribute(ATTR.productionId, productionId);
         span.setAttribute('messaging.bullmq.attempts_made', job.attemptsMade);
-        return this.grading.grade(productionId);
+        return this.grading.grade(productionId, { deadline });
       });
       this.stats.completed++;
       return { productionId, status: production.status };

@@ -5,6 +5,7 @@
  * answers with the production as it stands (202 while queued); the job still completes.
  */
 import {
+  answerDeadlineOf,
   DomainError,
   type ArchiveStore,
   type ExerciseProduction,
@@ -28,6 +29,8 @@ export interface BullMqDispatchOptions {
   retryAfterSeconds: number;
   /** The backlog a queue-full refusal tells the student about (its Retry-After: when it should have drained). */
   backlog?: GradingBacklog;
+  /** How long after its arrival a client still waits for the answer: the job's deadline (unset: none). */
+  answerBudgetMs?: number;
 }
 
 class Timeout extends Error {}
@@ -59,7 +62,7 @@ export class BullMqDispatch implements GradingDispatch {
       const waiting = await this.bounded(queue.getJobCountByTypes('waiting', 'prioritized', 'delayed'));
       if (waiting >= this.options.maxWaiting) throw await refuse('queue-full');
       job = await tracedPublish({ system: 'bullmq', queue: queueName }, (headers) => {
-        const data: GradingJobData = { productionId, headers };
+        const data: GradingJobData = { productionId, deadline: answerDeadlineOf(req.receivedAt, this.options.answerBudgetMs), headers };
         return this.bounded(queue.add(GRADING_JOB, data, { jobId: messageIdOf(productionId) }));
       });
     } catch (error) {

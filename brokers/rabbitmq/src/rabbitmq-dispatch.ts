@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import {
+  answerDeadlineOf,
   DomainError,
   type ArchiveStore,
   type ExerciseProduction,
@@ -36,6 +37,8 @@ export interface RabbitMqDispatchOptions {
   retryAfterSeconds: number;
   /** The backlog a queue-full refusal tells the student about (its Retry-After: when it should have drained). */
   backlog?: GradingBacklog;
+  /** How long after its arrival a client still waits for the answer: the message's deadline (unset: none). */
+  answerBudgetMs?: number;
 }
 
 export class RabbitMqDispatch implements GradingDispatch {
@@ -71,7 +74,7 @@ export class RabbitMqDispatch implements GradingDispatch {
     await this.productions.setStatus(productionId, 'queued');
     const correlationId = this.options.reply === 'sync' ? randomUUID() : undefined;
     const reply = correlationId ? this.replies.expect(correlationId, productionId, replyWaitMs(this.options.replyTimeoutMs, req.receivedAt)) : undefined;
-    const message: GradingMessage = { productionId };
+    const message: GradingMessage = { productionId, deadline: answerDeadlineOf(req.receivedAt, this.options.answerBudgetMs) };
     try {
       await tracedPublish({ system: 'rabbitmq', queue: this.options.queue }, (headers) =>
         this.channel.sendToQueue(this.options.queue, encodeJson(message), {

@@ -23,10 +23,14 @@ export interface BrokerSettings {
   consume: boolean;
 }
 
-/** The publisher settings both dispatches take from the broker settings. */
-export function dispatchTimingsOf(broker: BrokerSettings, reply: 'sync' | 'async') {
+/**
+ * The publisher settings both dispatches take from the broker settings; `answerBudgetMs`: how long
+ * after its arrival a client still waits for its answer (spec admission.answerDeadlineS), unset: no deadline.
+ */
+export function dispatchTimingsOf(broker: BrokerSettings, reply: 'sync' | 'async', answerBudgetMs?: number) {
   return {
     reply,
+    answerBudgetMs,
     replyTimeoutMs: broker.replyTimeoutMs,
     publishTimeoutMs: broker.publishTimeoutMs,
     retryAfterSeconds: broker.retryAfterS,

@@ -1,11 +1,12 @@
 /**
- * What travels through a broker: the production id only. The archive stays in the
- * ArchiveStore (the worker loads and verifies it); the trace context and publish time
- * travel next to it (message headers, job data).
+ * What travels through a broker: the production id, and when its answer is due (epoch ms,
+ * absent: no deadline) so that every queue hand-over can drop a grading whose client stopped
+ * waiting (issue 31 item 3). The archive stays in the ArchiveStore (the worker loads and
+ * verifies it); the trace context and publish time travel next to it (message headers, job data).
  */
 import { z } from 'zod';
 
-export const gradingMessageSchema = z.object({ productionId: z.number().int().positive() });
+export const gradingMessageSchema = z.object({ productionId: z.number().int().positive(), deadline: z.number().int().positive().optional() });
 export type GradingMessage = z.infer<typeof gradingMessageSchema>;
 
 /** Message/job id of a production: one id per production, whatever the redeliveries (BullMQ dedups on it). */

@@ -1,7 +1,7 @@
 import type { Exercise, ExerciseProduction, StudentStatement } from './entities';
 import { DomainError } from './errors';
 import type { ArchiveStore, Grader, GradingDispatch, NewProduction, ProductionOutcome, ProductionRepository, SubmissionAdmission, SubmissionContextReader } from './ports';
-import { GradingWorker, refuseClosedSubmission, SubmissionService } from './submission';
+import { answerDeadlineOf, GradingWorker, isExpired, refuseClosedSubmission, SubmissionService } from './submission';
 
 /** In-memory fakes of the ports: unit tests only. */
 function fakes(deadline: Date | null = null) {
@@ -51,7 +51,7 @@ const validator = { validate: jest.fn(async () => undefined) };
 describe('SubmissionService + GradingWorker', () => {
   function service(f: ReturnType<typeof fakes>) {
     const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
-    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, r.archive, r.context) };
+    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, { archive: r.archive, context: r.context }) };
     return { worker, submit: new SubmissionService(f.context, validator, f.productions, f.archives, dispatch) };
   }
   const cmd = { userId: 1, exerciseId: 2, statementId: 7, archive: Buffer.from('tgz') };
@@ -162,6 +162,68 @@ describe('GradingWorker failure classes', () => {
     (f.archives.get as jest.Mock).mockRejectedValueOnce(new DomainError('unavailable', 'object store unreachable'));
     await expect(worker.grade(production.id)).rejects.toMatchObject({ kind: 'unavailable' });
     expect(f.rows.get(production.id)!.status).toBe('queued');
+  });
+});
+
+describe('GradingWorker answer deadline (issue 31 item 3)', () => {
+  const T = 1_800_000_000_000;
+  async function queuedProduction(f: ReturnType<typeof fakes>) {
+    const { production } = await f.productions.create({ userId: 1, exerciseId: 2, statementId: 7, submissionKey: 'd', archiveSize: 1, archiveSha256: 'x', status: 'queued' });
+    await f.archives.put(production.id, Buffer.from('tgz'));
+    return production;
+  }
+
+  it('does not start the sandbox once the deadline has passed: the production ends failed, expired', async () => {
+    const f = fakes();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader, () => T + 2_500);
+    const p = await queuedProduction(f);
+    const final = await worker.grade(p.id, { deadline: T });
+    expect(f.grader.grade).not.toHaveBeenCalled();
+    expect(final.status).toBe('failed');
+    expect(final.failureReason).toMatch(/^expired: .*2\.5 s/);
+    expect(isExpired(final)).toBe(true);
+  });
+
+  it('a deadline reached exactly counts as passed; one still ahead grades', async () => {
+    const f = fakes();
+    let now = T;
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader, () => now);
+    const atDeadline = await worker.grade((await queuedProduction(f)).id, { deadline: T });
+    expect(atDeadline.status).toBe('failed');
+    now = T - 1;
+    const f2 = fakes();
+    const early = new GradingWorker(f2.context, f2.productions, f2.archives, f2.grader, () => now);
+    await expect(early.grade((await queuedProduction(f2)).id, { deadline: T })).resolves.toMatchObject({ status: 'graded', grade: 50 });
+  });
+
+  it('is checked after the archive was read: a slow store can make the grading too late', async () => {
+    const f = fakes();
+    let now = T - 10;
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader, () => now);
+    const p = await queuedProduction(f);
+    (f.archives.get as jest.Mock).mockImplementationOnce(async () => {
+      now = T + 1; // the read took the rest of the budget
+      return Buffer.from('tgz');
+    });
+    await expect(worker.grade(p.id, { deadline: T })).resolves.toMatchObject({ status: 'failed' });
+    expect(f.grader.grade).not.toHaveBeenCalled();
+  });
+
+  it('without a deadline (papers\' presets, unknown arrival) every production is graded', async () => {
+    const f = fakes();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader, () => Number.MAX_SAFE_INTEGER);
+    await expect(worker.grade((await queuedProduction(f)).id)).resolves.toMatchObject({ status: 'graded' });
+    expect(answerDeadlineOf(undefined, 60_000)).toBeUndefined();
+    expect(answerDeadlineOf(T, undefined)).toBeUndefined();
+    expect(answerDeadlineOf(T, 60_000)).toBe(T + 60_000);
+  });
+
+  it('an already final production is returned as is, deadline or not (a redelivery)', async () => {
+    const f = fakes();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader, () => T + 1);
+    const p = await queuedProduction(f);
+    await f.productions.complete(p.id, { grade: 80, comment: [] });
+    await expect(worker.grade(p.id, { deadline: T })).resolves.toMatchObject({ status: 'graded', grade: 80 });
   });
 });
 

@@ -18,6 +18,9 @@ import type {
   SubmissionContext,
   SubmissionContextReader,
 } from './ports';
+import { expiredOutcome } from './answer-deadline';
+
+export * from './answer-deadline';
 
 export interface SubmitCommand {
   userId: number;
@@ -109,9 +112,20 @@ export function gradingJobOf({ statement, exercise }: Pick<SubmissionContext, 's
   };
 }
 
+/** What the dispatcher already holds for a grading, and when its answer is due. */
+export interface GradingGiven {
+  /** The archive (inline dispatch), so it is not read back. */
+  archive?: Buffer;
+  /** The statement and exercise (inline dispatch), so they are not read twice. */
+  context?: SubmissionContext;
+  /** Epoch ms after which the client no longer waits: the grading is not started then (answer-deadline.ts). */
+  deadline?: number;
+}
+
 /**
  * Grades one stored production, idempotently: a production that is already final is
- * returned as is (broker redelivery), and the outcome is stored exactly once.
+ * returned as is (broker redelivery), and the outcome is stored exactly once. A production
+ * whose answer deadline passed before the sandbox could start ends `expired` instead.
  */
 export class GradingWorker {
   constructor(
@@ -119,26 +133,37 @@ export class GradingWorker {
     private readonly productions: ProductionRepository,
     private readonly archives: ArchiveStore,
     private readonly grader: Grader,
+    private readonly nowMs: () => number = Date.now,
   ) {}
 
-  async grade(productionId: number, archive?: Buffer, preloaded?: SubmissionContext): Promise<ExerciseProduction> {
+  async grade(productionId: number, given: GradingGiven = {}): Promise<ExerciseProduction> {
     const production = await this.productions.findById(productionId);
     if (!production) throw new DomainError('not-found', `production ${productionId} does not exist`);
     if (production.status === 'graded' || production.status === 'failed') return production;
 
     const { statement, exercise } =
-      preloaded ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
+      given.context ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
     try {
-      const submission = archive ?? (await this.archives.get(productionId));
-      await this.productions.setStatus(productionId, 'grading');
-      const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
-      await this.productions.complete(productionId, result);
+      const submission = given.archive ?? (await this.archives.get(productionId));
+      // Checked last before the sandbox: everything above may have waited (database, archive store).
+      const expired = expiredOutcome(given.deadline, this.nowMs());
+      if (expired) {
+        await this.productions.complete(productionId, expired);
+      } else {
+        await this.productions.setStatus(productionId, 'grading');
+        const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
+        await this.productions.complete(productionId, result);
+      }
     } catch (error) {
       // Transient failures (a store or database down) go back to the dispatcher to retry;
       // a corrupt archive or a failed grading is final.
       if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error;
       await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` });
     }
+    return this.final(productionId);
+  }
+
+  private async final(productionId: number): Promise<ExerciseProduction> {
     const final = await this.productions.findById(productionId);
     if (!final) throw new DomainError('not-found', `production ${productionId} vanished while grading`);
     return final;

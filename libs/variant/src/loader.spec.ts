@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listVariants, loadVariant, VariantSpecError } from './loader';
+import { ADMISSION_DEFAULTS, admissionBounded, answerBudgetMsOf, loginAdmissionBounded } from './spec';
 
 const PRESETS = [
   'dev', 'naked-mon', 'naked-mon-async', 'naked-mon-async-admission', 'naked-mon-zygote', 'naked-mon-zygote-admission', 'mon-x1', 'mon-x2', 'mon-x4', 'mon-x8', 'mon-x12',
@@ -122,5 +123,26 @@ describe('bad specs fail naming the field', () => {
     const spec = loadVariant('env2', dir);
     expect(spec.env).toEqual({ SG_KDF_COST: '4', A: 'y' });
     expect(spec.replicas).toEqual({ gateway: 1, leftover: 2, exercise: 3 });
+  });
+});
+
+describe('admission control by default (issue 31 item 3)', () => {
+  it('is on in every preset that reproduces no paper configuration, with an answer deadline', () => {
+    for (const name of ['naked-mon-async', 'naked-mon-zygote', 'msa-zygote-1-2', 'msa-2-2-2']) {
+      expect(loadVariant(name).admission).toMatchObject({ enabled: true, ...ADMISSION_DEFAULTS });
+    }
+  });
+
+  it('keeps what a preset sets, completing the rest', () => {
+    expect(loadVariant('naked-mon-zygote-admission').admission).toMatchObject({ enabled: true, maxWaitS: 5, maxLoginEventLoopDelayMs: 50, answerDeadlineS: 60 });
+    expect(loadVariant('naked-mon-async-admission').admission).toMatchObject({ maxWaitS: 8, maxLoginsInFlight: 16 });
+  });
+
+  it("leaves a paper preset with the paper's behaviour: every submission admitted and graded", () => {
+    for (const name of ['naked-mon', 'mon-x4', 'msa-1-2', 'msa-rabbitmq-1-4', 'msa-bullmq-1-2']) {
+      const { admission } = loadVariant(name);
+      expect(admission.enabled).toBe(false);
+      expect(admissionBounded(admission) || loginAdmissionBounded(admission) || answerBudgetMsOf(admission) !== undefined).toBe(false);
+    }
   });
 });

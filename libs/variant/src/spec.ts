@@ -351,9 +351,19 @@ export const haproxySchema = z.strictObject({
  * Admission of submissions per process (libs/dispatch BoundedAdmission): beyond the budget a
  * submission gets 503 + Retry-After before anything is stored. Unset bounds: every submission is
  * admitted, as in the papers' systems. Logins and reads are never counted, so a submission backlog
- * cannot starve them of a place.
+ * cannot starve them of a place. On by default in every preset that reproduces no paper
+ * configuration (no `paper` field; ADMISSION_DEFAULTS fill the bounds it leaves unset); a paper
+ * preset keeps the paper's behaviour (admit everything, grade everything) unless it sets a bound.
  */
 export const admissionSchema = z.strictObject({
+  /** Unset: on unless the spec names a paper configuration; false: only the bounds set here apply (none: the papers' behaviour). */
+  enabled: z.boolean().optional(),
+  /**
+   * How long after a submission arrived its client still waits for the answer (its timeout; the
+   * proxies' 60 s): a grading that could only start later is not started and the production ends
+   * failed, `expired: …` (issue 31 item 3). Unset: every accepted submission is graded, however late.
+   */
+  answerDeadlineS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
   /** Submissions one process holds at once (validated, stored, graded or waiting for a grader or a reply). */
   maxSubmissionsInFlight: positiveInt().optional(),
   /** A submission whose estimated wait (in flight ÷ the process's recent completion rate) is longer is refused. */
@@ -371,9 +381,36 @@ export const admissionSchema = z.strictObject({
   maxLoginEventLoopDelayMs: positiveInt('a positive number of milliseconds').optional(),
 });
 
+/**
+ * The bounds admission control takes when it is on and the spec leaves them unset: the measured
+ * naked-mon-zygote-admission budget (issue 21), and the proxies' and the default client's 60 s as
+ * the answer deadline. The event-loop bound of logins stays opt-in: a blocking grader stalls the
+ * loop after every grading and would refuse every login.
+ */
+export const ADMISSION_DEFAULTS = {
+  maxSubmissionsInFlight: 64,
+  maxWaitS: 5,
+  maxLoginsInFlight: 16,
+  maxLoginWaitS: 0.5,
+  answerDeadlineS: 60,
+} as const;
+
+type Admission = z.output<typeof admissionSchema>;
+
+/** The admission a spec runs with: its own bounds, completed by ADMISSION_DEFAULTS when on (explicitly, or by not reproducing a paper). */
+export function effectiveAdmission(admission: Admission, reproducesPaper: boolean): Admission {
+  const on = admission.enabled ?? !reproducesPaper;
+  return on ? { ...ADMISSION_DEFAULTS, ...admission, enabled: true } : { ...admission, enabled: false };
+}
+
 /** Whether the spec bounds the admission of submissions at all (either bound set). */
 export function admissionBounded(a: z.output<typeof admissionSchema>): boolean {
   return a.maxSubmissionsInFlight !== undefined || a.maxWaitS !== undefined;
+}
+
+/** How long after its arrival a submission's client still waits for the answer, in ms; undefined: no answer deadline. */
+export function answerBudgetMsOf(a: z.output<typeof admissionSchema>): number | undefined {
+  return a.answerDeadlineS === undefined ? undefined : Math.round(a.answerDeadlineS * 1000);
 }
 
 /** Whether the spec bounds the password checks of logins (any bound set). */
@@ -483,6 +520,7 @@ export const variantSpecSchema = z
     entry: spec.entry ?? defaultEntry(spec.topology, spec.replicas),
     broker: { ...spec.broker, queue: spec.broker.queue ?? DEFAULT_QUEUE[spec.dispatch] },
     auth: { ...spec.auth, rateLimits: { ...spec.auth.rateLimits, store: spec.auth.rateLimits.store ?? defaultRateLimitStore(spec.replicas) } },
+    admission: effectiveAdmission(spec.admission, spec.paper !== undefined),
   }));
 
 /** The most replicas of one role that checks rate limits (the gateway only forwards). */

@@ -93,7 +93,7 @@ describe('the HTTP edge, auth and identity', () => {
   });
 
   it('come from the spec (tunables) and the connections (the secret)', () => {
-    const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+', REDIS_URL: 'redis://cache:6379' });
+    const cfg = serviceConfig({ ...msa, auth: { kdfCost: 4 }, admission: { enabled: false } }, 'exercise', { SG_JWT_SECRET: 'a-secret-of-16-chars+', REDIS_URL: 'redis://cache:6379' });
     expect(httpOptionsOf(cfg, 't')).toEqual({
       title: 't',
       corsOrigins: '',

@@ -9,6 +9,9 @@
  *   grade  — runs the sandboxed grader on it;
  *   record — stores the outcome once, the only filter that makes a production final.
  *
+ * At each hand-over (check, grade) a production whose answer deadline passed goes straight to
+ * record as expired: no sandbox is started for a client that stopped waiting (issue 31 item 3).
+ *
  * Every filter is idempotent: a production already final is passed straight to `done` (a
  * redelivery changes nothing), a deleted one is `gone`. A DomainError other than 'unavailable'
  * (a corrupt archive, a failed grading) is the student's outcome and travels to record as a
@@ -16,6 +19,7 @@
  */
 import {
   DomainError,
+  expiredOutcome,
   gradingJobOf,
   type ArchiveStore,
   type ArchiveValidator,
@@ -43,6 +47,8 @@ export interface FilterDeps {
   archives: ArchiveStore;
   validator: ArchiveValidator;
   grader: Grader;
+  /** The clock the answer deadline is read against (tests); Date.now by default. */
+  nowMs?: () => number;
 }
 
 const isFinal = (p: ExerciseProduction) => p.status === 'graded' || p.status === 'failed';
@@ -63,27 +69,40 @@ async function pending(productions: ProductionRepository, productionId: number):
 
 const settled = (x: ExerciseProduction | FilterResult): x is FilterResult => 'gone' in x || 'done' in x || 'next' in x;
 
-export function checkFilter(deps: Pick<FilterDeps, 'productions' | 'archives' | 'validator'>): Filter {
-  return async ({ productionId }) => {
+/** To record as expired when the message's answer deadline has passed, else null. */
+function expiredAtHandOver({ productionId, deadline }: PipelineMessage, nowMs: () => number = Date.now): FilterResult | null {
+  const outcome = expiredOutcome(deadline, nowMs());
+  return outcome ? { next: 'record', message: { productionId, outcome } } : null;
+}
+
+export function checkFilter(deps: Pick<FilterDeps, 'productions' | 'archives' | 'validator' | 'nowMs'>): Filter {
+  return async (message) => {
+    const { productionId, deadline } = message;
     const production = await pending(deps.productions, productionId);
     if (settled(production)) return production;
+    const expired = expiredAtHandOver(message, deps.nowMs);
+    if (expired) return expired;
     try {
       await deps.validator.validate(await deps.archives.get(productionId));
-      return { next: 'grade', message: { productionId } };
+      return { next: 'grade', message: { productionId, deadline } };
     } catch (error) {
       return { next: 'record', message: { productionId, outcome: studentFailure(error) } };
     }
   };
 }
 
-export function gradeFilter(deps: Pick<FilterDeps, 'context' | 'productions' | 'archives' | 'grader'>): Filter {
-  return async ({ productionId }) => {
+export function gradeFilter(deps: Pick<FilterDeps, 'context' | 'productions' | 'archives' | 'grader' | 'nowMs'>): Filter {
+  return async (message) => {
+    const { productionId } = message;
     const production = await pending(deps.productions, productionId);
     if (settled(production)) return production;
     const context = await deps.context.load(production.userId, production.statementId, production.exerciseId);
     let outcome: ProductionOutcome;
     try {
       const submission = await deps.archives.get(productionId);
+      // Last look before the sandbox starts.
+      const expired = expiredAtHandOver(message, deps.nowMs);
+      if (expired) return expired;
       await deps.productions.setStatus(productionId, 'grading');
       outcome = await deps.grader.grade(gradingJobOf(context, productionId, submission));
     } catch (error) {

@@ -25,6 +25,8 @@ export const pipelineMessageSchema = z.object({
   productionId: z.number().int().positive(),
   /** Set by the filter that settled the outcome; the record filter stores it. */
   outcome: productionOutcomeSchema.optional(),
+  /** When the answer is due (epoch ms; absent: no deadline): a filter that takes the message later sends it to record as expired. */
+  deadline: z.number().int().positive().optional(),
 });
 export type PipelineMessage = z.infer<typeof pipelineMessageSchema>;
 

@@ -7,7 +7,8 @@ import { BullMqConnection, BullMqConsumer, BullMqDispatch, type BullMqSettings }
 import { dispatchTimingsOf } from '@shellgrade/dispatch';
 import { brokerProviders } from './broker-providers';
 
-export function bullMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BullMqSettings }): Provider[] {
+/** `answerBudgetMs`: the spec's answer deadline (admission.answerDeadlineS), carried by every job; unset: none. */
+export function bullMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: BullMqSettings; answerBudgetMs?: number }): Provider[] {
   const { broker } = cfg;
   return brokerProviders({
     name: 'bullmq',
@@ -23,7 +24,7 @@ export function bullMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'asy
       }),
     dispatch: BullMqDispatch,
     createDispatch: (connection, productions, archives, backlog) =>
-      new BullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply), backlog }),
+      new BullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply, cfg.answerBudgetMs), backlog }),
     createConsumer: broker.consume
       ? (connection, grading, productions) =>
           new BullMqConsumer(connection, grading, productions, {

@@ -19,7 +19,7 @@ import {
   type ProductionRepository,
   type SubmissionContextReader,
 } from '@shellgrade/domain';
-import type { ServiceConfig } from '@shellgrade/variant';
+import { answerBudgetMsOf, type ServiceConfig } from '@shellgrade/variant';
 import { brokerProviders } from './broker-providers';
 import { rabbitMqConnectionOf } from './rabbitmq';
 
@@ -47,7 +47,7 @@ export function pipelineDispatchProviders(cfg: ServiceConfig): Provider[] {
     connect: () => rabbitMqConnectionOf(cfg.connections.AMQP_URL, broker, entry),
     dispatch: RabbitMqDispatch,
     createDispatch: (connection, productions, archives) =>
-      new RabbitMqDispatch(connection, productions, archives, { queue: entry, ...dispatchTimingsOf(broker, cfg.spec.reply) }),
+      new RabbitMqDispatch(connection, productions, archives, { queue: entry, ...dispatchTimingsOf(broker, cfg.spec.reply, answerBudgetMsOf(cfg.spec.admission)) }),
     consumerPorts: [SUBMISSION_CONTEXT, PRODUCTION_REPOSITORY, ARCHIVE_STORE, ARCHIVE_VALIDATOR, GRADER],
     createConsumer:
       broker.consume && Object.keys(run).length > 0

@@ -29,7 +29,8 @@ export function rabbitMqConnectionOf(url: string, broker: RabbitMqBroker, queue 
   });
 }
 
-export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: RabbitMqBroker }): Provider[] {
+/** `answerBudgetMs`: the spec's answer deadline (admission.answerDeadlineS), carried by every message; unset: none. */
+export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'async'; broker: RabbitMqBroker; answerBudgetMs?: number }): Provider[] {
   const { broker } = cfg;
   const { connectTimeoutMs, closeGraceMs } = broker.rabbitmq;
   const notReady = (what: string) => () => new Error(`${what} not ready after ${connectTimeoutMs} ms`);
@@ -39,7 +40,7 @@ export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'a
     connect: () => rabbitMqConnectionOf(cfg.url, broker),
     dispatch: RabbitMqDispatch,
     createDispatch: (connection, productions, archives, backlog) =>
-      new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply), backlog }),
+      new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply, cfg.answerBudgetMs), backlog }),
     createConsumer: broker.consume
       ? (connection, worker, productions) =>
           new RabbitMqConsumer(connection, worker, productions, {
