@@ -6,8 +6,23 @@
 import { cpus, loadavg } from 'node:os';
 import { mean, quantile } from 'simple-statistics';
 import type { Grader, GradingJob } from '@shellgrade/domain';
-import { graderExec } from '@shellgrade/wiring';
-import { getCatalogExercise, loadSamples, PAPER_SLUG, SandboxGrader, type ExecMode, type GraderOptions, type Isolation } from '@shellgrade/grading';
+import {
+  asyncJobRunner,
+  blockingJobRunner,
+  getCatalogExercise,
+  loadSamples,
+  PAPER_SLUG,
+  SandboxGrader,
+  warmPoolJobRunner,
+  zygoteJobRunner,
+  type ExecMode,
+  type GraderOptions,
+  type Isolation,
+  type JobRunnerFactory,
+} from '@shellgrade/grading';
+
+/** Each row's runner, as the services' wiring picks it (libs/wiring/src/adapters.ts graderExec; not imported: this tool compiles without the services' libraries). */
+const RUNNERS: Record<ExecMode, JobRunnerFactory> = { async: asyncJobRunner, blocking: blockingJobRunner, pool: warmPoolJobRunner, zygote: zygoteJobRunner };
 
 export interface BaselineRowSpec {
   exec: ExecMode;
@@ -68,7 +83,7 @@ export async function runGraderBaseline(opts: BaselineOptions): Promise<Baseline
   const job = paperJob();
   const rows: BaselineRow[] = [];
   for (const spec of opts.rows ?? DEFAULT_BASELINE_ROWS) {
-    const grader = new SandboxGrader({ ...opts.base, isolation: spec.isolation, poolSize: spec.concurrency, maxConcurrent: spec.concurrency }, graderExec[spec.exec]);
+    const grader = new SandboxGrader({ ...opts.base, isolation: spec.isolation, poolSize: spec.concurrency, maxConcurrent: spec.concurrency }, RUNNERS[spec.exec]);
     let row: BaselineRow;
     try {
       for (let i = 0; i < (opts.warmup ?? 3); i++) await grader.grade(job);
