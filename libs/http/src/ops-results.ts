@@ -63,7 +63,7 @@ const CONTENT_TYPES: Record<string, string> = {
 export const RUN_ID = /^\d{8}T\d{6}Z[A-Za-z0-9._-]*$/;
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 /** Listed as report files (json files are served but only these two listed). */
-const LISTED = /\.(html|md|png|svg)$|^(meta|aggregated)\.json$/;
+const LISTED = /\.(html|md|png|svg)$|^(meta|aggregated|cancelled)\.json$/;
 
 const metaSchema = z.object({
   variant: z.string().optional(),
@@ -109,6 +109,8 @@ export function listRuns(resultsDir: string): RunSummary[] {
     const agg = readJson(join(dir, 'aggregated.json'), aggregatedSchema);
     const m = meta ?? agg?.meta;
     const files = reportFiles(dir);
+    // A run cancelled from the console is INVALID whatever its files say (ops-launch.ts).
+    const cancelled = existsSync(join(dir, 'cancelled.json'));
     if (!m && files.length === 0) continue;
     runs.push({
       id: entry.name,
@@ -118,7 +120,7 @@ export function listRuns(resultsDir: string): RunSummary[] {
       endedAt: m?.endedAt ?? agg?.meta?.endedAt ?? null,
       runsAsked: agg?.runsAsked ?? null,
       validRuns: agg?.validRuns ?? null,
-      valid: agg?.valid ?? null,
+      valid: cancelled ? false : (agg?.valid ?? null),
       files,
     });
   }

@@ -38,6 +38,7 @@ export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
     presets: firstCallOnly(presetSummaries),
     resultsDir: resolve(cfg.connections.SG_RESULTS_DIR),
     // The console's compare and launch start the harness as a shell user does (npm run bench = node dist/benchmarks/src/cli.js)
+    ownVariant: cfg.spec.name,
     bench: { node: process.execPath, script: join(__dirname, '../../../benchmarks/src/cli.js'), cwd: join(__dirname, '../../../..'), resultsDir: resolve(cfg.connections.SG_RESULTS_DIR) },
   };
 }

@@ -1,0 +1,245 @@
+/**
+ * Launch and watch a benchmark run from the console (admins only, ops-admin.ts):
+ *
+ *   GET  /ops/launches                  the launches, newest first, the profiles and who holds the lock
+ *   POST /ops/launches                  {plan: "run", preset, profile} → 202 with the launch; 409
+ *                                       problem+json while another launch runs (one at a time)
+ *   GET  /ops/launches/<id>             one launch and its progress
+ *   GET  /ops/launches/<id>/events      text/event-stream: its progress every second until it ends
+ *   POST /ops/launches/<id>/cancel      stops the harness and k6, brings the variant down (unless it
+ *                                       is the one serving this console) and marks the run INVALID
+ *
+ * The server starts `npm run bench -- run --variant <preset> --profile <profile> --run-id <id>`
+ * exactly as a shell user would (ops-bench-cli.ts), as a process group of its own so that a
+ * cancel reaches k6 too; its stderr progress lines and k6's live log are what the page shows.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { admitAdmin, type OpsAdminOptions } from './ops-admin';
+import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
+import { LaunchLock } from './ops-launch-lock';
+import { LaunchWatcher, type LaunchProgress } from './ops-launch-progress';
+import { LaunchRecords, type LaunchRecord } from './ops-launch-record';
+import type { PresetSummary } from './ops-results';
+import { problem, sendProblem } from './problem';
+
+export interface OpsLaunchOptions extends OpsAdminOptions {
+  bench?: BenchCli;
+  presets?: () => PresetSummary[];
+  /** The variant this entry point belongs to: a cancel does not bring down the console's own variant. */
+  ownVariant?: string;
+}
+
+export const CANCEL_FILE = 'cancelled.json';
+const PROGRESS_PERIOD_MS = 1000;
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+const launchBody = z.object({ plan: z.literal('run').default('run'), preset: z.string().regex(NAME), profile: z.string().regex(NAME) }).strict();
+
+/** Run folders are named as the harness names them: <UTC stamp>-<variant>-<profile>. */
+export const launchRunId = (preset: string, profile: string, at = new Date()): string => `${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${preset}-${profile}`;
+
+interface Context {
+  bench: BenchCli;
+  records: LaunchRecords;
+  lock: LaunchLock;
+}
+
+function contextOf(bench: BenchCli): Context {
+  const consoleDir = join(bench.cwd, 'run', 'console');
+  return { bench, records: new LaunchRecords(consoleDir), lock: new LaunchLock(consoleDir) };
+}
+
+/** The profiles a run may use (k6/profiles.json), without the closed-model sweeps and mixes `bench run` refuses. */
+export function runProfiles(bench: BenchCli): string[] {
+  try {
+    const all = JSON.parse(readFileSync(join(bench.cwd, 'k6', 'profiles.json'), 'utf8')) as Record<string, unknown>;
+    const profiles = (all.profiles ?? all) as Record<string, { sweep?: unknown; mix?: unknown }>;
+    return Object.entries(profiles)
+      .filter(([name, p]) => NAME.test(name) && typeof p === 'object' && p !== null && !p.sweep && !p.mix)
+      .map(([name]) => name);
+  } catch {
+    return [];
+  }
+}
+
+const LAUNCH_PATH = /^\/ops\/launches(?:\/([A-Za-z0-9._-]+)(?:\/(events|cancel))?)?$/;
+
+/** Whether the path is one of the launch surfaces. */
+export const isLaunchPath = (path: string): boolean => LAUNCH_PATH.test(path);
+
+export async function serveOpsLaunch(req: Request, res: Response, opts: OpsLaunchOptions): Promise<void> {
+  if (!(await admitAdmin(req, res, opts))) return;
+  res.setHeader('Cache-Control', 'no-store');
+  if (!opts.bench) return sendProblem(res, problem(404, 'this entry point has no benchmark harness'));
+  const ctx = contextOf(opts.bench);
+  const [, id, action] = LAUNCH_PATH.exec(req.path)!;
+  if (!id && req.method === 'GET') {
+    res.json({ launches: ctx.records.list(), profiles: runProfiles(opts.bench), busy: ctx.lock.holder()?.launch ?? null });
+    return;
+  }
+  if (!id && req.method === 'POST') return startLaunch(req, res, ctx, opts);
+  const record = id ? ctx.records.get(id) : null;
+  if (!record) return sendProblem(res, problem(404, 'no such launch'));
+  if (!action && req.method === 'GET') {
+    res.json({ launch: reconcile(ctx, record), progress: watcherOf(ctx, record).snapshot() });
+    return;
+  }
+  if (action === 'events' && req.method === 'GET') return streamProgress(req, res, ctx, record);
+  if (action === 'cancel' && req.method === 'POST') return cancelLaunch(req, res, ctx, record, opts);
+  sendProblem(res, problem(405, `${req.method} is not allowed here`));
+}
+
+function startLaunch(req: Request, res: Response, ctx: Context, opts: OpsLaunchOptions): void {
+  const parsed = launchBody.safeParse(req.body ?? {});
+  if (!parsed.success) return sendProblem(res, problem(400, `a launch is {plan: "run", preset, profile}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`));
+  const { preset, profile } = parsed.data;
+  const presets = opts.presets?.().filter((p) => !p.error).map((p) => p.name) ?? [];
+  if (!presets.includes(preset)) return sendProblem(res, problem(400, `no preset "${preset}" (GET /ops/presets lists them)`));
+  if (!runProfiles(ctx.bench).includes(profile)) return sendProblem(res, problem(400, `no run profile "${profile}" in k6/profiles.json`));
+  const id = launchRunId(preset, profile);
+  if (!ctx.lock.take(id)) {
+    const holder = ctx.lock.holder();
+    return sendProblem(res, problem(409, `another run is going on (${holder?.launch ?? 'a launch'}): one run at a time on this machine; wait for it to end or cancel it`, { running: holder?.launch ?? null }));
+  }
+  try {
+    const record = spawnHarness(ctx, id, preset, profile);
+    res.status(202).json({ launch: record });
+  } catch (error) {
+    ctx.lock.release(id);
+    sendProblem(res, problem(500, `the harness did not start: ${(error as Error).message}`));
+  }
+}
+
+function spawnHarness(ctx: Context, id: string, preset: string, profile: string): LaunchRecord {
+  const args = ['run', '--variant', preset, '--profile', profile, '--run-id', id];
+  const log = ctx.records.logFile(id);
+  mkdirSync(ctx.records.dir, { recursive: true });
+  const fd = openSync(log, 'a');
+  // A process group of its own (detached): a cancel signals the harness and k6 together.
+  const child = spawn(ctx.bench.node, [ctx.bench.script, ...args], { cwd: ctx.bench.cwd, env: benchEnv(ctx.bench), detached: true, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const record: LaunchRecord = {
+    id,
+    plan: 'run',
+    preset,
+    profile,
+    args,
+    command: shellCommand(args),
+    pid: child.pid ?? null,
+    log,
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+    exitCode: null,
+    state: 'running',
+    cancelled: null,
+  };
+  ctx.records.put(record);
+  if (child.pid) ctx.lock.handOver(id, child.pid);
+  child.on('exit', (code, signal) => {
+    const now = ctx.records.get(id);
+    const state = now?.cancelled ? 'cancelled' : code === 0 ? 'finished' : 'failed';
+    ctx.records.update(id, { endedAt: new Date().toISOString(), exitCode: code ?? (signal ? 128 : null), state });
+    ctx.lock.release(id);
+  });
+  child.unref();
+  return record;
+}
+
+/** A launch whose harness died while no server watched it (a restarted entry point) is ended here. */
+function reconcile(ctx: Context, r: LaunchRecord): LaunchRecord {
+  if (r.state !== 'running' || (r.pid !== null && alive(r.pid))) return r;
+  return ctx.records.update(r.id, { state: r.cancelled ? 'cancelled' : 'failed', endedAt: r.endedAt ?? new Date().toISOString() }) ?? r;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function watcherOf(ctx: Context, r: LaunchRecord): LaunchWatcher {
+  return new LaunchWatcher(join(ctx.bench.resultsDir, r.id), r.log);
+}
+
+export interface LaunchEvent {
+  launch: LaunchRecord;
+  elapsedS: number;
+  progress: LaunchProgress;
+}
+
+/** Server-sent events: one `progress` event per second, an `end` event once the launch has ended. */
+function streamProgress(req: Request, res: Response, ctx: Context, record: LaunchRecord): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  res.setHeader('X-Accel-Buffering', 'no');
+  res.flushHeaders();
+  const watcher = watcherOf(ctx, record);
+  const send = (): boolean => {
+    const launch = reconcile(ctx, ctx.records.get(record.id) ?? record);
+    const ended = launch.state !== 'running';
+    const elapsedS = ((ended && launch.endedAt ? Date.parse(launch.endedAt) : Date.now()) - Date.parse(launch.startedAt)) / 1000;
+    const event: LaunchEvent = { launch, elapsedS, progress: watcher.snapshot() };
+    res.write(`event: ${ended ? 'end' : 'progress'}\ndata: ${JSON.stringify(event)}\n\n`);
+    return ended;
+  };
+  if (send()) return void res.end();
+  const timer = setInterval(() => {
+    if (send()) {
+      clearInterval(timer);
+      res.end();
+    }
+  }, PROGRESS_PERIOD_MS);
+  req.on('close', () => clearInterval(timer));
+}
+
+async function cancelLaunch(req: Request, res: Response, ctx: Context, record: LaunchRecord, opts: OpsLaunchOptions): Promise<void> {
+  if (record.state !== 'running' || record.pid === null) return sendProblem(res, problem(409, `the launch has already ended (${record.state})`));
+  const cancelled = { at: new Date().toISOString(), by: 'admin', from: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
+  ctx.records.update(record.id, { cancelled });
+  await stopGroup(record.pid);
+  // The variant down, as the shell user's Ctrl-C and `npm run variant -- down` would — unless this console runs on it.
+  const down = record.preset !== opts.ownVariant;
+  if (down) await runLauncher(ctx.bench, ['down']);
+  markInvalid(ctx.bench.resultsDir, record, cancelled, down);
+  res.json({ launch: ctx.records.update(record.id, { state: 'cancelled', endedAt: new Date().toISOString() }) });
+}
+
+/** SIGTERM to the harness's process group (k6 included), SIGKILL after 10 s if any is left. */
+async function stopGroup(pid: number): Promise<void> {
+  const signal = (s: NodeJS.Signals | 0) => {
+    try {
+      process.kill(-pid, s);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (!signal('SIGTERM')) return;
+  for (let waited = 0; waited < 10_000; waited += 200) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (!signal(0)) return;
+  }
+  signal('SIGKILL');
+}
+
+function runLauncher(bench: BenchCli, args: string[]): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(bench.node, [join(bench.script, '../../../infra/src/launcher/cli.js'), ...args], { cwd: bench.cwd, env: benchEnv(bench), stdio: 'ignore' });
+    child.on('exit', () => resolve());
+    child.on('error', () => resolve());
+  });
+}
+
+/** The run folder says it was cancelled, by whom and when: INVALID whatever it holds (ops-results lists it so). */
+function markInvalid(resultsDir: string, r: LaunchRecord, cancelled: NonNullable<LaunchRecord['cancelled']>, variantDown: boolean): void {
+  const dir = join(resultsDir, r.id);
+  mkdirSync(dir, { recursive: true });
+  const reason = `cancelled from the console by an ${cancelled.by} (${cancelled.from}) at ${cancelled.at}`;
+  writeFileSync(join(dir, CANCEL_FILE), JSON.stringify({ valid: false, reasons: [reason], command: r.command, cancelled, variantBroughtDown: variantDown, runFilesPresent: existsSync(join(dir, 'run-1.json')) }, null, 2));
+}
