@@ -14,6 +14,8 @@ const TeacherSessions = lazy(() => import('./pages/TeacherSessions').then((m) =>
 const SessionResults = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.SessionResults })));
 const Console = lazy(() => import('./pages/Console').then((m) => ({ default: m.Console })));
 const Compare = lazy(() => import('./pages/Compare').then((m) => ({ default: m.Compare })));
+const Launch = lazy(() => import('./pages/Launch').then((m) => ({ default: m.Launch })));
+const LaunchWatch = lazy(() => import('./pages/LaunchWatch').then((m) => ({ default: m.LaunchWatch })));
 const TraceView = lazy(() => import('./pages/TraceView').then((m) => ({ default: m.TraceView })));
 
 /** A page that throws while rendering shows its error, not a blank page; another page clears it. */
@@ -50,7 +52,10 @@ export function App() {
               <NavLink to="/history">My productions</NavLink>
               {isStaff(user) && <NavLink to="/teacher/exercises">Exercises</NavLink>}
               {isStaff(user) && <NavLink to="/teacher/sessions">Sessions</NavLink>}
-              <NavLink to="/console">Console</NavLink>
+              <NavLink to="/console" end>
+                Console
+              </NavLink>
+              {isAdmin(user) && <NavLink to="/console/launch">Launch</NavLink>}
             </>
           )}
         </nav>
@@ -83,6 +88,8 @@ export function App() {
                 <Route path="/console" element={<Console />} />
                 <Route path="/console/trace/:traceId" element={<TraceView />} />
                 {isAdmin(user) && <Route path="/console/compare" element={<Compare />} />}
+                {isAdmin(user) && <Route path="/console/launch" element={<Launch />} />}
+                {isAdmin(user) && <Route path="/console/launches/:id" element={<LaunchWatch />} />}
                 <Route path="/login" element={<Navigate to="/" replace />} />
                 <Route path="*" element={<p role="alert" className="error">This page does not exist.</p>} />
               </Routes>
