@@ -61,5 +61,5 @@ it('kill -9 of the monolith: 0 requests lost or duplicated, the crash named as i
   expect(existsSync(join(work, r.runId, JOURNAL_FILE))).toBe(false);
 
   expect(readFileSync(join(dir, 'faults.md'), 'utf8')).toContain('| kill-one:monolith |');
-  expect((JSON.parse(readFileSync(join(dir, 'faults.json'), 'utf8')) as unknown[]).length).toBe(1);
+  expect((JSON.parse(readFileSync(join(dir, 'faults.json'), 'utf8')) as { results: unknown[] }).results.length).toBe(1);
 });

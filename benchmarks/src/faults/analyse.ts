@@ -3,6 +3,7 @@
 import type { Audit } from '../audit';
 import type { CrashEvent } from '../crash-watch';
 import type { IterationSample, RequestSample } from '../suites/samples';
+import type { AttributionVerdict } from './attribution';
 import type { AppliedFault } from './guard';
 import { recovery, timeToFirstErrorMs, windowFigures, type Recovery, type WindowFigures } from './series';
 
@@ -31,6 +32,9 @@ export interface FaultResult {
   crashes: (CrashEvent & { injected: boolean })[];
   valid: boolean;
   reasons: string[];
+  /** Latency faults: did the trace breakdown name the slowed hop (null: no verdict, attributionError says why). */
+  attribution?: AttributionVerdict | null;
+  attributionError?: string;
 }
 
 export interface FaultRunInput {
@@ -46,6 +50,8 @@ export interface FaultRunInput {
   crashes: CrashEvent[];
   valid: boolean;
   reasons: string[];
+  attribution?: AttributionVerdict | null;
+  attributionError?: string;
 }
 
 /** Before: the steady window just before the inject; during: inject → undo; after: the recovery window after the undo. */
@@ -72,5 +78,7 @@ export function analyseFaultRun(i: FaultRunInput): FaultResult {
     crashes: i.crashes.map((c) => ({ ...c, injected: c.atMs >= injectedAtMs - 2000 && c.atMs <= undoneAtMs + 2000 && targets.includes(c.process.replace(/^native server /, '')) })),
     valid: i.valid,
     reasons: i.reasons,
+    ...(i.attribution !== undefined ? { attribution: i.attribution } : {}),
+    ...(i.attributionError !== undefined ? { attributionError: i.attributionError } : {}),
   };
 }

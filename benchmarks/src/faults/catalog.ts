@@ -7,17 +7,22 @@ import { promisify } from 'node:util';
 import { repoRoot } from '../paths';
 import type { VariantStatus } from '../stack';
 import type { FaultStep } from './guard';
+import type { RoutedHop } from './route';
+import { addToxic, FAULT_TOXIC } from './toxiproxy';
 import type { UndoAction } from './undo';
 
 export interface FaultTarget {
   status: VariantStatus;
   /** What `variant up` takes to bring this variant back (preset name or spec file). */
   upTarget: string;
+  /** The hop the variant runs routed through the fault proxy (route.ts), if any. */
+  routed?: RoutedHop;
 }
 
 export interface FaultKind {
   kind: string;
-  argument: 'role' | 'server';
+  /** hop: one internal hop, routed through the fault proxy for the run (route.ts). */
+  argument: 'role' | 'server' | 'hop';
   description: string;
   plan(name: string, arg: string, t: FaultTarget): FaultStep;
 }
@@ -44,6 +49,14 @@ const awaitRestart = (t: FaultTarget, ps: { name: string; pid: number }[]): Undo
   names: ps.map((p) => p.name),
   killedPids: ps.map((p) => p.pid),
 });
+
+function routed(t: FaultTarget, hop: string): RoutedHop {
+  if (t.routed?.hop !== hop) throw new FaultNotApplicable(`the ${hop} hop of ${t.status.variant} is not routed through the fault proxy`);
+  return t.routed;
+}
+
+/** Added latency of the latency fault, ms (issue 35: +100 ms on one hop). */
+export const HOP_LATENCY_MS = 100;
 
 const named = (ps: { name: string; pid: number }[]) => ps.map((p) => `${p.name} (pid ${p.pid})`).join(', ');
 
@@ -87,12 +100,26 @@ export const FAULT_KINDS: FaultKind[] = [
     description: 'the native server down for the fault window (servers down), then up again',
     plan: (name, s, t) => ({ fault: name, target: server(t, s), undo: { kind: 'servers-up', names: [s] }, inject: () => servers('down', s) }),
   },
+  {
+    kind: 'latency',
+    argument: 'hop',
+    description: `+${HOP_LATENCY_MS} ms on every answer of one internal hop (exercise, leftover: the gateway's calls; postgres, rabbitmq, redis: the services' connections), through toxiproxy`,
+    plan: (name, hop, t) => {
+      const r = routed(t, hop);
+      return {
+        fault: name,
+        target: `${r.hop} hop (${r.listen} → ${r.upstream})`,
+        undo: { kind: 'toxic-remove', api: r.api, proxy: r.proxy, toxic: FAULT_TOXIC },
+        inject: () => addToxic(r.proxy, { type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: HOP_LATENCY_MS, jitter: 0 } }, r.api),
+      };
+    },
+  },
 ];
 
 export function faultKind(name: string): { kind: FaultKind; arg: string } {
   const [kindName, arg] = name.split(':');
   const kind = FAULT_KINDS.find((k) => k.kind === kindName);
-  if (!kind || !arg) throw new Error(`unknown fault "${name}": <kind>:<${'role|server'}> with kind one of ${FAULT_KINDS.map((k) => k.kind).join(', ')}`);
+  if (!kind || !arg) throw new Error(`unknown fault "${name}": <kind>:<role|server|hop> with kind one of ${FAULT_KINDS.map((k) => k.kind).join(', ')}`);
   return { kind, arg };
 }
 

@@ -60,26 +60,40 @@ function arm(): void {
   process.on('exit', undoAllNow);
 }
 
+/** An undo journaled and armed (signals, exit) until `perform` runs it. */
+export interface GuardedUndo {
+  perform(): Promise<void>;
+}
+
+/** Journals `undo` and arms the handlers: from now on it runs whatever happens (also the route of a hop, route.ts). */
+export function guardUndo(journal: UndoJournal, fault: string, target: string, undo: UndoAction): GuardedUndo {
+  arm();
+  const id = randomUUID();
+  journal.add({ id, fault, target, undo, atMs: Date.now() });
+  active.set(id, { journal, id, undo });
+  return {
+    perform: async () => {
+      if (!active.has(id)) return;
+      await performUndoAsync(undo);
+      active.delete(id);
+      journal.remove(id);
+    },
+  };
+}
+
 /**
  * inject → hold for `holdMs` → undo, with the undo journaled before the inject and performed
  * whatever happens; `hold` is injectable so a test can hold until an event instead of a duration.
  */
 export async function applyFault(step: FaultStep, journal: UndoJournal, holdMs: number, hold: (ms: number) => Promise<void> = sleep): Promise<AppliedFault> {
-  arm();
-  const id = randomUUID();
-  journal.add({ id, fault: step.fault, target: step.target, undo: step.undo, atMs: Date.now() });
-  active.set(id, { journal, id, undo: step.undo });
+  const guarded = guardUndo(journal, step.fault, step.target, step.undo);
   // The fault starts with its inject (a restart stops the server at once, then waits until it is healthy).
   const injectedAtMs = Date.now();
   try {
     await step.inject();
     await hold(holdMs);
   } finally {
-    if (active.has(id)) {
-      await performUndoAsync(step.undo);
-      active.delete(id);
-      journal.remove(id);
-    }
+    await guarded.perform();
   }
   return { fault: step.fault, target: step.target, undo: describeUndo(step.undo), injectedAtMs, undoneAtMs: Date.now() };
 }

@@ -1,7 +1,9 @@
-// faults.json + faults.md: one row per fault run, the windows' figures side by side.
+// faults.json + faults.md: one row per fault run, the windows' figures side by side, and for the
+// latency faults whether the trace breakdown named the slowed hop.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FaultResult } from './analyse';
+import { namedShare, type QuantileIncrease } from './attribution';
 import type { WindowFigures } from './series';
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)} %`);
@@ -25,13 +27,40 @@ export function faultsMarkdown(results: FaultResult[]): string {
     );
   }
   const head = results[0] ? `# Faults on ${results[0].variant} at ${results[0].rate} it/s\n\n` : '# Faults\n\n';
-  return `${head}${lines.join('\n')}\n\nRuns: ${results.map((r) => `${r.fault} → results/${r.runId}${r.valid ? '' : ` (INVALID: ${r.reasons.join('; ')})`}`).join(' · ')}\n`;
+  return `${head}${lines.join('\n')}\n${attributionMarkdown(results)}\nRuns: ${results.map((r) => `${r.fault} → results/${r.runId}${r.valid ? '' : ` (INVALID: ${r.reasons.join('; ')})`}`).join(' · ')}\n`;
+}
+
+const ms = (v: number) => `${v.toFixed(0)} ms`;
+
+function increaseText(q: QuantileIncrease): string {
+  const top = q.increases.slice(0, 3).map(([c, d]) => `${c} ${d >= 0 ? '+' : ''}${ms(d)}`).join(', ');
+  return `${ms(q.steadyMs)} → ${ms(q.faultMs)}; largest: ${q.largest ?? 'none'} (${top})`;
+}
+
+/** The latency faults' verdicts and the share named correctly; empty without latency faults. */
+function attributionMarkdown(results: FaultResult[]): string {
+  const judged = results.filter((r) => r.attribution !== undefined);
+  if (judged.length === 0) return '';
+  const share = namedShare(judged.map((r) => r.attribution));
+  const lines = ['| fault | steady / fault SPS traces | p50 increase | p95 increase | hop named |', '|---|---|---|---|---|'];
+  for (const r of judged) {
+    const a = r.attribution;
+    if (!a) lines.push(`| ${r.fault} | – | – | – | no verdict: ${r.attributionError ?? 'unknown'} |`);
+    else lines.push(`| ${r.fault} | ${a.steadyRequests} / ${a.faultRequests} | ${increaseText(a.p50)} | ${increaseText(a.p95)} | ${a.named ? 'yes' : 'NO'} (expected ${a.expected.join(' or ')}) |`);
+  }
+  const summary = share.share === null ? 'no latency fault had a verdict' : `${share.named} of ${share.of} latency faults named correctly (${(100 * share.share).toFixed(0)} %)`;
+  return `\n## Attribution of the slowed hop\n\n${summary}; ${judged.length - share.of} without a verdict.\n\n${lines.join('\n')}\n`;
+}
+
+/** faults.json: the runs, and the share of latency faults whose hop the attribution named. */
+export function faultsJson(results: FaultResult[]) {
+  return { schema: 'shellgrade.faults/1', attribution: namedShare(results.filter((r) => r.attribution !== undefined).map((r) => r.attribution)), results };
 }
 
 export function writeFaultsReport(dir: string, results: FaultResult[]): { json: string; markdown: string } {
   const json = join(dir, 'faults.json');
   const markdown = join(dir, 'faults.md');
-  writeFileSync(json, JSON.stringify(results, null, 2));
+  writeFileSync(json, JSON.stringify(faultsJson(results), null, 2));
   writeFileSync(markdown, faultsMarkdown(results));
   return { json, markdown };
 }

@@ -12,10 +12,13 @@ import { variantDown, variantStatus, variantUp } from '../stack';
 import { calibratedSaturation } from '../suites/resolve';
 import type { RunRecord } from '../types';
 import { analyseFaultRun, type FaultResult, type FaultWindowsS } from './analyse';
+import { attributeHopFault, type AttributionVerdict } from './attribution';
 import { FaultNotApplicable, faultKind, planFault } from './catalog';
 import { applyFault, type AppliedFault } from './guard';
 import { replayLeftJournals, UndoJournal } from './journal';
 import { writeFaultsReport } from './report';
+import { asHop, checkHop, routeHop, type RoutedHop } from './route';
+import { windowBreakdowns } from './window-traces';
 
 export interface FaultsOptions extends FaultWindowsS {
   variant: string;
@@ -58,15 +61,27 @@ export async function runFaults(o: FaultsOptions): Promise<{ dir: string; result
   try {
     for (const fault of o.faults) {
       const status = await variantStatus();
+      const { kind, arg } = faultKind(fault);
       try {
-        planFault(fault, { status, upTarget: o.variant });
+        if (kind.argument === 'hop') checkHop(o.variant, asHop(arg));
+        else planFault(fault, { status, upTarget: o.variant });
       } catch (err) {
         if (!(err instanceof FaultNotApplicable)) throw err;
         skipped.push(`${fault}: ${err.message}`);
         phase(`fault ${fault} skipped: ${err.message}`);
         continue;
       }
-      results.push(await oneFault(o, fault, rate, `${stamp}-${o.variant}-fault-${fault.replace(/[^a-z0-9-]/gi, '-')}`));
+      const runId = `${stamp}-${o.variant}-fault-${fault.replace(/[^a-z0-9-]/gi, '-')}`;
+      if (kind.argument !== 'hop') results.push(await oneFault(o, fault, rate, runId));
+      else {
+        // The hop through the fault proxy for this run only: the other faults run the preset as it is.
+        const route = await routeHop(o.variant, asHop(arg), dir, new UndoJournal(dir));
+        try {
+          results.push(await oneFault(o, fault, rate, runId, route.routed));
+        } finally {
+          await route.unroute();
+        }
+      }
       writeFaultsReport(dir, results);
     }
   } finally {
@@ -81,7 +96,7 @@ export async function runFaults(o: FaultsOptions): Promise<{ dir: string; result
   return { dir, results, skipped };
 }
 
-async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: string): Promise<FaultResult> {
+async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: string, routed?: RoutedHop): Promise<FaultResult> {
   const journal = new UndoJournal(runDir(runId));
   let applied: AppliedFault | null = null;
   let failure: string | null = null;
@@ -102,7 +117,7 @@ async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: st
         await sleep((o.rampS + o.steadyS) * 1000);
         try {
           const fresh = await variantStatus().catch(() => status);
-          applied = await applyFault(planFault(fault, { status: fresh, upTarget: o.variant }), journal, o.faultS * 1000);
+          applied = await applyFault(planFault(fault, { status: fresh, upTarget: o.variant, routed }), journal, o.faultS * 1000);
           phase(`fault ${fault} on ${applied.target}: injected, held ${((applied.undoneAtMs - applied.injectedAtMs) / 1000).toFixed(1)} s, undone (${applied.undo})`);
         } catch (err) {
           failure = err instanceof Error ? err.message : String(err);
@@ -114,7 +129,9 @@ async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: st
   if (!applied) throw new Error(`fault ${fault} was not applied${failure ? `: ${failure}` : ''} (run ${runId})`);
   const record = readRecord(runDir(runId));
   const { requests, iterations } = await readRequestLines(join(runDir(runId), 'k6-run-1.log'));
+  const attribution = routed ? await attributeRun(runDir(runId), routed, applied, o) : undefined;
   return analyseFaultRun({
+    ...attribution,
     fault,
     variant: o.variant,
     runId,
@@ -128,6 +145,23 @@ async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: st
     valid: record?.valid ?? false,
     reasons: record?.reasons ?? ['no run-1.json'],
   });
+}
+
+/** The slowed hop against the steady window's traces: a verdict, or why there is none. */
+async function attributeRun(dir: string, routed: RoutedHop, applied: AppliedFault, o: FaultsOptions): Promise<{ attribution: AttributionVerdict | null; attributionError?: string }> {
+  try {
+    const [steady, during] = await windowBreakdowns(dir, [
+      { fromMs: applied.injectedAtMs - o.steadyS * 1000, toMs: applied.injectedAtMs },
+      { fromMs: applied.injectedAtMs, toMs: applied.undoneAtMs },
+    ]);
+    const verdict = attributeHopFault(routed.hop, steady, during);
+    phase(`attribution of ${routed.hop}: p50 +${(verdict.p50.faultMs - verdict.p50.steadyMs).toFixed(0)} ms, largest ${verdict.p50.largest}; p95 +${(verdict.p95.faultMs - verdict.p95.steadyMs).toFixed(0)} ms, largest ${verdict.p95.largest} -> ${verdict.named ? 'named' : 'NOT named'}`);
+    return { attribution: verdict };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    phase(`attribution of ${routed.hop} failed: ${message}`);
+    return { attribution: null, attributionError: message };
+  }
 }
 
 function readRecord(dir: string): RunRecord | null {

@@ -4,6 +4,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { repoRoot } from '../paths';
+import { removeToxic } from './toxiproxy';
 
 export type UndoAction =
   /** SIGCONT to a stopped process (SIGSTOP fault). */
@@ -17,7 +18,11 @@ export type UndoAction =
    */
   | { kind: 'await-restart'; variant: string; target: string; names: string[]; killedPids: number[] }
   /** SIGKILL of a helper the fault started (a fault proxy). */
-  | { kind: 'kill'; pid: number };
+  | { kind: 'kill'; pid: number }
+  /** The fault proxy's toxic removed (toxiproxy API; already gone is done). */
+  | { kind: 'toxic-remove'; api: string; proxy: string; toxic: string }
+  /** `variant up <target>`: the variant as its preset says (a hop routed through a proxy, unrouted). */
+  | { kind: 'variant-up'; target: string };
 
 export function describeUndo(a: UndoAction): string {
   switch (a.kind) {
@@ -29,6 +34,10 @@ export function describeUndo(a: UndoAction): string {
       return `wait for pm2 to restart ${a.names.join(', ')} (else variant up ${a.target})`;
     case 'kill':
       return `SIGKILL pid ${a.pid}`;
+    case 'toxic-remove':
+      return `remove toxic ${a.toxic} of proxy ${a.proxy}`;
+    case 'variant-up':
+      return `variant up ${a.target}`;
   }
 }
 
@@ -55,6 +64,10 @@ export function performUndo(a: UndoAction): void {
       return signal(a.pid, 'SIGKILL');
     case 'servers-up':
       return runSync('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', ...a.names]);
+    case 'toxic-remove':
+      return runSync(process.execPath, ['-e', toxicRemoveScript(a)]);
+    case 'variant-up':
+      return runSync('npm', ['run', '--silent', 'variant', '--', 'up', a.target]);
     case 'await-restart': {
       for (let i = 0; i < RESTART_POLLS; i++) {
         const r = spawnSync(process.execPath, launcherStatus(), { cwd: repoRoot(), encoding: 'utf8' });
@@ -69,6 +82,10 @@ export function performUndo(a: UndoAction): void {
 /** Polls of the launcher's status while pm2 restarts a killed replica (a Nest service boots in a few seconds). */
 const RESTART_POLLS = 90;
 const RESTART_POLL_MS = 1000;
+
+/** The DELETE of the toxic in a child node (a signal handler cannot await a fetch). */
+const toxicRemoveScript = (a: Extract<UndoAction, { kind: 'toxic-remove' }>) =>
+  `fetch(${JSON.stringify(`${a.api}/proxies/${a.proxy}/toxics/${a.toxic}`)}, { method: 'DELETE' }).then((r) => process.exit(r.ok || r.status === 404 ? 0 : 1), () => process.exit(1))`;
 
 const launcherStatus = () => [join(repoRoot(), 'dist', 'infra', 'src', 'launcher', 'cli.js'), 'status', '--json'];
 
@@ -97,6 +114,11 @@ export async function performUndoAsync(a: UndoAction): Promise<void> {
     case 'continue':
     case 'kill':
       return performUndo(a);
+    case 'toxic-remove':
+      return removeToxic(a.proxy, a.toxic, a.api);
+    case 'variant-up':
+      await exec('npm', ['run', '--silent', 'variant', '--', 'up', a.target], { cwd: repoRoot() });
+      return;
     case 'servers-up':
       await exec('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', ...a.names], { cwd: repoRoot() });
       return;

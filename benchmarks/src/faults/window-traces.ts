@@ -1,0 +1,30 @@
+// The SPS breakdowns of a fault run's windows, from Jaeger, by the traces/ attribution itself
+// (critical path, client samples matched from the run folder's k6 log).
+import { loadConnections } from '@shellgrade/variant';
+import { breakdownTraces, ROOT_SERVICES } from '../../../traces/src/analyze';
+import type { RequestBreakdown } from '../../../traces/src/attribution/request';
+import { JaegerClient } from '../../../traces/src/jaeger/client';
+import type { Trace } from '../../../traces/src/jaeger/span';
+import { readClientSamples } from '../../../traces/src/samples/client-samples';
+
+export interface MsWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/** One list of SPS breakdowns per window, in the order given. */
+export async function windowBreakdowns(runDir: string, windows: MsWindow[], jaegerUrl = loadConnections().JAEGER_QUERY_URL): Promise<RequestBreakdown[][]> {
+  const jaeger = new JaegerClient(jaegerUrl);
+  const known = await jaeger.services();
+  const services = ROOT_SERVICES.filter((s) => known.includes(s));
+  if (services.length === 0) throw new Error(`Jaeger at ${jaegerUrl} has no trace of ${ROOT_SERVICES.join(' or ')}`);
+  const samples = await readClientSamples(runDir);
+  const out: RequestBreakdown[][] = [];
+  for (const w of windows) {
+    const traces = new Map<string, Trace>();
+    for (const service of services) for (const t of await jaeger.search({ service, fromMs: w.fromMs, toMs: w.toMs })) traces.set(t.traceId, t);
+    // A trace found by its start is kept only if its SPS root began inside the window.
+    out.push(breakdownTraces([...traces.values()], samples).filter((r) => r.startUs / 1000 >= w.fromMs && r.startUs / 1000 < w.toMs));
+  }
+  return out;
+}

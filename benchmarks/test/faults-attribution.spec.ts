@@ -1,0 +1,55 @@
+// The attribution check's arithmetic (issue 35 item 3): the component whose part of the p50 and
+// of the p95 grew most between the steady and the fault window must be the slowed hop's.
+import type { Component } from '../../traces/src/attribution/components';
+import type { RequestBreakdown } from '../../traces/src/attribution/request';
+import { attributeHopFault, namedShare } from '../src/faults/attribution';
+
+/** n requests whose components are `base` plus a spread on the exercise self time (so percentiles differ). */
+function requests(n: number, base: Partial<Record<Component, number>>, startUs = 0): RequestBreakdown[] {
+  return Array.from({ length: n }, (_, i) => {
+    const components = { ...base, exercise: (base.exercise ?? 0) + i };
+    const totalMs = Object.values(components).reduce((s, v) => s + (v ?? 0), 0);
+    return { traceId: `t${startUs + i}`, variant: 'msa-1-2', rootService: 'shellgrade-gateway', startUs: startUs + i, serverMs: totalMs, clientMs: null, totalMs, status: 200, components };
+  });
+}
+
+const steady = requests(60, { gateway: 5, 'exercise.queueing': 2, exercise: 100, database: 20 });
+
+describe('attributeHopFault', () => {
+  it('names the gateway → exercise hop when +100 ms lands in the wait around the exercise server span', () => {
+    const fault = requests(60, { gateway: 5, 'exercise.queueing': 102, exercise: 100, database: 21 }, 1000);
+    const v = attributeHopFault('exercise', steady, fault);
+    expect(v.p50.largest).toBe('exercise.queueing');
+    expect(v.p95.largest).toBe('exercise.queueing');
+    expect(v.p50.increases[0][1]).toBeCloseTo(100, 0);
+    // The parts of each window add up to its percentile, their differences to the increase.
+    expect(v.p50.increases.reduce((s, [, d]) => s + d, 0)).toBeCloseTo(v.p50.faultMs - v.p50.steadyMs, 6);
+    expect(v.p95.increases.reduce((s, [, d]) => s + d, 0)).toBeCloseTo(v.p95.faultMs - v.p95.steadyMs, 6);
+    expect(v.named).toBe(true);
+  });
+
+  it('does not name the hop when the increase is elsewhere (the database), nor when nothing increased', () => {
+    const slowDb = attributeHopFault('exercise', steady, requests(60, { gateway: 5, 'exercise.queueing': 3, exercise: 100, database: 120 }, 1000));
+    expect(slowDb.p50.largest).toBe('database');
+    expect(slowDb.named).toBe(false);
+    expect(attributeHopFault('postgres', steady, requests(60, { gateway: 5, 'exercise.queueing': 3, exercise: 100, database: 120 }, 1000)).named).toBe(true);
+    const same = attributeHopFault('exercise', steady, steady);
+    expect(same.p50.largest).toBeNull();
+    expect(same.named).toBe(false);
+  });
+
+  it('a broker hop is named by any of its hand-off components; an empty window has no verdict', () => {
+    const base = { gateway: 5, exercise: 50, 'broker.publish': 2, 'broker.queue_wait': 3, 'broker.consume': 1 };
+    const v = attributeHopFault('rabbitmq', requests(40, base), requests(40, { ...base, 'broker.queue_wait': 103 }, 1000));
+    expect(v.p95.largest).toBe('broker.queue_wait');
+    expect(v.named).toBe(true);
+    expect(() => attributeHopFault('exercise', steady, [])).toThrow(/no SPS traces in the fault window/);
+  });
+
+  it('the share named correctly counts only faults with a verdict', () => {
+    const named = attributeHopFault('exercise', steady, requests(60, { gateway: 5, 'exercise.queueing': 102, exercise: 100, database: 20 }, 1000));
+    const missed = attributeHopFault('exercise', steady, steady);
+    expect(namedShare([named, missed, null, undefined])).toEqual({ named: 1, of: 2, share: 0.5 });
+    expect(namedShare([null])).toEqual({ named: 0, of: 0, share: null });
+  });
+});
