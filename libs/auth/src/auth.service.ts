@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { User } from '@shellgrade/domain';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, needsRehash, verifyPassword } from './password';
 import { type Account, CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
 import { RateLimits } from './rate-limits';
 import { TokenService, unauthenticated } from './jwt-tokens';
@@ -17,6 +17,7 @@ export interface SessionTokens {
 export class AuthService {
   /** Verified when the email is unknown, so response time does not reveal which emails exist. */
   private decoyHash: Promise<string> | undefined;
+  private readonly log = new Logger(AuthService.name);
 
   constructor(
     private readonly tokens: TokenService,
@@ -96,15 +97,29 @@ export class AuthService {
   /**
    * The account when `password` is its password. Through the login admission when the spec bounds
    * it: a refused login (503 + Retry-After, not a failed login) costs neither a database read nor
-   * any scrypt work, so refusing stays cheap however many are refused.
+   * any hashing work, so refusing stays cheap however many are refused. A hash of an older scheme
+   * (scrypt, before argon2id became the secure default) is replaced at its first good login.
    */
   private async verifiedAccount(email: string, password: string): Promise<Account | undefined> {
     const ticket = this.cfg.loginAdmission?.enter();
     try {
       const found = (await this.credentials.findCredentials(email)) ?? undefined;
-      return (await this.hashMatches(found?.passwordHash, password)) ? found : undefined;
+      const matches = await this.hashMatches(found?.passwordHash, password); // the decoy too: no timing tell
+      if (!found || !matches) return undefined;
+      if (needsRehash(found.passwordHash, this.cfg.kdfCost)) await this.upgradeHash(found, password);
+      return found;
     } finally {
       ticket?.release();
+    }
+  }
+
+  /** Best effort: a failed upgrade leaves the old (still valid) hash and does not fail the login. */
+  private async upgradeHash(account: Account & { passwordHash: string }, password: string): Promise<void> {
+    try {
+      const upgraded = await hashPassword(password, this.cfg.kdfCost);
+      await this.credentials.upgradePasswordHash(account.user.id, account.passwordHash, upgraded);
+    } catch (err) {
+      this.log.warn(`password hash of user ${account.user.id} not upgraded: ${(err as Error).message}`);
     }
   }
 

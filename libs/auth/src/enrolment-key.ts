@@ -16,7 +16,7 @@ export function generateEnrolmentKey(): string {
 
 export const hashEnrolmentKey = (key: string, kdfCost: number): Promise<string> => hashPassword(key, kdfCost);
 
-/** Constant-time check against a scrypt hash, or a `sha256$<hex>` one left by the migration of clear keys. */
+/** Constant-time check against a password-style hash (argon2id or scrypt), or a `sha256$<hex>` one left by the migration of clear keys. */
 export async function verifyEnrolmentKey(key: string, stored: string): Promise<boolean> {
   if (!stored.startsWith('sha256$')) return verifyPassword(key, stored);
   const expected = Buffer.from(stored.slice('sha256$'.length), 'hex');

@@ -16,6 +16,12 @@ export interface CredentialStore {
   findCredentials(email: string): Promise<(Account & { passwordHash: string }) | null>;
   /** null once the account is deleted. */
   findAccount(id: number): Promise<Account | null>;
+  /**
+   * Replaces the account's password hash by the same password hashed in a newer scheme (at a
+   * login), only while the stored hash is still `from`: a concurrent password change wins. Not a
+   * password change: the token version stays. False when nothing was replaced.
+   */
+  upgradePasswordHash(userId: number, from: string, to: string): Promise<boolean>;
 }
 export const CREDENTIAL_STORE = Symbol('CredentialStore');
 

@@ -9,6 +9,7 @@
  * production and needs generated secrets.
  */
 import { isIP } from 'node:net';
+import { ARGON2_FROM_COST } from './password';
 
 export type SecretMode = 'development' | 'production' | 'auto';
 
@@ -23,15 +24,15 @@ export interface ProcessSecrets {
   redisUrl?: string;
   /** storage: minio only. */
   objectStore?: { accessKey?: string; secretKey?: string };
-  /** log2 of scrypt's N for new password hashes (spec auth.kdfCost). */
+  /** Cost of new password hashes (spec auth.kdfCost; password.ts: 14 = argon2id at OWASP's minimum). */
   kdfCost?: number;
 }
 
 /** The literals shipped in this repository's defaults and docs: public, hence never secret. */
 const PUBLISHED_DEFAULTS = new Set(['shellgrade-dev-secret-change-me', 'shellgrade', 'shellgrade-secret', 'change-me', 'secret', 'password', 'minioadmin']);
 export const MIN_TOKEN_SECRET_LENGTH = 32;
-/** scrypt N = 2^14 (node's default, ~16 MiB): below it a cost is a paper-faithful benchmark setting, not a protection. */
-export const MIN_SECURE_KDF_COST = 14;
+/** argon2id at OWASP's minimum (password.ts): below it a cost is scrypt N = 2^cost, a paper-faithful benchmark setting, not a protection. */
+export const MIN_SECURE_KDF_COST = ARGON2_FROM_COST;
 
 const isDefault = (value: string | undefined) => !value || PUBLISHED_DEFAULTS.has(value);
 

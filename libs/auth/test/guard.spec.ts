@@ -16,6 +16,7 @@ const SID = '6f1f7c4e-0000-4000-8000-000000000001';
 function versionsOf(accounts: Map<number, number>, cacheMs = 0): TokenVersions {
   const store: CredentialStore = {
     findCredentials: async () => null,
+    upgradePasswordHash: async () => false,
     findAccount: async (id) => (accounts.has(id) ? { user: { id, email: 'x', firstname: '', lastname: '', role: 'student' }, tokenVersion: accounts.get(id)! } : null),
   };
   return new TokenVersions(store, { tokenVersionCacheMs: cacheMs } as AuthConfig);

@@ -1,6 +1,6 @@
-import { hashPassword, parsePasswordHash, verifyPassword } from '../src/password';
+import { argon2ParamsFor, hashPassword, needsRehash, parsePasswordHash, verifyPassword } from '../src/password';
 
-describe('scrypt password hashing', () => {
+describe('scrypt password hashing (costs below 14: the paper-faithful cheap setting, and hashes stored before argon2id)', () => {
   it('verifies the right password and rejects a wrong one', async () => {
     const stored = await hashPassword('correct horse', 10);
     await expect(verifyPassword('correct horse', stored)).resolves.toBe(true);
@@ -21,12 +21,11 @@ describe('scrypt password hashing', () => {
     await expect(verifyPassword('pw', old)).resolves.toBe(true);
   });
 
-  it('handles costs above node default memory cap', async () => {
-    const stored = await hashPassword('pw', 15);
-    await expect(verifyPassword('pw', stored)).resolves.toBe(true);
+  it('kdfCost 1 stays the cheap scrypt N = 2 (paper-faithful login cost)', async () => {
+    expect(parsePasswordHash(await hashPassword('pw', 1))).toMatchObject({ logN: 1 });
   });
 
-  it.each(['', 'plain', 'bcrypt$10$x', 'scrypt$99$8$1$c2FsdA==$aGFzaGhhc2hoYXNoaGFzaA==', 'scrypt$10$8$1$$aGFzaA=='])(
+  it.each(['', 'plain', 'bcrypt$10$x', 'scrypt$99$8$1$c2FsdA==$aGFzaGhhc2hoYXNoaGFzaA==', 'scrypt$10$8$1$$aGFzaA==', '$argon2id$v=19$m=19456,t=2,p=1$x', '$argon2id$garbage'])(
     'never matches a malformed stored hash %p',
     async (stored) => {
       await expect(verifyPassword('pw', stored)).resolves.toBe(false);
@@ -36,5 +35,41 @@ describe('scrypt password hashing', () => {
   it('rejects an invalid cost', async () => {
     await expect(hashPassword('pw', 0)).rejects.toThrow(RangeError);
     await expect(hashPassword('pw', 21)).rejects.toThrow(RangeError);
+  });
+});
+
+describe('argon2id password hashing (the secure default, cost 14 and above)', () => {
+  it("hashes at OWASP's minimum (19 MiB, t = 2, p = 1) as a self-describing PHC string, and verifies it", async () => {
+    const stored = await hashPassword('correct horse', 14);
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/);
+    await expect(verifyPassword('correct horse', stored)).resolves.toBe(true);
+    await expect(verifyPassword('correct horsE', stored)).resolves.toBe(false);
+    expect(stored).not.toEqual(await hashPassword('correct horse', 14));
+  });
+
+  it('doubles the memory per step above 14, as scrypt N did', () => {
+    expect(argon2ParamsFor(13)).toBeUndefined();
+    expect(argon2ParamsFor(14)).toEqual({ memoryKiB: 19_456, timeCost: 2, parallelism: 1 });
+    expect(argon2ParamsFor(15)?.memoryKiB).toBe(38_912);
+  });
+
+  it('compares the same text whatever its Unicode form (NFC), as scrypt did', async () => {
+    const stored = await hashPassword('caf\u00e9', 14);
+    await expect(verifyPassword('cafe\u0301', stored)).resolves.toBe(true);
+  });
+});
+
+describe('needsRehash: which matched hash a login replaces', () => {
+  it('replaces scrypt (any cost) and weaker argon2id when the cost asks for argon2id', async () => {
+    expect(needsRehash(await hashPassword('pw', 4), 14)).toBe(true);
+    expect(needsRehash('scrypt$15$8$1$c2FsdA==$aGFzaGhhc2hoYXNoaGFzaA==', 14)).toBe(true);
+    expect(needsRehash('$argon2id$v=19$m=9216,t=4,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA', 14)).toBe(true);
+    expect(needsRehash(await hashPassword('pw', 14), 14)).toBe(false);
+    expect(needsRehash(await hashPassword('pw', 14), 15)).toBe(true);
+  });
+
+  it('never replaces anything at a cheap (paper-faithful) cost: no downgrade, no extra write', async () => {
+    expect(needsRehash(await hashPassword('pw', 14), 1)).toBe(false);
+    expect(needsRehash(await hashPassword('pw', 1), 4)).toBe(false);
   });
 });

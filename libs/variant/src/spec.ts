@@ -283,7 +283,7 @@ export const rateLimitsSchema = z.strictObject({
 export const authSchema = z.strictObject({
   accessTtlS: positiveInt().default(900),
   refreshTtlS: positiveInt().default(7 * 24 * 3600),
-  /** log2 of scrypt's N for new password hashes; 14 is node's default (16 MiB, ~50 ms). */
+  /** Cost of new password hashes (libs/auth password.ts): 14 = argon2id at OWASP's minimum (19 MiB, t = 2, ~15 ms); below 14, scrypt N = 2^kdfCost (1: the paper-faithful login cost). */
   kdfCost: positiveInt().max(20).default(14),
   /** Secure flag on cookies: true, false, or auto = when the request came over TLS (X-Forwarded-Proto https from a trusted proxy). */
   secureCookies: z.union([z.boolean(), z.literal('auto')], { error: "expected true, false or 'auto'" }).default('auto'),

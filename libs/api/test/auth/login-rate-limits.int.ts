@@ -80,6 +80,10 @@ class HeldPasswordChecks implements CredentialStore {
   findAccount(id: number) {
     return this.inner.findAccount(id);
   }
+
+  upgradePasswordHash(userId: number, from: string, to: string) {
+    return this.inner.upgradePasswordHash(userId, from, to);
+  }
 }
 
 async function startApp(pool: Pool, cfg: AuthConfig, credentials: CredentialStore): Promise<{ app: INestApplication; url: string }> {

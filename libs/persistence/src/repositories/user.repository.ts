@@ -32,6 +32,11 @@ export class PgUserRepository implements CredentialStore {
     return row && { user: toUser(row), tokenVersion: row.token_version };
   }
 
+  async upgradePasswordHash(userId: number, from: string, to: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, from, to]);
+    return rowCount === 1;
+  }
+
   async findById(id: number): Promise<User | null> {
     const row = await one<UserRow>(this.pool, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
     return row && toUser(row);
