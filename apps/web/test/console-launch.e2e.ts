@@ -1,0 +1,141 @@
+// e2e-variants: naked-mon
+/**
+ * Issue 33, launch and watch: an admin launches a `smoke` run of naked-mon from the console and
+ * watches it to its end on the live page (server-sent events from the harness's own log and
+ * k6's live log); the run folder holds the manifest of the very command shown. A second launch
+ * while one runs is refused with 409 problem+json. A cancelled run stops the harness and k6 and
+ * is left marked INVALID with who cancelled it. A student and a teacher see no Launch entry, no
+ * page, and the endpoints answer them 404.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { REPO, seed, variantUp } from '../../../test/support/stack';
+import { horizontalOverflow, launch, logIn, newPage } from './browser';
+
+jest.setTimeout(600_000);
+
+const launched: string[] = [];
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+  for (const id of launched) {
+    rmSync(join(REPO, 'results', id), { recursive: true, force: true });
+    for (const f of [`${id}.json`, `${id}.log`]) rmSync(join(REPO, 'run', 'console', 'launches', f), { force: true });
+  }
+});
+
+/** In the page (its cookies): an HTTP call's status and content type. */
+const call = (page: Page, method: string, url: string, body?: unknown) =>
+  page.evaluate<{ status: number; type: string | null }, { method: string; url: string; body?: unknown }>(
+    ({ method, url, body }) =>
+      fetch(url, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => ({ status: r.status, type: r.headers.get('content-type') })),
+    { method, url, body },
+  );
+
+/** Launches naked-mon/smoke from the Launch page; the live page's run id. */
+async function launchSmoke(page: Page): Promise<string> {
+  await page.getByRole('link', { name: 'Launch', exact: true }).click();
+  await page.getByLabel('Preset').selectOption('naked-mon');
+  await page.getByLabel('Profile').selectOption('smoke');
+  expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- run --variant naked-mon --profile smoke');
+  await page.getByRole('button', { name: 'Launch' }).click();
+  await page.waitForURL(/\/console\/launches\//);
+  const id = decodeURIComponent(page.url().split('/').pop()!);
+  launched.push(id);
+  return id;
+}
+
+it('an admin launches a smoke run and watches it finish; a second launch meanwhile is refused with 409', async () => {
+  const { entry } = variantUp('naked-mon');
+  seed(1);
+  const { context, page } = await newPage(browser);
+  try {
+    await logIn(page, entry, 'admin@shellgrade.test', 'admin-password');
+    const id = await launchSmoke(page);
+    expect(id).toMatch(/^\d{8}T\d{6}Z-naked-mon-smoke$/);
+    await page.getByTestId('launch-state').filter({ hasText: 'running' }).waitFor();
+    const busy = await call(page, 'POST', '/ops/launches', { plan: 'run', preset: 'naked-mon', profile: 'smoke' });
+    expect(busy).toEqual({ status: 409, type: 'application/problem+json' });
+
+    // The steps table forms while k6 runs; the verdict once the test has ended.
+    const steps = page.getByTestId('launch-steps');
+    await steps.getByRole('row', { name: /^run 1/ }).waitFor();
+    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
+    const verdict = (await page.getByTestId('launch-verdict').textContent()) ?? '';
+    const row = (await steps.getByRole('row', { name: /^run 1/ }).textContent()) ?? '';
+    process.stdout.write(`launched ${id}: ${verdict} | ${row} | stage: ${await page.getByTestId('launch-stage').textContent()}\n`);
+    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+    expect(verdict).toMatch(/^(VALID|INVALID): \d+ \/ 1 runs valid$/);
+    expect(row).toMatch(/^run 10\d+\.\d+ \/s[1-9]\d*\d+ \(.*\)\d+ ms(VALID|INVALID)/);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+
+    // The run folder is the shell command's: the same manifest (variant, profile, run id) and its results.
+    const dir = join(REPO, 'results', id);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { runId: string; variant: { name: string }; profile: { name: string } };
+    expect([manifest.runId, manifest.variant.name, manifest.profile.name]).toEqual([id, 'naked-mon', 'smoke']);
+    for (const f of ['aggregated.json', 'run-1.json', 'k6-run-1.log', 'meta.json']) expect(existsSync(join(dir, f))).toBe(true);
+    expect(await page.getByText(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`).count()).toBe(1);
+  } finally {
+    await context.close();
+  }
+});
+
+it('an admin cancels a run: the harness and k6 stop, the run is marked INVALID with who cancelled it', async () => {
+  const { entry } = variantUp('naked-mon');
+  const { context, page } = await newPage(browser);
+  try {
+    await logIn(page, entry, 'admin@shellgrade.test', 'admin-password');
+    const id = await launchSmoke(page);
+    // Cancel once the harness has said something (the variant checked, seeding or load under way).
+    await page.getByTestId('launch-log').getByRole('listitem').first().waitFor();
+    await page.getByRole('button', { name: 'Cancel the run' }).click();
+    await page.getByTestId('launch-state').filter({ hasText: 'cancelled' }).waitFor();
+    expect(await page.getByTestId('launch-cancelled').textContent()).toMatch(/^by an admin from .+ at .+: the run is INVALID$/);
+
+    const record = JSON.parse(readFileSync(join(REPO, 'run', 'console', 'launches', `${id}.json`), 'utf8')) as { pid: number; state: string };
+    expect(record.state).toBe('cancelled');
+    // The whole process group is gone: the harness and k6 with it.
+    expect(() => process.kill(-record.pid, 0)).toThrow();
+    const mark = JSON.parse(readFileSync(join(REPO, 'results', id, 'cancelled.json'), 'utf8')) as { valid: boolean; reasons: string[] };
+    expect(mark.valid).toBe(false);
+    expect(mark.reasons[0]).toMatch(/^cancelled from the console by an admin/);
+
+    // The console's run list says INVALID.
+    await page.getByRole('link', { name: 'Console', exact: true }).click();
+    await page.getByTestId('runs').getByRole('row', { name: new RegExp(id) }).getByText('invalid').waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+it('a student and a teacher see no Launch entry nor page, and the launch endpoints answer them 404', async () => {
+  const { entry } = variantUp('naked-mon');
+  const [student] = seed(1);
+  for (const [email, password] of [
+    [student!.email, student!.password],
+    ['teacher1@shellgrade.test', 'teacher-password'],
+  ] as const) {
+    const { context, page } = await newPage(browser);
+    try {
+      await logIn(page, entry, email, password);
+      expect(await page.getByRole('link', { name: 'Launch', exact: true }).count()).toBe(0);
+      for (const [method, url, body] of [
+        ['GET', '/ops/launches'],
+        ['POST', '/ops/launches', { plan: 'run', preset: 'naked-mon', profile: 'smoke' }],
+        ['GET', '/ops/launches/20261127T000000Z-naked-mon-smoke/events'],
+        ['POST', '/ops/launches/20261127T000000Z-naked-mon-smoke/cancel'],
+      ] as const) {
+        expect(await call(page, method, url, body)).toEqual({ status: 404, type: 'application/problem+json' });
+      }
+      await page.goto(`${entry}/console/launch`);
+      await page.getByText('This page does not exist.').waitFor();
+    } finally {
+      await context.close();
+    }
+  }
+});
