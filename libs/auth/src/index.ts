@@ -1,4 +1,5 @@
 export * from './password';
+export * from './scrypt-hash';
 export * from './ports';
 export * from './jwt-tokens';
 export * from './role-policy';
