@@ -6,6 +6,12 @@
  *   libs/wiring  spec value → adapter     → adapters, spec, domain
  *   adapters     libs/{persistence,storage,cache,grading,dispatch,telemetry,http,auth,api,gateway}, brokers/*
  *                                        → adapters, domain
+ *                inside them, by side of the hexagon (issue 32 item 2):
+ *                  inbound      libs/{api,gateway,grpc-edge,http}     controllers, HTTP/gRPC edge
+ *                  application  libs/{dispatch,auth}                  use cases and the ports they own
+ *                  outbound     libs/{persistence,storage,cache,grading,telemetry}, brokers/*
+ *                inbound never imports outbound (it reaches storage, brokers and graders through
+ *                domain or application ports), and outbound never imports inbound
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   tools        infra, benchmarks, traces, libs/admin-cli, test/ → anything but services
@@ -20,6 +26,8 @@
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
 const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway|grpc-edge)/src/|brokers/[^/]+/src/)';
+const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
+const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry)/src/|brokers/[^/]+/src/)';
 const WIRING = '^libs/wiring/src/';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/src/|test/)';
@@ -61,6 +69,20 @@ module.exports = {
       comment: 'Wiring picks adapters; an adapter that reached the wiring would pick itself.',
       from: { path: ADAPTERS },
       to: { path: WIRING },
+    },
+    {
+      name: 'no-inbound-to-outbound',
+      severity: 'error',
+      comment: 'Controllers and the HTTP/gRPC edge reach storage, brokers and graders through a port (libs/domain, or the application lib that owns it), bound by the wiring: never by naming the adapter class.',
+      from: { path: INBOUND, pathNot: TESTS },
+      to: { path: OUTBOUND },
+    },
+    {
+      name: 'no-outbound-to-inbound',
+      severity: 'error',
+      comment: 'An outbound adapter (database, store, broker, grader) is driven by the application; it never calls back into a controller or the HTTP edge.',
+      from: { path: OUTBOUND, pathNot: TESTS },
+      to: { path: INBOUND },
     },
     {
       name: 'no-adapter-to-service',

@@ -40,6 +40,9 @@ export default [
             { sourceTag: 'type:spec', onlyDependOnLibsWithTags: ['type:spec'] },
             // Adapters implement the domain's ports and are told their settings: they never read the spec.
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+            // The adapters' layer:inbound/application/outbound tags (the hexagon's sides) are held per file by
+            // .dependency-cruiser.cjs (no-inbound-to-outbound, no-outbound-to-inbound): this rule cannot spare tests,
+            // which legitimately build a controller over a real repository.
             // The wiring reads the spec and picks adapters; it never reaches up into a service.
             { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
             // Composition roots: anything but the tools.

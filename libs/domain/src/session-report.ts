@@ -35,6 +35,8 @@ export interface SessionProductionsSource {
   productionsOfSession(sessionId: number, onBehalfOf: OnBehalfOf): Promise<SessionProductionRecord[]>;
 }
 export const SESSION_PRODUCTIONS = Symbol('SessionProductionsSource');
+/** The productions of a session read from this process's own database: what the Exercise service answers the S2 read with. */
+export const STORED_SESSION_PRODUCTIONS = Symbol('StoredSessionProductions');
 
 /** What the asking service owns about the session. */
 export interface SessionRoster {

@@ -1,6 +1,18 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
-import { GRADING_BACKLOG, PRODUCTION_REPOSITORY, SESSION_ROSTER } from '@shellgrade/domain';
+import {
+  ENROLMENT_REPOSITORY,
+  EXERCISE_REPOSITORY,
+  GRADING_BACKLOG,
+  PRODUCTION_LISTING,
+  PRODUCTION_REPOSITORY,
+  SEQUENCE_REPOSITORY,
+  SESSION_REPOSITORY,
+  SESSION_ROSTER,
+  STATEMENT_REPOSITORY,
+  STORED_SESSION_PRODUCTIONS,
+  USER_REPOSITORY,
+} from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { createPool } from './pool';
 import { observePool } from './pool-metrics';
@@ -55,8 +67,8 @@ const REPOSITORIES = [
 
 /**
  * The PostgreSQL adapter's bindings: the pool (closed at shutdown), its health check, every
- * repository (by class), and the ports PRODUCTION_REPOSITORY, GRADING_BACKLOG, SESSION_ROSTER, CREDENTIAL_STORE
- * and REFRESH_TOKEN_STORE. SESSION_PRODUCTIONS is bound by the wiring (in-process PgSessionProductions
+ * repository (by class), the ports PRODUCTION_REPOSITORY, GRADING_BACKLOG, SESSION_ROSTER, CREDENTIAL_STORE
+ * and REFRESH_TOKEN_STORE, and the catalogue's ports (USER_REPOSITORY … PRODUCTION_LISTING). SESSION_PRODUCTIONS is bound by the wiring (in-process PgSessionProductions
  * in the monolith, the Exercise service over HTTP in msa). SUBMISSION_CONTEXT is bound by the cache's providers, the one place
  * that knows whether PgSubmissionContextReader is read directly or through Redis.
  */
@@ -82,5 +94,14 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     { provide: SESSION_ROSTER, useExisting: PgSessionRosterReader },
     { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
     { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },
+    // The catalogue's ports, what the HTTP controllers inject (libs/domain/src/catalog-ports.ts).
+    { provide: USER_REPOSITORY, useExisting: PgUserRepository },
+    { provide: EXERCISE_REPOSITORY, useExisting: PgExerciseRepository },
+    { provide: SEQUENCE_REPOSITORY, useExisting: PgSequenceRepository },
+    { provide: SESSION_REPOSITORY, useExisting: PgSessionRepository },
+    { provide: ENROLMENT_REPOSITORY, useExisting: PgEnrolmentRepository },
+    { provide: STATEMENT_REPOSITORY, useExisting: PgStatementRepository },
+    { provide: PRODUCTION_LISTING, useExisting: PgProductionRepository },
+    { provide: STORED_SESSION_PRODUCTIONS, useExisting: PgSessionProductions },
   ];
 }

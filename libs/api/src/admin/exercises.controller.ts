@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
-import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
+import { EXERCISE_REPOSITORY, type ExerciseRepository, notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgExerciseRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { base64Bytes, exerciseStateSchema, idParam, nonEmpty, pageQuery } from './schemas';
 import { exerciseView } from './views';
@@ -34,7 +33,7 @@ const listQuery = pageQuery.extend({ state: exerciseStateSchema.optional() });
 @UseGuards(AuthGuard)
 export class ExercisesController {
   constructor(
-    private readonly exercises: PgExerciseRepository,
+    @Inject(EXERCISE_REPOSITORY) private readonly exercises: ExerciseRepository,
     @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
   ) {}
 

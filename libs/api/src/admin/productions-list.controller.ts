@@ -1,8 +1,8 @@
-import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, listOwner, Roles } from '@shellgrade/auth';
+import { PRODUCTION_LISTING, type ProductionListing, SESSION_REPOSITORY, type SessionProductionsSource, type SessionRepository, STORED_SESSION_PRODUCTIONS } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgProductionRepository, PgSessionProductions, PgSessionRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { productionView } from '../production/production.view';
 import { sessionProductionView } from '../report/session-report.view';
@@ -19,9 +19,9 @@ const listQuery = pageQuery.extend({ user_id: optionalId, ex_id: optionalId, ps_
 @UseGuards(AuthGuard)
 export class ProductionsListController {
   constructor(
-    private readonly productions: PgProductionRepository,
-    private readonly sessions: PgSessionRepository,
-    private readonly sessionProductions: PgSessionProductions,
+    @Inject(PRODUCTION_LISTING) private readonly productions: ProductionListing,
+    @Inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository,
+    @Inject(STORED_SESSION_PRODUCTIONS) private readonly sessionProductions: SessionProductionsSource,
   ) {}
 
   @Get()
@@ -44,7 +44,7 @@ export class ProductionsListController {
   @ApiOperation({ summary: 'Every production of a session (compact rows), for its report (its teacher or an admin)' })
   async ofSession(@CurrentUser() me: AuthenticatedUser, @Param('session_id', new ZodPipe(idParam)) sessionId: number) {
     changeable(me, await this.sessions.findById(sessionId), (s) => s.teacherId, 'business session', sessionId);
-    const rows = await this.sessionProductions.productionsOfSession(sessionId);
+    const rows = await this.sessionProductions.productionsOfSession(sessionId, {});
     return { session_id: sessionId, productions: rows.map(sessionProductionView) };
   }
 }

@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
-import { notFound } from '@shellgrade/domain';
+import { notFound, SEQUENCE_REPOSITORY, type SequenceRepository } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgSequenceRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { idParam, nonEmpty, pageQuery } from './schemas';
 import { sequenceView } from './views';
@@ -24,7 +23,7 @@ type SequenceUpdate = z.infer<typeof sequenceUpdateSchema>;
 @Controller(['api/sequence', 'api/sequences'])
 @UseGuards(AuthGuard)
 export class SequencesController {
-  constructor(private readonly sequences: PgSequenceRepository) {}
+  constructor(@Inject(SEQUENCE_REPOSITORY) private readonly sequences: SequenceRepository) {}
 
   @Get()
   async list(@Query(new ZodPipe(pageQuery)) q: z.infer<typeof pageQuery>) {

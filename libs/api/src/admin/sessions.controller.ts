@@ -16,9 +16,8 @@ import {
   Roles,
   verifyEnrolmentKey,
 } from '@shellgrade/auth';
-import { forbidden, invalid, notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
+import { ENROLMENT_REPOSITORY, type EnrolmentRepository, forbidden, invalid, notFound, SESSION_REPOSITORY, type SessionRepository, STATEMENT_REPOSITORY, type StatementRepository, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgEnrolmentRepository, PgSessionRepository, PgStatementRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { idParam, isoDate, nonEmpty, pageQuery } from './schemas';
 import { sessionView } from './views';
@@ -51,9 +50,9 @@ const enrolSchema = z.union([
 @UseGuards(AuthGuard)
 export class SessionsController {
   constructor(
-    private readonly sessions: PgSessionRepository,
-    private readonly enrolments: PgEnrolmentRepository,
-    private readonly statements: PgStatementRepository,
+    @Inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository,
+    @Inject(ENROLMENT_REPOSITORY) private readonly enrolments: EnrolmentRepository,
+    @Inject(STATEMENT_REPOSITORY) private readonly statements: StatementRepository,
     private readonly limits: RateLimits,
     @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
     @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,

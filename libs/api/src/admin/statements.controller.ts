@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, listOwner, readable, Roles } from '@shellgrade/auth';
-import { notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
+import { EXERCISE_REPOSITORY, type ExerciseRepository, notFound, SESSION_REPOSITORY, type SessionRepository, STATEMENT_REPOSITORY, type StatementRepository, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgExerciseRepository, PgSessionRepository, PgStatementRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { base64Bytes, idParam, isoDate, nonEmpty, optionalId, pageQuery } from './schemas';
 import { statementView } from './views';
@@ -35,9 +34,9 @@ const listQuery = pageQuery.extend({ user_id: optionalId, session_id: optionalId
 @UseGuards(AuthGuard)
 export class StatementsController {
   constructor(
-    private readonly statements: PgStatementRepository,
-    private readonly exercises: PgExerciseRepository,
-    private readonly sessions: PgSessionRepository,
+    @Inject(STATEMENT_REPOSITORY) private readonly statements: StatementRepository,
+    @Inject(EXERCISE_REPOSITORY) private readonly exercises: ExerciseRepository,
+    @Inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository,
     @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
   ) {}
 

@@ -14,9 +14,8 @@ import {
   Roles,
   SessionHttp,
 } from '@shellgrade/auth';
-import { forbidden, notFound } from '@shellgrade/domain';
+import { forbidden, notFound, USER_REPOSITORY, type UserPatch, type UserRepository } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgUserRepository, type UserPatch } from '@shellgrade/persistence';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { idParam, nonEmpty, pageQuery, roleSchema } from './schemas';
@@ -42,7 +41,7 @@ const listQuery = pageQuery.extend({ role: roleSchema.optional() });
 @Controller(['api/user', 'api/users'])
 export class UsersController {
   constructor(
-    private readonly users: PgUserRepository,
+    @Inject(USER_REPOSITORY) private readonly users: UserRepository,
     private readonly sessions: SessionHttp,
     private readonly authService: AuthService,
     @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,

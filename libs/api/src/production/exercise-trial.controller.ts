@@ -11,8 +11,7 @@ import { Body, Controller, HttpCode, Inject, Post, UploadedFile, UseGuards, UseI
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AUTH_CONFIG, AuthGuard, changeable, CurrentUser, RateLimits, Roles, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
-import { ARCHIVE_VALIDATOR, DomainError, GRADER, invalid, type ArchiveValidator, type Exercise, type Grader } from '@shellgrade/domain';
-import { PgExerciseRepository } from '@shellgrade/persistence';
+import { ARCHIVE_VALIDATOR, type ArchiveValidator, DomainError, type Exercise, EXERCISE_REPOSITORY, type ExerciseRepository, GRADER, type Grader, invalid } from '@shellgrade/domain';
 import { z } from 'zod';
 import { idParam } from '../admin/schemas';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
@@ -52,7 +51,7 @@ export class ExerciseTrialController {
   private readonly slots: TrialSlots;
 
   constructor(
-    private readonly exercises: PgExerciseRepository,
+    @Inject(EXERCISE_REPOSITORY) private readonly exercises: ExerciseRepository,
     @Inject(ARCHIVE_VALIDATOR) private readonly validator: ArchiveValidator,
     @Inject(GRADER) private readonly grader: Grader,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,

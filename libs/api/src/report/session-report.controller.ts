@@ -1,16 +1,9 @@
-import { Controller, Get, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { accessTokenOf, AuthGuard, IDENTITY_ASSERTION_HEADER, type AuthenticatedUser, changeable, CurrentUser } from '@shellgrade/auth';
-import {
-  SESSION_PRODUCTIONS,
-  SESSION_ROSTER,
-  SessionReportService,
-  type SessionProductionsSource,
-  type SessionRosterReader,
-} from '@shellgrade/domain';
+import { SESSION_PRODUCTIONS, SESSION_REPOSITORY, SESSION_ROSTER, type SessionProductionsSource, SessionReportService, type SessionRepository, type SessionRosterReader } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { PgSessionRepository } from '@shellgrade/persistence';
 import { z } from 'zod';
 import { idParam } from '../admin/schemas';
 import { sessionReportCsv, sessionReportView } from './session-report.view';
@@ -28,7 +21,7 @@ const reportQuery = z.object({ format: z.enum(['json', 'csv'], { message: "forma
 @UseGuards(AuthGuard)
 export class SessionReportController {
   constructor(
-    private readonly sessions: PgSessionRepository,
+    @Inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository,
     private readonly reports: SessionReportService,
   ) {}
 

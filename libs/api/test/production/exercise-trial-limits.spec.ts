@@ -5,8 +5,7 @@
  * grader holds each trial until the test lets it finish, so nothing depends on timing.
  */
 import { RateLimits, type AuthConfig, type AuthenticatedUser, type RateLimitConfig } from '@shellgrade/auth';
-import type { ArchiveValidator, Grader, GradingResult } from '@shellgrade/domain';
-import type { PgExerciseRepository } from '@shellgrade/persistence';
+import type { ArchiveValidator, ExerciseRepository, Grader, GradingResult } from '@shellgrade/domain';
 import { ExerciseTrialController } from '../../src/production/exercise-trial.controller';
 import { wideRateLimits } from '../support/service-settings';
 
@@ -42,7 +41,7 @@ function heldGrader() {
 
 function controllerWith(grader: Grader, limits: RateLimitConfig) {
   // Every exercise belongs to the teacher whose id it has.
-  const exercises = { findById: async (id: number) => ({ id, authorId: id, graderScript: 'x', statementHtml: '', questionArchive: Buffer.from([1]), locale: 'en' }) } as unknown as PgExerciseRepository;
+  const exercises = { findById: async (id: number) => ({ id, authorId: id, graderScript: 'x', statementHtml: '', questionArchive: Buffer.from([1]), locale: 'en' }) } as unknown as ExerciseRepository;
   const validator = { validate: async () => undefined } as unknown as ArchiveValidator;
   const cfg = { rateLimits: limits } as AuthConfig;
   return new ExerciseTrialController(exercises, validator, grader, { maxArchiveBytes: 1024 }, new RateLimits(limits), cfg);

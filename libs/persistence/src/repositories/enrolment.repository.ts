@@ -1,7 +1,8 @@
+import type { EnrolmentRepository } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { translatePgError } from '../queryable';
 
-export class PgEnrolmentRepository {
+export class PgEnrolmentRepository implements EnrolmentRepository {
   constructor(private readonly pool: Pool) {}
 
   /** Idempotent: enrolling twice is not an error. */

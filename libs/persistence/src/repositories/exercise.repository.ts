@@ -1,15 +1,14 @@
-import type { Exercise, ExerciseState } from '@shellgrade/domain';
+import type { Exercise, ExercisePatch, ExerciseRepository, ExerciseState, NewExercise } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one, translatePgError } from '../queryable';
 import { EXERCISE_COLUMNS, type ExerciseRow, toExercise } from '../rows';
 
-export type NewExercise = Omit<Exercise, 'id'>;
-export type ExercisePatch = Partial<NewExercise>;
+export type { ExercisePatch, NewExercise } from '@shellgrade/domain';
 
 /** Columns without the (large) archive and grader: for listings. */
 const SUMMARY_COLUMNS = `id, slug, name, statement_html, ''::bytea AS question_archive, '' AS grader_script, state, locale, skills, author_id`;
 
-export class PgExerciseRepository {
+export class PgExerciseRepository implements ExerciseRepository {
   constructor(private readonly pool: Pool) {}
 
   async findById(id: number): Promise<Exercise | null> {

@@ -1,6 +1,8 @@
 import type {
   ExerciseProduction,
   NewProduction,
+  ProductionFilter,
+  ProductionListing,
   ProductionOutcome,
   ProductionRepository,
 } from '@shellgrade/domain';
@@ -8,15 +10,9 @@ import type { Pool } from 'pg';
 import { one } from '../queryable';
 import { PRODUCTION_COLUMNS, type ProductionRow, toProduction } from '../rows';
 
-export interface ProductionFilter {
-  userId?: number;
-  exerciseId?: number;
-  statementId?: number;
-  limit: number;
-  offset: number;
-}
+export type { ProductionFilter } from '@shellgrade/domain';
 
-export class PgProductionRepository implements ProductionRepository {
+export class PgProductionRepository implements ProductionRepository, ProductionListing {
   constructor(private readonly pool: Pool) {}
 
   /** Idempotent on submissionKey: a redelivered create returns the first production. */

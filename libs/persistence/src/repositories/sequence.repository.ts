@@ -1,17 +1,16 @@
-import type { Sequence } from '@shellgrade/domain';
+import type { NewSequence, Sequence, SequencePatch, SequenceRepository } from '@shellgrade/domain';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction, one, translatePgError } from '../queryable';
 import { type SequenceRow, toSequence } from '../rows';
 
-/** The author is optional: a sequence created without one is changed by admins only. */
-export type NewSequence = Omit<Sequence, 'id' | 'authorId'> & { authorId?: number | null };
+export type { NewSequence } from '@shellgrade/domain';
 
 const SELECT_SEQUENCE = `
   SELECT s.id, s.name, s.description, s.author_id,
          COALESCE(array_agg(se.exercise_id ORDER BY se.position) FILTER (WHERE se.exercise_id IS NOT NULL), '{}') AS exercise_ids
     FROM sequences s LEFT JOIN sequence_exercises se ON se.sequence_id = s.id`;
 
-export class PgSequenceRepository {
+export class PgSequenceRepository implements SequenceRepository {
   constructor(private readonly pool: Pool) {}
 
   async findById(id: number): Promise<Sequence | null> {
@@ -50,7 +49,7 @@ export class PgSequenceRepository {
   }
 
   /** Updates fields; when exerciseIds is given it replaces the ordered list. */
-  async update(id: number, p: Partial<Omit<NewSequence, 'authorId'>>): Promise<Sequence | null> {
+  async update(id: number, p: SequencePatch): Promise<Sequence | null> {
     try {
       const found = await inTransaction(this.pool, async (c) => {
         const row = await one<{ id: number }>(

@@ -1,11 +1,11 @@
-import type { BusinessSession } from '@shellgrade/domain';
+import type { BusinessSession, NewSession, SessionRepository } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one, translatePgError } from '../queryable';
 import { SESSION_COLUMNS, type SessionRow, toSession } from '../rows';
 
-export type NewSession = Omit<BusinessSession, 'id'>;
+export type { NewSession } from '@shellgrade/domain';
 
-export class PgSessionRepository {
+export class PgSessionRepository implements SessionRepository {
   constructor(private readonly pool: Pool) {}
 
   async findById(id: number): Promise<BusinessSession | null> {

@@ -1,19 +1,11 @@
-import type { StudentStatement } from '@shellgrade/domain';
+import type { NewStatement, StatementFilter, StatementPatch, StatementRepository, StudentStatement } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one, translatePgError } from '../queryable';
 import { STATEMENT_COLUMNS, type StatementRow, toStatement } from '../rows';
 
-export type NewStatement = Omit<StudentStatement, 'id'>;
+export type { NewStatement, StatementFilter } from '@shellgrade/domain';
 
-export interface StatementFilter {
-  userId?: number;
-  sessionId?: number;
-  exerciseId?: number;
-  limit: number;
-  offset: number;
-}
-
-export class PgStatementRepository {
+export class PgStatementRepository implements StatementRepository {
   constructor(private readonly pool: Pool) {}
 
   async findById(id: number): Promise<StudentStatement | null> {
@@ -55,7 +47,7 @@ export class PgStatementRepository {
   }
 
   /** Updates text, archive or deadline (deadline: null clears it, undefined keeps it). */
-  async update(id: number, p: Partial<Pick<StudentStatement, 'statementHtml' | 'questionArchive' | 'deadline'>>): Promise<StudentStatement | null> {
+  async update(id: number, p: StatementPatch): Promise<StudentStatement | null> {
     try {
       const row = await one<StatementRow>(
         this.pool,

@@ -1,20 +1,12 @@
 import type { Account, CredentialStore } from '@shellgrade/auth';
-import type { Role, User } from '@shellgrade/domain';
+import type { NewUser, Role, User, UserPatch, UserRepository } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one, translatePgError } from '../queryable';
 import { USER_COLUMNS, type UserRow, toUser } from '../rows';
 
-export interface NewUser {
-  email: string;
-  passwordHash: string;
-  firstname: string;
-  lastname: string;
-  role: Role;
-}
+export type { NewUser, UserPatch } from '@shellgrade/domain';
 
-export type UserPatch = Partial<NewUser>;
-
-export class PgUserRepository implements CredentialStore {
+export class PgUserRepository implements CredentialStore, UserRepository {
   constructor(private readonly pool: Pool) {}
 
   /** The account and its password hash, for login only. Emails are stored lower-case. */

@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/*
+ * The hexagon's side rules of .dependency-cruiser.cjs, held to a probe: a throwaway tree with the
+ * repository's folder names and one forbidden import each, cruised with the repository's own rules.
+ * A rule whose path pattern stops matching (a renamed lib, a typo) turns this red, where
+ * `npm run depcruise` would silently pass on the real tree.
+ */
+const repo = resolve(__dirname, '..');
+const depcruise = join(repo, 'node_modules', '.bin', 'depcruise');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+function cruiseProbe(files: Record<string, string>): Violation[] {
+  const root = mkdtempSync(join(tmpdir(), 'layer-probe-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, dirname(path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    // Only the rules: the repository's options name its tsconfig, which the probe tree has not.
+    writeFileSync(join(root, 'rules.cjs'), `module.exports = { forbidden: require(${JSON.stringify(join(repo, '.dependency-cruiser.cjs'))}).forbidden };`);
+    const tops = [...new Set(Object.keys(files).map((path) => path.split('/')[0]))];
+    let out: string;
+    try {
+      out = execFileSync(depcruise, ['--config', 'rules.cjs', '--output-type', 'json', ...tops], { cwd: root, encoding: 'utf8' });
+    } catch (e) {
+      // depcruise exits non-zero when it finds violations; the report is still on stdout.
+      out = (e as { stdout: string }).stdout;
+    }
+    return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const ruleNames = (vs: Violation[]) => vs.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+
+describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
+  it('refuse a controller that names an outbound adapter, and an adapter that calls back into the edge', () => {
+    const violations = cruiseProbe({
+      'libs/persistence/src/index.ts': `export const PgThing = 1;\n`,
+      'libs/http/src/index.ts': `export const problem = 1;\n`,
+      'libs/api/src/probe.controller.ts': `import { PgThing } from '../../persistence/src/index';\nexport const c = PgThing;\n`,
+      'brokers/probe/src/consumer.ts': `import { problem } from '../../../libs/http/src/index';\nexport const b = problem;\n`,
+    });
+    expect(ruleNames(violations).sort()).toEqual([
+      'no-inbound-to-outbound: libs/api/src/probe.controller.ts → libs/persistence/src/index.ts',
+      'no-outbound-to-inbound: brokers/probe/src/consumer.ts → libs/http/src/index.ts',
+    ]);
+  });
+
+  it('let a controller reach the domain, and tests import anything', () => {
+    const violations = cruiseProbe({
+      'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,
+      'libs/persistence/src/index.ts': `export const PgThing = 1;\n`,
+      'libs/api/src/ok.controller.ts': `import { PORT } from '../../domain/src/index';\nexport const c = PORT;\n`,
+      'libs/api/test/probe.int.ts': `import { PgThing } from '../../persistence/src/index';\nexport const t = PgThing;\n`,
+    });
+    expect(ruleNames(violations)).toEqual([]);
+  });
+});
