@@ -1,7 +1,11 @@
 // Paper 000's findings (i)–(vii) and research questions RQ1–RQ3 as testable claims: the quoted
 // claim, and the comparisons (cell A -> cell B, one metric, the direction the claim predicts)
 // that test it. Cells are roles in the design (plan.ts maps each to a variant per mode), so the
-// claims stay the same when --quick scales the replicated configurations down.
+// claims stay the same when --quick scales the replicated configurations down. Each part names
+// the load level it is judged at: EFR above capacity (paper-equivalent or 2×), latency at 1×
+// (everything keeps up, so p95 compares service, not timeouts), unreplicated resource use at
+// 0.5× (neither side saturated), the ceiling of (iii)/RQ2 at 1.5× (where a ceiling shows).
+import type { LoadLevel } from './loads';
 
 /** A design cell: the 2 × 2 (architecture × grader execution) plus the replicated configurations. */
 export type Role =
@@ -17,10 +21,21 @@ export type Role =
 /** The 2 × 2 design's cells: architecture × grader execution. */
 export const DESIGN_ROLES: Role[] = ['mon-blocking', 'mon-async', 'msa-blocking', 'msa-async'];
 
+/** The level the 2 × 2 table is read at: every cell keeps up, so it separates causes, not timeouts. */
+export const DESIGN_LEVEL: LoadLevel = '1x';
+
 /** Every role a claim reads: its comparisons', and the 2 × 2's when it has a design metric. */
 export function rolesOf(c: Claim): Role[] {
-  return [...new Set([...c.tests.flatMap((t) => [t.a, t.b]), ...(c.design ? DESIGN_ROLES : [])])];
+  return [...new Set(cellsOf(c).map((x) => x.role))];
 }
+
+/** Every (role, level) a claim reads. */
+export function cellsOf(c: Claim): { role: Role; level: LoadLevel }[] {
+  const all = [...c.tests.flatMap((t) => [{ role: t.a, level: t.level }, { role: t.b, level: t.level }]), ...(c.design ? DESIGN_ROLES.map((role) => ({ role, level: DESIGN_LEVEL })) : [])];
+  return all.filter((x, i) => all.findIndex((y) => y.role === x.role && y.level === x.level) === i);
+}
+
+export const DEFAULT_MARGIN = 0.1;
 
 /**
  * What the claim predicts for B − A: higher / lower (the 95% interval excludes 0 that way),
@@ -33,6 +48,8 @@ export type FindingMetric = 'efr' | 'p95' | 'spsP95' | 'throughput' | 'apdex' | 
 export interface ClaimTest {
   a: Role;
   b: Role;
+  /** The load the part is judged at: availability above capacity, latency and resources where the claim lives (loads.ts). */
+  level: LoadLevel;
   metric: FindingMetric;
   expect: Expectation;
   /** What this part says, in the claim's words. */
@@ -49,6 +66,8 @@ export interface Claim {
   design?: FindingMetric;
   /** Involves replicas: on a machine with fewer cores than processes, replication measures contention. */
   scaling?: boolean;
+  /** Practical-equivalence margin, relative to the larger mean (default ±10 %): differences inside it are "no practical difference" (TOST). */
+  margin?: number;
 }
 
 export const CLAIMS: Claim[] = [
@@ -57,8 +76,8 @@ export const CLAIMS: Claim[] = [
     title: 'MSA outperforms the monolith, nothing replicated',
     quote: 'when no app component is replicated, MSA outperforms the monolithic architecture',
     tests: [
-      { a: 'mon-blocking', b: 'msa-blocking', metric: 'p95', expect: 'lower', reads: 'MSA-1-1 answers faster (p95) than Naked MON' },
-      { a: 'mon-blocking', b: 'msa-blocking', metric: 'efr', expect: 'lower', reads: 'MSA-1-1 fails less (EFR) than Naked MON' },
+      { a: 'mon-blocking', b: 'msa-blocking', level: '1x', metric: 'p95', expect: 'lower', reads: 'MSA-1-1 answers faster (p95) than Naked MON' },
+      { a: 'mon-blocking', b: 'msa-blocking', level: 'paper', metric: 'efr', expect: 'lower', reads: 'MSA-1-1 fails less (EFR) than Naked MON' },
     ],
     design: 'p95',
   },
@@ -67,8 +86,8 @@ export const CLAIMS: Claim[] = [
     title: 'Replicating the whole monolith helps',
     quote: 'the monolithic architecture shows performance and availability improvement when replicating the entire app',
     tests: [
-      { a: 'mon-blocking', b: 'mon-replicated', metric: 'p95', expect: 'lower', reads: 'replicated MON answers faster (p95) than Naked MON' },
-      { a: 'mon-blocking', b: 'mon-replicated', metric: 'efr', expect: 'lower', reads: 'replicated MON fails less (EFR) than Naked MON' },
+      { a: 'mon-blocking', b: 'mon-replicated', level: '1x', metric: 'p95', expect: 'lower', reads: 'replicated MON answers faster (p95) than Naked MON' },
+      { a: 'mon-blocking', b: 'mon-replicated', level: 'paper', metric: 'efr', expect: 'lower', reads: 'replicated MON fails less (EFR) than Naked MON' },
     ],
     scaling: true,
   },
@@ -77,8 +96,8 @@ export const CLAIMS: Claim[] = [
     title: 'MSA without a replicated gateway hits a ceiling, slower than the replicated monolith',
     quote: 'the replicated MSA version reaches a ceiling when not replicating its routing part (i.e., the API gateway), showing worse response times compared to the replicated monolith',
     tests: [
-      { a: 'msa-replicated', b: 'msa-replicated-more', metric: 'p95', expect: 'same', reads: 'more Exercise replicas behind one gateway no longer improve p95 (ceiling)' },
-      { a: 'mon-replicated', b: 'msa-replicated', metric: 'p95', expect: 'higher', reads: 'replicated MSA (one gateway) answers slower (p95) than the replicated monolith' },
+      { a: 'msa-replicated', b: 'msa-replicated-more', level: '1.5x', metric: 'p95', expect: 'same', reads: 'more Exercise replicas behind one gateway no longer improve p95 (ceiling)' },
+      { a: 'mon-replicated', b: 'msa-replicated', level: '1x', metric: 'p95', expect: 'higher', reads: 'replicated MSA (one gateway) answers slower (p95) than the replicated monolith' },
     ],
     scaling: true,
   },
@@ -87,8 +106,8 @@ export const CLAIMS: Claim[] = [
     title: 'With a replicated gateway, MSA reaches its best with fewer replicas',
     quote: 'when replicating the API gateway, the MSA version reaches optimal performance with fewer replicates than the monolith',
     tests: [
-      { a: 'msa-replicated', b: 'msa-gateway-replicated', metric: 'p95', expect: 'lower', reads: 'replicating the gateway lowers p95' },
-      { a: 'mon-replicated', b: 'msa-gateway-replicated', metric: 'p95', expect: 'lower', reads: 'MSA with a replicated gateway answers faster than the monolith with as many replicas of the app' },
+      { a: 'msa-replicated', b: 'msa-gateway-replicated', level: '1x', metric: 'p95', expect: 'lower', reads: 'replicating the gateway lowers p95' },
+      { a: 'mon-replicated', b: 'msa-gateway-replicated', level: '1x', metric: 'p95', expect: 'lower', reads: 'MSA with a replicated gateway answers faster than the monolith with as many replicas of the app' },
     ],
     scaling: true,
   },
@@ -96,7 +115,7 @@ export const CLAIMS: Claim[] = [
     id: 'v',
     title: 'Unreplicated MSA uses more CPU',
     quote: 'when not replicating services, MSA consumes more CPU resources than the monolithic architecture',
-    tests: [{ a: 'mon-blocking', b: 'msa-blocking', metric: 'cpuPerIteration', expect: 'higher', reads: 'MSA-1-1 spends more CPU per iteration than Naked MON' }],
+    tests: [{ a: 'mon-blocking', b: 'msa-blocking', level: '0.5x', metric: 'cpuPerIteration', expect: 'higher', reads: 'MSA-1-1 spends more CPU per iteration than Naked MON' }],
     design: 'cpuPerIteration',
   },
   {
@@ -104,8 +123,8 @@ export const CLAIMS: Claim[] = [
     title: 'Scaled up, MSA is more memory-efficient and exploits CPU better',
     quote: 'when scaling up, the MSA version is more efficient than the replicated monolith in terms of memory usage, and it can better exploit CPU resources',
     tests: [
-      { a: 'mon-replicated', b: 'msa-replicated', metric: 'memMiB', expect: 'lower', reads: 'replicated MSA holds less memory (PSS) than the replicated monolith' },
-      { a: 'mon-replicated', b: 'msa-replicated', metric: 'cpuPerIteration', expect: 'lower', reads: 'replicated MSA spends less CPU per iteration than the replicated monolith' },
+      { a: 'mon-replicated', b: 'msa-replicated', level: '1x', metric: 'memMiB', expect: 'lower', reads: 'replicated MSA holds less memory (PSS) than the replicated monolith' },
+      { a: 'mon-replicated', b: 'msa-replicated', level: '1x', metric: 'cpuPerIteration', expect: 'lower', reads: 'replicated MSA spends less CPU per iteration than the replicated monolith' },
     ],
     scaling: true,
   },
@@ -114,8 +133,8 @@ export const CLAIMS: Claim[] = [
     title: 'Energy: MSA costs more unreplicated, less scaled up',
     quote: 'when not replicating services, MSA consumes more energy than the monolithic architecture, whereas when scaling up, the MSA version is more efficient than the replicated monolith',
     tests: [
-      { a: 'mon-blocking', b: 'msa-blocking', metric: 'energyWh', expect: 'higher', reads: 'MSA-1-1 uses more energy per run than Naked MON' },
-      { a: 'mon-replicated', b: 'msa-replicated', metric: 'energyWh', expect: 'lower', reads: 'replicated MSA uses less energy per run than the replicated monolith' },
+      { a: 'mon-blocking', b: 'msa-blocking', level: '0.5x', metric: 'energyWh', expect: 'higher', reads: 'MSA-1-1 uses more energy per run than Naked MON' },
+      { a: 'mon-replicated', b: 'msa-replicated', level: '1x', metric: 'energyWh', expect: 'lower', reads: 'replicated MSA uses less energy per run than the replicated monolith' },
     ],
     design: 'energyWh',
     scaling: true,
@@ -125,9 +144,9 @@ export const CLAIMS: Claim[] = [
     title: 'Does extracting the grader into a worker microservice help?',
     quote: 'RQ1: Does the extraction of the most time-consuming tasks in a worker microservice improve the performance and availability of the application compared to the monolithic one and its replicated versions?',
     tests: [
-      { a: 'mon-blocking', b: 'msa-blocking', metric: 'p95', expect: 'lower', reads: 'with the paper\'s blocking grader, MSA-1-1 answers faster than Naked MON' },
-      { a: 'mon-async', b: 'msa-async', metric: 'p95', expect: 'lower', reads: 'with a non-blocking grader on both sides, MSA-1-1 still answers faster than the monolith' },
-      { a: 'mon-replicated', b: 'msa-replicated', metric: 'efr', expect: 'lower', reads: 'replicated MSA fails less than the replicated monolith' },
+      { a: 'mon-blocking', b: 'msa-blocking', level: '1x', metric: 'p95', expect: 'lower', reads: 'with the paper\'s blocking grader, MSA-1-1 answers faster than Naked MON' },
+      { a: 'mon-async', b: 'msa-async', level: '1x', metric: 'p95', expect: 'lower', reads: 'with a non-blocking grader on both sides, MSA-1-1 still answers faster than the monolith' },
+      { a: 'mon-replicated', b: 'msa-replicated', level: 'paper', metric: 'efr', expect: 'lower', reads: 'replicated MSA fails less than the replicated monolith' },
     ],
     design: 'p95',
   },
@@ -136,9 +155,9 @@ export const CLAIMS: Claim[] = [
     title: 'How do MSA replicas change performance and availability?',
     quote: 'RQ2: How does the number of replicas in the MSA version of the application impact its performance and availability?',
     tests: [
-      { a: 'msa-blocking', b: 'msa-replicated', metric: 'p95', expect: 'lower', reads: 'more Exercise replicas lower p95' },
-      { a: 'msa-blocking', b: 'msa-replicated', metric: 'efr', expect: 'lower', reads: 'more Exercise replicas lower EFR' },
-      { a: 'msa-replicated', b: 'msa-replicated-more', metric: 'p95', expect: 'same', reads: 'replicating only the Exercise MS helps up to some point (ceiling)' },
+      { a: 'msa-blocking', b: 'msa-replicated', level: '1x', metric: 'p95', expect: 'lower', reads: 'more Exercise replicas lower p95' },
+      { a: 'msa-blocking', b: 'msa-replicated', level: '2x', metric: 'efr', expect: 'lower', reads: 'more Exercise replicas lower EFR' },
+      { a: 'msa-replicated', b: 'msa-replicated-more', level: '1.5x', metric: 'p95', expect: 'same', reads: 'replicating only the Exercise MS helps up to some point (ceiling)' },
     ],
     scaling: true,
   },
@@ -147,8 +166,8 @@ export const CLAIMS: Claim[] = [
     title: 'How does resource use evolve across configurations?',
     quote: 'RQ3: How resource (system and energy) usage evolves throughout application configurations?',
     tests: [
-      { a: 'mon-blocking', b: 'msa-blocking', metric: 'energyWh', expect: 'higher', reads: 'the monolith outperforms MSA in energy with few replicas' },
-      { a: 'mon-replicated', b: 'msa-replicated', metric: 'memMiB', expect: 'lower', reads: 'in memory, MSA outperforms the monolith when replicated' },
+      { a: 'mon-blocking', b: 'msa-blocking', level: '0.5x', metric: 'energyWh', expect: 'higher', reads: 'the monolith outperforms MSA in energy with few replicas' },
+      { a: 'mon-replicated', b: 'msa-replicated', level: '1x', metric: 'memMiB', expect: 'lower', reads: 'in memory, MSA outperforms the monolith when replicated' },
     ],
     design: 'cpuPerIteration',
     scaling: true,

@@ -1,32 +1,52 @@
 #!/usr/bin/env node
-// npm run findings [-- --quick] [--dry-run] [--from-results] [--out <dir>]
+// npm run findings [-- --quick] [--dry-run] [--from [dir]] [--rate <it/s>] [--seed <n>] [--out <dir>]
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { PLACEMENT_OPTIONS, placementRequest } from '../placement/options';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
+import { resultsDir } from '../paths';
+import { measuredCapacity, type Capacity } from './loads';
 import { findingsPlan, planText } from './plan';
-import { evaluateRuns, findingsDir, latestPlannedRuns, runPlan } from './run';
+import { latestRecordDir, readRecord } from './record';
+import { evaluateRecord, findingsDir, runFindings } from './run';
+
+const positive = (v: string): number => {
+  const n = Number(v);
+  if (!(n > 0)) throw new InvalidArgumentError('a positive number');
+  return n;
+};
 
 const program = new Command('findings')
-  .description("paper 000's findings as verdicts with 95% intervals over valid runs, architecture separated from the blocking grader")
-  .option('--quick', 'the 2 × 2 and one replicated configuration per architecture, 3 shortened runs (~24 min)')
-  .option('--dry-run', 'print the plan (tests, protocol, estimated time) and run nothing')
-  .option('--from-results', 'run nothing: evaluate the latest finished test of each planned variant in results/')
+  .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
+  .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 1× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
+  .option('--dry-run', 'print the plan (every cell × load × run, estimated duration) and run nothing')
+  .option('--from [dir]', 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)')
+  .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
+  .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
   .option('--out <dir>', 'output folder (default: results/findings/<date>)')
   .option(...PLACEMENT_OPTIONS.placement)
   .option(...PLACEMENT_OPTIONS.clientCpus)
   .option(...PLACEMENT_OPTIONS.sutCpus)
-  .action(async (f: { quick?: boolean; dryRun?: boolean; fromResults?: boolean; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
-    const plan = findingsPlan(f.quick ? 'quick' : 'full');
+  .action(async (f: { quick?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir());
+    const plan = findingsPlan(f.quick ? 'quick' : 'full', { seed: f.seed, capacity });
+    if (f.from) {
+      const dir = f.from === true ? latestRecordDir() : f.from;
+      if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
+      const record = readRecord(dir);
+      const out = evaluateRecord({ ...findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity }) }, record, f.out ?? dir);
+      process.stdout.write(out.markdown + '\n');
+      return;
+    }
     process.stdout.write(planText(plan) + '\n');
     process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
     if (f.dryRun) return;
     const dir = f.out ?? findingsDir();
     const started = Date.now();
-    const ids = f.fromResults ? latestPlannedRuns(plan) : await runPlan(plan, dir, placementRequest(f));
-    const out = evaluateRuns(plan, ids, dir);
+    const record = await runFindings(plan, dir, placementRequest(f));
+    const out = evaluateRecord(plan, record, dir);
     process.stdout.write(out.markdown + '\n');
     phase(`findings: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
   });

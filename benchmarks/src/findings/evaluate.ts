@@ -1,8 +1,11 @@
 // The evaluation: verdicts from finished runs only (no running here). Every part of a claim is
 // one comparison between two design cells, judged by verdict.ts; the finding combines them.
-import { difference, type Difference } from '../compare/difference';
+import type { Difference } from '../compare/difference';
 import type { Side } from '../compare/sides';
-import { CLAIMS, DESIGN_ROLES, type Claim, type ClaimTest, type Role } from './claims';
+import { CLAIMS, DEFAULT_MARGIN, DESIGN_LEVEL, DESIGN_ROLES, type Claim, type ClaimTest, type Role } from './claims';
+import { compareRuns, type Comparison } from './comparison';
+import type { LoadLevel } from './loads';
+import { cellKey } from './schedule';
 import { energySource, METRICS, metricValues } from './metrics';
 import type { FindingsPlan } from './plan';
 import { designRow, type DesignRow } from './two-by-two';
@@ -10,6 +13,7 @@ import { combine, judgePart, RULES, type PartVerdict, type Verdict } from './ver
 
 export interface CellRef {
   role: Role;
+  level: LoadLevel;
   variant: string;
   runId: string;
   validRuns: number[];
@@ -20,6 +24,8 @@ export interface PartResult {
   a: CellRef | null;
   b: CellRef | null;
   difference: Difference | null;
+  /** Welch, Mann–Whitney with Cliff's δ, TOST. */
+  comparison: Comparison | null;
   verdict: PartVerdict;
   rule: string;
 }
@@ -36,33 +42,35 @@ export interface FindingResult {
 }
 
 export interface EvaluationInput {
-  plan: Pick<FindingsPlan, 'mode' | 'roles'>;
-  /** Finished tests by variant name. */
+  plan: Pick<FindingsPlan, 'mode' | 'roles'> & { protocol: { levels: LoadLevel[] } };
+  /** Finished runs by cell, "<variant>@<level>" (schedule.ts cellKey). */
   cells: Record<string, Side>;
 }
 
-function cellOf(input: EvaluationInput, role: Role): Side | null {
+function cellOf(input: EvaluationInput, role: Role, level: LoadLevel): Side | null {
   const variant = input.plan.roles[role];
-  return variant ? (input.cells[variant] ?? null) : null;
+  return variant ? (input.cells[cellKey({ variant, level })] ?? null) : null;
 }
 
-function refOf(role: Role, s: Side): CellRef {
-  return { role, variant: s.result.aggregated.meta.variant, runId: s.result.runId, validRuns: s.runs.map((r) => r.run) };
+function refOf(role: Role, level: LoadLevel, s: Side): CellRef {
+  return { role, level, variant: s.result.aggregated.meta.variant, runId: s.result.runId, validRuns: s.runs.map((r) => r.run) };
 }
 
-function missing(input: EvaluationInput, role: Role): PartVerdict {
+function missing(input: EvaluationInput, role: Role, level: LoadLevel): PartVerdict {
   const variant = input.plan.roles[role];
-  if (!variant) return { verdict: 'inconclusive', why: `${role} is not run in --${input.plan.mode} mode`, settle: `run the full protocol (npm run findings), which runs ${role}` };
-  return { verdict: 'inconclusive', why: `no finished test of ${variant} (${role})`, settle: `a test of ${variant} with at least 2 valid runs` };
+  if (!variant || !input.plan.protocol.levels.includes(level)) {
+    return { verdict: 'inconclusive', why: `${role} at ${level} is not run in --${input.plan.mode} mode`, settle: `run the full protocol (npm run findings), which runs ${role} at ${level}` };
+  }
+  return { verdict: 'inconclusive', why: `no finished run of ${variant} at ${level} (${role})`, settle: `runs of ${variant} at ${level} with at least 2 valid` };
 }
 
-function judgeTest(input: EvaluationInput, t: ClaimTest): PartResult {
-  const sa = cellOf(input, t.a);
-  const sb = cellOf(input, t.b);
+function judgeTest(input: EvaluationInput, c: Claim, t: ClaimTest): PartResult {
+  const sa = cellOf(input, t.a, t.level);
+  const sb = cellOf(input, t.b, t.level);
   const rule = RULES[t.expect];
-  if (!sa || !sb) return { test: t, a: sa && refOf(t.a, sa), b: sb && refOf(t.b, sb), difference: null, verdict: missing(input, sa ? t.b : t.a), rule };
-  const d = difference(metricValues(sa.runs, t.metric), metricValues(sb.runs, t.metric));
-  return { test: t, a: refOf(t.a, sa), b: refOf(t.b, sb), difference: d, verdict: judgePart(d, t.expect), rule };
+  if (!sa || !sb) return { test: t, a: sa && refOf(t.a, t.level, sa), b: sb && refOf(t.b, t.level, sb), difference: null, comparison: null, verdict: missing(input, sa ? t.b : t.a, t.level), rule };
+  const comparison = compareRuns(metricValues(sa.runs, t.metric), metricValues(sb.runs, t.metric), c.margin ?? DEFAULT_MARGIN);
+  return { test: t, a: refOf(t.a, t.level, sa), b: refOf(t.b, t.level, sb), difference: comparison.welch, comparison, verdict: judgePart(comparison, t.expect), rule };
 }
 
 function fmt(raw: number, unit: string): string {
@@ -79,7 +87,8 @@ function keyFigure(parts: PartResult[]): string {
   const d = p.difference;
   const u = METRICS[p.test.metric].unit;
   const ci = d.lo === null ? 'no CI' : `[${fmt(d.lo, u)}, ${fmt(d.hi!, u)}]`;
-  return `${p.test.metric} ${p.b!.variant} − ${p.a!.variant} = ${fmt(d.diff!, u)} ${ci}`;
+  const delta = p.comparison?.rank ? `, Cliff's δ ${p.comparison.rank.cliffsDelta.toFixed(2)}` : '';
+  return `${p.test.metric} at ${p.test.level}: ${p.b!.variant} − ${p.a!.variant} = ${fmt(d.diff!, u)} ${ci}${delta}`;
 }
 
 /** Per-process CPU (mean over valid runs) of the cells a finding reads, and their trace breakdowns. */
@@ -93,9 +102,8 @@ function explanation(input: EvaluationInput, c: Claim, design: DesignRow | null)
         `the blocking grader's share (interaction) = ${i ? fmt(-i.value, u) : 'n/a'}${i?.lo != null ? ` [${fmt(-i.hi!, u)}, ${fmt(-i.lo, u)}]${i.significant ? ', significant' : ', not significant'}` : ''}.`,
     );
   }
-  const roles = [...new Set(c.tests.flatMap((t) => [t.a, t.b]))];
-  for (const role of roles) {
-    const s = cellOf(input, role);
+  for (const { role, level } of testCells(c)) {
+    const s = cellOf(input, role, level);
     if (!s) continue;
     const cpu = Object.entries(s.result.aggregated.resources)
       .filter(([k]) => k.startsWith('cpuSByGroup.'))
@@ -104,7 +112,7 @@ function explanation(input: EvaluationInput, c: Claim, design: DesignRow | null)
       .slice(0, 4);
     const trace = topComponents(s.result.breakdown);
     out.push(
-      `${s.result.aggregated.meta.variant}: CPU per run ${cpu.map(([g, v]) => `${g} ${v.toFixed(1)} s`).join(', ') || 'not recorded'}; ` +
+      `${s.result.aggregated.meta.variant} at ${level}: CPU per run ${cpu.map(([g, v]) => `${g} ${v.toFixed(1)} s`).join(', ') || 'not recorded'}; ` +
         (trace ? `critical-path shares of the SPS latency: ${trace}` : `no trace breakdown (a --tracing on run, then npm run traces -- ${s.result.runId})`),
     );
   }
@@ -132,7 +140,9 @@ export function topComponents(breakdown: unknown): string | null {
 
 function caveats(input: EvaluationInput, c: Claim): string[] {
   const out: string[] = [];
-  const sides = [...new Set(c.tests.flatMap((t) => [t.a, t.b]))].map((r) => cellOf(input, r)).filter((s): s is Side => s !== null);
+  const sides = testCells(c)
+    .map((x) => cellOf(input, x.role, x.level))
+    .filter((s): s is Side => s !== null);
   if (c.scaling && sides.length) {
     const cores = sides[0].result.aggregated.meta.machine.cores;
     const crowded = sides.filter((s) => Object.values(s.result.aggregated.meta.replicas).reduce((a, b) => a + b, 0) > cores);
@@ -142,9 +152,11 @@ function caveats(input: EvaluationInput, c: Claim): string[] {
     const sources = [...new Set(sides.map((s) => energySource(s.runs)))];
     if (sources.some((x) => x.startsWith('ESTIMATE'))) out.push('energy is the harness ESTIMATE (linear model of machine CPU, no power meter): it restates CPU use and cannot show what the paper\'s power meter did');
   }
-  // Differences only mean something between tests of the same protocol.
-  const protocols = new Set(sides.map((s) => protocolKey(s)));
-  if (protocols.size > 1) out.push(`the tests compared ran different protocols (${sides.map((s) => `${s.result.aggregated.meta.variant}: ${protocolKey(s)}`).join('; ')}): their differences mix protocol and configuration`);
+  // Differences only mean something between runs of the same protocol (the same level: the same peak).
+  for (const t of c.tests) {
+    const [a, b] = [cellOf(input, t.a, t.level), cellOf(input, t.b, t.level)];
+    if (a && b && protocolKey(a) !== protocolKey(b)) out.push(`the runs compared ran different protocols (${a.result.aggregated.meta.variant}: ${protocolKey(a)}; ${b.result.aggregated.meta.variant}: ${protocolKey(b)}): their differences mix protocol and configuration`);
+  }
   const invalid = sides.filter((s) => s.excluded.length);
   if (invalid.length) out.push(`INVALID runs left out: ${invalid.map((s) => `${s.result.runId} run ${s.excluded.map((e) => e.run).join(',')}`).join('; ')}`);
   return out;
@@ -155,9 +167,20 @@ export function protocolKey(s: Side): string {
   return `${s.result.aggregated.meta.profileName} peak ${p.peak}/s ${p.rampS}+${p.holdS} s`;
 }
 
+/** The (role, level) cells a claim's comparisons read, each once. */
+function testCells(c: Claim): { role: Role; level: LoadLevel }[] {
+  const all = c.tests.flatMap((t) => [{ role: t.a, level: t.level }, { role: t.b, level: t.level }]);
+  return all.filter((x, i) => all.findIndex((y) => y.role === x.role && y.level === x.level) === i);
+}
+
+/** The 2 × 2's cells at the design level. */
+export function designCellsOf(input: EvaluationInput): Partial<Record<Role, Side>> {
+  return Object.fromEntries(DESIGN_ROLES.map((r) => [r, cellOf(input, r, DESIGN_LEVEL)]).filter(([, s]) => s)) as Partial<Record<Role, Side>>;
+}
+
 export function evaluateClaim(input: EvaluationInput, c: Claim): FindingResult {
-  const parts = c.tests.map((t) => judgeTest(input, t));
-  const designCells = Object.fromEntries(DESIGN_ROLES.map((r) => [r, cellOf(input, r)]).filter(([, s]) => s)) as Partial<Record<Role, Side>>;
+  const parts = c.tests.map((t) => judgeTest(input, c, t));
+  const designCells = designCellsOf(input);
   const design = c.design ? designRow(designCells, c.design) : null;
   return {
     claim: c,

@@ -7,14 +7,20 @@ import type { Side } from '../compare/sides';
 import { toHtml, toMarkdown, type Block } from './blocks';
 import { protocolKey, type FindingResult, type PartResult } from './evaluate';
 import { METRICS } from './metrics';
+import type { Principle } from './methodology';
 import type { FindingsPlan } from './plan';
+import type { FindingsRecord } from './record';
 import type { CompareLink } from './design-compares';
 import type { DesignRow } from './two-by-two';
-import { MARGIN, RULES } from './verdict';
+import { RULES } from './verdict';
 
 export interface ReportContext {
-  plan: Pick<FindingsPlan, 'mode' | 'protocol' | 'roles'>;
+  plan: Pick<FindingsPlan, 'mode' | 'protocol' | 'roles' | 'cells' | 'seed' | 'capacity'>;
+  /** Merged runs by cell, "<variant>@<level>". */
   cells: Record<string, Side>;
+  /** What the run did (seed, peaks, order), when it was run rather than evaluated from results. */
+  record?: FindingsRecord;
+  methodology?: Principle[];
   /** Where the report goes: links to runs are relative to it. */
   dir: string;
   /** Path from the report folder to the results root. */
@@ -57,7 +63,7 @@ function summary(results: FindingResult[], ctx: ReportContext): Block[] {
   return [
     { kind: 'h2', text: 'Summary' },
     { kind: 'p', text: `${counts}. Verdict rule: ${RULES.finding}.` },
-    { kind: 'table', head: ['finding', 'verdict', 'key figure (B − A, 95% CI)', 'runs (and exemplar traces)'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, runLinks(r, ctx)]) },
+    { kind: 'table', head: ['finding', 'verdict', 'decisive comparison (B − A, 95% CI, Cliff\'s δ)', 'explanation', 'runs (and exemplar traces)'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, r.explanation.slice(0, 2).join(' ') || 'none', runLinks(r, ctx)]) },
   ];
 }
 
@@ -90,15 +96,28 @@ function designBlocks(rows: DesignRow[], compares: CompareLink[]): Block[] {
   ];
 }
 
+function rankCell(p: PartResult): string {
+  const r = p.comparison?.rank;
+  return r ? `U = ${r.uB}, p = ${r.p.toFixed(3)}; δ = ${r.cliffsDelta.toFixed(2)} (${r.magnitude})` : 'n/a';
+}
+
+function tostCell(p: PartResult): string {
+  const t = p.comparison?.tost;
+  return t ? `±${t.margin.toPrecision(3)}: p = ${t.p.toPrecision(2)}${t.equivalent ? ', equivalent' : ''}` : 'n/a';
+}
+
 function partRow(p: PartResult): string[] {
   const m = METRICS[p.test.metric];
   return [
     p.test.reads,
+    p.test.level,
     p.a ? `${p.a.variant} (${p.a.role})` : `— (${p.test.a})`,
     p.b ? `${p.b.variant} (${p.b.role})` : `— (${p.test.b})`,
     m.label,
     `B − A ${p.test.expect}`,
     diffCell(p.difference, m.unit),
+    rankCell(p),
+    tostCell(p),
     `**${p.verdict.verdict}**`,
     p.verdict.why + (p.verdict.settle ? `; would settle it: ${p.verdict.settle}` : ''),
   ];
@@ -109,7 +128,7 @@ function findingBlocks(r: FindingResult): Block[] {
   return [
     { kind: 'h2', text: `${label(r)}: ${r.verdict}` },
     { kind: 'quote', text: r.claim.quote },
-    { kind: 'table', head: ['part', 'A', 'B', 'metric', 'expected', 'B − A [95% CI]', 'verdict', 'why'], rows: r.parts.map(partRow) },
+    { kind: 'table', head: ['part', 'load', 'A', 'B', 'metric', 'expected', 'B − A [95% Welch CI]', 'Mann–Whitney, Cliff\'s δ', 'TOST (margin)', 'verdict', 'why'], rows: r.parts.map(partRow) },
     { kind: 'p', text: `Rules: ${rules.join(' · ')} · ${r.rule}.` },
     { kind: 'h3', text: 'Explanation' },
     { kind: 'list', items: r.explanation.length ? r.explanation : ['no run to explain from'] },
@@ -117,25 +136,41 @@ function findingBlocks(r: FindingResult): Block[] {
   ];
 }
 
-export function findingsBlocks(results: FindingResult[], design: DesignRow[], ctx: ReportContext): Block[] {
+function methodologyBlocks(principles: Principle[] | undefined): Block[] {
+  if (!principles?.length) return [];
+  return [
+    { kind: 'h2', text: 'Methodology (Papadopoulos et al., IEEE TSE 2019)' },
+    { kind: 'p', text: 'The eight principles for reproducible performance evaluation, each with this run\'s evidence; **NOT MET** marks where it falls short.' },
+    { kind: 'table', head: ['principle', 'evidence', 'met'], rows: principles.map((p) => [`${p.id} ${p.name}`, p.evidence, p.flag ? `**NOT MET**: ${p.flag}` : 'met']) },
+  ];
+}
+
+function protocolText(ctx: ReportContext): string {
   const pr = ctx.plan.protocol;
+  const rec = ctx.record;
+  const rate = rec?.capacity.rate ?? ctx.plan.capacity?.rate;
+  const peaks = rec ? Object.entries(rec.peaks).map(([l, p]) => `${l} = ${p} it/s`).join(', ') : pr.levels.join(', ');
+  const paper = rec ? (rec.paper.multiple === null ? 'paper-equivalent load not found' : `paper-equivalent load ${rec.paper.multiple}× (naked-mon EFR ${(100 * rec.paper.efr!).toFixed(1)}% against paper 000's 61.5% at 200 users/s)`) : 'paper-equivalent load from the run';
+  return `Loads as multiples of naked-mon's sustainable rate (SPS p95 ≤ 2 s, 0 KO) ${rate ?? '?'} it/s: ${peaks}; ${paper}. Each run: profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s. Repetitions: ${pr.stopping.minRuns}–${pr.stopping.maxRuns} runs per cell, interleaved in a seeded random order (seed ${rec?.seed ?? ctx.plan.seed}), until the 95% interval of B − A is within ±${100 * pr.stopping.precision}% of A's median. Figures over VALID runs only; each comparison: Welch's 95% interval, Mann–Whitney U with Cliff's δ, and TOST at the claim's margin (±10% of the larger mean unless it states another).`;
+}
+
+export function findingsBlocks(results: FindingResult[], design: DesignRow[], ctx: ReportContext): Block[] {
   const cells = Object.values(ctx.cells);
   const machine = cells[0]?.result.aggregated.meta.machine;
   return [
     { kind: 'h1', text: `Paper 000's findings on shellgrade (${ctx.plan.mode})` },
-    {
-      kind: 'p',
-      text: `Generated ${ctx.generatedAt} from ${cells.length} tests (planned protocol: profile ${pr.profile}, ${pr.runs} runs each${pr.holdS ? `, hold ${pr.holdS} s` : ''}; each test's own under Tests); figures are over VALID runs only; differences are Welch 95% intervals over runs; "no practical effect" = within ±${100 * MARGIN}% of the larger mean.${machine ? ` Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${machine.kernel}.` : ''}`,
-    },
+    { kind: 'p', text: `Generated ${ctx.generatedAt} from ${cells.length} cells. ${protocolText(ctx)}${machine ? ` Machine: ${machine.cpuModel}, ${machine.cores} cores, ${(machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${machine.kernel}.` : ''}` },
     ...summary(results, ctx),
-    { kind: 'h2', text: 'Tests' },
+    ...methodologyBlocks(ctx.methodology),
+    { kind: 'h2', text: 'Cells' },
     {
       kind: 'list',
-      items: Object.entries(ctx.plan.roles).map(([role, variant]) => {
-        const s = ctx.cells[variant];
-        if (!s) return `${role}: ${variant} — not run`;
+      items: ctx.plan.cells.map((c) => {
+        const key = `${c.variant}@${c.level}`;
+        const s = ctx.cells[key];
+        if (!s) return `${key} (${c.roles.join(', ')}): not run`;
         const a = s.result.aggregated;
-        return `${role}: [${a.meta.runId}](${ctx.resultsRel}/${a.meta.runId}/) — ${a.validRuns}/${a.runs} runs VALID, ${protocolKey(s)}`;
+        return `${key} (${c.roles.join(', ')}): ${s.runs.length}/${a.runs} runs VALID, from [${a.meta.runId}](${ctx.resultsRel}/${a.meta.runId}/)${s.ref.includes('+') ? ` and ${s.ref.split('+').length - 1} more` : ''}, ${protocolKey(s)}`;
       }),
     },
     ...designBlocks(design, ctx.compares ?? []),
@@ -150,6 +185,6 @@ export function writeFindingsReport(results: FindingResult[], design: DesignRow[
   const files = [join(ctx.dir, 'findings.md'), join(ctx.dir, 'findings.html'), join(ctx.dir, 'findings.json')];
   writeFileSync(files[0], markdown);
   writeFileSync(files[1], toHtml(`Paper 000's findings on shellgrade (${ctx.plan.mode})`, blocks));
-  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, runs: Object.fromEntries(Object.entries(ctx.cells).map(([v, s]) => [v, s.result.runId])), design, results }, null, 2));
+  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, record: ctx.record ?? null, cells: Object.fromEntries(Object.entries(ctx.cells).map(([k, s]) => [k, s.ref])), methodology: ctx.methodology ?? [], design, results }, null, 2));
   return { markdown, files };
 }

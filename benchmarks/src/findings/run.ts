@@ -1,5 +1,8 @@
-// The live side of `npm run findings`: run the plan's tests one after the other (as `bench
-// matrix` does), or pick the latest finished ones (--from-results), then evaluate and write.
+// The live side of `npm run findings`: the paper-equivalent search on naked-mon, then rounds of
+// single runs — every cell still undecided once per round, in the seeded order (schedule.ts) —
+// until each comparison's interval is precise enough or the maximum (stats/stopping.ts). The
+// record (findings-runs.json: seed, capacity, search, order, run ids, stopping states) is written
+// after every run, so --from can evaluate a run that was stopped.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadVariant, mergeSpec, validateVariant } from '@shellgrade/variant';
@@ -7,15 +10,21 @@ import { stringify } from 'yaml';
 import { loadSide, type Side } from '../compare/sides';
 import { phase } from '../log';
 import { resultsDir } from '../paths';
-import { latestRunIds, loadResult } from '../report/load-results';
 import { makeRunId, runTest } from '../run-test';
-import { evaluateFindings } from './evaluate';
-import type { DerivedVariant, FindingsPlan } from './plan';
-import { writeFindingsReport } from './report';
-import { designTable } from './two-by-two';
-import { writeDesignCompares } from './design-compares';
-import type { Role } from './claims';
+import { variantDown } from '../stack';
+import type { Aggregated } from '../types';
 import type { PlacementRequest } from '../placement/plan';
+import { writeDesignCompares } from './design-compares';
+import { designCellsOf, evaluateFindings } from './evaluate';
+import { CAPACITY_VARIANT, nextPaperProbe, paperResult, peakOf, type PaperProbe } from './loads';
+import { mergeSides } from './merge-sides';
+import { methodology } from './methodology';
+import type { DerivedVariant, FindingsPlan } from './plan';
+import { activeCells, watchedComparisons } from './watched';
+import { RECORD_FILE, type FindingsRecord } from './record';
+import { writeFindingsReport } from './report';
+import { cellKey, roundOrder, seededRng } from './schedule';
+import { designTable } from './two-by-two';
 
 export function findingsDir(at = new Date()): string {
   return join(resultsDir(), 'findings', at.toISOString().slice(0, 10));
@@ -31,43 +40,84 @@ export function writeDerivedSpec(d: DerivedVariant, dir: string): string {
   return file;
 }
 
-/** Runs every planned test; a test that fails is logged and left out (its claims stay inconclusive). */
-/** `placement`: the client and the system on cpusets apart — on by default for findings (placement/plan.ts). */
-export async function runPlan(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<Record<string, string>> {
-  const ids: Record<string, string> = {};
+function efrOf(a: Aggregated): number | null {
+  return a.paper['stages.hold.efr_paper']?.mean ?? a.paper['efr_paper']?.mean ?? null;
+}
+
+/** Sides of every cell from the record's run ids (one folder per run, merged). */
+export function sidesOf(record: Pick<FindingsRecord, 'runs'>, root?: string): Record<string, Side> {
+  const out: Record<string, Side> = {};
+  for (const [key, ids] of Object.entries(record.runs)) {
+    if (ids.length) out[key] = mergeSides(ids.map((id) => loadSide(root ? join(root, id) : id)));
+  }
+  return out;
+}
+
+export async function runFindings(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
+  if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate <it/s>');
+  mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
-  for (const [i, t] of plan.tests.entries()) {
-    phase(`findings: ${t.variant} (${i + 1}/${plan.tests.length}) for ${t.usedBy.join(', ')}`);
-    const variant = t.derived ? writeDerivedSpec(t.derived, join(dir, 'specs')) : t.variant;
-    try {
-      const a = await runTest({ variant, profile: pr.profile, runs: pr.runs, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: t.derived ? makeRunId(t.derived.name, pr.profile, undefined) : undefined, findings: true, placement });
-      ids[t.variant] = a.meta.runId;
-    } catch (err) {
-      phase(`findings: ${t.variant} failed: ${err instanceof Error ? err.message : String(err)}`);
+  const rate = plan.capacity.rate;
+  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), startedAt: new Date().toISOString(), endedAt: null };
+  const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
+  const one = async (variant: string, peak: number, label: string): Promise<Aggregated> =>
+    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement });
+  try {
+    // The paper-equivalent load, searched on naked-mon before the rounds (its runs are recorded, not compared).
+    const probes: PaperProbe[] = [];
+    for (let m = nextPaperProbe(probes, pr.paperProbes); m !== null; m = nextPaperProbe(probes, pr.paperProbes)) {
+      const peak = Math.max(1, Math.round(m * rate));
+      phase(`findings: paper-equivalent search, naked-mon at ${m}× = ${peak} it/s`);
+      const a = await one(CAPACITY_VARIANT, peak, `findings-search-${m}x`);
+      probes.push({ multiple: m, peak, efr: efrOf(a), runId: a.meta.runId });
+      record.paper = paperResult(probes);
+      save();
     }
+    for (const level of pr.levels) {
+      const p = peakOf(level, rate, record.paper.multiple);
+      if (p !== null) record.peaks[level] = p;
+    }
+    phase(`findings: peaks ${JSON.stringify(record.peaks)} (paper-equivalent ${record.paper.multiple ?? 'not found'}×, EFR ${record.paper.efr ?? 'n/a'})`);
+    const specs = new Map<string, string>();
+    for (const c of plan.cells) if (c.derived && !specs.has(c.variant)) specs.set(c.variant, writeDerivedSpec(c.derived, join(dir, 'specs')));
+    const rng = seededRng(plan.seed);
+    let active = plan.cells.filter((c) => record.peaks[c.level] !== undefined);
+    for (let round = 1; round <= pr.stopping.maxRuns && active.length; round++) {
+      const order = roundOrder(active, rng);
+      record.rounds.push(order.map(cellKey));
+      for (const [i, c] of order.entries()) {
+        const key = cellKey(c);
+        phase(`findings round ${round}: ${key} (${i + 1}/${order.length})`);
+        try {
+          const a = await one(specs.get(c.variant) ?? c.variant, record.peaks[c.level]!, `findings-${c.level}-r${round}`);
+          (record.runs[key] ??= []).push(a.meta.runId);
+        } catch (err) {
+          record.failed.push({ cell: key, round, error: err instanceof Error ? err.message : String(err) });
+          phase(`findings: ${key} failed: ${record.failed.at(-1)!.error}`);
+        }
+        save();
+      }
+      active = activeCells(plan, record.comparisons, sidesOf(record)).filter((c) => record.peaks[c.level] !== undefined);
+      save();
+    }
+  } finally {
+    record.endedAt = new Date().toISOString();
+    save();
+    await variantDown().catch(() => undefined);
   }
-  return ids;
+  return record;
 }
 
-/** The latest finished test (tracing off) of every planned variant on the plan's profile. */
-export function latestPlannedRuns(plan: FindingsPlan): Record<string, string> {
-  const wanted = new Set(plan.tests.map((t) => t.variant));
-  const ids: Record<string, string> = {};
-  for (const id of latestRunIds()) {
-    const m = loadResult(id).aggregated.meta;
-    if (wanted.has(m.variant) && m.profileName === plan.protocol.profile && !m.tracing) ids[m.variant] = id;
-  }
-  return ids;
-}
-
-/** Verdicts, the 2 × 2 and its compare pages, written under `dir` (links to runs relative to resultsRoot). */
-export function evaluateCells(plan: FindingsPlan, cells: Record<string, Side>, dir: string, resultsRoot = resultsDir()): { markdown: string; files: string[] } {
-  const results = evaluateFindings({ plan, cells });
-  const designCells = Object.fromEntries(Object.entries(plan.roles).filter(([, v]) => cells[v]).map(([r, v]) => [r, cells[v]])) as Partial<Record<Role, Side>>;
+/** Verdicts, the 2 × 2 and its compare pages, the methodology, written under `dir` (links to runs relative to resultsRoot). */
+export function evaluateCells(plan: FindingsPlan, cells: Record<string, Side>, dir: string, resultsRoot = resultsDir(), record?: FindingsRecord): { markdown: string; files: string[] } {
+  const input = { plan, cells };
+  const results = evaluateFindings(input);
+  const designCells = designCellsOf(input);
   const compares = writeDesignCompares(designCells, dir);
-  return writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: relative(dir, resultsRoot) || '.', generatedAt: new Date().toISOString(), compares });
+  const method = methodology({ plan, cells, results, record });
+  return writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: relative(dir, resultsRoot) || '.', generatedAt: new Date().toISOString(), compares, record, methodology: method });
 }
 
-export function evaluateRuns(plan: FindingsPlan, runIds: Record<string, string>, dir: string): { markdown: string; files: string[] } {
-  return evaluateCells(plan, Object.fromEntries(Object.entries(runIds).map(([v, id]) => [v, loadSide(id)])), dir);
+export function evaluateRecord(plan: FindingsPlan, record: FindingsRecord, dir: string): { markdown: string; files: string[] } {
+  return evaluateCells(plan, sidesOf(record), dir, resultsDir(), record);
 }

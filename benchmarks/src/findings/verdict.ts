@@ -1,16 +1,17 @@
-// The verdict rules, applied exactly as written in RULES (printed beside every verdict).
-import type { Difference } from '../compare/difference';
+// The verdict rules, applied exactly as written in RULES (printed beside every verdict). A claim
+// of a difference is reproduced by Welch's 95% interval on its side of 0; "no practical
+// difference" is a conclusion — TOST within the claim's margin — that refutes a claimed
+// difference and reproduces a claimed ceiling. The rank test is reported beside, and named when
+// it disagrees with Welch (few runs, or a skewed metric).
 import type { Expectation } from './claims';
+import type { Comparison } from './comparison';
 
 export type Verdict = 'reproduced' | 'refuted' | 'inconclusive';
 
-/** Relative margin of "no practical effect": ±10% of the larger of the two means. */
-export const MARGIN = 0.1;
-
 export const RULES = {
-  higher: 'reproduced when the 95% interval of B − A lies above 0; refuted when it lies below 0, or within ±10% of the larger mean (no effect of that size); otherwise inconclusive',
-  lower: 'reproduced when the 95% interval of B − A lies below 0; refuted when it lies above 0, or within ±10% of the larger mean (no effect of that size); otherwise inconclusive',
-  same: 'reproduced when the 95% interval of B − A lies within ±10% of the larger mean (a ceiling: no gain of that size); refuted when it excludes 0 beyond that band; otherwise inconclusive',
+  higher: 'reproduced when the 95% Welch interval of B − A lies above 0; refuted when it lies below 0, or when TOST shows B − A within ±margin (no practical difference); otherwise inconclusive',
+  lower: 'reproduced when the 95% Welch interval of B − A lies below 0; refuted when it lies above 0, or when TOST shows B − A within ±margin (no practical difference); otherwise inconclusive',
+  same: 'reproduced when TOST shows B − A within ±margin (no practical difference: a ceiling); refuted when the 95% Welch interval excludes 0 and |B − A| exceeds the margin; otherwise inconclusive',
   finding: 'a finding is reproduced when every one of its parts is, refuted when any part is, inconclusive otherwise',
 } as const;
 
@@ -22,37 +23,60 @@ export interface PartVerdict {
 }
 
 /** Valid runs per side that would bring the interval's half-width down to `target` at the observed spread. */
-function runsNeeded(d: Difference, target: number): number | null {
+function runsNeeded(c: Comparison, target: number): number | null {
+  const d = c.welch;
   if (d.lo === null || d.hi === null || target <= 0) return null;
   const half = (d.hi - d.lo) / 2;
   if (half === 0) return null;
   return Math.ceil(Math.min(d.nA, d.nB) * (half / target) ** 2);
 }
 
-function settleByRuns(d: Difference, target: number, what: string): string {
-  const n = runsNeeded(d, target);
-  return n === null ? `more valid runs per side (${what})` : `about ${n} valid runs per side at the observed spread (${what}); now ${d.nA} and ${d.nB}`;
+function settleByRuns(c: Comparison, target: number, what: string): string {
+  const n = runsNeeded(c, target);
+  return n === null ? `more valid runs per side (${what})` : `about ${n} valid runs per side at the observed spread (${what}); now ${c.welch.nA} and ${c.welch.nB}`;
 }
 
-export function judgePart(d: Difference, expect: Expectation, margin = MARGIN): PartVerdict {
+const p3 = (x: number): string => x.toPrecision(3);
+
+/** The smallest two-sided exact Mann–Whitney p with n and m runs: 2 / C(n + m, n). */
+function smallestP(n: number, m: number): number {
+  let c = 1;
+  for (let i = 1; i <= n; i++) c = (c * (m + i)) / i;
+  return Math.min(1, 2 / c);
+}
+
+/** "; Mann–Whitney p = 0.100 (exact), Cliff's δ = −1.00 (large)", and why when it disagrees with Welch. */
+function rankText(c: Comparison): string {
+  const r = c.rank;
+  if (!r) return '';
+  const rankSays = r.p <= 0.05;
+  const floor = smallestP(r.nA, r.nB);
+  const disagree = c.welch.significant === rankSays ? '' : ` — the rank test ${rankSays ? 'finds' : 'does not find'} a difference at 5 %${!rankSays && floor > 0.05 ? ` (with ${r.nA} and ${r.nB} runs it cannot: its smallest p is ${floor.toFixed(3)})` : ''}`;
+  return `; Mann–Whitney p = ${r.p.toFixed(3)} (${r.method}), Cliff's δ = ${r.cliffsDelta.toFixed(2)} (${r.magnitude})${disagree}`;
+}
+
+export function judgePart(c: Comparison, expect: Expectation): PartVerdict {
+  const d = c.welch;
   if (d.lo === null || d.hi === null || d.diff === null) {
     return { verdict: 'inconclusive', why: d.note ?? 'no interval', settle: `at least 2 valid runs of each side (now ${d.nA} and ${d.nB})` };
   }
   if (d.meanA === 0 && d.meanB === 0) {
-    return { verdict: 'inconclusive', why: 'both sides are 0 at this load', settle: 'a load at which the baseline fails or slows (a higher --peak)' };
+    return { verdict: 'inconclusive', why: 'both sides are 0 at this load', settle: 'a load level at which the baseline fails or slows' };
   }
-  const band = margin * Math.max(Math.abs(d.meanA ?? 0), Math.abs(d.meanB ?? 0));
-  const within = d.lo >= -band && d.hi <= band;
-  const ci = `95% CI [${d.lo.toPrecision(3)}, ${d.hi.toPrecision(3)}]`;
+  const band = c.band!;
+  const equivalent = c.tost?.equivalent === true;
+  const ci = `95% CI [${p3(d.lo)}, ${p3(d.hi)}]`;
+  const tostText = c.tost ? `TOST ±${p3(band)} (±${100 * c.margin}%): p = ${c.tost.p.toPrecision(2)}` : 'no TOST';
+  const rank = rankText(c);
   if (expect === 'same') {
-    if (within) return { verdict: 'reproduced', why: `${ci} within ±${band.toPrecision(3)}` };
-    if (d.significant && Math.abs(d.diff) > band) return { verdict: 'refuted', why: `${ci} excludes 0 and |B − A| exceeds ±${band.toPrecision(3)}` };
-    return { verdict: 'inconclusive', why: `${ci} neither within ±${band.toPrecision(3)} nor beyond it`, settle: settleByRuns(d, Math.max(band - Math.abs(d.diff), band / 4), 'to fit the interval within the band') };
+    if (equivalent) return { verdict: 'reproduced', why: `${tostText}: no practical difference; ${ci}${rank}` };
+    if (d.significant && Math.abs(d.diff) > band) return { verdict: 'refuted', why: `${ci} excludes 0 and |B − A| exceeds ±${p3(band)}${rank}` };
+    return { verdict: 'inconclusive', why: `${ci}, ${tostText}: neither equivalent nor beyond the margin${rank}`, settle: settleByRuns(c, Math.max(band - Math.abs(d.diff), band / 4), 'to fit the interval within the margin') };
   }
-  if ((expect === 'higher' && d.lo > 0) || (expect === 'lower' && d.hi < 0)) return { verdict: 'reproduced', why: `${ci} lies ${expect === 'higher' ? 'above' : 'below'} 0` };
-  if ((expect === 'higher' && d.hi < 0) || (expect === 'lower' && d.lo > 0)) return { verdict: 'refuted', why: `${ci} lies ${expect === 'higher' ? 'below' : 'above'} 0: the opposite of the claim` };
-  if (within) return { verdict: 'refuted', why: `${ci} within ±${band.toPrecision(3)}: no effect of that size` };
-  return { verdict: 'inconclusive', why: `${ci} includes 0`, settle: settleByRuns(d, Math.abs(d.diff) || band, 'to exclude 0 if the observed difference is real') };
+  if ((expect === 'higher' && d.lo > 0) || (expect === 'lower' && d.hi < 0)) return { verdict: 'reproduced', why: `${ci} lies ${expect === 'higher' ? 'above' : 'below'} 0${rank}` };
+  if ((expect === 'higher' && d.hi < 0) || (expect === 'lower' && d.lo > 0)) return { verdict: 'refuted', why: `${ci} lies ${expect === 'higher' ? 'below' : 'above'} 0: the opposite of the claim${rank}` };
+  if (equivalent) return { verdict: 'refuted', why: `${tostText}: no practical difference; ${ci}${rank}` };
+  return { verdict: 'inconclusive', why: `${ci} includes 0; ${tostText}${rank}`, settle: settleByRuns(c, Math.abs(d.diff) || band, 'to exclude 0 if the observed difference is real') };
 }
 
 export function combine(parts: Verdict[]): Verdict {

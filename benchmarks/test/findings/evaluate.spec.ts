@@ -2,20 +2,24 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Side } from '../../src/compare/sides';
+import quantile from '@stdlib/stats-base-dists-t-quantile';
 import { evaluateFindings, type FindingResult, type PartResult } from '../../src/findings/evaluate';
+import { LEVELS } from '../../src/findings/loads';
 import { findingsPlan } from '../../src/findings/plan';
 import { evaluateCells } from '../../src/findings/run';
-import { MARGIN } from '../../src/findings/verdict';
-import { writeRecordedResults } from './recorded';
+import { atEveryLevel, writeRecordedResults } from './recorded';
 
 let root: string;
 let cells: Record<string, Side>;
 let results: FindingResult[];
-const plan = findingsPlan('quick');
+// The quick plan's cells, run here at every level (the recorded figures do not depend on it).
+const quick = findingsPlan('quick', { seed: 1 });
+const plan = { ...quick, protocol: { ...quick.protocol, levels: LEVELS } };
+const MARGIN = 0.1;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'sg-findings-'));
-  cells = writeRecordedResults(root);
+  cells = atEveryLevel(writeRecordedResults(root));
   results = evaluateFindings({ plan, cells });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,7 +32,10 @@ function oracle(p: PartResult): string {
   if (!d || d.lo === null || d.hi === null) return 'inconclusive';
   if (d.meanA === 0 && d.meanB === 0) return 'inconclusive';
   const band = MARGIN * Math.max(Math.abs(d.meanA!), Math.abs(d.meanB!));
-  const within = d.lo >= -band && d.hi <= band;
+  // TOST at 5 % ⟺ the 90% interval inside (−band, band): from the 95% one, at Welch's df.
+  const df = p.comparison!.tost!.df;
+  const half90 = Number.isFinite(df) ? ((d.hi - d.lo) / 2) * (quantile(0.95, df) / quantile(0.975, df)) : 0;
+  const within = Math.abs(d.diff!) + half90 < band;
   const above = d.lo > 0;
   const below = d.hi < 0;
   switch (p.test.expect) {
@@ -60,7 +67,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     const r = finding('i');
     expect(r.verdict).toBe('reproduced');
     expect(r.parts.map((p) => p.difference!.diff)).toEqual([expect.closeTo(-800, 6), expect.closeTo(-0.2, 6)]);
-    expect(r.keyFigure).toMatch(/^p95 msa-1-1 − naked-mon = -800 ms \[-\d+ ms, -\d+ ms\]$/);
+    expect(r.keyFigure).toMatch(/^p95 at 1x: msa-1-1 − naked-mon = -800 ms \[-\d+ ms, -\d+ ms\], Cliff's δ -1\.00$/);
   });
 
   it('(ii) refuted: the replicated monolith is slower, the interval above 0', () => {
@@ -84,7 +91,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
   it('(iv) inconclusive: it needs a cell --quick does not run, and says how to settle it', () => {
     const r = finding('iv');
     expect(r.verdict).toBe('inconclusive');
-    expect(r.parts[0].verdict).toEqual({ verdict: 'inconclusive', why: 'msa-gateway-replicated is not run in --quick mode', settle: 'run the full protocol (npm run findings), which runs msa-gateway-replicated' });
+    expect(r.parts[0].verdict).toEqual({ verdict: 'inconclusive', why: 'msa-gateway-replicated at 1x is not run in --quick mode', settle: 'run the full protocol (npm run findings), which runs msa-gateway-replicated at 1x' });
     expect(r.keyFigure).toBe('no figure (cells not run)');
   });
 
@@ -111,19 +118,19 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
   });
 
   it('explains with per-process CPU and says when traces are missing; flags the energy estimate and the crowded machine', () => {
-    expect(finding('v').explanation.some((e) => /^naked-mon: CPU per run postgres 10.0 s, sg-monolith-0 30.0 s|^naked-mon: CPU per run sg-monolith-0 30.0 s/.test(e))).toBe(true);
-    expect(finding('v').explanation.join('\n')).toMatch(/naked-mon: .*no trace breakdown/);
-    expect(finding('v').explanation.join('\n')).toMatch(/msa-1-1: .*critical-path shares of the SPS latency: p50 100 ms: exercise 60%, database 30%, gateway 10%; p99 2000 ms: grading.process 65%, broker.queue_wait 24%, broker.consume 10% \(exemplar trace 4bf92f3577b34da6a3ce929d0e0e4736\) \(10 traces\)/);
+    expect(finding('v').explanation.some((e) => /^naked-mon at 0.5x: CPU per run postgres 10.0 s, sg-monolith-0 30.0 s|^naked-mon at 0.5x: CPU per run sg-monolith-0 30.0 s/.test(e))).toBe(true);
+    expect(finding('v').explanation.join('\n')).toMatch(/naked-mon at 0.5x: .*no trace breakdown/);
+    expect(finding('v').explanation.join('\n')).toMatch(/msa-1-1 at 0.5x: .*critical-path shares of the SPS latency: p50 100 ms: exercise 60%, database 30%, gateway 10%; p99 2000 ms: grading.process 65%, broker.queue_wait 24%, broker.consume 10% \(exemplar trace 4bf92f3577b34da6a3ce929d0e0e4736\) \(10 traces\)/);
     expect(finding('vii').caveats.join('\n')).toMatch(/energy is the harness ESTIMATE/);
     expect(finding('vi').caveats.join('\n')).toMatch(/this machine has 2 cores: msa-1-2 run more app processes than cores/);
     expect(finding('ii').caveats).toEqual([]);
   });
 
   it('warns when the tests compared ran different protocols', () => {
-    const x2 = cells['mon-x2'];
+    const x2 = cells['mon-x2@1x'];
     const other = { ...x2, result: { ...x2.result, aggregated: { ...x2.result.aggregated, meta: { ...x2.result.aggregated.meta, profile: { ...x2.result.aggregated.meta.profile, peak: 20 } } } } };
-    const [ii] = evaluateFindings({ plan, cells: { ...cells, 'mon-x2': other } }).filter((r) => r.claim.id === 'ii');
-    expect(ii.caveats).toEqual(['the tests compared ran different protocols (naked-mon: small peak 6/s 30+60 s; mon-x2: small peak 20/s 30+60 s): their differences mix protocol and configuration']);
+    const [ii] = evaluateFindings({ plan, cells: { ...cells, 'mon-x2@1x': other } }).filter((r) => r.claim.id === 'ii');
+    expect(ii.caveats).toEqual(['the runs compared ran different protocols (naked-mon: small peak 6/s 30+60 s; mon-x2: small peak 20/s 30+60 s): their differences mix protocol and configuration']);
   });
 
   it('writes findings.md and .html with the one-screen summary first, and the 2 × 2 effects as compare pages', () => {
@@ -135,7 +142,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     const md = out.markdown;
     const firstH2 = md.indexOf('## ');
     expect(md.slice(firstH2, firstH2 + 10)).toBe('## Summary');
-    expect(md).toMatch(/\| \(i\) MSA outperforms the monolith, nothing replicated \| \*\*reproduced\*\* \| p95 msa-1-1 − naked-mon = -800 ms .* \| \[naked-mon\]\(\.\.\/\.\.\/20261125T030000Z-naked-mon-small\/\), \[msa-1-1\]/);
+    expect(md).toMatch(/\| \(i\) MSA outperforms the monolith, nothing replicated \| \*\*reproduced\*\* \| p95 at 1x: msa-1-1 − naked-mon = -800 ms .* \| \[naked-mon\]\(\.\.\/\.\.\/20261125T030000Z-naked-mon-small\/\), \[msa-1-1\]/);
     expect(md).toContain('> when no app component is replicated, MSA outperforms the monolithic architecture');
     const html = readFileSync(join(dir, 'findings.html'), 'utf8');
     expect(html).toContain('<tr class="refuted"><td>(ii) Replicating the whole monolith helps</td>');

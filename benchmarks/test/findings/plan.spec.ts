@@ -3,42 +3,60 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadVariant } from '@shellgrade/variant';
 import { CLAIMS } from '../../src/findings/claims';
-import { estimateMinutes, findingsPlan, MSA_ASYNC, planText } from '../../src/findings/plan';
+import { OVERLOAD_LEVELS } from '../../src/findings/loads';
+import { estimate, findingsPlan, MSA_ASYNC, planText, PROTOCOLS, SETUP_S, TAIL_S } from '../../src/findings/plan';
 import { writeDerivedSpec } from '../../src/findings/run';
 
+const capacity = { rate: 8, source: '20261127T000000Z-naked-mon-calibration.json' };
+
 describe('findings plan (printable with --dry-run, nothing run)', () => {
-  it('--quick runs the 2 × 2 and one replicated configuration per architecture, 3 shortened runs, within 25 min', () => {
-    const p = findingsPlan('quick');
-    expect(p.tests.map((t) => t.variant)).toEqual(['naked-mon', 'naked-mon-async', 'msa-1-1', 'msa-1-1-async', 'mon-x2', 'msa-1-2']);
-    expect(p.protocol).toEqual({ profile: 'small', runs: 3, rampS: 10, holdS: 25, pauseS: 5 });
-    expect(p.estimateMin).toBeLessThanOrEqual(25);
-    expect(p.notRun).toEqual(['msa-gateway-replicated', 'msa-replicated-more']);
+  it('--quick: the 2 × 2 and one replicated configuration per architecture at 1× and the paper-equivalent load, within 30 min', () => {
+    const p = findingsPlan('quick', { seed: 7, capacity });
+    expect([...new Set(p.cells.map((c) => c.variant))]).toEqual(['naked-mon', 'naked-mon-async', 'msa-1-1', 'msa-1-1-async', 'mon-x2', 'msa-1-2']);
+    expect(p.cells.map((c) => `${c.variant}@${c.level}`)).toEqual(['naked-mon@1x', 'naked-mon@paper', 'naked-mon-async@1x', 'msa-1-1@1x', 'msa-1-1@paper', 'msa-1-1-async@1x', 'mon-x2@1x', 'mon-x2@paper', 'msa-1-2@1x', 'msa-1-2@paper']);
+    expect(p.estimate.totalMin).toBeLessThanOrEqual(30);
+    expect(p.notRun).toContain('msa-gateway-replicated@1x');
+    expect(p.notRun).toContain('mon-blocking@0.5x');
   });
 
-  it('the full protocol runs every role, 10 runs per test as the paper', () => {
-    const p = findingsPlan('full');
+  it('full: every role at every level a claim names, 3–6 adaptive runs, within 3 h', () => {
+    const p = findingsPlan('full', { seed: 7, capacity });
     expect(p.notRun).toEqual([]);
-    expect(p.protocol.runs).toBe(10);
-    expect(p.tests.map((t) => t.variant)).toEqual(expect.arrayContaining(['msa-1-4', 'msa-2-2-2']));
-    expect(p.estimateMin).toBeGreaterThan(60);
+    expect(p.protocol.stopping).toEqual({ minRuns: 3, maxRuns: 6, precision: 0.1 });
+    expect(p.cells.map((c) => `${c.variant}@${c.level}`)).toEqual(expect.arrayContaining(['msa-1-4@1.5x', 'msa-2-2-2@1x', 'naked-mon@0.5x', 'msa-1-2@2x', 'naked-mon@paper']));
+    expect(p.estimate.totalMin).toBeLessThanOrEqual(180);
+    expect(p.estimate.totalMin).toBeGreaterThan(60);
   });
 
-  it('the 2 × 2 fourth cell is msa-1-1 with an async grader, and every claim using the design lists it', () => {
-    const t = findingsPlan('quick').tests.find((x) => x.variant === 'msa-1-1-async')!;
-    expect(t.derived).toEqual(MSA_ASYNC);
-    expect(t.usedBy).toEqual(CLAIMS.filter((c) => c.design || c.tests.some((x) => x.a === 'msa-async' || x.b === 'msa-async')).map((c) => c.id));
+  it('availability (EFR) parts are judged above capacity; latency at 1×', () => {
+    const parts = CLAIMS.flatMap((c) => c.tests);
+    expect(parts.filter((t) => t.metric === 'efr').every((t) => OVERLOAD_LEVELS.includes(t.level))).toBe(true);
+    expect(parts.filter((t) => t.metric === 'p95' && t.expect !== 'same').every((t) => t.level === '1x')).toBe(true);
   });
 
-  it('prints one bench run line per test and what it leaves out', () => {
-    const text = planText(findingsPlan('quick'));
-    expect(text.split('\n')[0]).toBe('findings (quick): 6 tests, profile small, 3 runs each (--ramp-s 10 --hold-s 25 --pause-s 5), ~24 min');
-    expect(text).toContain('1. naked-mon — roles mon-blocking — for i, ii, v, vii, RQ1, RQ3: bench run --variant naked-mon --profile small --runs 3 --ramp-s 10 --hold-s 25 --pause-s 5');
-    expect(text).toContain('4. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}})');
-    expect(text).toContain('not run in this mode (claims needing them stay inconclusive): msa-gateway-replicated, msa-replicated-more');
+  it('estimates the worst case: search + maxRuns × (a bring-up per variant + a run per cell)', () => {
+    const pr = PROTOCOLS.full;
+    const runS = pr.rampS + pr.holdS + TAIL_S + pr.pauseS;
+    expect(estimate(pr, 8, 17)).toEqual({ runS, roundS: 8 * SETUP_S + 17 * runS, searchS: SETUP_S + 5 * runS, totalMin: Math.ceil((SETUP_S + 5 * runS + 6 * (8 * SETUP_S + 17 * runS)) / 60) });
   });
 
-  it('estimates time from the protocol: setup plus runs × (ramp + hold + tail + pause)', () => {
-    expect(estimateMinutes({ profile: 'small', runs: 2, rampS: 10, holdS: 20, pauseS: 0 }, 3)).toBe(Math.round((3 * (30 + 2 * 60)) / 60));
+  it('--dry-run prints the capacity, each level in it/s, every cell, every round in the seeded order and the duration', () => {
+    const text = planText(findingsPlan('quick', { seed: 7, capacity }));
+    expect(text.split('\n')[0]).toBe('findings (quick): 10 cells (variant × load) over 6 variants; profile small, ramp 5 s + hold 15 s, 5 s apart; seed 7');
+    expect(text).toContain('capacity: naked-mon sustains 8 it/s (SPS p95 ≤ 2 s, 0 KO; 20261127T000000Z-naked-mon-calibration.json); levels 1x = 8 it/s, paper = searched');
+    expect(text).toMatch(/estimated duration \(worst case\): search [\d.]+ min \+ 2 rounds × [\d.]+ min \(55 s a run, 30 s a bring-up\) = \d+ min \(budget 30 min\)/);
+    expect(text).toContain('6. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}}) @ 1x (8 it/s)');
+    const rounds = text.split('\n').filter((l) => l.startsWith('round '));
+    expect(rounds).toHaveLength(2);
+    for (const r of rounds) expect(r.split(' → ')).toHaveLength(10);
+    expect(planText(findingsPlan('quick', { seed: 7, capacity }))).toBe(text);
+    expect(findingsPlan('quick', { capacity: null, seed: 7 }) && planText(findingsPlan('quick', { capacity: null, seed: 7 }))).toContain('no calibration of naked-mon meeting the SLO');
+  });
+
+  it('the 2 × 2 fourth cell is msa-1-1 with an async grader', () => {
+    const c = findingsPlan('quick').cells.find((x) => x.variant === 'msa-1-1-async')!;
+    expect(c.derived).toEqual(MSA_ASYNC);
+    expect(c.level).toBe('1x');
   });
 
   it('writes the derived cell as a valid resolved spec named after it', () => {

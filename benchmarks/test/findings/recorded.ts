@@ -2,6 +2,7 @@
 // 3 runs each with ±3% run-to-run noise, figures chosen so each verdict rule has a known answer.
 import { join } from 'node:path';
 import { loadSide, type Side } from '../../src/compare/sides';
+import { LEVELS } from '../../src/findings/loads';
 import { runRecord, writeTestFolder } from '../compare/run-fixtures';
 
 interface CellFigures {
@@ -59,4 +60,9 @@ export function writeRecordedResults(root: string): Record<string, Side> {
     cells[variant] = loadSide(join(root, runId));
   }
   return cells;
+}
+
+/** The same recorded tests as cells at every load level ("<variant>@<level>"). */
+export function atEveryLevel(byVariant: Record<string, Side>): Record<string, Side> {
+  return Object.fromEntries(Object.entries(byVariant).flatMap(([v, side]) => LEVELS.map((l) => [`${v}@${l}`, side])));
 }
