@@ -47,7 +47,6 @@ export class JobSandbox {
     requireExecutable('/usr/bin/prlimit', 'prlimit (apt-get install util-linux)');
     if (opts.isolation === 'bwrap') {
       requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set the spec\'s grader.isolation: none)');
-      if (this.privileged) requireExecutable('/usr/bin/setpriv', 'setpriv (apt-get install util-linux)');
     }
     prepareSandboxRoot(opts.sandboxRoot);
     if (opts.isolation === 'bwrap' && this.privileged) this.seccompFilter = buildSeccompFilter(opts.sandboxRoot);

@@ -35,8 +35,8 @@ export interface SandboxCommandInput {
   /** Join these cgroup.procs files first (one control group per grading, every hierarchy). */
   cgroupProcs?: string[];
   /**
-   * The service runs as root (default here): bwrap needs no user namespace and setpriv drops to
-   * the real uid 65534. Otherwise a user namespace maps the service user to 65534 inside.
+   * The service runs as root (default here): bwrap needs no user namespace and the supervisor drops
+   * to the real uid 65534. Otherwise a user namespace maps the service user to 65534 inside.
    */
   privileged?: boolean;
   /**

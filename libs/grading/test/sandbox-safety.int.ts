@@ -184,6 +184,9 @@ describe.each([['async'], ['zygote']] as const)('isolation (bwrap, %s)', (exec) 
       'for f in /job/grader.py /job/question /job/statement.html /job/submitted.tar.gz; do [ -e "$f" ] && echo "sees=$f"; done',
       'echo tampered > answers.txt && echo "wrote=copy"',
       'kill -9 -1 2>/dev/null; echo "alive=yes"',
+      // no capability can come back, no privilege through exec; only the system, its copy, /tmp, /proc and /dev in sight
+      'grep -E "^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):" /proc/self/status | tr -d " \t"',
+      'echo "foreign=$(ls / | grep -vxE "bin|dev|etc|job|lib|lib32|lib64|libx32|proc|sbin|tmp|usr" | tr "\n" ,)"',
     ].join('\n');
     const script = [
       'import json, os',
@@ -199,7 +202,15 @@ describe.each([['async'], ['zygote']] as const)('isolation (bwrap, %s)', (exec) 
     ].join('\n');
     const r = await grader(sandbox.root, { exec }).grade(scriptJob(script));
     expect(JSON.parse(r.comment[0].expl)).toEqual({
-      out: ['uid=65533', 'seen=0', 'wrote=copy', 'alive=yes'],
+      out: [
+        'uid=65533',
+        'seen=0',
+        'wrote=copy',
+        'alive=yes',
+        ...['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'].map((set) => `${set}:0000000000000000`),
+        'NoNewPrivs:1',
+        'foreign=',
+      ],
       unchanged: true,
       grader_uid: 65534,
     });

@@ -16,19 +16,6 @@ def _hard_capped(which: int, value: int) -> int:
     return resource.getrlimit(which)[1] if value == resource.RLIM_INFINITY else value
 
 
-def prlimit_args(limits: "dict[str, int]") -> "list[str]":
-    """The same limits as a prlimit(1) command prefix (for processes started by exec)."""
-    a = ["/usr/bin/prlimit"]
-    if "cpu" in limits:
-        a.append(f"--cpu={limits['cpu']}:{limits['cpu'] + 1}")
-    for key, which, flag in (("fsize", resource.RLIMIT_FSIZE, "fsize"), ("nproc", resource.RLIMIT_NPROC, "nproc"),
-                             ("as", resource.RLIMIT_AS, "as"), ("nofile", resource.RLIMIT_NOFILE, "nofile")):
-        if key in limits:
-            value = _hard_capped(which, limits[key])
-            a.append(f"--{flag}={'unlimited' if value == resource.RLIM_INFINITY else value}")
-    return a + ["--core=0", "--"]
-
-
 def apply_limits(limits: "dict[str, int]") -> None:
     """setrlimit on this process (children inherit). Soft CPU < hard: SIGXCPU names the cause."""
     if "cpu" in limits:

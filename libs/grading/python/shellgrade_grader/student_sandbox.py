@@ -1,35 +1,33 @@
 """Runs one student script in a sandbox of its own, on behalf of the supervisor (DESIGN §8).
 
-The script gets a fresh bwrap: its own PID/IPC/UTS namespaces, the student uid (not the
-grader's), read-only system folders, a private /tmp and a private, writable copy of the folder it
-comes from (e.g. /job/submission), mounted at the same path so relative and absolute paths
-behave as the grader expects. The grader, the question material and the grader's own tree are
-not in that sandbox at all, and the copy is thrown away afterwards: whatever the script writes
-can change neither the grade nor the files checked after it. Its output comes back bounded.
-It shares the grader sandbox's network namespace, which has no interface but loopback and in
-which nothing listens (a namespace of its own would cost a millisecond per run for nothing).
-Limits are applied by prlimit in the command, not in a preexec hook: Python then spawns with
-vfork, several milliseconds cheaper per run.
+The script gets a fresh sandbox (student_spawn.py): its own PID/IPC/UTS/mount namespaces, the
+student uid (not the grader's), read-only system folders, a private /tmp and a private, writable
+copy of the folder it comes from (e.g. /job/submission), mounted at the same path so relative
+and absolute paths behave as the grader expects. The grader, the question material and the
+grader's own tree are not in that sandbox at all, and the copy is thrown away afterwards:
+whatever the script writes can change neither the grade nor the files checked after it. Its
+output comes back bounded. It shares the grader sandbox's network namespace, which has no
+interface but loopback and in which nothing listens (a namespace of its own would cost a
+millisecond per run for nothing). The sandbox is built by the supervisor itself — one clone()
+and the script's own fork and exec — not by bwrap, prlimit and setpriv started per run.
 """
 import itertools
 import os
+import select
 import selectors
 import shutil
-import signal
-import subprocess
 import time
 from pathlib import Path
 
-from .limits import parse_limits, prlimit_args
+from .limits import parse_limits
 from .run import interpreter_of
+from .student_spawn import Spawned, Spec, spawn
 
 #: Bytes of stdout and of stderr handed back to the grader (the rest is dropped).
 MAX_OUTPUT = 64 * 1024
 #: A script printing more than this in total is killed (it would only burn the time budget).
 MAX_TOTAL_OUTPUT = 4 * 1024 * 1024
 MAX_TIMEOUT = 60.0
-SYSTEM_LINKS = ("/bin", "/lib", "/lib64", "/sbin")
-ETC_FILES = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime")
 JOB_ROOT = Path("/job")
 
 
@@ -37,6 +35,7 @@ class StudentSandbox:
     def __init__(self, uid: int, limits: "dict[str, int]", work_root: Path, tmp_bytes: int, seccomp_filter: "str | None" = None) -> None:
         self.uid, self.limits, self.work_root, self.tmp_bytes = uid, limits, work_root, tmp_bytes
         self.seccomp_filter = seccomp_filter
+        self._filter_program: "bytes | None" = None
         self._runs = itertools.count(1)
 
     @classmethod
@@ -59,38 +58,20 @@ class StudentSandbox:
             _chown_tree(copy, self.uid)
             interp = interpreter_of(copy / script.relative_to(tree)) if request.get("use_shebang", True) else ["/bin/sh"]
             args = [str(a) for a in request.get("args", [])]
-            # One descriptor per run: bwrap reads the program from its current offset, shared with the last run's.
-            filter_fd = os.open(self.seccomp_filter, os.O_RDONLY) if self.seccomp_filter else None
-            try:
-                cmd = self._command(copy, tree, cwd, filter_fd) + [*interp, str(script), *args]
-                return _run_bounded(cmd, str(request.get("stdin", "")), timeout, () if filter_fd is None else (filter_fd,))
-            finally:
-                if filter_fd is not None:
-                    os.close(filter_fd)
+            root = run_dir / "root"
+            root.mkdir(mode=0o700)
+            env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tree), "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
+            spec = Spec([*interp, str(script), *args], env, cwd, copy, tree, root, self.uid, self.limits, self.tmp_bytes, self._filter())
+            return _run_bounded(spawn(spec), str(request.get("stdin", "")), timeout)
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
 
-    def _command(self, copy: Path, tree: Path, cwd: Path, filter_fd: "int | None") -> "list[str]":
-        a = ["/usr/bin/bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-             "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr"]
-        for d in SYSTEM_LINKS:
-            if os.path.islink(d):
-                a += ["--symlink", os.readlink(d), d]
-            elif os.path.isdir(d):
-                a += ["--ro-bind", d, d]
-        a += ["--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", str(JOB_ROOT)]  # bwrap makes parents 0700
-        for f in ETC_FILES:
-            a += ["--ro-bind-try", f, f]
-        a += ["--proc", "/proc", "--dev", "/dev", "--size", str(self.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp",
-              "--bind", str(copy), str(tree), "--chdir", str(cwd), "--clearenv"]
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tree), "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
-        for k, v in env.items():
-            a += ["--setenv", k, v]
-        if filter_fd is not None:
-            a += ["--seccomp", str(filter_fd)]  # loaded by bwrap last, just before the script's command runs
-        uid = str(self.uid)
-        return a + ["--", *prlimit_args(self.limits), "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--no-new-privs",
-                    "--inh-caps=-all", "--bounding-set=-all", "--"]
+    def _filter(self) -> "bytes | None":
+        """The system-call filter's program, read once (each sandbox loads it just before its exec)."""
+        if self.seccomp_filter and self._filter_program is None:
+            with open(self.seccomp_filter, "rb") as f:
+                self._filter_program = f.read()
+        return self._filter_program
 
 
 def _inside_job(path: str) -> "tuple[Path, Path]":
@@ -109,19 +90,18 @@ def _chown_tree(root: Path, uid: int) -> None:
             os.lchown(os.path.join(here, name), uid, uid)
 
 
-def _run_bounded(cmd: "list[str]", stdin: str, timeout: float, pass_fds: "tuple[int, ...]" = ()) -> dict:
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True, pass_fds=pass_fds)
-    out = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+def _run_bounded(child: Spawned, stdin: str, timeout: float) -> dict:
+    out = {child.stdout: bytearray(), child.stderr: bytearray()}
     pending = memoryview(stdin.encode())
     sel = selectors.DefaultSelector()
-    for stream in out:
-        sel.register(stream, selectors.EVENT_READ)
+    for fd in out:
+        sel.register(fd, selectors.EVENT_READ)
     if pending:
-        os.set_blocking(proc.stdin.fileno(), False)
-        sel.register(proc.stdin, selectors.EVENT_WRITE)
+        os.set_blocking(child.stdin, False)
+        sel.register(child.stdin, selectors.EVENT_WRITE)
     else:
-        proc.stdin.close()
+        os.close(child.stdin)
+    stdin_open = bool(pending)
     deadline, total, timed_out = time.monotonic() + timeout, 0, False
     while sel.get_map():
         left = deadline - time.monotonic()
@@ -129,39 +109,35 @@ def _run_bounded(cmd: "list[str]", stdin: str, timeout: float, pass_fds: "tuple[
             timed_out = left <= 0
             break
         for key, _ in sel.select(left):
-            if key.fileobj is proc.stdin:
+            if key.fd == child.stdin:
                 try:
-                    pending = pending[os.write(proc.stdin.fileno(), pending[:65536]):]
+                    pending = pending[os.write(child.stdin, pending[:65536]):]
                 except BrokenPipeError:
                     pending = pending[:0]
                 if not pending:
-                    sel.unregister(proc.stdin)
-                    proc.stdin.close()
+                    sel.unregister(child.stdin)
+                    os.close(child.stdin)
+                    stdin_open = False
                 continue
-            chunk = os.read(key.fileobj.fileno(), 65536)
+            chunk = os.read(key.fd, 65536)
             if not chunk:
-                sel.unregister(key.fileobj)
+                sel.unregister(key.fd)
                 continue
             total += len(chunk)
-            buf = out[key.fileobj]
+            buf = out[key.fd]
             buf += chunk[: max(0, MAX_OUTPUT - len(buf))]
     sel.close()
     if not timed_out and total <= MAX_TOTAL_OUTPUT:
-        try:
-            proc.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
+        # the pipes are closed; the script may still run (it closed them itself)
+        if not select.select([child.pidfd], [], [], max(0.0, deadline - time.monotonic()))[0]:
             timed_out = True
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)  # the sandbox's PID namespace goes with it
-    except ProcessLookupError:
-        pass
-    returncode = proc.wait()
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        if not stream.closed:
-            stream.close()
+    child.kill()  # PID 1: the sandbox's namespace goes with it
+    returncode = child.wait()
+    for fd in (child.stdout, child.stderr) + ((child.stdin,) if stdin_open else ()):
+        os.close(fd)
     return {
         "returncode": None if timed_out else returncode,
-        "stdout": bytes(out[proc.stdout]).decode("utf-8", "replace"),
-        "stderr": bytes(out[proc.stderr]).decode("utf-8", "replace"),
+        "stdout": bytes(out[child.stdout]).decode("utf-8", "replace"),
+        "stderr": bytes(out[child.stderr]).decode("utf-8", "replace"),
         "timed_out": timed_out,
     }

@@ -1,8 +1,8 @@
 """The zygote of exec mode `zygote`: one long-lived, already-sandboxed interpreter per worker that
-forks a fresh, isolated job for each grading (DESIGN §8).
+clones a fresh, isolated job for each grading (DESIGN §8).
 
 Started once inside the worker's bwrap sandbox as root (python -S -u -m shellgrade_grader.zygote),
-with the stdlib and the helper library imported. For each job line on stdin it forks a child that
+with the stdlib and the helper library imported. For each job line on stdin it clones a child that
 
 * joins the grading's control groups (pids, memory: the whole job is bounded, as in async mode);
 * leaves for namespaces of its own — mount, PID, IPC, UTS, cgroup — and mounts fresh, empty
@@ -10,9 +10,13 @@ with the stdlib and the helper library imported. For each job line on stdin it f
   is in sight and nothing this job writes outlives it;
 * copies its four inputs from its inbox folder, then unmounts the inbox and the control-group
   folders: the grader cannot see another job's files or change its own limits;
-* forks the job's PID 1, which mounts a /proc of the new PID namespace and runs the grading
-  supervisor exactly as a fresh sandbox would (grader.py as uid 65534 under its limits, each
-  student script in a nested sandbox as another uid).
+* mounts a /proc of the new PID namespace and runs the grading supervisor exactly as a fresh
+  sandbox would (grader.py as uid 65534 under its limits, each student script in a nested
+  sandbox as another uid).
+
+The child is made by clone() straight into its new namespaces, so it is itself the job's PID 1
+and the supervisor: one process per job besides the grader (issue 31; a fork, an unshare and a
+second fork for PID 1 made three).
 
 When that PID 1 exits, the kernel kills every other process of its namespace before the zygote
 can reap it: reaping it means the job is entirely gone. The zygote then writes an end marker
@@ -104,28 +108,27 @@ def _run_job(request: dict, requests: Requests) -> int:
     cgroup = request.get("cgroup")
     if cgroup is not None and not NAME.match(str(cgroup)):
         raise ValueError("bad control group name")
-    report_r, report_w = os.pipe()
-    child = os.fork()
+    child = ns.clone(ns.CLONE_NEWNS | ns.CLONE_NEWPID | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS)
     if child == 0:
-        os.close(report_r)
         status = SETUP_FAILED
         try:
-            status = _job(name, locale, cgroup, report_w)
+            _job(name, locale, cgroup)  # never returns
         except BaseException:
             traceback.print_exc()  # to the job's stderr: the service logs it with the failure
         finally:
             os._exit(status)
-    os.close(report_w)
-    return _watch(child, report_r, requests)
+    return _watch(child, requests)
 
 
-def _job(name: str, locale: str, cgroup: "str | None", report_w: int) -> int:
-    """The job's first process: control groups, namespaces, fresh mounts, inputs; then its PID 1, waited for."""
+def _job(name: str, locale: str, cgroup: "str | None") -> None:
+    """The job's PID 1 (its own mount, PID, IPC and UTS namespaces from the clone): control groups,
+    a cgroup namespace, fresh mounts, inputs; then the grading supervisor, in this same process."""
     _own_stdio()
     show_as(f"grade-{locale}")
+    ns.die_with_parent()  # a killed zygote takes the job along
     if cgroup:
         _join_cgroups(cgroup)
-    ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWPID | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS | ns.CLONE_NEWCGROUP)
+    ns.unshare(ns.CLONE_NEWCGROUP)  # after joining: the grading's group is the root the job sees
     ns.make_mounts_private()
     env = os.environ
     ns.tmpfs("/job", int(env["SG_JOB_BYTES"]), 0o755)
@@ -137,46 +140,28 @@ def _job(name: str, locale: str, cgroup: "str | None", report_w: int) -> int:
     supervise.take_inputs(os.path.join(INBOX, name))
     for mount in [os.path.join(CGROUPS, d) for d in sorted(os.listdir(CGROUPS))] + [INBOX]:
         ns.detach(mount)
-    init = os.fork()
-    if init == 0:
-        try:
-            ns.die_with_parent()  # a killed job takes its namespace along
-            os.close(report_w)  # (no setsid: a new session would leave the autogroup the service reniced)
-            ns.mount("proc", "/proc", "proc", ns.MS_NOSUID | ns.MS_NODEV | ns.MS_NOEXEC)
-            supervise.grade(locale)  # never returns
-        except BaseException:
-            traceback.print_exc()
-        os._exit(SETUP_FAILED)
-    os.write(report_w, str(init).encode())
-    os.close(report_w)
-    return supervise._status_of(os.waitpid(init, 0)[1])
+    # (no setsid: a new session would leave the autogroup the service reniced)
+    ns.mount("proc", "/proc", "proc", ns.MS_NOSUID | ns.MS_NODEV | ns.MS_NOEXEC)
+    supervise.grade(locale)
 
 
-def _watch(child: int, report_r: int, requests: Requests) -> int:
+def _watch(child: int, requests: Requests) -> int:
     """Waits for the job, killing it on request; returns once every process of the job is gone."""
-    exited = os.pidfd_open(child)
-    watched = [exited, 0, report_r]
-    init = None  # the job's PID 1, once reported
+    exited = os.pidfd_open(child)  # our child: not reaped, its pid not reused, before we wait
     killed = False
     try:
         while True:
             while (request := requests.next(block=False)) is not None:
                 if request.get("kill") and not killed:
                     killed = True
-                    os.kill(init or child, signal.SIGKILL)  # PID 1 takes its namespace along
-            ready = select.select(watched, [], [])[0]
-            if report_r in ready:
-                reported = os.read(report_r, 32)  # one short write: whole or nothing
-                init = int(reported) if reported else None
-                watched.remove(report_r)
-            if exited in ready:
+                    signal.pidfd_send_signal(exited, signal.SIGKILL)  # PID 1 takes its namespace along
+            if exited in select.select([exited, 0], [], [])[0]:
                 break
     except EOFError:
-        os.kill(init or child, signal.SIGKILL)
+        signal.pidfd_send_signal(exited, signal.SIGKILL)
         raise
     finally:
         os.close(exited)
-        os.close(report_r)
     status = supervise._status_of(os.waitpid(child, 0)[1])
     _reap_orphans()
     return status

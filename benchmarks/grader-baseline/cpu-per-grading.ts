@@ -1,0 +1,70 @@
+/**
+ * CPU per grading of one exec mode (issue 31): this process and every process of the sandboxes
+ * (all reaped, so counted in the children's times), from /proc/self/stat, for a short and a long
+ * run of the grader baseline loop; their difference over the extra gradings leaves out the
+ * start-up (workers, warm-up). Writes results/grader-cpu/<timestamp>.json.
+ *   bash benchmarks/grader-baseline/cpu.sh [--modes zygote,async] [--concurrency 1] [--gradings 300]
+ */
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@shellgrade/variant';
+import { gradingLibDir, type ExecMode } from '@shellgrade/grading';
+// The loop of the grader baseline itself, compiled on its own (benchmarks/grader-baseline/tsconfig.json): not the admin CLI's index and its database code.
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { runGraderBaseline } from '../../libs/admin-cli/src/grader-baseline-runner';
+
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** CPU seconds of this process and its reaped descendants (utime, stime, cutime, cstime). */
+function cpuSeconds(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return fields.slice(11, 15).reduce((s, f) => s + Number(f), 0) / TICKS_PER_S;
+}
+
+async function cpuOf(exec: ExecMode, concurrency: number, gradings: number): Promise<{ cpuS: number; failures: number }> {
+  const cfg = loadConnections();
+  const { timeoutMs, limits, cgroups, maxOutputBytes, archive } = graderSchema.parse({});
+  const { maxArchiveBytes } = httpSchema.parse({});
+  const before = cpuSeconds();
+  const report = await runGraderBaseline({
+    base: { python: cfg.SG_PYTHON, sandboxRoot: join(cfg.SG_SANDBOX_ROOT, 'cpu'), timeoutMs, limits, cgroups, maxOutputBytes, archive: archiveBoundsOf({ http: { maxArchiveBytes }, grader: { archive } }) },
+    rows: [{ exec, isolation: 'bwrap', concurrency }],
+    durationPerRowMs: 600_000,
+    maxGradingsPerRow: gradings,
+  });
+  return { cpuS: cpuSeconds() - before, failures: report.rows[0].failures };
+}
+
+async function main(): Promise<void> {
+  const modes = (arg('--modes') ?? 'zygote').split(',') as ExecMode[];
+  const concurrency = Number(arg('--concurrency') ?? 1);
+  const gradings = Number(arg('--gradings') ?? 300);
+  const short = Math.max(10, Math.round(gradings / 5));
+  const rows = [];
+  for (const exec of modes) {
+    const a = await cpuOf(exec, concurrency, short);
+    const b = await cpuOf(exec, concurrency, gradings);
+    const msPerGrading = ((b.cpuS - a.cpuS) / (gradings - short)) * 1000;
+    rows.push({ exec, concurrency, gradings: gradings - short, msPerGrading: Number(msPerGrading.toFixed(2)), failures: a.failures + b.failures });
+    console.log(`${exec} x${concurrency}: ${msPerGrading.toFixed(2)} CPU ms per grading (${gradings - short} gradings, ${a.failures + b.failures} failed)`);
+  }
+  const resultsDir = process.env.SG_RESULTS_DIR ?? join(gradingLibDir(), '..', '..', 'results');
+  const outDir = resolve(arg('--out') ?? join(resultsDir, 'grader-cpu'));
+  mkdirSync(outDir, { recursive: true });
+  const createdAt = new Date().toISOString();
+  const file = join(outDir, `${createdAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ createdAt, machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model }, rows }, null, 2) + '\n');
+  console.log(`written ${file}`);
+  if (rows.some((r) => r.failures > 0)) process.exitCode = 1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
