@@ -59,7 +59,13 @@ export interface Manifest {
   raw: string[];
   /** Client and system under test on cpusets of their own (placement/plan.ts): on, off or unavailable, with why. Absent in older manifests. */
   placement?: PlacementPlan;
+  /** The command as a shell user types it, when the bench CLI ran the test (the console launches the same one). */
+  command?: string;
 }
+
+/** `npm run bench -- <args>` is `node dist/benchmarks/src/cli.js <args>`: what this process was started with, if so. */
+const benchCommand = (argv = process.argv): string | undefined =>
+  /benchmarks[/\\]src[/\\]cli\.[jt]s$/.test(argv[1] ?? '') ? ['npm', 'run', 'bench', '--', ...argv.slice(2)].join(' ') : undefined;
 
 export interface ManifestInput {
   runId: string;
@@ -92,6 +98,7 @@ export function buildManifest(i: ManifestInput): Manifest {
     seeds: { students: i.profile.students, k6: K6_SEEDS },
     raw: [],
     ...(i.placement ? { placement: i.placement } : {}),
+    ...(benchCommand() ? { command: benchCommand() } : {}),
   };
 }
 
