@@ -76,8 +76,9 @@ it('an admin launches a smoke run and watches it finish; a second launch meanwhi
 
     // The run folder is the shell command's: the same manifest (variant, profile, run id) and its results.
     const dir = join(REPO, 'results', id);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { runId: string; variant: { name: string }; profile: { name: string } };
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { runId: string; variant: { name: string }; profile: { name: string }; command?: string };
     expect([manifest.runId, manifest.variant.name, manifest.profile.name]).toEqual([id, 'naked-mon', 'smoke']);
+    expect(manifest.command).toBe(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`);
     for (const f of ['aggregated.json', 'run-1.json', 'k6-run-1.log', 'meta.json']) expect(existsSync(join(dir, f))).toBe(true);
     expect(await page.getByText(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`).count()).toBe(1);
   } finally {
