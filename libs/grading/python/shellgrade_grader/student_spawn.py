@@ -22,6 +22,7 @@ from pathlib import Path
 from . import namespaces as ns
 from . import seccomp
 from .limits import apply_limits
+from .supervise import _status_of
 
 SYSTEM_LINKS = ("/bin", "/lib", "/lib64", "/sbin")
 ETC_FILES = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime")
@@ -185,8 +186,3 @@ def _mkdir(path: str) -> None:
     os.mkdir(path, 0o755)
     os.chmod(path, 0o755)  # whatever the umask
 
-
-def _status_of(status: int) -> int:
-    if os.WIFSIGNALED(status):
-        return 128 + os.WTERMSIG(status)
-    return os.WEXITSTATUS(status)
