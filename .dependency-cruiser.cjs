@@ -4,12 +4,12 @@
  *
  *   services/*   composition roots       → wiring, adapters, spec, domain
  *   libs/wiring  spec value → adapter     → adapters, spec, domain
- *   adapters     libs/{persistence,storage,cache,grading,dispatch,telemetry,http,auth,api,gateway}, brokers/*
+ *   adapters     libs/{persistence,storage,cache,grading,dispatch,telemetry,http,auth,api,gateway,grpc-edge,service-clients}, brokers/*
  *                                        → adapters, domain
  *                inside them, by side of the hexagon (issue 32 item 2):
  *                  inbound      libs/{api,gateway,grpc-edge,http}     controllers, HTTP/gRPC edge
  *                  application  libs/{dispatch,auth}                  use cases and the ports they own
- *                  outbound     libs/{persistence,storage,cache,grading,telemetry}, brokers/*
+ *                  outbound     libs/{persistence,storage,cache,grading,telemetry,service-clients}, brokers/*
  *                inbound never imports outbound (it reaches storage, brokers and graders through
  *                domain or application ports), and outbound never imports inbound
  *   libs/variant the spec (data)          → nothing of ours
@@ -25,9 +25,9 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway|grpc-edge)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
 const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
-const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry)/src/|brokers/[^/]+/src/)';
+const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
 const WIRING = '^libs/wiring/src/';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/src/|test/)';

@@ -12,5 +12,4 @@ export * from './repositories/session.repository';
 export * from './repositories/enrolment.repository';
 export * from './repositories/statement.repository';
 export * from './repositories/session-report.reader';
-export * from './repositories/exercise-service-session-productions';
 export * from './repositories/grading-backlog.reader';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ExerciseServiceSessionProductions } from '../src/repositories/exercise-service-session-productions';
+import { ExerciseServiceSessionProductions } from '../src/exercise-service-session-productions';
 
 /** A real HTTP server on a free port answering with `handler`. */
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server }> {

@@ -38,7 +38,8 @@ import {
   type GraderOptions,
   type JobRunnerFactory,
 } from '@shellgrade/grading';
-import { ExerciseServiceSessionProductions, persistenceProviders, PgSessionProductions } from '@shellgrade/persistence';
+import { persistenceProviders, PgSessionProductions } from '@shellgrade/persistence';
+import { ExerciseServiceSessionProductions } from '@shellgrade/service-clients';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
 import { admissionBounded, answerBudgetMsOf, archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
@@ -68,7 +69,7 @@ export const cache: Adapters<VariantSpec['cache']> = {
 /**
  * SESSION_PRODUCTIONS, what a session report (S2) reads: in-process in the monolith; in msa the
  * Exercise service over HTTP at this process's upstream (also with transport grpc: the report's
- * one bulk read stays REST, see libs/persistence/src/repositories/exercise-service-session-productions.ts);
+ * one bulk read stays REST, see libs/service-clients/src/exercise-service-session-productions.ts);
  * through Redis when spec.cache says so (reportCache).
  */
 export const sessionProductions: Adapters<VariantSpec['topology']> = {
