@@ -21,6 +21,7 @@ const positive = (v: string): number => {
 const program = new Command('findings')
   .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
   .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 1× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
+  .option('--smoke', 'naked-mon and msa-1-1 at 1× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
   .option('--dry-run', 'print the plan (every cell × load × run, estimated duration) and run nothing')
   .option('--from [dir]', 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)')
   .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
@@ -29,9 +30,9 @@ const program = new Command('findings')
   .option(...PLACEMENT_OPTIONS.placement)
   .option(...PLACEMENT_OPTIONS.clientCpus)
   .option(...PLACEMENT_OPTIONS.sutCpus)
-  .action(async (f: { quick?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+  .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
     const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir());
-    const plan = findingsPlan(f.quick ? 'quick' : 'full', { seed: f.seed, capacity });
+    const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity });
     if (f.from) {
       const dir = f.from === true ? latestRecordDir() : f.from;
       if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');

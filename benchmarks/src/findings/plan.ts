@@ -7,7 +7,8 @@ import { CLAIMS, cellsOf, type Role } from './claims';
 import { LEVELS, peakOf, type Capacity, type LoadLevel } from './loads';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 
-export type Mode = 'full' | 'quick';
+/** smoke: the pipeline end to end in minutes (two cells a level, one search probe) — proves the machinery, decides nothing. */
+export type Mode = 'full' | 'quick' | 'smoke';
 
 /** A cell no preset provides: a preset with fields changed (written as a resolved spec file). */
 export interface DerivedVariant {
@@ -84,6 +85,10 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
     'mon-replicated': 'mon-x2',
     'msa-replicated': 'msa-1-2',
   },
+  smoke: {
+    'mon-blocking': 'naked-mon',
+    'msa-blocking': 'msa-1-1',
+  },
 };
 
 /**
@@ -93,6 +98,7 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
 export const PROTOCOLS: Record<Mode, Protocol> = {
   full: { profile: 'small', rampS: 10, holdS: 30, pauseS: 5, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 }, paperProbes: 5, budgetMin: 180 },
   quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 5, levels: ['1x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30 },
+  smoke: { profile: 'small', rampS: 3, holdS: 7, pauseS: 0, levels: ['1x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 1, budgetMin: 10 },
 };
 
 /**

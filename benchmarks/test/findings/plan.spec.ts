@@ -72,3 +72,11 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     }
   });
 });
+
+describe('smoke mode', () => {
+  it('naked-mon and msa-1-1 at 1× and the paper-equivalent load, within 10 min', () => {
+    const p = findingsPlan('smoke', { seed: 1, capacity });
+    expect(p.cells.map((c) => `${c.variant}@${c.level}`)).toEqual(['naked-mon@1x', 'naked-mon@paper', 'msa-1-1@1x', 'msa-1-1@paper']);
+    expect(p.estimate.totalMin).toBeLessThanOrEqual(10);
+  });
+});
