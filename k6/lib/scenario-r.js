@@ -16,52 +16,79 @@ const OK_STATUSES = [200, 201, 304];
 const PREFLIGHT_OK_STATUSES = [200, 204, 304];
 const LOGGED_OUT_STATUSES = [401];
 const REQUESTS_PER_ITERATION = 10;
+const JSON_BODY = { 'Content-Type': 'application/json' };
 
 // Preflights never carry credentials, so they use a jar that stays empty.
 const noCookies = new http.CookieJar();
 
-/**
- * One request, classified and recorded. `retryable`: a 503 + Retry-After is not recorded as the
- * request's outcome but returned as `{ refused: true, retryAfterS }` for the caller to wait out.
- */
-function send(cfg, it, type, method, path, body, headers, jar, expected, keepBody, retryable) {
-  const tp = newTraceparent();
+// k6's own CPU per iteration bounds every overload test on one machine (issue 31 item 4): what
+// does not change between requests is built once per VU — each request's params (headers,
+// tags, expected statuses, timeout), its check and its preflight — and a request only fills in
+// its traceparent and cookie jar. http.request reads params synchronously, so one VU (one
+// thread) can reuse them.
+const plans = {};
+const spsBodies = {};
+
+/** The params, check and preflight of one request type, built on first use in this VU. */
+function planOf(cfg, type, method, path, expected, headers, keepBody) {
+  const known = plans[type];
+  if (known !== undefined) return known;
   const params = {
-    headers: Object.assign({ Origin: cfg.origin, traceparent: tp.header }, headers),
-    jar,
-    timeout: `${cfg.timeoutS}s`,
+    headers: Object.assign({ Origin: cfg.origin, traceparent: '' }, headers),
+    jar: null,
+    timeout: cfg.timeoutS + 's',
     redirects: 0,
     tags: { name: type },
     responseCallback: http.expectedStatuses.apply(null, expected),
   };
   if (keepBody) params.responseType = 'text';
+  const checks = {};
+  checks[type + ' answered ' + expected.join('/')] = (r) => r.outcome === 'ok';
+  const plan = { type, url: cfg.baseUrl + path, method, expected, params, checks, preflight: null };
+  if (type.indexOf('opt_') !== 0) {
+    plan.preflight = planOf(cfg, 'opt_' + type, 'OPTIONS', path, PREFLIGHT_OK_STATUSES, {
+      'Access-Control-Request-Method': method,
+      'Access-Control-Request-Headers': Object.keys(headers).concat(['traceparent']).map((h) => h.toLowerCase()).join(','),
+    }, false);
+  }
+  plans[type] = plan;
+  return plan;
+}
+
+/**
+ * One request, classified and recorded. `retryable`: a 503 + Retry-After is not recorded as the
+ * request's outcome but returned as `{ refused: true, retryAfterS }` for the caller to wait out.
+ */
+function send(cfg, it, plan, body, jar, retryable) {
+  const tp = newTraceparent();
+  const params = plan.params;
+  params.headers.traceparent = tp.header;
+  params.jar = jar;
+  const type = plan.type;
   // The SPS sample carries its trace id as non-indexed metadata (raw `--out json` output)
   // without creating one time series per trace (k6 memory stays bounded).
-  if (type === 'sps') exec.vu.metrics.metadata.trace_id = tp.traceId;
+  if (type === 'sps') it.vuMetrics.metadata.trace_id = tp.traceId;
   const startedMs = Date.now();
-  const res = http.request(method, cfg.baseUrl + path, body, params);
-  if (type === 'sps') delete exec.vu.metrics.metadata.trace_id;
-  const waitS = retryable ? retryAfterS(res.status, res.headers) : null;
+  const res = http.request(plan.method, plan.url, body, params);
+  if (type === 'sps') delete it.vuMetrics.metadata.trace_id;
+  // Headers are read (a JS object built from Go) only for the one status that may be a refusal.
+  const waitS = retryable && res.status === 503 ? retryAfterS(res.status, res.headers) : null;
   if (waitS !== null) {
     recordRefused(type, waitS);
     return { res, refused: true, retryAfterS: waitS, startedMs };
   }
-  const r = recordResponse(type, res, expected, cfg);
+  const r = recordResponse(type, res, plan.expected, cfg);
   if (r.cause !== null && it.cause === null) it.cause = r.cause;
   if (cfg.logRequests) {
     console.log(JSON.stringify({ sg: 'req', t: startedMs, ms: Math.round(r.ms), type, outcome: r.outcome, cause: r.cause, step: it.step }));
   }
-  check(res, { [`${type} answered ${expected.join('/')}`]: () => r.outcome === 'ok' });
+  check(r, plan.checks);
   return { res, outcome: r.outcome, ms: r.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
 }
 
-function pair(cfg, it, step, method, path, body, jar, expected, keepBody, retryable, headers) {
-  const sent = headers || (body === null ? {} : { 'Content-Type': 'application/json' });
-  send(cfg, it, 'opt_' + step, 'OPTIONS', path, null, {
-    'Access-Control-Request-Method': method,
-    'Access-Control-Request-Headers': Object.keys(sent).concat(['traceparent']).map((h) => h.toLowerCase()).join(','),
-  }, noCookies, PREFLIGHT_OK_STATUSES);
-  return send(cfg, it, step, method, path, body, sent, jar, expected, keepBody, retryable);
+function pair(cfg, it, plan, body, jar, retryable) {
+  send(cfg, it, plan.preflight, null, noCookies, false);
+  return send(cfg, it, plan, body, jar, retryable);
 }
 
 /**
@@ -76,15 +103,18 @@ export function scenarioR(ctx) {
   if (cfg.arrivals === 'exponential' && Math.random() >= 1 / cfg.oversample) return;
   // Every metric of this iteration carries the stage it started in (tables use the hold stage).
   const now = Date.now();
-  exec.vu.metrics.tags.stage = stageOf(now, ctx.startMs, cfg.rampS);
+  // Each read of exec.vu / exec.scenario builds a new object in k6: read once per iteration.
+  const vu = exec.vu;
+  const vuMetrics = vu.metrics;
+  vuMetrics.tags.stage = stageOf(now, ctx.startMs, cfg.rampS);
   // Suites: the step the iteration started in (its requests count in that step's table).
   const step = cfg.schedule ? stepIndexAt((now - ctx.startMs) / 1000, cfg.schedule) : null;
-  if (step !== null) exec.vu.metrics.tags.step = String(step);
+  if (step !== null) vuMetrics.tags.step = String(step);
   iterationsStarted.add(1);
   requestsPlanned.add(REQUESTS_PER_ITERATION);
   if (cfg.logRequests) console.log(JSON.stringify({ sg: 'it', t: now, step }));
   // `it.cause`: the first KO of this iteration, i.e. why the student did not get through R.
-  const it = { cause: null, step };
+  const it = { cause: null, step, vuMetrics, vuId: vu.idInTest, iteration: exec.scenario.iterationInTest };
   try {
     userR(ctx, it);
     recordIteration(it.cause);
@@ -98,22 +128,23 @@ export function scenarioR(ctx) {
 /** Scenario R for one student. Requests after a failed login are not sent (counted in N, not in OK/KO). */
 function userR(ctx, it) {
   const cfg = ctx.cfg;
-  const user = userFor(ctx.users, exec.scenario.iterationInTest);
+  const user = userFor(ctx.users, it.iteration);
   const jar = new http.CookieJar();
 
   const login = logIn(cfg, it, JSON.stringify({ email: user.email, password: user.password }), jar);
   if (login.outcome !== 'ok') return;
-  const session = jar.cookiesForURL(cfg.baseUrl + '/api/auth/verify');
+  const verify = planOf(cfg, 'verify', 'GET', '/api/auth/verify', OK_STATUSES, {}, false);
+  const session = jar.cookiesForURL(verify.url);
   if (!check(session, { 'login set an access_token cookie': (c) => Boolean(c.access_token) })) {
     if (it.cause === null) it.cause = 'no_session_cookie';
     return;
   }
   sleep(cfg.pauseS);
 
-  pair(cfg, it, 'verify', 'GET', '/api/auth/verify', null, jar, OK_STATUSES);
+  pair(cfg, it, verify, null, jar, false);
   sleep(cfg.pauseS);
 
-  const sps = submit(cfg, it, spsBody(user, ctx.productionData), jar);
+  const sps = submit(cfg, it, spsBodyOf(user, ctx.productionData), jar);
   awaitFeedback(cfg, sps, jar);
   if (cfg.logSps) {
     // One line per SPS so traces/ can match the client duration to its Jaeger trace, and the
@@ -121,16 +152,24 @@ function userR(ctx, it) {
     console.log(JSON.stringify({
       sg: 'sps', trace_id: sps.traceId, span_id: sps.spanId, start_ms: sps.startedMs,
       duration_ms: sps.ms, status: sps.res.status, outcome: sps.outcome, error_code: sps.res.error_code,
-      ep_id: productionIdOf(sps.res.body), vu: exec.vu.idInTest, iteration: exec.scenario.iterationInTest,
+      ep_id: productionIdOf(sps.res.body), vu: it.vuId, iteration: it.iteration,
     }));
   }
   sleep(cfg.pauseS);
 
-  pair(cfg, it, 'logout', 'DELETE', '/api/user/logout', null, jar, OK_STATUSES);
+  pair(cfg, it, planOf(cfg, 'logout', 'DELETE', '/api/user/logout', OK_STATUSES, {}, false), null, jar, false);
   sleep(cfg.pauseS);
 
-  pair(cfg, it, 'verify_out', 'GET', '/api/auth/verify', null, jar, LOGGED_OUT_STATUSES);
+  pair(cfg, it, planOf(cfg, 'verify_out', 'GET', '/api/auth/verify', LOGGED_OUT_STATUSES, {}, false), null, jar, false);
   sleep(cfg.pauseS);
+}
+
+/** The SPS body of a user: the same text for every user of one exercise and session (kept per VU). */
+function spsBodyOf(user, productionData) {
+  const key = user.ex_id + '/' + user.ps_id;
+  const known = spsBodies[key];
+  if (known !== undefined) return known;
+  return (spsBodies[key] = spsBody(user, productionData));
 }
 
 /**
@@ -141,17 +180,16 @@ function userR(ctx, it) {
  * waited, refusals included. Retries skip the preflight (a browser caches it).
  */
 function submit(cfg, it, body, jar) {
-  const path = '/api/exercise-production';
   const retrying = cfg.honourRetryAfter && cfg.maxRetries > 0;
-  const headers = { 'Content-Type': 'application/json' };
+  const headers = retrying ? { 'Content-Type': 'application/json', 'Idempotency-Key': '' } : JSON_BODY;
+  const plan = planOf(cfg, 'sps', 'POST', '/api/exercise-production', spsOkStatuses(cfg.reply), headers, true);
   // Unique per submission and per test (runs may share a database): a retry is the same submission.
-  if (retrying) headers['Idempotency-Key'] = `k6-${Date.now()}-${exec.vu.idInTest}-${exec.scenario.iterationInTest}`;
-  const expected = spsOkStatuses(cfg.reply);
-  let sps = pair(cfg, it, 'sps', 'POST', path, body, jar, expected, true, retrying, headers);
+  if (retrying) plan.params.headers['Idempotency-Key'] = `k6-${Date.now()}-${it.vuId}-${it.iteration}`;
+  let sps = pair(cfg, it, plan, body, jar, retrying);
   const firstStartedMs = sps.startedMs;
   for (let retry = 1; sps.refused; retry++) {
     sleep(sps.retryAfterS);
-    sps = send(cfg, it, 'sps', 'POST', path, body, headers, jar, expected, true, retry < cfg.maxRetries);
+    sps = send(cfg, it, plan, body, jar, retry < cfg.maxRetries);
   }
   sps.startedMs = firstStartedMs;
   return sps;
@@ -163,12 +201,12 @@ function submit(cfg, it, body, jar) {
  * (sg_login_refused, outside N) and the last answer is the login's outcome.
  */
 function logIn(cfg, it, body, jar) {
-  const path = '/api/user/login';
   const retrying = cfg.honourRetryAfter && cfg.maxRetries > 0;
-  let login = pair(cfg, it, 'login', 'POST', path, body, jar, OK_STATUSES, false, retrying);
+  const plan = planOf(cfg, 'login', 'POST', '/api/user/login', OK_STATUSES, JSON_BODY, false);
+  let login = pair(cfg, it, plan, body, jar, retrying);
   for (let retry = 1; login.refused; retry++) {
     sleep(login.retryAfterS);
-    login = send(cfg, it, 'login', 'POST', path, body, { 'Content-Type': 'application/json' }, jar, OK_STATUSES, false, retry < cfg.maxRetries);
+    login = send(cfg, it, plan, body, jar, retry < cfg.maxRetries);
   }
   return login;
 }
