@@ -18,6 +18,7 @@ import { runRecord, writeTestFolder } from '../../../benchmarks/test/compare/run
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
+import { ADMIN, asStudentAndTeacher, call } from './console-roles';
 
 jest.setTimeout(600_000);
 
@@ -54,7 +55,7 @@ it('an admin compares three recorded runs: differences with intervals and signif
   seed(1);
   const { context, page } = await newPage(browser);
   try {
-    await logIn(page, entry, 'admin@shellgrade.test', 'admin-password');
+    await logIn(page, entry, ADMIN.email, ADMIN.password);
     await page.getByRole('link', { name: 'Console' }).click();
     for (const id of RUN_IDS) await page.getByRole('checkbox', { name: `Compare ${id}` }).check();
     await page.getByRole('button', { name: 'Compare selected (3)' }).click();
@@ -84,25 +85,11 @@ it('an admin compares three recorded runs: differences with intervals and signif
 
 it('a student and a teacher see no compare control and the endpoint answers them 404', async () => {
   const { entry } = variantUp('naked-mon');
-  const [student] = seed(1);
-  for (const [email, password] of [
-    [student!.email, student!.password],
-    ['teacher1@shellgrade.test', 'teacher-password'],
-  ] as const) {
-    const { context, page } = await newPage(browser);
-    try {
-      await logIn(page, entry, email, password);
-      await page.getByRole('link', { name: 'Console' }).click();
-      await page.getByTestId('runs').getByRole('row', { name: new RegExp(RUN_IDS[0]!) }).waitFor();
-      expect(await page.getByRole('checkbox', { name: /^Compare / }).count()).toBe(0);
-      expect(await page.getByRole('button', { name: /^Compare selected/ }).count()).toBe(0);
-      const answer = await page.evaluate<{ status: number; type: string | null }, string>(
-        (url) => fetch(url).then((r) => ({ status: r.status, type: r.headers.get('content-type') })),
-        `/ops/compare?runs=${RUN_IDS.slice(0, 2).join(',')}`,
-      );
-      expect(answer).toEqual({ status: 404, type: 'application/problem+json' });
-    } finally {
-      await context.close();
-    }
-  }
+  await asStudentAndTeacher(browser, entry, async (page) => {
+    await page.getByRole('link', { name: 'Console' }).click();
+    await page.getByTestId('runs').getByRole('row', { name: new RegExp(RUN_IDS[0]!) }).waitFor();
+    expect(await page.getByRole('checkbox', { name: /^Compare / }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Compare selected/ }).count()).toBe(0);
+    expect(await call(page, 'GET', `/ops/compare?runs=${RUN_IDS.slice(0, 2).join(',')}`)).toEqual({ status: 404, type: 'application/problem+json' });
+  });
 });

@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
+import { ADMIN, asStudentAndTeacher, call } from './console-roles';
 
 jest.setTimeout(600_000);
 
@@ -28,14 +29,6 @@ afterAll(async () => {
     for (const f of [`${id}.json`, `${id}.log`]) rmSync(join(REPO, 'run', 'console', 'launches', f), { force: true });
   }
 });
-
-/** In the page (its cookies): an HTTP call's status and content type. */
-const call = (page: Page, method: string, url: string, body?: unknown) =>
-  page.evaluate<{ status: number; type: string | null }, { method: string; url: string; body?: unknown }>(
-    ({ method, url, body }) =>
-      fetch(url, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => ({ status: r.status, type: r.headers.get('content-type') })),
-    { method, url, body },
-  );
 
 /** Launches naked-mon/smoke from the Launch page; the live page's run id. */
 async function launchSmoke(page: Page): Promise<string> {
@@ -55,7 +48,7 @@ it('an admin launches a smoke run and watches it finish; a second launch meanwhi
   seed(1);
   const { context, page } = await newPage(browser);
   try {
-    await logIn(page, entry, 'admin@shellgrade.test', 'admin-password');
+    await logIn(page, entry, ADMIN.email, ADMIN.password);
     const id = await launchSmoke(page);
     expect(id).toMatch(/^\d{8}T\d{6}Z-naked-mon-smoke$/);
     await page.getByTestId('launch-state').filter({ hasText: 'running' }).waitFor();
@@ -90,7 +83,7 @@ it('an admin cancels a run: the harness and k6 stop, the run is marked INVALID w
   const { entry } = variantUp('naked-mon');
   const { context, page } = await newPage(browser);
   try {
-    await logIn(page, entry, 'admin@shellgrade.test', 'admin-password');
+    await logIn(page, entry, ADMIN.email, ADMIN.password);
     const id = await launchSmoke(page);
     // Cancel once the harness has said something (the variant checked, seeding or load under way).
     await page.getByTestId('launch-log').getByRole('listitem').first().waitFor();
@@ -116,27 +109,17 @@ it('an admin cancels a run: the harness and k6 stop, the run is marked INVALID w
 
 it('a student and a teacher see no Launch entry nor page, and the launch endpoints answer them 404', async () => {
   const { entry } = variantUp('naked-mon');
-  const [student] = seed(1);
-  for (const [email, password] of [
-    [student!.email, student!.password],
-    ['teacher1@shellgrade.test', 'teacher-password'],
-  ] as const) {
-    const { context, page } = await newPage(browser);
-    try {
-      await logIn(page, entry, email, password);
-      expect(await page.getByRole('link', { name: 'Launch', exact: true }).count()).toBe(0);
-      for (const [method, url, body] of [
-        ['GET', '/ops/launches'],
-        ['POST', '/ops/launches', { plan: 'run', preset: 'naked-mon', profile: 'smoke' }],
-        ['GET', '/ops/launches/20261127T000000Z-naked-mon-smoke/events'],
-        ['POST', '/ops/launches/20261127T000000Z-naked-mon-smoke/cancel'],
-      ] as const) {
-        expect(await call(page, method, url, body)).toEqual({ status: 404, type: 'application/problem+json' });
-      }
-      await page.goto(`${entry}/console/launch`);
-      await page.getByText('This page does not exist.').waitFor();
-    } finally {
-      await context.close();
+  await asStudentAndTeacher(browser, entry, async (page) => {
+    expect(await page.getByRole('link', { name: 'Launch', exact: true }).count()).toBe(0);
+    for (const [method, url, body] of [
+      ['GET', '/ops/launches'],
+      ['POST', '/ops/launches', { plan: 'run', preset: 'naked-mon', profile: 'smoke' }],
+      ['GET', '/ops/launches/20261127T000000Z-naked-mon-smoke/events'],
+      ['POST', '/ops/launches/20261127T000000Z-naked-mon-smoke/cancel'],
+    ] as const) {
+      expect(await call(page, method, url, body)).toEqual({ status: 404, type: 'application/problem+json' });
     }
-  }
+    await page.goto(`${entry}/console/launch`);
+    await page.getByText('This page does not exist.').waitFor();
+  });
 });
