@@ -14,6 +14,7 @@
  *                domain or application ports), and outbound never imports inbound
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
+ *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
  *   tools        infra, benchmarks, traces, libs/admin-cli, test/ → anything but services
  *
  * Nx's depConstraints (eslint.config.mjs) say the same per project; these rules also see files
@@ -29,6 +30,7 @@ const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|h
 const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
 const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
 const WIRING = '^libs/wiring/src/';
+const CONTRACTS = '^libs/trace-model/src/';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/src/|test/)';
 const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
@@ -106,11 +108,18 @@ module.exports = {
       to: { path: '^services/', pathNot: '^services/$1/' },
     },
     {
+      name: 'no-contract-to-outside',
+      severity: 'error',
+      comment: 'A contract shared with the browser (libs/trace-model) is plain data and pure functions: it imports nothing of ours and no package.',
+      from: { path: CONTRACTS },
+      to: { pathNot: CONTRACTS },
+    },
+    {
       name: 'no-web-to-server',
       severity: 'error',
       comment: 'The browser app (apps/web) reaches the services over HTTP only: it imports no server or tool code.',
       from: { path: '^apps/web/src/' },
-      to: { path: '^(libs|services|brokers|infra|benchmarks|traces|test)/' },
+      to: { path: '^(libs|services|brokers|infra|benchmarks|traces|test)/', pathNot: CONTRACTS },
     },
     {
       name: 'not-to-test',

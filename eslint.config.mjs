@@ -48,9 +48,12 @@ export default [
             // Composition roots: anything but the tools.
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
             // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool'] },
-            // The browser app (apps/web) talks to the services over HTTP only: it imports none of them.
-            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool', 'type:contract'] },
+            // Contracts shared by the server side, the tools and the browser (libs/trace-model): plain data and
+            // pure functions, depending on nothing of ours.
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
+            // The browser app (apps/web) talks to the services over HTTP only: it imports none of them, only contracts.
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web', 'type:contract'] },
           ],
         },
       ],

@@ -9,7 +9,7 @@ import { aggregateByVariant } from './attribution/aggregate';
 import { breakdownRequest, type RequestBreakdown } from './attribution/request';
 import { JaegerClient } from './jaeger/client';
 import { readCollectorCounts } from './jaeger/collector-metrics';
-import type { Trace } from './jaeger/span';
+import type { Trace } from '@shellgrade/trace-model';
 import { buildBreakdownFile, type BreakdownFile } from './report/breakdown-file';
 import { renderChartHtml } from './report/chart';
 import { renderMarkdown } from './report/markdown';

@@ -1,6 +1,6 @@
 import { attributeCriticalPath, indexSpans, linkBrokerHandoffs } from '../src/attribution/critical-path';
 import { breakdownRequest } from '../src/attribution/request';
-import type { TraceSpan } from '../src/jaeger/span';
+import type { TraceSpan } from '@shellgrade/trace-model';
 import { span, spsRoot, trace } from './fixtures/span-trees';
 
 /** Critical-path times in ms for a tree rooted at `spans[0]`. */

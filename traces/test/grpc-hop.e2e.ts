@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { entryUrl, loadVariant } from '@shellgrade/variant';
 import { JaegerClient } from '../src/jaeger/client';
-import type { Trace } from '../src/jaeger/span';
+import type { Trace } from '@shellgrade/trace-model';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { freshConnections } from '../../test/support/stack';
 

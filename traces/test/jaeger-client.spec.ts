@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JaegerClient } from '../src/jaeger/client';
-import type { JaegerTrace } from '../src/jaeger/normalize';
+import type { JaegerTrace } from '@shellgrade/trace-model';
 
 /** A stand-in for Jaeger's search endpoint over a fixed set of one-span traces (unit test double). */
 function fakeJaeger(traces: { id: string; startMs: number; spans?: number }[]) {

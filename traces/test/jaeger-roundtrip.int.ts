@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { encodeProcessConfig, loadVariant, loopbackUpstreams, processConfigOf } from '@shellgrade/variant';
 import { JaegerClient } from '../src/jaeger/client';
-import type { Trace } from '../src/jaeger/span';
+import type { Trace } from '@shellgrade/trace-model';
 import type { BreakdownFile } from '../src/report/breakdown-file';
 
 const run = promisify(execFile);

@@ -1,4 +1,4 @@
-import { normalizeTrace, type JaegerTrace } from '../src/jaeger/normalize';
+import { normalizeTrace, type JaegerTrace } from '@shellgrade/trace-model';
 import { compareOverhead, formatOverhead } from '../src/overhead';
 import type { RunAggregate } from '../src/run-files';
 

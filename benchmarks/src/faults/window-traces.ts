@@ -4,7 +4,7 @@ import { loadConnections } from '@shellgrade/variant';
 import { breakdownTraces, ROOT_SERVICES } from '../../../traces/src/analyze';
 import type { RequestBreakdown } from '../../../traces/src/attribution/request';
 import { JaegerClient } from '../../../traces/src/jaeger/client';
-import type { Trace } from '../../../traces/src/jaeger/span';
+import type { Trace } from '@shellgrade/trace-model';
 import { readClientSamples } from '../../../traces/src/samples/client-samples';
 
 export interface MsWindow {

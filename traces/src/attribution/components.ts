@@ -3,7 +3,7 @@
  * Span names of our own spans come from @shellgrade/telemetry so both sides agree.
  */
 import { SPAN } from '@shellgrade/telemetry';
-import type { TraceSpan } from '../jaeger/span';
+import type { TraceSpan } from '@shellgrade/trace-model';
 
 export const COMPONENTS = [
   'client/queueing',

@@ -1,12 +1,9 @@
 /**
- * Critical-path attribution of one trace (the "latest-finishing child chain" method of
- * Jaeger's critical-path view): starting at the end of a span, the child finishing last
- * (clamped to the span's window) is on the critical path; before it, the child finishing
- * last before that child started, and so on. Gaps between them are the span's own self
- * time. Children are clamped to their parent's window, so async work finishing after
- * the parent, and overlapped siblings, add nothing.
+ * Critical-path attribution of one trace: the path itself is walked by @shellgrade/trace-model
+ * (the "latest-finishing child chain" method, shared with the console's waterfall); here each
+ * span's own time on it is added to the component it belongs to.
  */
-import type { TraceSpan } from '../jaeger/span';
+import { walkCriticalPath, type TraceSpan } from '@shellgrade/trace-model';
 import { componentOf, isConsumer, isProducer, queueingBefore, QUEUE_WAIT_SPAN, type Component } from './components';
 
 export type ComponentTimes = Partial<Record<Component, number>>;
@@ -78,37 +75,16 @@ export function linkBrokerHandoffs(spans: TraceSpan[]): TraceSpan[] {
 /** Adds each critical-path span's non-overlapped self time (µs) to its component. */
 export function attributeCriticalPath(root: TraceSpan, index: SpanIndex): ComponentTimes {
   const times: ComponentTimes = {};
-  const add = (c: Component, us: number) => {
-    if (us > 0) times[c] = (times[c] ?? 0) + us;
-  };
-
-  // Explicit stack instead of recursion: deep or long traces cannot overflow.
-  const stack: { span: TraceSpan; lo: number; hi: number; parent: Component | undefined }[] = [
-    { span: root, lo: root.startUs, hi: root.endUs, parent: undefined },
-  ];
-  while (stack.length > 0) {
-    const { span, lo, hi, parent } = stack.pop()!;
-    const start = Math.max(span.startUs, lo);
-    const end = Math.min(span.endUs, hi);
-    if (end <= start) continue;
-    const component = componentOf(span, parent);
-    const kids = (index.children.get(span.spanId) ?? []).filter((c) => c.endUs > start && c.startUs < end);
+  const componentOfVisited = new Map<TraceSpan, Component>();
+  for (const visit of walkCriticalPath(root, (span) => index.children.get(span.spanId) ?? [])) {
+    const { span } = visit;
+    const component = componentOf(span, visit.parent && componentOfVisited.get(visit.parent));
+    componentOfVisited.set(span, component);
     // A client span's self time around its downstream server span is queueing before that service.
-    const server = span.kind === 'client' ? kids.find((k) => k.kind === 'server') : undefined;
+    const server = span.kind === 'client' ? visit.children.find((k) => k.kind === 'server') : undefined;
     const self = (server && queueingBefore(componentOf(server, component))) || component;
-    // Latest end first; walking the list once works because the cursor only moves left.
-    kids.sort((a, b) => b.endUs - a.endUs);
-    let cursor = end;
-    for (const kid of kids) {
-      if (kid.startUs >= cursor) continue; // overlapped by a later child already on the path
-      const kidEnd = Math.min(kid.endUs, cursor);
-      const kidStart = Math.max(kid.startUs, start);
-      add(self, cursor - kidEnd);
-      stack.push({ span: kid, lo: kidStart, hi: kidEnd, parent: component });
-      cursor = kidStart;
-      if (cursor <= start) break;
-    }
-    add(self, cursor - start);
+    const ownUs = visit.own.reduce((sum, [from, to]) => sum + (to - from), 0);
+    if (ownUs > 0) times[self] = (times[self] ?? 0) + ownUs;
   }
   return times;
 }

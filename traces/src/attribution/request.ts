@@ -3,7 +3,7 @@
  * client waited before that span began or after it ended (connection/accept queueing,
  * event-loop stall, response transfer) when the client-observed duration is known.
  */
-import type { Trace, TraceSpan } from '../jaeger/span';
+import type { Trace, TraceSpan } from '@shellgrade/trace-model';
 import { attributeCriticalPath, indexSpans, linkBrokerHandoffs } from './critical-path';
 import type { Component } from './components';
 

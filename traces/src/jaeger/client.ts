@@ -3,8 +3,7 @@
  * services, fetches one trace, and searches a time window in bounded slices — a slice
  * returning `limit` traces may have been cut, so it is split in two and re-queried.
  */
-import { normalizeTrace, type JaegerTrace } from './normalize';
-import type { Trace } from './span';
+import { normalizeTrace, type JaegerTrace, type Trace } from '@shellgrade/trace-model';
 
 export interface SearchOptions {
   service: string;

@@ -1,0 +1,3 @@
+export * from './span';
+export * from './normalize';
+export * from './critical-path';
