@@ -87,6 +87,14 @@ describe("the console's actions", () => {
     expect(res.body).toMatchObject({ running: '20261127T000000Z-naked-mon-smoke', detail: expect.stringMatching(/one run at a time/) });
   });
 
+  it('list a run cancelled from the console as INVALID whatever its aggregate says', async () => {
+    const run = join(results, '20261101T100000Z-naked-mon-smoke');
+    writeFileSync(join(run, 'aggregated.json'), JSON.stringify({ valid: true, validRuns: 1, runsAsked: 1 }));
+    writeFileSync(join(run, 'cancelled.json'), JSON.stringify({ valid: false, reasons: ['cancelled from the console by an admin'] }));
+    const res = await request(entry(dir, results, true)).get('/ops/runs');
+    expect(res.body.runs).toMatchObject([{ id: '20261101T100000Z-naked-mon-smoke', valid: false, files: ['aggregated.json', 'cancelled.json'] }]);
+  });
+
   it('take over the lock of a harness that died', () => {
     const lock = new LaunchLock(join(dir, 'run', 'console'));
     expect(lock.take('a')).toBe(true);
