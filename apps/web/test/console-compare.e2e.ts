@@ -64,11 +64,11 @@ it('an admin compares three recorded runs: differences with intervals and signif
     await sps.waitFor();
     const p50 = sps.getByRole('row', { name: /^p50 of OK responses/ });
     const cells = p50.getByRole('cell');
-    expect(await cells.nth(0).textContent()).toBe('900.0 ms');
+    expect(await cells.nth(0).textContent()).toBe('902.0 ms');
     // msa-1-1: +500 ms, its interval excludes 0 — significant and worse.
-    expect(await cells.nth(1).textContent()).toMatch(/^1400\.0 ms\+500\.0 ms \[\+\d+\.\d ms, \+\d+\.\d ms\] significant, worse$/);
+    expect(await cells.nth(1).textContent()).toMatch(/^1402\.0 ms\+500\.0 ms \[\+\d+\.\d ms, \+\d+\.\d ms\] significant, worse$/);
     // msa-1-2: +5 ms inside the run-to-run noise — not significant.
-    expect(await cells.nth(2).textContent()).toMatch(/^905\.0 ms\+5\.0 ms \[−\d+\.\d ms, \+\d+\.\d ms\] not significant$/);
+    expect(await cells.nth(2).textContent()).toMatch(/^907\.0 ms\+5\.0 ms \[−\d+\.\d ms, \+\d+\.\d ms\] not significant$/);
     // The other tables: all requests, login, and the whole run's CPU and memory.
     for (const type of ['all', 'login', 'run']) await page.getByTestId(`compare-${type}`).waitFor();
     expect(await page.getByTestId('compare-run').getByRole('row', { name: /^variant CPU per iteration/ }).count()).toBe(1);
