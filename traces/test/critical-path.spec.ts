@@ -135,6 +135,17 @@ describe('request breakdown', () => {
     expect(breakdownRequest(trace(login), 12)).toBeUndefined();
   });
 
+  it('counts every PostgreSQL statement of the trace as a round trip, off the critical path and in the consumer too, but not connects', () => {
+    const consumer = span({ id: 'c', parent: 'p', name: 'broker.consume', kind: 'consumer', service: 'shellgrade-exercise', start: 1200, end: 1400 });
+    const connect = span({ id: 'k', parent: 'root', name: 'pg.connect', kind: 'client', start: 1001, end: 1002, tags: { 'db.system': 'postgresql' } });
+    const publish = span({ id: 'p', parent: 'root', name: 'broker.publish', kind: 'producer', start: 1040, end: 1050 });
+    const r = breakdownRequest(
+      trace(spsRoot(1000, 1100), connect, pg('a', 'root', 1010, 1030), pg('b', 'root', 1012, 1020), publish, consumer, pg('d', 'c', 1210, 1220), pg('e', 'c', 1300, 1310)),
+      null,
+    )!;
+    expect(r.databaseRoundTrips).toBe(4);
+  });
+
   it('recognises the SPS root by new semantic-convention tags too', () => {
     const root = span({ id: 'r', name: 'POST', kind: 'server', service: 'shellgrade-gateway', start: 0, end: 10, tags: { 'http.request.method': 'POST', 'url.path': '/api/exercise-production' } });
     expect(breakdownRequest(trace(root), null)?.rootService).toBe('shellgrade-gateway');

@@ -39,6 +39,8 @@ export interface VariantBreakdown {
   coverageMedian: number;
   /** Each component's share of the p50 and p99 latency (shares.ts). */
   shares: { p50: LatencyShares; p99: LatencyShares };
+  /** PostgreSQL statements per submission (its whole trace); absent in files written before it was counted. */
+  databaseRoundTrips?: Distribution;
 }
 
 /** Milliseconds of a breakdown covered by named spans. */
@@ -95,6 +97,7 @@ export function aggregateVariant(variant: string, requests: RequestBreakdown[]):
     coverage: sumTotal > 0 ? sumCovered / sumTotal : 0,
     coverageMedian: median.total > 0 ? medianCovered / median.total : 0,
     shares: runLatencyShares(requests),
+    databaseRoundTrips: distribution(requests.map((r) => r.databaseRoundTrips ?? 0)),
   };
 }
 

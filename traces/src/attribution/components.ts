@@ -67,6 +67,11 @@ function dbSystem(span: TraceSpan): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/** One statement sent to PostgreSQL (instrumentation-pg's query span; its connect spans are not round trips of a statement). */
+export function isDatabaseStatement(span: TraceSpan): boolean {
+  return span.kind === 'client' && (dbSystem(span) === 'postgresql' || span.name.startsWith('pg.query')) && !/connect/i.test(span.name);
+}
+
 export function isProducer(span: TraceSpan): boolean {
   return span.kind === 'producer' || span.name === SPAN.brokerPublish;
 }

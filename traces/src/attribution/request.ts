@@ -5,7 +5,7 @@
  */
 import type { Trace, TraceSpan } from '@shellgrade/trace-model';
 import { attributeCriticalPath, indexSpans, linkBrokerHandoffs } from './critical-path';
-import type { Component } from './components';
+import { isDatabaseStatement, type Component } from './components';
 
 export const SPS_PATH = '/api/exercise-production';
 
@@ -23,6 +23,12 @@ export interface RequestBreakdown {
   status: number | null;
   /** Milliseconds per component; they sum to totalMs. */
   components: Partial<Record<Component, number>>;
+  /**
+   * PostgreSQL statements the whole trace sent (every service, the grading consumer included),
+   * whether on the critical path or not: the database round trips one submission costs. Absent
+   * in breakdown files written before it was counted.
+   */
+  databaseRoundTrips?: number;
 }
 
 function tag(span: TraceSpan, ...keys: string[]): string | number | boolean | undefined {
@@ -76,5 +82,6 @@ export function breakdownRequest(trace: Trace, clientMs: number | null, fallback
     totalMs,
     status: status === undefined ? null : Number(status),
     components,
+    databaseRoundTrips: trace.spans.filter(isDatabaseStatement).length,
   };
 }

@@ -33,6 +33,9 @@ function variantSection(v: VariantBreakdown): string {
     `${v.requests} SPS requests (${v.matchedClientSamples} matched to a k6 sample); latency median ${ms(v.totalMs.median)} ms, p95 ${ms(v.totalMs.p95)} ms.`,
     `Coverage by named spans: ${pct(v.coverageMedian ?? 0)} of median latency, ${pct(v.coverage ?? 0)} overall (the rest: client-side queueing inferred from k6 minus the root span, and unexplained self time).`,
     `Where latency lives (median band): ${dominantComponents(v).join(', ')}.`,
+    ...(v.databaseRoundTrips
+      ? [`PostgreSQL round trips per submission (every statement of its trace): median ${v.databaseRoundTrips.median}, mean ${v.databaseRoundTrips.mean.toFixed(1)}, p95 ${v.databaseRoundTrips.p95}.`]
+      : []),
     ...(v.shares ? [`Shares of the run's p50 (${ms(v.shares.p50.latencyMs)} ms) and p99 (${ms(v.shares.p99.latencyMs)} ms): ${shareList(v.shares.p50)} · ${shareList(v.shares.p99)}.`] : []),
     '',
     '| component | median band (ms) | median (ms) | p95 (ms) | p90–p99 band (ms) |',
