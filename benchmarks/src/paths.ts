@@ -20,8 +20,9 @@ export function runDir(runId: string): string {
   return join(resultsDir(), runId);
 }
 
+/** The k6 script of scenario R; SG_SPS_SCRIPT runs another (an older client, measured back to back with this one). */
 export function spsScript(): string {
-  return join(repoRoot(), 'benchmarks', 'sps.js');
+  return process.env.SG_SPS_SCRIPT ?? join(repoRoot(), 'benchmarks', 'sps.js');
 }
 
 /** The paper-equivalent good answer built by the grading catalog (libs/grading/catalog/build.py). */

@@ -492,6 +492,7 @@ async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, aud
       machineCpuSPerOk: paper.OK > 0 ? resources.machineCpuSButClient / paper.OK : null,
       cpuSPerIteration: paper.iterations.started > 0 ? resources.variantCpuS / paper.iterations.started : null,
       machineCpuSPerIteration: paper.iterations.started > 0 ? resources.machineCpuSButClient / paper.iterations.started : null,
+      k6CpuSPerIteration: paper.iterations.started > 0 ? resources.k6CpuS / paper.iterations.started : null,
       energyWh: energyWh(load.energyStartUj, load.energyEndUj),
       energyEstimate: estimateEnergy(resources.machineCpuSButClient, durationS, ctx.meta.machine.cores, ctx.meta.powerModel),
     },
