@@ -7,6 +7,7 @@
  * The scenarios are shared with the RabbitMQ suite (libs/dispatch/test/support/broker-scenarios).
  */
 import { randomBytes } from 'node:crypto';
+import type { Grader } from '@shellgrade/domain';
 import { join } from 'node:path';
 import { BullMqConnection, BullMqDispatch, BullMqConsumer } from '../src';
 // The broker test support (fixture, real grader, scenarios) is shared with brokers/rabbitmq in libs/dispatch/test.
@@ -19,6 +20,7 @@ import {
   expectReplyBudgetFromArrival,
   expectReplyTimeout,
   expectSyncGradedOnce,
+  expectExpiredBeforeWorker,
   fillBoundedQueue,
   poisonRound,
   submitAcrossRestart,
@@ -57,6 +59,7 @@ async function rig(opts: {
   retries?: number;
   concurrency?: number;
   replyTimeoutMs?: number;
+  answerBudgetMs?: number;
 }): Promise<Rig> {
   const queue = opts.queue ?? queueName();
   const connection = new BullMqConnection({
@@ -75,21 +78,25 @@ async function rig(opts: {
     replyTimeoutMs: opts.replyTimeoutMs ?? 20_000,
     publishTimeoutMs: 30_000,
     retryAfterSeconds: 3,
+    answerBudgetMs: opts.answerBudgetMs,
   });
-  const worker = opts.consume
-    ? new BullMqConsumer(connection, fx.worker(grader), fx.productions, {
-        concurrency: opts.concurrency ?? 8,
-        lockMs: 5_000,
-        stalledIntervalMs: 2_000,
-        maxStalled: 2,
-        sweepFailed: 100,
-        log: () => undefined,
-      })
-    : undefined;
-  await worker?.ready();
-  const r = { connection, dispatch, worker, queue };
+  const r: Rig = { connection, dispatch, queue };
   rigs.push(r);
+  if (opts.consume) await startWorker(r, grader, opts.concurrency ?? 8);
   return r;
+}
+
+/** The rig's consumer, grading with `g`. */
+async function startWorker(r: Rig, g: Grader, concurrency: number): Promise<void> {
+  r.worker = new BullMqConsumer(r.connection, fx.worker(g), fx.productions, {
+    concurrency,
+    lockMs: 5_000,
+    stalledIntervalMs: 2_000,
+    maxStalled: 2,
+    sweepFailed: 100,
+    log: () => undefined,
+  });
+  await r.worker.ready();
 }
 
 beforeAll(async () => {
@@ -124,6 +131,11 @@ test('sync: a job that does not finish in time answers with the production as it
 test('sync: the reply timeout counts from when the request entered the system, not from the dispatch', async () => {
   const r = await rig({ reply: 'sync', consume: true, replyTimeoutMs: 5_000 });
   await expectReplyBudgetFromArrival(fx, r.dispatch, 'bullmq');
+});
+
+test('deadline: a submission whose answer deadline passed while queued ends failed/expired without a sandbox, and its requester is told', async () => {
+  const r = await rig({ reply: 'sync', consume: false, replyTimeoutMs: 120_000, answerBudgetMs: 30_000 });
+  await expectExpiredBeforeWorker(fx, r.dispatch, 30_000, grader, (g) => startWorker(r, g, 8), 'bullmq');
 });
 
 test('bound: too many waiting jobs refuse with 503 + Retry-After and keep no refused production', async () => {

@@ -8,6 +8,7 @@
  * The scenarios are shared with the BullMQ suite (libs/dispatch/test/support/broker-scenarios).
  */
 import { randomBytes } from 'node:crypto';
+import type { Grader } from '@shellgrade/domain';
 import { join } from 'node:path';
 import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src';
 // The broker test support (fixture, real grader, scenarios) is shared with brokers/bullmq in libs/dispatch/test.
@@ -20,6 +21,7 @@ import {
   expectReplyBudgetFromArrival,
   expectReplyTimeout,
   expectSyncGradedOnce,
+  expectExpiredBeforeWorker,
   fillBoundedQueue,
   LOAD,
   poisonRound,
@@ -69,6 +71,7 @@ async function rig(opts: {
   prefetch?: number;
   replyTimeoutMs?: number;
   publishTimeoutMs?: number;
+  answerBudgetMs?: number;
 }): Promise<Rig> {
   const queue = opts.queue ?? queueName();
   const retries = opts.retries ?? 3;
@@ -79,21 +82,25 @@ async function rig(opts: {
     replyTimeoutMs: opts.replyTimeoutMs ?? 20_000,
     publishTimeoutMs: opts.publishTimeoutMs ?? 30_000,
     retryAfterSeconds: 3,
+    answerBudgetMs: opts.answerBudgetMs,
   });
   await dispatch.ready();
-  const consumer = opts.consume
-    ? new RabbitMqConsumer(connection, fx.worker(grader), fx.productions, {
-        prefetch: opts.prefetch ?? 8,
-        retries,
-        retryDelayMs: 20,
-        closeGraceMs: 2_000,
-        log: () => undefined,
-      })
-    : undefined;
-  await consumer?.ready();
-  const r = { queue, connection, dispatch, consumer };
+  const r: Rig = { queue, connection, dispatch };
   rigs.push(r);
+  if (opts.consume) await startConsumer(r, grader, { prefetch: opts.prefetch ?? 8, retries });
   return r;
+}
+
+/** The rig's consumer, grading with `g`. */
+async function startConsumer(r: Rig, g: Grader, opts: { prefetch: number; retries: number }): Promise<void> {
+  r.consumer = new RabbitMqConsumer(r.connection, fx.worker(g), fx.productions, {
+    prefetch: opts.prefetch,
+    retries: opts.retries,
+    retryDelayMs: 20,
+    closeGraceMs: 2_000,
+    log: () => undefined,
+  });
+  await r.consumer.ready();
 }
 
 async function closeRig(r: Rig): Promise<void> {
@@ -131,6 +138,11 @@ test('sync: a reply that does not come in time answers with the production as it
 test('sync: the reply timeout counts from when the request entered the system, not from the dispatch', async () => {
   const r = await rig({ reply: 'sync', consume: true, replyTimeoutMs: 5_000 });
   await expectReplyBudgetFromArrival(fx, r.dispatch, 'rabbitmq');
+});
+
+test('deadline: a submission whose answer deadline passed while queued ends failed/expired without a sandbox, and its requester is told', async () => {
+  const r = await rig({ reply: 'sync', consume: false, replyTimeoutMs: 120_000, answerBudgetMs: 30_000 });
+  await expectExpiredBeforeWorker(fx, r.dispatch, 30_000, grader, (g) => startConsumer(r, g, { prefetch: 8, retries: 3 }), 'rabbitmq');
 });
 
 test('bound: a full queue refuses with 503 + Retry-After and keeps no refused production', async () => {

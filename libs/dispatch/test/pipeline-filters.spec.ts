@@ -122,3 +122,35 @@ describe('pipeline filters', () => {
     await expect(recordFilter(ports())({ productionId: 1 })).rejects.toThrow('without an outcome');
   });
 });
+
+describe('answer deadline at each hand-over (issue 31 item 3)', () => {
+  const T = 1_800_000_000_000;
+
+  it('a message taken after its deadline goes from check straight to record, expired, without a sandbox', async () => {
+    const deps = { ...ports(), nowMs: () => T + 1 };
+    const { visited, end } = await throughPipeline(deps, { productionId: 1, deadline: T });
+    expect(visited).toEqual(['check', 'record']);
+    expect(end).toMatchObject({ done: { status: 'failed', failureReason: expect.stringMatching(/^expired: /) } });
+    expect(deps.grader.grade).not.toHaveBeenCalled();
+  });
+
+  it('the deadline travels from check to grade, and grade looks again before the sandbox starts', async () => {
+    let now = T - 10;
+    const deps = { ...ports(), nowMs: () => now };
+    const passed = await checkFilter(deps)({ productionId: 1, deadline: T });
+    expect(passed).toEqual({ next: 'grade', message: { productionId: 1, deadline: T } });
+    now = T; // the grade queue held it until the deadline
+    const graded = await gradeFilter(deps)((passed as { message: PipelineMessage }).message);
+    expect(graded).toMatchObject({ next: 'record', message: { outcome: { failureReason: expect.stringMatching(/^expired: /) } } });
+    expect(deps.grader.grade).not.toHaveBeenCalled();
+    expect(deps.rows.get(1)!.status).toBe('queued');
+  });
+
+  it('a message in time, or one without a deadline, is graded', async () => {
+    for (const message of [{ productionId: 1, deadline: T }, { productionId: 1 }]) {
+      const deps = { ...ports(), nowMs: () => T - 1 };
+      const { end } = await throughPipeline(deps, message);
+      expect(end).toMatchObject({ done: { status: 'graded', grade: 100 } });
+    }
+  });
+});

@@ -167,6 +167,7 @@ describe('GradingWorker failure classes', () => {
 
 describe('GradingWorker answer deadline (issue 31 item 3)', () => {
   const T = 1_800_000_000_000;
+  const cmd = { userId: 1, exerciseId: 2, statementId: 7, archive: Buffer.from('tgz') };
   async function queuedProduction(f: ReturnType<typeof fakes>) {
     const { production } = await f.productions.create({ userId: 1, exerciseId: 2, statementId: 7, submissionKey: 'd', archiveSize: 1, archiveSha256: 'x', status: 'queued' });
     await f.archives.put(production.id, Buffer.from('tgz'));
@@ -216,6 +217,21 @@ describe('GradingWorker answer deadline (issue 31 item 3)', () => {
     expect(answerDeadlineOf(undefined, 60_000)).toBeUndefined();
     expect(answerDeadlineOf(T, undefined)).toBeUndefined();
     expect(answerDeadlineOf(T, 60_000)).toBe(T + 60_000);
+  });
+
+  it('a retry with the key of an expired attempt is a new submission, graded; the same retry again finds it', async () => {
+    const f = fakes();
+    let now = T + 1;
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader, () => now);
+    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, { archive: r.archive, context: r.context, deadline: T }) };
+    const s = new SubmissionService(f.context, validator, f.productions, f.archives, dispatch);
+    const first = await s.submit({ ...cmd, submissionKey: 'k' });
+    expect(isExpired(first)).toBe(true);
+    now = T - 1;
+    const retry = await s.submit({ ...cmd, submissionKey: 'k' });
+    expect(retry).toMatchObject({ status: 'graded', submissionKey: `k>after-${first.id}` });
+    expect((await s.submit({ ...cmd, submissionKey: 'k' })).id).toBe(retry.id);
+    expect(f.grader.grade).toHaveBeenCalledTimes(1);
   });
 
   it('an already final production is returned as is, deadline or not (a redelivery)', async () => {

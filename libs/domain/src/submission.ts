@@ -18,7 +18,7 @@ import type {
   SubmissionContext,
   SubmissionContextReader,
 } from './ports';
-import { expiredOutcome } from './answer-deadline';
+import { expiredOutcome, isExpired } from './answer-deadline';
 
 export * from './answer-deadline';
 
@@ -59,15 +59,7 @@ export class SubmissionService {
     refuseClosedSubmission(context, this.now());
     await this.validator.validate(cmd.archive);
 
-    const { production, created } = await this.productions.create({
-      userId: cmd.userId,
-      exerciseId: cmd.exerciseId,
-      statementId: cmd.statementId,
-      submissionKey: cmd.submissionKey ?? randomUUID(),
-      archiveSize: cmd.archive.length,
-      archiveSha256: createHash('sha256').update(cmd.archive).digest('hex'),
-      status: 'received',
-    });
+    const { production, created } = await this.createOnce(cmd);
     if (!created) return production;
 
     try {
@@ -80,6 +72,30 @@ export class SubmissionService {
         : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
     }
     return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
+  }
+
+  /**
+   * The production of this submission key: a new one, or the one a previous attempt stored. An
+   * attempt that expired (never graded: answer deadline) does not answer a retry with the same
+   * key — the client was told to submit again — so the retry becomes the next production of that
+   * key (`<key>>after-<id>`; the same retry sent twice still finds the same one).
+   */
+  private async createOnce(cmd: SubmitCommand): Promise<{ production: ExerciseProduction; created: boolean }> {
+    let submissionKey = cmd.submissionKey ?? randomUUID();
+    const archiveSha256 = createHash('sha256').update(cmd.archive).digest('hex');
+    for (;;) {
+      const { production, created } = await this.productions.create({
+        userId: cmd.userId,
+        exerciseId: cmd.exerciseId,
+        statementId: cmd.statementId,
+        submissionKey,
+        archiveSize: cmd.archive.length,
+        archiveSha256,
+        status: 'received',
+      });
+      if (created || !isExpired(production)) return { production, created };
+      submissionKey = `${submissionKey}>after-${production.id}`;
+    }
   }
 }
 

@@ -18,8 +18,8 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthGuard, CurrentUser, RateLimits, readable, type AuthenticatedUser } from '@shellgrade/auth';
-import { DomainError, GRADING_BACKLOG, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
-import { queueWaitOf } from '@shellgrade/dispatch';
+import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
+import { queueWaitOf, retryAfterSeconds } from '@shellgrade/dispatch';
 import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
 import { idParam } from '../admin/schemas';
 import { productionView } from './production.view';
@@ -75,6 +75,16 @@ export class ProductionController {
       });
     if (production.status === 'graded') {
       res.status(201).json({ ep_id: production.id, ex_id: production.exerciseId, grade: production.grade, comment: production.comment });
+    } else if (isExpired(production)) {
+      // Not graded: its answer deadline passed before a grader was free (overload) — a refusal, 503 + Retry-After,
+      // and like any refusal it gives back its rate-limit point; a retry with the same Idempotency-Key is a new submission.
+      await this.rateLimits.refundSubmission(user.id);
+      const wait = await queueWaitOf(this.backlog, production.id);
+      const retryAfter = retryAfterSeconds(wait?.estimatedWaitS, 5);
+      throw new DomainError('unavailable', `the graders were too busy to start production ${production.id} in time; it was not graded, submit it again in ${retryAfter} s`, {
+        ep_id: production.id,
+        reason: 'expired',
+      }, retryAfter);
     } else if (production.status === 'failed') {
       throw new DomainError('grading-failed', `grading of production ${production.id} failed`, {
         ep_id: production.id,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import { DomainError, type GradingDispatch } from '@shellgrade/domain';
+import { DomainError, isExpired, type Grader, type GradingDispatch } from '@shellgrade/domain';
 import { ATTR, withSpan } from '@shellgrade/telemetry';
 import type { BrokerFixture } from './broker-fixture';
 import { spawnWorker } from './child-process';
@@ -255,4 +255,54 @@ export async function expectOneTrace(fx: BrokerFixture, tracing: InMemoryTracing
   const wait = consume?.attributes[ATTR.queueWaitMs];
   expect(typeof wait).toBe('number');
   console.log(`${system} trace: queue wait ${String(wait)} ms, consume ${consume!.duration[1] / 1e6} ms`);
+}
+
+/** How far ahead of now a late submission's answer deadline is when it is published: the queue then outlives it. */
+const DEADLINE_AHEAD_MS = 300;
+
+/**
+ * Issue 31 item 3, on the real broker and the real grader: a sync submission whose answer
+ * deadline (arrival + `answerBudgetMs`) passes while it waits in a queue nobody consumes is not
+ * graded once a worker takes it — it ends failed `expired: …`, the requester still waiting is
+ * told so (its reply), and the grader never saw it — while a submission in time, after it, is
+ * graded by the same worker. `startWorker` starts consuming with the (counting) grader it is given.
+ */
+export async function expectExpiredBeforeWorker(
+  fx: BrokerFixture,
+  dispatch: GradingDispatch,
+  answerBudgetMs: number,
+  grader: Grader,
+  startWorker: (grader: Grader) => Promise<void>,
+  label: string,
+) {
+  const service = fx.submissions(dispatch);
+  const receivedAt = Date.now() - answerBudgetMs + DEADLINE_AHEAD_MS;
+  const late = fx.submit(service, GOOD_ANSWER, receivedAt);
+  // Queued, then past its deadline, before any worker exists.
+  await until('the late submission queued', async () => (await fx.productions.findById(await onlyProductionId(fx)))?.status === 'queued');
+  await until('its answer deadline passed', async () => Date.now() > receivedAt + answerBudgetMs, 2 + DEADLINE_AHEAD_MS / 100);
+
+  const graded: (number | undefined)[] = [];
+  const counting: Grader = {
+    grade: (job) => {
+      graded.push(job.productionId);
+      return grader.grade(job);
+    },
+  };
+  await startWorker(counting);
+  const told = await late;
+  expect(told.production).toMatchObject({ status: 'failed' });
+  expect(told.production?.failureReason).toMatch(/^expired: /);
+  expect(isExpired(told.production!)).toBe(true);
+
+  const inTime = await fx.submit(service, GOOD_ANSWER, Date.now());
+  expect(inTime.production).toMatchObject({ status: 'graded', grade: 100 });
+  expect(graded).toEqual([inTime.production!.id]);
+  const audit = await fx.audit(`${label} expired`, acceptedIds([told, inTime]));
+  expect(audit).toMatchObject({ lost: 0, unaccounted: 0, stuck: 0, graded: 1, failed: 1 });
+}
+
+async function onlyProductionId(fx: BrokerFixture): Promise<number> {
+  const { rows } = await fx.pool.query<{ id: number }>('SELECT id FROM exercise_productions ORDER BY id');
+  return rows[0]?.id ?? -1;
 }
