@@ -16,6 +16,12 @@ export interface Audit {
   persistedFinal: number;
   /** Of which the grader could not grade (status failed): reported, not a loss. */
   failedGrading: number;
+  /**
+   * Of those, not graded because their answer deadline passed before a grader was free (failure
+   * reason `expired: …`, issue 31 item 3): final and explicit — the client was answered 503 or had
+   * already given up — never lost.
+   */
+  expired: number;
   /** Still received/queued/grading when the drain gave up. */
   stuck: number;
   /** Rows the client was never told were accepted (its SPS timed out or failed after the write). */
@@ -37,7 +43,7 @@ export interface AuditInput {
   acceptedCount: number;
   /** ep_id of every accepted SPS when the sample lines carry them all; null otherwise (counts only). */
   acceptedIds: number[] | null;
-  rows: { id: number; status: string }[];
+  rows: { id: number; status: string; failureReason?: string | null }[];
   acked: number | null;
   drainS: number;
   drained: boolean;
@@ -78,11 +84,13 @@ export function judgeAudit(input: AuditInput): Audit {
   if (stuck) details.push(`${stuck} not final after a ${input.drainS.toFixed(0)} s drain`);
   if (unacknowledgedWrites) details.push(`${unacknowledgedWrites} written after the client gave up`);
   const failedGrading = final.filter((r) => r.status === 'failed').length;
-  if (failedGrading) details.push(`${failedGrading} failed grading`);
+  const expired = final.filter((r) => r.status === 'failed' && r.failureReason?.startsWith('expired:')).length;
+  if (failedGrading) details.push(`${failedGrading} failed grading${expired ? ` (${expired} expired: not graded, their client had stopped waiting)` : ''}`);
   return {
     accepted: input.acceptedCount,
     persistedFinal: final.length,
     failedGrading,
+    expired,
     stuck,
     unacknowledgedWrites,
     acked: input.acked,
@@ -106,8 +114,11 @@ async function withDb<T>(fn: (db: Client) => Promise<T>, url = process.env.DATAB
   }
 }
 
-export async function productionRows(): Promise<{ id: number; status: string }[]> {
-  return withDb(async (db) => (await db.query<{ id: number; status: string }>('SELECT id, status FROM exercise_productions ORDER BY id')).rows);
+export async function productionRows(): Promise<{ id: number; status: string; failureReason: string | null }[]> {
+  return withDb(
+    async (db) =>
+      (await db.query<{ id: number; status: string; failureReason: string | null }>('SELECT id, status, failure_reason AS "failureReason" FROM exercise_productions ORDER BY id')).rows,
+  );
 }
 
 /** Test hook of the audit integration test: one persisted production disappears. */

@@ -42,6 +42,17 @@ describe('zero-loss audit arithmetic', () => {
     expect(a).toMatchObject({ balanced: true, failedGrading: 1 });
     expect(judgeAudit({ ...base, acceptedCount: 3, acceptedIds: null, rows: rows(2) }).lost).toBe(1);
   });
+
+  it('an expired production (never graded, its client had stopped waiting) is final and explicit, never lost', () => {
+    const expired = { id: 3, status: 'failed', failureReason: 'expired: not graded, its client had stopped waiting' };
+    // Told 202 before it expired: accepted and final.
+    const told = judgeAudit({ ...base, acked: 3, acceptedCount: 3, acceptedIds: [1, 2, 3], rows: [...rows(2), expired] });
+    expect(told).toMatchObject({ balanced: true, lost: 0, failedGrading: 1, expired: 1 });
+    expect(told.summary).toMatch(/1 expired/);
+    // Answered 503 (or cut): a write the client was not told was accepted, still no loss.
+    const refused = judgeAudit({ ...base, acked: 3, acceptedCount: 2, acceptedIds: [1, 2], rows: [...rows(2), expired] });
+    expect(refused).toMatchObject({ balanced: true, lost: 0, expired: 1, unacknowledgedWrites: 1 });
+  });
 });
 
 describe('RabbitMQ ack readings', () => {
