@@ -61,7 +61,9 @@ it('an admin launches a smoke run and watches it finish; a second launch meanwhi
     await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
     const verdict = (await page.getByTestId('launch-verdict').textContent()) ?? '';
     const row = (await steps.getByRole('row', { name: /^run 1/ }).textContent()) ?? '';
-    process.stdout.write(`launched ${id}: ${verdict} | ${row} | stage: ${await page.getByTestId('launch-stage').textContent()}\n`);
+    // The figures of this real run, for the record (the closing note quotes them).
+    const facts = await page.evaluate<string, string>((url) => fetch(url).then((r) => r.text()), `/ops/launches/${id}`);
+    process.stdout.write(`launched ${id}: ${verdict} | ${row} | stage: ${await page.getByTestId('launch-stage').textContent()}\n${facts}\n`);
     expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
     expect(verdict).toMatch(/^(VALID|INVALID): \d+ \/ 1 runs valid$/);
     expect(row).toMatch(/^run 10\d+\.\d+ \/s[1-9]\d*\d+ \(.*\)\d+ ms(VALID|INVALID)/);
