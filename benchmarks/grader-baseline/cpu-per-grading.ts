@@ -1,8 +1,9 @@
 /**
- * CPU per grading of one exec mode (issue 31): this process and every process of the sandboxes
- * (all reaped, so counted in the children's times), from /proc/self/stat, for a short and a long
- * run of the grader baseline loop; their difference over the extra gradings leaves out the
- * start-up (workers, warm-up). Writes results/grader-cpu/<timestamp>.json.
+ * CPU per grading of one exec mode (issue 31): this process and every process it starts, from the
+ * cpuacct control group cpu.sh puts it in (a zygote killed at close is never reaped by its
+ * sandbox, so the children's rusage would miss it; the grading groups use other controllers), for
+ * a short and a long run of the grader baseline loop; their difference over the extra gradings
+ * leaves out the start-up (workers, warm-up). Writes results/grader-cpu/<timestamp>.json.
  *   bash benchmarks/grader-baseline/cpu.sh [--modes zygote,async] [--concurrency 1] [--gradings 300]
  */
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,31 +15,33 @@ import { gradingLibDir, type ExecMode } from '@shellgrade/grading';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { runGraderBaseline } from '../../libs/admin-cli/src/grader-baseline-runner';
 
-const TICKS_PER_S = 100; // USER_HZ on Linux
-
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** CPU seconds of this process and its reaped descendants (utime, stime, cutime, cstime). */
+/** CPU seconds used so far by this process's cpuacct group (cgroup v1), its descendants included. */
 function cpuSeconds(): number {
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-  return fields.slice(11, 15).reduce((s, f) => s + Number(f), 0) / TICKS_PER_S;
+  const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.split(':')[1]?.split(',').includes('cpuacct'));
+  const path = line?.split(':')[2];
+  if (!path || path === '/') throw new Error('not in a cpuacct control group of its own: run through benchmarks/grader-baseline/cpu.sh (root, cgroup v1 cpuacct)');
+  return Number(readFileSync(join('/sys/fs/cgroup/cpuacct', path, 'cpuacct.usage'), 'utf8')) / 1e9;
 }
 
-async function cpuOf(exec: ExecMode, concurrency: number, gradings: number): Promise<{ cpuS: number; failures: number }> {
+async function cpuOf(exec: ExecMode, concurrency: number, gradings: number): Promise<{ cpuS: number; nodeS: number; failures: number }> {
   const cfg = loadConnections();
   const { timeoutMs, limits, cgroups, maxOutputBytes, archive } = graderSchema.parse({});
   const { maxArchiveBytes } = httpSchema.parse({});
   const before = cpuSeconds();
+  const node = process.cpuUsage();
   const report = await runGraderBaseline({
     base: { python: cfg.SG_PYTHON, sandboxRoot: join(cfg.SG_SANDBOX_ROOT, 'cpu'), timeoutMs, limits, cgroups, maxOutputBytes, archive: archiveBoundsOf({ http: { maxArchiveBytes }, grader: { archive } }) },
     rows: [{ exec, isolation: 'bwrap', concurrency }],
     durationPerRowMs: 600_000,
     maxGradingsPerRow: gradings,
   });
-  return { cpuS: cpuSeconds() - before, failures: report.rows[0].failures };
+  const { user, system } = process.cpuUsage(node);
+  return { cpuS: cpuSeconds() - before, nodeS: (user + system) / 1e6, failures: report.rows[0].failures };
 }
 
 async function main(): Promise<void> {
@@ -50,9 +53,11 @@ async function main(): Promise<void> {
   for (const exec of modes) {
     const a = await cpuOf(exec, concurrency, short);
     const b = await cpuOf(exec, concurrency, gradings);
-    const msPerGrading = ((b.cpuS - a.cpuS) / (gradings - short)) * 1000;
-    rows.push({ exec, concurrency, gradings: gradings - short, msPerGrading: Number(msPerGrading.toFixed(2)), failures: a.failures + b.failures });
-    console.log(`${exec} x${concurrency}: ${msPerGrading.toFixed(2)} CPU ms per grading (${gradings - short} gradings, ${a.failures + b.failures} failed)`);
+    const perGrading = (x: number, y: number) => Number((((y - x) / (gradings - short)) * 1000).toFixed(2));
+    const msPerGrading = perGrading(a.cpuS, b.cpuS);
+    const nodeMsPerGrading = perGrading(a.nodeS, b.nodeS);
+    rows.push({ exec, concurrency, gradings: gradings - short, msPerGrading, nodeMsPerGrading, failures: a.failures + b.failures });
+    console.log(`${exec} x${concurrency}: ${msPerGrading} CPU ms per grading, of which the service (Node) ${nodeMsPerGrading} (${gradings - short} gradings, ${a.failures + b.failures} failed)`);
   }
   const resultsDir = process.env.SG_RESULTS_DIR ?? join(gradingLibDir(), '..', '..', 'results');
   const outDir = resolve(arg('--out') ?? join(resultsDir, 'grader-cpu'));
