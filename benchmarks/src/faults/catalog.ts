@@ -2,10 +2,12 @@
 // variant's processes or a native server). A kind plans one step on the running variant
 // (guard.ts applies it); a name that does not apply to the variant says why.
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../paths';
 import type { VariantStatus } from '../stack';
+import { startCpuHogs } from './cpu-starve';
 import type { FaultStep } from './guard';
 import type { RoutedHop } from './route';
 import { addToxic, FAULT_TOXIC } from './toxiproxy';
@@ -17,6 +19,8 @@ export interface FaultTarget {
   upTarget: string;
   /** The hop the variant runs routed through the fault proxy (route.ts), if any. */
   routed?: RoutedHop;
+  /** The fault window (s): a helper the fault starts ends by itself some time after it. */
+  holdS?: number;
 }
 
 export interface FaultKind {
@@ -99,6 +103,21 @@ export const FAULT_KINDS: FaultKind[] = [
     argument: 'server',
     description: 'the native server down for the fault window (servers down), then up again',
     plan: (name, s, t) => ({ fault: name, target: server(t, s), undo: { kind: 'servers-up', names: [s] }, inject: () => servers('down', s) }),
+  },
+  {
+    kind: 'cpu-starve',
+    argument: 'role',
+    description: "stress-ng CPU hogs, one per CPU one replica of the role may use, in its cpu/cpuset groups (the grading side: exercise, monolith)",
+    plan: (name, role, t) => {
+      const [p] = replicas(t, role);
+      const tag = randomUUID();
+      return {
+        fault: name,
+        target: named([p]),
+        undo: { kind: 'kill-tagged', tag },
+        inject: async () => void startCpuHogs(p.pid, (t.holdS ?? 60) + 30, tag),
+      };
+    },
   },
   {
     kind: 'latency',

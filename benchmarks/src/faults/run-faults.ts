@@ -117,7 +117,7 @@ async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: st
         await sleep((o.rampS + o.steadyS) * 1000);
         try {
           const fresh = await variantStatus().catch(() => status);
-          applied = await applyFault(planFault(fault, { status: fresh, upTarget: o.variant, routed }), journal, o.faultS * 1000);
+          applied = await applyFault(planFault(fault, { status: fresh, upTarget: o.variant, routed, holdS: o.faultS }), journal, o.faultS * 1000);
           phase(`fault ${fault} on ${applied.target}: injected, held ${((applied.undoneAtMs - applied.injectedAtMs) / 1000).toFixed(1)} s, undone (${applied.undo})`);
         } catch (err) {
           failure = err instanceof Error ? err.message : String(err);

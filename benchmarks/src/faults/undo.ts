@@ -1,6 +1,7 @@
 // What undoes an injected fault, as data: a journal line that a later process can still perform
 // (journal.ts) and that a signal or exit handler can perform synchronously (guard.ts).
 import { execFile, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { repoRoot } from '../paths';
@@ -19,6 +20,8 @@ export type UndoAction =
   | { kind: 'await-restart'; variant: string; target: string; names: string[]; killedPids: number[] }
   /** SIGKILL of a helper the fault started (a fault proxy). */
   | { kind: 'kill'; pid: number }
+  /** SIGKILL of every process carrying SG_FAULT_TAG=<tag> in its environment (helpers a fault started, their children too). */
+  | { kind: 'kill-tagged'; tag: string }
   /** The fault proxy's toxic removed (toxiproxy API; already gone is done). */
   | { kind: 'toxic-remove'; api: string; proxy: string; toxic: string }
   /** `variant up <target>`: the variant as its preset says (a hop routed through a proxy, unrouted). */
@@ -34,11 +37,43 @@ export function describeUndo(a: UndoAction): string {
       return `wait for pm2 to restart ${a.names.join(', ')} (else variant up ${a.target})`;
     case 'kill':
       return `SIGKILL pid ${a.pid}`;
+    case 'kill-tagged':
+      return `SIGKILL of the processes tagged ${a.tag}`;
     case 'toxic-remove':
       return `remove toxic ${a.toxic} of proxy ${a.proxy}`;
     case 'variant-up':
       return `variant up ${a.target}`;
   }
+}
+
+/** The environment variable that marks a fault's helpers (the undo finds them by it, even after a crash of the harness). */
+export const FAULT_TAG_ENV = 'SG_FAULT_TAG';
+
+const readOr = (file: string) => {
+  try {
+    return readFileSync(file, 'latin1');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Pids whose environment holds SG_FAULT_TAG=<tag>, with all their descendants (stress-ng's workers
+ * overwrite their environment with their process title: they are found as children).
+ */
+export function taggedPids(tag: string, proc = '/proc'): number[] {
+  const marker = `${FAULT_TAG_ENV}=${tag}\0`;
+  const pids = readdirSync(proc).filter((d) => /^\d+$/.test(d)).map(Number);
+  const parentOf = new Map(pids.map((p) => {
+    const stat = readOr(join(proc, String(p), 'stat'));
+    return [p, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])];
+  }));
+  const found = new Set(pids.filter((p) => `${readOr(join(proc, String(p), 'environ'))}\0`.includes(marker)));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, parent] of parentOf) if (!found.has(p) && found.has(parent)) (found.add(p), (grew = true));
+  }
+  return [...found];
 }
 
 /** A process that is already gone needs no signal: ESRCH is success. */
@@ -62,6 +97,8 @@ export function performUndo(a: UndoAction): void {
       return signal(a.pid, 'SIGCONT');
     case 'kill':
       return signal(a.pid, 'SIGKILL');
+    case 'kill-tagged':
+      return taggedPids(a.tag).forEach((pid) => signal(pid, 'SIGKILL'));
     case 'servers-up':
       return runSync('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', ...a.names]);
     case 'toxic-remove':
@@ -113,6 +150,7 @@ export async function performUndoAsync(a: UndoAction): Promise<void> {
   switch (a.kind) {
     case 'continue':
     case 'kill':
+    case 'kill-tagged':
       return performUndo(a);
     case 'toxic-remove':
       return removeToxic(a.proxy, a.toxic, a.api);
