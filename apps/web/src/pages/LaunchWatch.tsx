@@ -21,8 +21,8 @@ function useLaunchEvents(id: string): { event: LaunchEvent | undefined; error: s
       take(e);
       source.close();
     });
-    // EventSource reconnects by itself; an error before any event is a refusal (not an admin, no such launch).
-    source.onerror = () => setError((prev) => prev ?? 'the progress stream was interrupted; reconnecting…');
+    // EventSource reconnects by itself after a cut; a refused stream (not an admin, no such launch) is closed for good.
+    source.onerror = () => setError(source.readyState === EventSource.CLOSED ? 'the progress stream was refused (no such launch, or not an admin)' : 'the progress stream was interrupted; reconnecting…');
     source.onopen = () => setError(undefined);
     return () => source.close();
   }, [id]);
