@@ -4,7 +4,7 @@
 // the naked monolith at 200 users/s (Table I: EFR 61.5 %), found by search during the run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Calibration, CalibrationStep } from '../calibrate';
+import type { CalibrationStep } from '../calibrate';
 
 export type LoadLevel = '0.5x' | '1x' | '1.5x' | '2x' | 'paper';
 
@@ -31,12 +31,15 @@ export interface Capacity {
   source: string;
 }
 
-export function meetsSlo(s: CalibrationStep): boolean {
+/** What the SLO reads of a calibration step. */
+export type SloStep = Pick<CalibrationStep, 'peak' | 'valid' | 'spsEfr' | 'spsP95Ms'>;
+
+export function meetsSlo(s: SloStep): boolean {
   return s.valid && s.spsEfr !== null && s.spsEfr <= SLO.efr && s.spsP95Ms !== null && s.spsP95Ms <= SLO.spsP95Ms;
 }
 
 /** The highest peak meeting the SLO before the first step that does not (steps ascending). */
-export function sustainableRate(c: Pick<Calibration, 'steps'>): number | null {
+export function sustainableRate(c: { steps: SloStep[] }): number | null {
   let best: number | null = null;
   for (const s of [...c.steps].sort((x, y) => x.peak - y.peak)) {
     if (!meetsSlo(s)) break;
@@ -50,7 +53,9 @@ export function measuredCapacity(resultsDir: string, variant = CAPACITY_VARIANT)
   if (!existsSync(resultsDir)) return null;
   const pattern = new RegExp(`^\\d{8}T\\d{6}Z-${variant}-calibration\\.json$`);
   for (const file of readdirSync(resultsDir).filter((f) => pattern.test(f)).sort().reverse()) {
-    const rate = sustainableRate(JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as Calibration);
+    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown };
+    // A bisecting calibration states its rate; an older file has only its steps.
+    const rate = typeof c.sustainableRate === 'number' && c.sustainableRate > 0 ? c.sustainableRate : sustainableRate(c);
     if (rate !== null) return { rate, source: file };
   }
   return null;

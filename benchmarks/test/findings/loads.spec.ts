@@ -1,7 +1,9 @@
-import type { CalibrationStep } from '../../src/calibrate';
-import { meetsSlo, nextPaperProbe, paperResult, peakOf, sustainableRate, type PaperProbe } from '../../src/findings/loads';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measuredCapacity, meetsSlo, nextPaperProbe, paperResult, peakOf, sustainableRate, type PaperProbe, type SloStep } from '../../src/findings/loads';
 
-const step = (peak: number, spsEfr: number, spsP95Ms: number, valid = true): CalibrationStep => ({ peak, runId: `p${peak}`, valid, spsEfr, spsP95Ms, spsThroughputHold: peak, rac: 0, machineCpuSPerOkMs: 1, saturated: false });
+const step = (peak: number, spsEfr: number, spsP95Ms: number, valid = true): SloStep => ({ peak, valid, spsEfr, spsP95Ms });
 
 describe('loads from measured capacity', () => {
   it('the sustainable rate is the highest step within the SLO (SPS p95 ≤ 2 s, 0 KO) before the first that is not', () => {
@@ -30,5 +32,19 @@ describe('loads from measured capacity', () => {
   it('a probe without an EFR (an INVALID run) does not stop the search', () => {
     expect(nextPaperProbe([{ multiple: 2, peak: 16, efr: null, runId: 'r0' }], 5)).toBe(4);
     expect(paperResult([{ multiple: 2, peak: 16, efr: null, runId: 'r0' }]).multiple).toBeNull();
+  });
+
+  it("reads naked-mon's newest calibration: its stated sustainable rate, else the SLO over its steps; a -kdfN file never", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sg-capacity-'));
+    try {
+      expect(measuredCapacity(dir)).toBeNull();
+      writeFileSync(join(dir, '20261126T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300), step(8, 0, 2500)] }));
+      expect(measuredCapacity(dir)).toEqual({ rate: 4, source: '20261126T100000Z-naked-mon-calibration.json' });
+      writeFileSync(join(dir, '20261127T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300)], sustainableRate: 6 }));
+      writeFileSync(join(dir, '20261128T100000Z-naked-mon-calibration-kdf1.json'), JSON.stringify({ steps: [], sustainableRate: 50 }));
+      expect(measuredCapacity(dir)).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

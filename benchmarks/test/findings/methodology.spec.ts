@@ -1,28 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Side } from '../../src/compare/sides';
 import { evaluateFindings } from '../../src/findings/evaluate';
 import { LEVELS } from '../../src/findings/loads';
 import { methodology } from '../../src/findings/methodology';
 import { findingsPlan, type FindingsPlan } from '../../src/findings/plan';
 import type { StoppingRule } from '../../src/stats/stopping';
-import { atEveryLevel, writeRecordedResults } from './recorded';
+import { useRecordedCells } from './recorded';
 
-let root: string;
-let cells: Record<string, Side>;
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'sg-method-'));
-  cells = atEveryLevel(writeRecordedResults(root));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const recorded = useRecordedCells('sg-method-');
 
 function planWith(stopping: StoppingRule): FindingsPlan {
   const q = findingsPlan('quick', { seed: 3, capacity: { rate: 8, source: '--rate' } });
   return { ...q, protocol: { ...q.protocol, levels: LEVELS, stopping } };
 }
 
-const principles = (plan: FindingsPlan, c = cells) => methodology({ plan, cells: c, results: evaluateFindings({ plan, cells: c }) });
+const principles = (plan: FindingsPlan, c = recorded()) => methodology({ plan, cells: c, results: evaluateFindings({ plan, cells: c }) });
 
 describe('methodology section (Papadopoulos et al. 2019)', () => {
   it('lists the eight principles in order, each with evidence in numbers', () => {
@@ -49,7 +40,7 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
   });
 
   it('flags one cell short of the minimum, naming it', () => {
-    const short = { ...cells, 'mon-x2@1x': { ...cells['mon-x2@1x'], runs: cells['mon-x2@1x'].runs.slice(0, 2) } };
+    const short = { ...recorded(), 'mon-x2@1x': { ...recorded()['mon-x2@1x'], runs: recorded()['mon-x2@1x'].runs.slice(0, 2) } };
     expect(principles(planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 }), short)[0].flag).toBe("fewer valid runs than the rule's minimum of 3: mon-x2@1x 2");
   });
 

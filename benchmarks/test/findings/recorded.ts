@@ -1,5 +1,7 @@
 // Recorded results for the findings evaluation: one finished test folder per quick-plan variant,
 // 3 runs each with ±3% run-to-run noise, figures chosen so each verdict rule has a known answer.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSide, type Side } from '../../src/compare/sides';
 import { LEVELS } from '../../src/findings/loads';
@@ -65,4 +67,16 @@ export function writeRecordedResults(root: string): Record<string, Side> {
 /** The same recorded tests as cells at every load level ("<variant>@<level>"). */
 export function atEveryLevel(byVariant: Record<string, Side>): Record<string, Side> {
   return Object.fromEntries(Object.entries(byVariant).flatMap(([v, side]) => LEVELS.map((l) => [`${v}@${l}`, side])));
+}
+
+/** beforeAll/afterAll of a spec reading the recorded cells at every level from a temporary folder. */
+export function useRecordedCells(prefix: string): () => Record<string, Side> {
+  let root = '';
+  let cells: Record<string, Side> = {};
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), prefix));
+    cells = atEveryLevel(writeRecordedResults(root));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  return () => cells;
 }

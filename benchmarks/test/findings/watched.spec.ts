@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Side } from '../../src/compare/sides';
 import { LEVELS } from '../../src/findings/loads';
 import { mergeSides } from '../../src/findings/merge-sides';
 import { findingsPlan } from '../../src/findings/plan';
 import { cellKey } from '../../src/findings/schedule';
 import { activeCells, watchedComparisons } from '../../src/findings/watched';
-import { atEveryLevel, writeRecordedResults } from './recorded';
+import { useRecordedCells } from './recorded';
 
-let root: string;
-let cells: Record<string, Side>;
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'sg-watched-'));
-  cells = atEveryLevel(writeRecordedResults(root));
-});
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const recorded = useRecordedCells('sg-watched-');
 
 const q = findingsPlan('quick', { seed: 3 });
 const plan = { ...q, protocol: { ...q.protocol, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 } } };
@@ -29,21 +20,21 @@ describe('which cells the next round runs (recorded runs, 3 each)', () => {
 
   it('keeps the cells of a comparison still too wide (msa-1-2: p95 ±40 % run to run) and drops the precise ones', () => {
     const w = watchedComparisons(plan);
-    const active = activeCells(plan, w, cells).map(cellKey);
+    const active = activeCells(plan, w, recorded()).map(cellKey);
     expect(active).toEqual(expect.arrayContaining(['msa-1-2@1x', 'msa-1-1@1x']));
     expect(active).not.toContain('naked-mon-async@1x');
     expect(w.find((x) => x.a === 'naked-mon-async@1x')!.state).toMatchObject({ stop: true, reason: 'precise' });
   });
 
   it('every cell runs again while below the minimum', () => {
-    const fewer = Object.fromEntries(Object.entries(cells).map(([k, s]) => [k, { ...s, runs: s.runs.slice(0, 2) }]));
+    const fewer = Object.fromEntries(Object.entries(recorded()).map(([k, s]) => [k, { ...s, runs: s.runs.slice(0, 2) }]));
     expect(activeCells(plan, watchedComparisons(plan), fewer)).toHaveLength(plan.cells.length);
   });
 });
 
 describe('a cell merged from its single-run folders', () => {
   it('concatenates the valid runs, renumbered, and keeps every folder in its ref', () => {
-    const s = cells['naked-mon@1x'];
+    const s = recorded()['naked-mon@1x'];
     const one = (i: number): Side => ({ ...s, ref: `run${i}`, runs: [{ ...s.runs[i], run: 1 }], result: { ...s.result, aggregated: { ...s.result.aggregated, runs: 1 } } });
     const m = mergeSides([one(0), one(1), one(2)]);
     expect(m.runs.map((r) => r.run)).toEqual([1, 2, 3]);
