@@ -1,6 +1,8 @@
 // `npm run bench -- faults ...`: the subcommand's flags (registered by cli.ts).
 import { Command, InvalidArgumentError } from 'commander';
+import { resultsDir } from '../paths';
 import { faultListText } from './catalog';
+import { readFaultRuns, writeResilienceReport } from './resilience';
 import { runFaults } from './run-faults';
 
 function positive(v: string): number {
@@ -58,5 +60,16 @@ export function registerFaultsCommand(program: Command): void {
       for (const s of r.skipped) process.stdout.write(`skipped ${s}\n`);
       const bad = r.results.filter((x) => x.lost !== 0 || x.duplicated !== 0 || x.crashes.some((c) => !c.injected));
       if (bad.length) process.exitCode = 2;
+    });
+  program
+    .command('faults-table [dirs...]')
+    .description('the resilience table across presets from bench faults runs (rows = faults, columns = variants; cells: lost, EFR during, recovery) -> resilience.{md,html}')
+    .option('--variants <list>', 'columns, in this order (default: every variant found)')
+    .option('--out <dir>', 'where resilience.md/.html go (default: the results folder)')
+    .action((dirs: string[], f: { variants?: string; out?: string }) => {
+      const runs = readFaultRuns(dirs.length ? dirs : [resultsDir()]);
+      if (runs.length === 0) throw new InvalidArgumentError(`no faults.json under ${dirs.join(', ') || resultsDir()}`);
+      const out = writeResilienceReport(f.out ?? resultsDir(), runs, f.variants?.split(',').map((v) => v.trim()));
+      process.stdout.write(`${out.markdown}\n${out.html}\n`);
     });
 }

@@ -1,0 +1,61 @@
+// The resilience table across presets (issue 35 item 4): rows = faults, columns = variants, each
+// cell the runs' requests lost (must be 0), EFR during the fault and recovery time, read from the
+// faults.json files of `bench faults` runs. Markdown and HTML beside each other, as the other reports.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { escapeHtml, tableHtml } from '../report/html';
+import { tableMarkdown } from '../report/markdown';
+import type { Table } from '../report/tables';
+import type { FaultResult } from './analyse';
+
+/** Every fault run of the faults.json files under `dirs` (a results folder's `*-faults` folders, or those folders). */
+export function readFaultRuns(dirs: string[]): FaultResult[] {
+  const files = dirs.flatMap((d) => {
+    if (existsSync(join(d, 'faults.json'))) return [join(d, 'faults.json')];
+    return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith('-faults')).map((n) => join(d, n, 'faults.json')).filter(existsSync) : [];
+  });
+  return files.flatMap((f) => {
+    const json = JSON.parse(readFileSync(f, 'utf8')) as { results?: FaultResult[] } | FaultResult[];
+    // The first slice wrote a bare array.
+    return Array.isArray(json) ? json : (json.results ?? []);
+  });
+}
+
+const pct = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)} %`);
+
+function recoveryText(r: FaultResult): string {
+  return r.recovery.recovered ? `${((r.recovery.sinceUndoMs ?? 0) / 1000).toFixed(1)} s` : 'not recovered';
+}
+
+/** One cell: every run's figures, in run order ("lost 0 · EFR 3.0 % · rec 2.0 s"; runs joined by " / "). */
+export function resilienceCell(runs: FaultResult[]): string {
+  if (runs.length === 0) return '–';
+  const lost = runs.map((r) => (r.lost === null ? 'n/a' : String(r.lost + (r.duplicated ?? 0)))).join('/');
+  return `lost ${lost} · EFR ${runs.map((r) => pct(r.during.EFR)).join('/')} · rec ${runs.map(recoveryText).join('/')}`;
+}
+
+export function resilienceTable(runs: FaultResult[], variants?: string[]): Table {
+  const columns = variants ?? [...new Set(runs.map((r) => r.variant))].sort();
+  const faults = [...new Set(runs.map((r) => r.fault))].sort();
+  const lossy = runs.filter((r) => r.lost !== 0 || (r.duplicated ?? 0) !== 0);
+  return {
+    id: 'resilience',
+    title: 'Resilience: requests lost or duplicated, EFR during the fault, recovery after the undo',
+    columns,
+    rows: faults.map((f) => ({ label: f, cells: columns.map((v) => resilienceCell(runs.filter((r) => r.fault === f && r.variant === v))) })),
+    notes: [
+      'lost: accepted but not persisted final, plus duplicated, from what the client was told (must be 0); n/a: no audit.',
+      'EFR during: error and failure rate in the fault window; rec: p95 back within +10 % of the steady window, after the undo.',
+      lossy.length ? `NOT zero-loss: ${lossy.map((r) => `${r.fault} on ${r.variant} (results/${r.runId})`).join(', ')}` : `zero-loss in all ${runs.length} runs.`,
+    ],
+  };
+}
+
+export function writeResilienceReport(dir: string, runs: FaultResult[], variants?: string[]): { markdown: string; html: string } {
+  const t = resilienceTable(runs, variants);
+  const markdown = join(dir, 'resilience.md');
+  const html = join(dir, 'resilience.html');
+  writeFileSync(markdown, `# Resilience\n\n${tableMarkdown(t)}`);
+  writeFileSync(html, `<!doctype html><meta charset="utf-8"><title>${escapeHtml(t.title)}</title>\n<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font:13px sans-serif}</style>\n${tableHtml(t)}\n`);
+  return { markdown, html };
+}
