@@ -80,9 +80,15 @@ function fmt(raw: number, unit: string): string {
   return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${unit}`;
 }
 
-/** The first part with an interval: "p95: B − A = −1341 ms [−8545, 5863]". */
-function keyFigure(parts: PartResult[]): string {
-  const p = parts.find((x) => x.difference?.lo !== null && x.difference?.lo !== undefined) ?? parts.find((x) => x.difference);
+/**
+ * The decisive part — the first refuted one of a refuted finding, the first inconclusive one of
+ * an inconclusive finding, else the first — preferring one with an interval:
+ * "p95 at 1x: msa-1-1 − naked-mon = −800 ms [−894 ms, −706 ms], Cliff's δ −1.00".
+ */
+function keyFigure(parts: PartResult[], verdict: Verdict): string {
+  const decisive = verdict === 'reproduced' ? parts : parts.filter((x) => x.verdict.verdict === verdict);
+  const withCi = (xs: PartResult[]) => xs.find((x) => x.difference?.lo !== null && x.difference?.lo !== undefined);
+  const p = withCi(decisive) ?? withCi(parts) ?? parts.find((x) => x.difference);
   if (!p?.difference || p.difference.diff === null) return 'no figure (cells not run)';
   const d = p.difference;
   const u = METRICS[p.test.metric].unit;
@@ -182,12 +188,13 @@ export function evaluateClaim(input: EvaluationInput, c: Claim): FindingResult {
   const parts = c.tests.map((t) => judgeTest(input, c, t));
   const designCells = designCellsOf(input);
   const design = c.design ? designRow(designCells, c.design) : null;
+  const verdict = combine(parts.map((p) => p.verdict.verdict));
   return {
     claim: c,
-    verdict: combine(parts.map((p) => p.verdict.verdict)),
+    verdict,
     rule: RULES.finding,
     parts,
-    keyFigure: keyFigure(parts),
+    keyFigure: keyFigure(parts, verdict),
     explanation: explanation(input, c, design),
     caveats: caveats(input, c),
     design,

@@ -63,7 +63,7 @@ function summary(results: FindingResult[], ctx: ReportContext): Block[] {
   return [
     { kind: 'h2', text: 'Summary' },
     { kind: 'p', text: `${counts}. Verdict rule: ${RULES.finding}.` },
-    { kind: 'table', head: ['finding', 'verdict', 'decisive comparison (B − A, 95% CI, Cliff\'s δ)', 'explanation', 'runs (and exemplar traces)'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, r.explanation.slice(0, 2).join(' ') || 'none', runLinks(r, ctx)]) },
+    { kind: 'table', head: ['finding', 'verdict', 'decisive comparison (B − A, 95% CI, Cliff\'s δ)', 'explanation', 'runs (and exemplar traces)'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, r.explanation[0] ?? 'none', runLinks(r, ctx)]) },
   ];
 }
 

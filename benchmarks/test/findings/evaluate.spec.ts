@@ -86,6 +86,8 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     const r = finding('vii');
     expect(r.parts.map((p) => p.verdict.verdict)).toEqual(['reproduced', 'refuted']);
     expect(r.parts[0].difference!.diff).toBeCloseTo(0.02, 6);
+    // The summary shows the part that decides the verdict: the refuted one, not the first.
+    expect(r.keyFigure).toMatch(/^energyWh at 1x: msa-1-2 − mon-x2 = /);
   });
 
   it('(iv) inconclusive: it needs a cell --quick does not run, and says how to settle it', () => {
