@@ -1,7 +1,7 @@
 // `bench faults`: per fault, one run of scenario R at a steady rate (the existing runner,
 // run-test.ts) with the fault applied in a fixed window of it — steady, fault, recovery — then
 // the run judged around the window (analyse.ts) and written with the others (report.ts).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRequestLines } from '../k6-run';
 import { phase } from '../log';
@@ -154,6 +154,8 @@ async function attributeRun(dir: string, routed: RoutedHop, applied: AppliedFaul
       { fromMs: applied.injectedAtMs - o.steadyS * 1000, toMs: applied.injectedAtMs },
       { fromMs: applied.injectedAtMs, toMs: applied.undoneAtMs },
     ]);
+    // The per-request breakdowns the verdict rests on, beside it (a test fixture is cut from them).
+    writeFileSync(join(dir, 'attribution-windows.json'), JSON.stringify({ hop: routed.hop, steady, during }));
     const verdict = attributeHopFault(routed.hop, steady, during);
     phase(`attribution of ${routed.hop}: p50 +${(verdict.p50.faultMs - verdict.p50.steadyMs).toFixed(0)} ms, largest ${verdict.p50.largest}; p95 +${(verdict.p95.faultMs - verdict.p95.steadyMs).toFixed(0)} ms, largest ${verdict.p95.largest} -> ${verdict.named ? 'named' : 'NOT named'}`);
     return { attribution: verdict };
