@@ -1,4 +1,4 @@
-import { peaksAround, recommend, stepOf } from '../src/calibrate';
+import { bisectSustainable, peaksAround, recommend, stepOf } from '../src/calibrate';
 import { aggregatedFixture } from './support';
 
 const sps = (throughputHold: number, efr: number, p95: number) => ({
@@ -8,7 +8,14 @@ const sps = (throughputHold: number, efr: number, p95: number) => ({
 describe('calibration steps', () => {
   it('keeps up when SPS all succeed fast enough at the arrival rate', () => {
     const a = aggregatedFixture('mon-x2', 'monolith', { monolith: 2 }, [{ sps: sps(3.9, 0, 700) }]);
-    expect(stepOf(4, a)).toMatchObject({ peak: 4, saturated: false, spsP95Ms: 700 });
+    expect(stepOf(4, a)).toMatchObject({ peak: 4, saturated: false, sustained: true, spsP95Ms: 700, phase: 'step' });
+  });
+
+  it('is sustained only within the SLO: SPS p95 ≤ 2 s and 0 KO, keeping up', () => {
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(4, 0, 2000) }])).sustained).toBe(true);
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(4, 0, 2800) }])).sustained).toBe(false);
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(4, 0.01, 500) }])).sustained).toBe(false);
+    expect(stepOf(4, aggregatedFixture('x', 'msa', {}, [{ sps: sps(3, 0, 500) }])).sustained).toBe(false);
   });
 
   it('saturates on an SPS failure, a lagging throughput or an INVALID run; queueing latency alone is not', () => {
@@ -31,5 +38,39 @@ describe('calibration placed by the queueing model', () => {
     expect(peaksAround(10)).toEqual([5, 7, 9, 10, 12, 13, 15]);
     expect(peaksAround(1)).toEqual([1, 2]);
     expect(peaksAround(6.81, [0.7, 0.85, 1, 1.15, 1.3, 1.5])).toEqual([5, 6, 7, 8, 9, 10]);
+  });
+});
+
+describe('bisection on the SLO (issue 31 item 6)', () => {
+  /** A fabricated SLO: sustained up to `capacity` it/s; records every probe. */
+  const slo = (capacity: number) => {
+    const probes: number[] = [];
+    return { probes, sustains: async (rate: number) => (probes.push(rate), rate <= capacity) };
+  };
+
+  it('finds the sustainable rate to 1 it/s between the last sustained and the first failed step', async () => {
+    const f = slo(13);
+    await expect(bisectSustainable(8, 16, f.sustains)).resolves.toEqual({ sustained: 13, failed: 14, probed: [12, 14, 13] });
+    expect(f.probes).toEqual([12, 14, 13]);
+  });
+
+  it('lands on either bound when the crossing is next to it', async () => {
+    await expect(bisectSustainable(8, 16, slo(8).sustains)).resolves.toMatchObject({ sustained: 8, failed: 9 });
+    await expect(bisectSustainable(8, 16, slo(15).sustains)).resolves.toMatchObject({ sustained: 15, failed: 16 });
+  });
+
+  it('probes nothing when the bounds are already 1 it/s apart, and searches from 0 when the first step failed', async () => {
+    await expect(bisectSustainable(7, 8, slo(100).sustains)).resolves.toEqual({ sustained: 7, failed: 8, probed: [] });
+    await expect(bisectSustainable(0, 4, slo(2).sustains)).resolves.toEqual({ sustained: 2, failed: 3, probed: [2, 3] });
+    await expect(bisectSustainable(0, 2, slo(0).sustains)).resolves.toEqual({ sustained: 0, failed: 1, probed: [1] });
+  });
+
+  it('every answer is exact for every capacity between the bounds, in at most ⌈log2(width)⌉ probes', async () => {
+    for (let capacity = 8; capacity < 32; capacity++) {
+      const f = slo(capacity);
+      const b = await bisectSustainable(8, 32, f.sustains);
+      expect(b).toMatchObject({ sustained: capacity, failed: capacity + 1 });
+      expect(f.probes.length).toBeLessThanOrEqual(Math.ceil(Math.log2(32 - 8)));
+    }
   });
 });
