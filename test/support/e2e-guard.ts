@@ -4,8 +4,7 @@
  * up must be one it declared — a file that tested whatever an earlier file left running, or that
  * brought up a variant it does not declare, fails loudly here.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fetch as undiciFetch } from 'undici';
 import { declaredVariants } from './variant-sequencer';
@@ -23,11 +22,15 @@ beforeAll(() => {
   if (declared === undefined) throw new Error(`${file} declares no variant: add a header line "// e2e-variants: <preset>, …" (or "none")`);
 });
 
+// The launcher's record of the variant it brought up last (run/variant.json, infra/src/launcher/state.ts),
+// the one `variant status` reports: read as a file, not through `npm run variant -- status` (which
+// also lists pm2's processes: seconds per file, unused here).
+const STATE_FILE = join(REPO, 'run', 'variant.json');
+
 afterAll(() => {
   if (!declared || declared.length === 0) return;
-  const out = execFileSync('npm', ['run', '--silent', 'variant', '--', 'status', '--json'], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
-  const { variant } = JSON.parse(out.slice(out.indexOf('{'))) as { variant: string | null };
+  const variant = existsSync(STATE_FILE) ? (JSON.parse(readFileSync(STATE_FILE, 'utf8')) as { variant: string }).variant : null;
   if (variant && !declared.includes(variant)) {
     throw new Error(`${file} left ${variant} up but declares ${declared.join(', ')}: it tested a variant it does not name`);
   }
-}, 60_000);
+});

@@ -21,9 +21,10 @@ export interface VariantStatus {
 }
 
 export function variantUp(name: string, flags: string[] = []): VariantStatus {
-  npmRun(['variant', '--', 'up', name, ...flags]);
+  // `up --json` prints the status it ends with: no second CLI run (pm2 listed again) per call.
+  const out = npmRun(['variant', '--', 'up', name, ...flags, '--json']);
   freshConnections();
-  return variantStatus();
+  return JSON.parse(out.slice(out.indexOf('{'))) as VariantStatus;
 }
 
 /**
