@@ -42,7 +42,17 @@ module.exports = {
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'] },
     // Real servers and real sandboxes: a grading under load takes seconds, so the bound is one that
     // names a hang (Jest's 5 s default failed slow-but-correct gradings), never a speed check.
-    { ...base, displayName: 'integration', testMatch: ['<rootDir>/**/*.int.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'] },
+    // Run one at a time (--runInBand): some restart or stop shared servers, flush shared Redis
+    // databases or load both cores. A file that touches nothing shared is named *.parallel.int.ts
+    // and runs in the project below, two workers at a time (scripts/test.sh).
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/**/*.int.ts'],
+      testPathIgnorePatterns: [...base.testPathIgnorePatterns, '\\.parallel\\.int\\.ts$'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
+    },
+    { ...base, displayName: 'integration-parallel', testMatch: ['<rootDir>/**/*.parallel.int.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'] },
     // Each e2e file declares its variant(s); e2e-guard.ts holds it to them.
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/**/*.e2e.ts'], setupFilesAfterEnv: ['<rootDir>/test/support/e2e-guard.ts'] },
   ],

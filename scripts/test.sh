@@ -23,6 +23,9 @@ step "native servers"
 bash infra/bin/servers up postgres redis rabbitmq minio jaeger
 
 step "integration tests"
+# *.parallel.int.ts touch nothing shared (k6 against a stub of its own): two workers, one per core;
+# they wait on k6's schedules, so a second one costs no CPU the first needs. The others one at a time.
+npx jest --selectProjects integration-parallel --maxWorkers=2
 npx jest --selectProjects integration --runInBand
 
 step "end-to-end tests"

@@ -28,7 +28,9 @@ function matches(pattern: string, file: string): boolean {
 }
 
 const files = testLikeFiles();
-const stagesOf = (file: string) => config.projects.filter((p) => p.testMatch.some((pattern) => matches(pattern, file))).map((p) => p.displayName);
+const inStage = (p: (typeof config.projects)[number], file: string) =>
+  p.testMatch.some((pattern) => matches(pattern, file)) && !p.testPathIgnorePatterns.some((ignored) => new RegExp(ignored).test(file));
+const stagesOf = (file: string) => config.projects.filter((p) => inStage(p, file)).map((p) => p.displayName);
 
 describe('the test suite', () => {
   it('has every test file in exactly one stage', () => {

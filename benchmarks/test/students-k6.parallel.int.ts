@@ -45,11 +45,12 @@ let loginRefusals = false;
 beforeAll(async () => void (stub = await startContractStub(work, refuseFirstAttempts, refuseEveryOtherLogin)));
 afterAll(() => stopContractStub(stub));
 
+// `--address ''`: no k6 REST API, whose fixed port (6565) another k6 file running beside this one would hold.
 async function k6Run(name: string, env: Record<string, string>) {
   const k6 = await k6Path();
   const summary = join(work, `${name}.json`);
   const all = { BASE_URL: stub.baseUrl, USERS_CSV: stub.usersCsv, SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${name}.txt`), ...env };
-  const r = await run(k6, ['run', '--quiet', '--no-color', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
+  const r = await run(k6, ['run', '--quiet', '--no-color', '--address', '', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
   expect(r.code).toBe(0);
   return readPaper(summary);
 }

@@ -25,12 +25,15 @@ beforeAll(async () => {
 
 afterAll(() => stopContractStub(stub));
 
-it.each(['load-smoke', 'stress-smoke', 'spike-smoke', 'soak-smoke'])('%s: k6 runs the steps, every request and iteration has its line in one step', async (profile) => {
+// The four k6 runs at once (each its own files; the stub answers at once): they wait on the
+// profiles' schedules, not on the CPU, so in sequence they would only add up their durations.
+// `--address ''`: no k6 REST API, whose fixed port (6565) a second k6 could not bind (exit 106).
+it.concurrent.each(['load-smoke', 'stress-smoke', 'spike-smoke', 'soak-smoke'])('%s: k6 runs the steps, every request and iteration has its line in one step', async (profile) => {
   const k6 = await k6Path();
   const summary = join(work, `${profile}.json`);
   const log = join(work, `${profile}.log`);
   const env = { PROFILE: profile, BASE_URL: stub.baseUrl, USERS_CSV: stub.usersCsv, SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${profile}.txt`), LOG_REQUESTS: 'on', ...(profile === 'soak-smoke' ? { PEAK: '2' } : {}) };
-  const r = await run(k6, ['run', '--quiet', '--no-color', '--log-output', `file=${log}`, '--log-format', 'json', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
+  const r = await run(k6, ['run', '--quiet', '--no-color', '--address', '', '--log-output', `file=${log}`, '--log-format', 'json', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
   expect(r.code).toBe(0);
   const paper = readPaper(summary);
   const schedule = readSchedule(summary)!;

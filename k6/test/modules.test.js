@@ -1,6 +1,6 @@
 // Tests of the pure k6 modules, run by k6 itself (they are k6-runtime ES modules):
 //   k6 run --quiet k6/test/modules.test.js     (exit 0 = every check passed)
-// benchmarks/test/k6-modules.int.ts runs this file and pins how many checks ran: count a new check there.
+// benchmarks/test/k6-modules.parallel.int.ts runs this file and pins how many checks ran: count a new check there.
 import { check } from 'k6';
 import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
 import { bucketOf, classify, responseTimeMs, retryAfterS, spsOkStatuses } from '../lib/outcome.js';
