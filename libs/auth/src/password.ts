@@ -2,8 +2,9 @@
  * Password hashing (issue 31 item 5). The spec's auth.kdfCost picks the scheme of new hashes:
  * - 14 and above (the secure default): argon2id at OWASP's password-storage minimum,
  *   m = 19 MiB, t = 2, p = 1, the memory doubling with each step above 14 (as scrypt's N did).
- *   Measured here at about 0.4 × the CPU of the scrypt N = 2^14 it replaces (benchmarks/src/
- *   password-hash-bench.ts), and stronger: OWASP's scrypt minimum is N = 2^17, not 2^14.
+ *   Measured here at 0.29 × the CPU per hash of the scrypt N = 2^14 it replaces, 0.42 × per
+ *   login (benchmarks/src/password-hash-bench.ts, login-cpu-bench.ts), and stronger: OWASP's
+ *   scrypt minimum is N = 2^17, not 2^14.
  * - below 14: scrypt N = 2^cost, the paper-faithful cheap login (cost 1 ~ the original's one
  *   salted SHA-512), unchanged so such runs stay comparable with earlier ones. Loopback only
  *   (secret-policy.ts).
