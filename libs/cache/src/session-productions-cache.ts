@@ -143,7 +143,7 @@ export class ProductionWritesInvalidation implements ProductionRepository {
     await this.inner.setStatus(id, status);
     await this.generation.bump();
   }
-  async complete(id: number, outcome: ProductionOutcome): Promise<boolean> {
+  async complete(id: number, outcome: ProductionOutcome): Promise<ExerciseProduction | null> {
     const changed = await this.inner.complete(id, outcome);
     if (changed) await this.generation.bump();
     return changed;

@@ -38,7 +38,7 @@ class Source implements SessionProductionsSource {
 const fakeRepository = (): ProductionRepository =>
   ({
     create: async () => ({ production: { id: 9 } as ExerciseProduction, created: true }),
-    complete: async () => true,
+    complete: async () => ({ id: 9 }) as ExerciseProduction,
     setStatus: async () => undefined,
     delete: async () => undefined,
     deleteAll: async () => 0,

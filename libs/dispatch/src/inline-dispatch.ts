@@ -15,6 +15,6 @@ export class InlineDispatch implements GradingDispatch {
 
   dispatch(req: GradingRequest): Promise<ExerciseProduction> {
     const deadline = answerDeadlineOf(req.receivedAt, this.answerBudgetMs);
-    return this.worker.grade(req.productionId, { archive: req.archive, context: req.context, deadline });
+    return this.worker.grade(req.productionId, { production: req.production, archive: req.archive, context: req.context, deadline });
   }
 }

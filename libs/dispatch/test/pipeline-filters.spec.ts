@@ -29,9 +29,9 @@ function ports() {
     setStatus: jest.fn(async (id: number, status: 'queued' | 'grading') => void (rows.get(id)!.status = status)),
     complete: jest.fn(async (id: number, outcome: ProductionOutcome) => {
       const row = rows.get(id)!;
-      if (row.status === 'graded' || row.status === 'failed') return false;
+      if (row.status === 'graded' || row.status === 'failed') return null;
       Object.assign(row, 'grade' in outcome ? { status: 'graded', ...outcome } : { status: 'failed', failureReason: outcome.failureReason });
-      return true;
+      return { ...row };
     }),
     delete: jest.fn(),
     deleteAll: jest.fn(),

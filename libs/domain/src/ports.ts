@@ -65,8 +65,11 @@ export interface ProductionRepository {
   create(p: NewProduction): Promise<{ production: ExerciseProduction; created: boolean }>;
   findById(id: number): Promise<ExerciseProduction | null>;
   setStatus(id: number, status: 'queued' | 'grading'): Promise<void>;
-  /** Stores the final outcome once; false when the production was already final (redelivery). */
-  complete(id: number, outcome: ProductionOutcome): Promise<boolean>;
+  /**
+   * Stores the final outcome once and returns the production as stored (one round trip: the
+   * caller answers with it); null when the production was already final (redelivery) or is gone.
+   */
+  complete(id: number, outcome: ProductionOutcome): Promise<ExerciseProduction | null>;
   delete(id: number): Promise<void>;
   /** Deletes every production (the paper resets them after each run); returns how many. */
   deleteAll(): Promise<number>;
@@ -134,6 +137,8 @@ export const ARCHIVE_VALIDATOR = Symbol('ArchiveValidator');
 /** A stored production handed to whatever grades it. */
 export interface GradingRequest {
   productionId: number;
+  /** The production as just created, when the dispatcher grades in this process (inline): not read back. */
+  production?: ExerciseProduction;
   /** The archive when the dispatcher already holds it (inline); adapters that cross a process send only the id/key. */
   archive?: Buffer;
   /** The statement and exercise when the dispatcher already loaded them (inline), so they are not read twice. */

@@ -26,9 +26,9 @@ function fakes(deadline: Date | null = null) {
     setStatus: jest.fn(async (id: number, status: 'queued' | 'grading') => void (rows.get(id)!.status = status)),
     complete: jest.fn(async (id: number, outcome: ProductionOutcome) => {
       const row = rows.get(id)!;
-      if (row.status === 'graded' || row.status === 'failed') return false;
+      if (row.status === 'graded' || row.status === 'failed') return null;
       Object.assign(row, 'grade' in outcome ? { status: 'graded', ...outcome } : { status: 'failed', failureReason: outcome.failureReason });
-      return true;
+      return { ...row };
     }),
     delete: jest.fn(async (id: number) => void rows.delete(id)),
     deleteAll: jest.fn(async () => rows.size),
@@ -51,7 +51,7 @@ const validator = { validate: jest.fn(async () => undefined) };
 describe('SubmissionService + GradingWorker', () => {
   function service(f: ReturnType<typeof fakes>) {
     const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
-    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, { archive: r.archive, context: r.context }) };
+    const dispatch: GradingDispatch = { dispatch: (r) => worker.grade(r.productionId, { production: r.production, archive: r.archive, context: r.context }) };
     return { worker, submit: new SubmissionService(f.context, validator, f.productions, f.archives, dispatch) };
   }
   const cmd = { userId: 1, exerciseId: 2, statementId: 7, archive: Buffer.from('tgz') };
@@ -63,6 +63,17 @@ describe('SubmissionService + GradingWorker', () => {
     expect(f.archives.put).toHaveBeenCalledWith(p.id, cmd.archive);
     expect(f.grader.grade).toHaveBeenCalledTimes(1);
     expect(f.context.load).toHaveBeenCalledTimes(1); // the worker reuses what the submission loaded
+  });
+
+  it('reads nothing back in process: the created production, context and archive are handed on, the final row comes from complete', async () => {
+    const f = fakes();
+    const p = await service(f).submit.submit(cmd);
+    expect(p).toMatchObject({ status: 'graded', grade: 50 });
+    // Database round trips of one inline submission: context, create, archive, grading status, outcome.
+    expect(f.productions.findById).not.toHaveBeenCalled();
+    expect(f.archives.get).not.toHaveBeenCalled();
+    expect(f.productions.setStatus).toHaveBeenCalledTimes(1);
+    expect(f.productions.complete).toHaveBeenCalledTimes(1);
   });
 
   it('returns the first production for a repeated submission key without regrading', async () => {

@@ -71,7 +71,7 @@ export class SubmissionService {
         ? error
         : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
     }
-    return this.dispatch.dispatch({ productionId: production.id, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
+    return this.dispatch.dispatch({ productionId: production.id, production, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
   }
 
   /**
@@ -130,6 +130,8 @@ export function gradingJobOf({ statement, exercise }: Pick<SubmissionContext, 's
 
 /** What the dispatcher already holds for a grading, and when its answer is due. */
 export interface GradingGiven {
+  /** The production as just created (inline dispatch), so it is not read back. */
+  production?: ExerciseProduction;
   /** The archive (inline dispatch), so it is not read back. */
   archive?: Buffer;
   /** The statement and exercise (inline dispatch), so they are not read twice. */
@@ -153,7 +155,7 @@ export class GradingWorker {
   ) {}
 
   async grade(productionId: number, given: GradingGiven = {}): Promise<ExerciseProduction> {
-    const production = await this.productions.findById(productionId);
+    const production = given.production ?? (await this.productions.findById(productionId));
     if (!production) throw new DomainError('not-found', `production ${productionId} does not exist`);
     if (production.status === 'graded' || production.status === 'failed') return production;
 
@@ -163,23 +165,21 @@ export class GradingWorker {
       const submission = given.archive ?? (await this.archives.get(productionId));
       // Checked last before the sandbox: everything above may have waited (database, archive store).
       const expired = expiredOutcome(given.deadline, this.nowMs());
-      if (expired) {
-        await this.productions.complete(productionId, expired);
-      } else {
-        await this.productions.setStatus(productionId, 'grading');
-        const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
-        await this.productions.complete(productionId, result);
-      }
+      if (expired) return await this.final(productionId, await this.productions.complete(productionId, expired));
+      await this.productions.setStatus(productionId, 'grading');
+      const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
+      return await this.final(productionId, await this.productions.complete(productionId, result));
     } catch (error) {
       // Transient failures (a store or database down) go back to the dispatcher to retry;
       // a corrupt archive or a failed grading is final.
       if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error;
-      await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` });
+      return this.final(productionId, await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` }));
     }
-    return this.final(productionId);
   }
 
-  private async final(productionId: number): Promise<ExerciseProduction> {
+  /** The production as this grading stored it; read back only when another delivery finished it first. */
+  private async final(productionId: number, stored: ExerciseProduction | null): Promise<ExerciseProduction> {
+    if (stored) return stored;
     const final = await this.productions.findById(productionId);
     if (!final) throw new DomainError('not-found', `production ${productionId} vanished while grading`);
     return final;

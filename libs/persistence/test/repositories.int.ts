@@ -74,10 +74,13 @@ describe('repositories (real PostgreSQL)', () => {
         productions.complete(production.id, { grade: 0, comment: [] }),
         productions.complete(production.id, { failureReason: 'timeout' }),
       ]);
-      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const winners = outcomes.filter((o) => o !== null);
+      expect(winners).toHaveLength(1);
       const stored = await productions.findById(production.id);
       expect(['graded', 'failed']).toContain(stored!.status);
       expect(stored!.gradedAt).toBeInstanceOf(Date);
+      // What complete returned is the row as stored: callers answer with it without reading it back.
+      expect(winners[0]).toEqual(stored);
       // A late status update (redelivered job) does not reopen a final production.
       await productions.setStatus(production.id, 'queued');
       expect((await productions.findById(production.id))!.status).toBe(stored!.status);
@@ -85,8 +88,9 @@ describe('repositories (real PostgreSQL)', () => {
 
     it('stores a failure reason', async () => {
       const { production } = await productions.create(newProduction());
-      await expect(productions.complete(production.id, { failureReason: 'grader crashed' })).resolves.toBe(true);
-      expect(await productions.findById(production.id)).toMatchObject({ status: 'failed', grade: null, failureReason: 'grader crashed' });
+      const stored = await productions.complete(production.id, { failureReason: 'grader crashed' });
+      expect(stored).toMatchObject({ id: production.id, status: 'failed', grade: null, failureReason: 'grader crashed' });
+      expect(await productions.findById(production.id)).toEqual(stored);
     });
 
     it('lists newest first, filtered by user', async () => {

@@ -62,13 +62,15 @@ export class PgProductionRepository implements ProductionRepository, ProductionL
     return rows.map((r) => r.id).sort((a, b) => a - b);
   }
 
-  /** Moves a non-final production to graded/failed exactly once; false if it was already final. */
-  async complete(id: number, outcome: ProductionOutcome): Promise<boolean> {
+  /** Moves a non-final production to graded/failed exactly once and returns it; null if it was already final. */
+  async complete(id: number, outcome: ProductionOutcome): Promise<ExerciseProduction | null> {
     const graded = 'grade' in outcome;
-    const { rowCount } = await this.pool.query(
+    const row = await one<ProductionRow>(
+      this.pool,
       `UPDATE exercise_productions
           SET status = $2, grade = $3, comment = $4::jsonb, failure_reason = $5, graded_at = now()
-        WHERE id = $1 AND status NOT IN ('graded', 'failed')`,
+        WHERE id = $1 AND status NOT IN ('graded', 'failed')
+        RETURNING ${PRODUCTION_COLUMNS}`,
       [
         id,
         graded ? 'graded' : 'failed',
@@ -77,7 +79,7 @@ export class PgProductionRepository implements ProductionRepository, ProductionL
         graded ? null : outcome.failureReason,
       ],
     );
-    return rowCount === 1;
+    return row && toProduction(row);
   }
 
   async delete(id: number): Promise<void> {
