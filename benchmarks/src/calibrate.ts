@@ -74,7 +74,7 @@ export function stepOf(peak: number, a: Aggregated, phase: CalibrationStep['phas
     saturated,
     phase,
   };
-  return { ...step, sustained: !saturated && meetsSlo({ ...step, sustained: false }) };
+  return { ...step, sustained: !saturated && meetsSlo(step) };
 }
 
 /** The highest peak before the first saturated one, over every probe in ascending rate. */

@@ -5,12 +5,14 @@ import { demandsFor, saturationAgreement, saturationMarkdown, saturationRow } fr
 
 const step = (peak: number, spsPerS: number, saturated: boolean, valid = true): CalibrationStep => ({
   peak, runId: `r-${peak}`, valid, spsEfr: 0, spsP95Ms: 500, spsThroughputHold: spsPerS, rac: 0, machineCpuSPerOkMs: 20, saturated,
+  sustained: valid && !saturated, phase: 'step',
 });
 
 const calibration = (variant: string, steps: CalibrationStep[]): Calibration => {
   const firstSaturated = steps.findIndex((s) => s.saturated);
   const keptUp = (firstSaturated === -1 ? steps : steps.slice(0, firstSaturated)).at(-1)?.peak ?? null;
-  return { variant, rampS: 10, holdS: 30, baselineGradingsPerS: 24, steps, recommendedPeak: keptUp };
+  const firstFailed = steps.find((s) => !s.sustained)?.peak ?? null;
+  return { variant, rampS: 10, holdS: 30, baselineGradingsPerS: 24, steps, recommendedPeak: keptUp, sustainableRate: keptUp, firstFailedRate: firstFailed };
 };
 
 const predicted = (rate: number) => ({ rate, station: 'exercise', demandsFrom: 'results/d' });
