@@ -17,7 +17,8 @@ npm run --silent lint
 npm run --silent depcruise
 
 step "unit tests"
-npx jest --selectProjects unit
+# Two workers, one per core: Jest's default (cores - 1) runs them in band on a 2-core host.
+npx jest --selectProjects unit --maxWorkers=2
 
 step "native servers"
 bash infra/bin/servers up postgres redis rabbitmq minio jaeger
