@@ -77,7 +77,8 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
       const p = peakOf(level, rate, record.paper.multiple);
       if (p !== null) record.peaks[level] = p;
     }
-    phase(`findings: peaks ${JSON.stringify(record.peaks)} (paper-equivalent ${record.paper.multiple ?? 'not found'}×, EFR ${record.paper.efr ?? 'n/a'})`);
+    const found = record.paper.multiple === null ? `paper-equivalent not found (no VALID probe measured EFR in ${probes.length}): its cells are not run` : `paper-equivalent ${record.paper.multiple}× (EFR ${(100 * record.paper.efr!).toFixed(1)}%)`;
+    phase(`findings: peaks ${JSON.stringify(record.peaks)}; ${found}`);
     const specs = new Map<string, string>();
     for (const c of plan.cells) if (c.derived && !specs.has(c.variant)) specs.set(c.variant, writeDerivedSpec(c.derived, join(dir, 'specs')));
     const rng = seededRng(plan.seed);
