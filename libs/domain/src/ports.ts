@@ -100,6 +100,13 @@ export interface SubmissionContextReader {
    * Rejects with DomainError not-found (unknown statement/exercise, or not the user's).
    */
   load(userId: number, statementId: number, exerciseId: number): Promise<SubmissionContext>;
+  /**
+   * A stored production with the context it is graded in, in one round trip (what a grading
+   * worker in another process starts with); null when the production does not exist, a null
+   * context when its statement is gone. Optional: without it the worker reads the production,
+   * then `load`s the context (a cache in front answers that second read).
+   */
+  loadForGrading?(productionId: number): Promise<{ production: ExerciseProduction; context: SubmissionContext | null } | null>;
 }
 export interface SubmissionContext {
   statement: StudentStatement;

@@ -166,6 +166,31 @@ describe('GradingWorker failure classes', () => {
     await expect(worker.grade(production.id)).resolves.toMatchObject({ status: 'failed' });
   });
 
+  it('behind a broker, starts from the production and its context read together where the reader can', async () => {
+    const f = fakes();
+    const { production } = await f.productions.create({ userId: 1, exerciseId: 2, statementId: 7, submissionKey: 'j', archiveSize: 1, archiveSha256: 'x', status: 'queued' });
+    const loaded = await f.context.load(1, 7, 2);
+    (f.context.load as jest.Mock).mockClear();
+    (f.productions.findById as jest.Mock).mockClear();
+    const loadForGrading = jest.fn(async (id: number) => ({ production: { ...f.rows.get(id)! }, context: loaded }));
+    const worker = new GradingWorker({ ...f.context, loadForGrading }, f.productions, f.archives, f.grader);
+    await expect(worker.grade(production.id)).resolves.toMatchObject({ status: 'graded', grade: 50 });
+    expect(loadForGrading).toHaveBeenCalledTimes(1);
+    expect(f.productions.findById).not.toHaveBeenCalled();
+    expect(f.context.load).not.toHaveBeenCalled();
+  });
+
+  it('a production whose statement is gone fails as not-found, unless it is already final (a redelivery)', async () => {
+    const f = fakes();
+    const { production } = await f.productions.create({ userId: 1, exerciseId: 2, statementId: 7, submissionKey: 'g', archiveSize: 1, archiveSha256: 'x', status: 'queued' });
+    const loadForGrading = jest.fn(async (id: number) => ({ production: { ...f.rows.get(id)! }, context: null }));
+    const worker = new GradingWorker({ ...f.context, loadForGrading }, f.productions, f.archives, f.grader);
+    await expect(worker.grade(production.id)).rejects.toMatchObject({ kind: 'not-found' });
+    expect(f.grader.grade).not.toHaveBeenCalled();
+    f.rows.get(production.id)!.status = 'graded';
+    await expect(worker.grade(production.id)).resolves.toMatchObject({ status: 'graded' });
+  });
+
   it('lets an unavailable store propagate so the dispatcher retries', async () => {
     const f = fakes();
     const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ExerciseProduction } from './entities';
-import { DomainError, forbidden } from './errors';
+import { DomainError, forbidden, notFound } from './errors';
 import { admitEverything } from './ports';
 import type {
   ArchiveStore,
@@ -155,12 +155,13 @@ export class GradingWorker {
   ) {}
 
   async grade(productionId: number, given: GradingGiven = {}): Promise<ExerciseProduction> {
-    const production = given.production ?? (await this.productions.findById(productionId));
-    if (!production) throw new DomainError('not-found', `production ${productionId} does not exist`);
+    const stored = await this.storedWithContext(productionId, given);
+    if (!stored) throw new DomainError('not-found', `production ${productionId} does not exist`);
+    const { production } = stored;
     if (production.status === 'graded' || production.status === 'failed') return production;
 
-    const { statement, exercise } =
-      given.context ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
+    if (stored.context === null) throw notFound('student statement', production.statementId);
+    const { statement, exercise } = stored.context ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
     try {
       const submission = given.archive ?? (await this.archives.get(productionId));
       // Checked last before the sandbox: everything above may have waited (database, archive store).
@@ -175,6 +176,17 @@ export class GradingWorker {
       if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error;
       return this.final(productionId, await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` }));
     }
+  }
+
+  /**
+   * What the grading starts from: handed over in process (inline), else read — with its context
+   * in the same round trip where the reader can (a worker behind a broker).
+   */
+  private async storedWithContext(productionId: number, given: GradingGiven): Promise<{ production: ExerciseProduction; context?: SubmissionContext | null } | null> {
+    if (given.production) return { production: given.production, context: given.context };
+    if (!given.context && this.context.loadForGrading) return this.context.loadForGrading(productionId);
+    const production = await this.productions.findById(productionId);
+    return production && { production, context: given.context };
   }
 
   /** The production as this grading stored it; read back only when another delivery finished it first. */

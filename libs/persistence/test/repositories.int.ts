@@ -153,6 +153,32 @@ describe('repositories (real PostgreSQL)', () => {
     });
   });
 
+  describe('SubmissionContextReader.loadForGrading', () => {
+    it('reads a production and the context load gives, in one statement', async () => {
+      const s = seeded.students[0]!;
+      const { production } = await productions.create(newProduction());
+      const reader = new PgSubmissionContextReader(pool);
+      const got = await reader.loadForGrading(production.id);
+      expect(got!.production).toEqual(await productions.findById(production.id));
+      expect(got!.context).toEqual(await reader.load(s.userId, s.statementId, seeded.csvExerciseId));
+    });
+
+    it('is null for an unknown production, and has no context once its statement is gone', async () => {
+      const reader = new PgSubmissionContextReader(pool);
+      await expect(reader.loadForGrading(999_999)).resolves.toBeNull();
+      const s = seeded.students[1]!;
+      const { production } = await productions.create(newProduction({ userId: s.userId, statementId: s.statementId }));
+      // The statement now belongs to someone else: the production's context no longer exists for it.
+      await pool.query('UPDATE student_statements SET user_id = $1 WHERE id = $2', [seeded.students[2]!.userId, s.statementId]);
+      try {
+        const got = await reader.loadForGrading(production.id);
+        expect(got).toMatchObject({ production: { id: production.id }, context: null });
+      } finally {
+        await pool.query('UPDATE student_statements SET user_id = $1 WHERE id = $2', [s.userId, s.statementId]);
+      }
+    });
+  });
+
   describe('refresh-token store', () => {
     const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
     const later = () => new Date(Date.now() + 60_000);

@@ -1,7 +1,7 @@
-import { type SubmissionContext, type SubmissionContextReader, notFound } from '@shellgrade/domain';
+import { type ExerciseProduction, type SubmissionContext, type SubmissionContextReader, notFound } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one } from '../queryable';
-import { type ExerciseRow, type StatementRow, toExercise, toStatement } from '../rows';
+import { type ExerciseRow, PRODUCTION_COLUMNS, type ProductionRow, type StatementRow, toExercise, toProduction, toStatement } from '../rows';
 
 interface JoinedRow extends StatementRow {
   ex_slug: string;
@@ -18,6 +18,52 @@ interface JoinedRow extends StatementRow {
   enrolled: boolean;
 }
 
+/** The statement, its exercise and session, and the enrolment, as one SELECT list over s, e and b. */
+const CONTEXT_COLUMNS = `s.id, s.user_id, s.session_id, s.exercise_id, s.statement_html, s.question_archive, s.deadline,
+              e.slug AS ex_slug, e.name AS ex_name, e.statement_html AS ex_statement_html,
+              e.question_archive AS ex_question_archive, e.grader_script AS ex_grader_script,
+              e.state AS ex_state, e.locale AS ex_locale, e.skills AS ex_skills, e.author_id AS ex_author_id,
+              b.starts_at AS session_starts_at, b.ends_at AS session_ends_at,
+              EXISTS (SELECT 1 FROM enrolments en WHERE en.session_id = s.session_id AND en.user_id = s.user_id) AS enrolled`;
+
+const CONTEXT_JOINS = `JOIN exercises e ON e.id = s.exercise_id
+         JOIN business_sessions b ON b.id = s.session_id`;
+
+/** The production's own columns beside the context's, each prefixed so none collides. */
+const PRODUCTION_PREFIX = 'prod_';
+const PREFIXED_PRODUCTION_COLUMNS = PRODUCTION_COLUMNS.split(',')
+  .map((c) => `p.${c.trim()} AS ${PRODUCTION_PREFIX}${c.trim()}`)
+  .join(', ');
+
+function productionOf(row: Record<string, unknown>): ExerciseProduction {
+  const own = Object.fromEntries(
+    Object.entries(row)
+      .filter(([k]) => k.startsWith(PRODUCTION_PREFIX))
+      .map(([k, v]) => [k.slice(PRODUCTION_PREFIX.length), v]),
+  );
+  return toProduction(own as unknown as ProductionRow);
+}
+
+function contextOf(row: JoinedRow): SubmissionContext {
+  return {
+    statement: toStatement(row),
+    exercise: toExercise({
+      id: row.exercise_id,
+      slug: row.ex_slug,
+      name: row.ex_name,
+      statement_html: row.ex_statement_html,
+      question_archive: row.ex_question_archive,
+      grader_script: row.ex_grader_script,
+      state: row.ex_state,
+      locale: row.ex_locale,
+      skills: row.ex_skills,
+      author_id: row.ex_author_id,
+    }),
+    session: { id: row.session_id, startsAt: row.session_starts_at, endsAt: row.session_ends_at },
+    enrolled: row.enrolled,
+  };
+}
+
 export class PgSubmissionContextReader implements SubmissionContextReader {
   constructor(private readonly pool: Pool) {}
 
@@ -25,35 +71,28 @@ export class PgSubmissionContextReader implements SubmissionContextReader {
   async load(userId: number, statementId: number, exerciseId: number): Promise<SubmissionContext> {
     const row = await one<JoinedRow>(
       this.pool,
-      `SELECT s.id, s.user_id, s.session_id, s.exercise_id, s.statement_html, s.question_archive, s.deadline,
-              e.slug AS ex_slug, e.name AS ex_name, e.statement_html AS ex_statement_html,
-              e.question_archive AS ex_question_archive, e.grader_script AS ex_grader_script,
-              e.state AS ex_state, e.locale AS ex_locale, e.skills AS ex_skills, e.author_id AS ex_author_id,
-              b.starts_at AS session_starts_at, b.ends_at AS session_ends_at,
-              EXISTS (SELECT 1 FROM enrolments en WHERE en.session_id = s.session_id AND en.user_id = s.user_id) AS enrolled
+      `SELECT ${CONTEXT_COLUMNS}
          FROM student_statements s
-         JOIN exercises e ON e.id = s.exercise_id
-         JOIN business_sessions b ON b.id = s.session_id
+         ${CONTEXT_JOINS}
         WHERE s.id = $1 AND s.user_id = $2 AND s.exercise_id = $3`,
       [statementId, userId, exerciseId],
     );
     if (!row) throw notFound('student statement', statementId);
-    return {
-      statement: toStatement(row),
-      exercise: toExercise({
-        id: row.exercise_id,
-        slug: row.ex_slug,
-        name: row.ex_name,
-        statement_html: row.ex_statement_html,
-        question_archive: row.ex_question_archive,
-        grader_script: row.ex_grader_script,
-        state: row.ex_state,
-        locale: row.ex_locale,
-        skills: row.ex_skills,
-        author_id: row.ex_author_id,
-      }),
-      session: { id: row.session_id, startsAt: row.session_starts_at, endsAt: row.session_ends_at },
-      enrolled: row.enrolled,
-    };
+    return contextOf(row);
+  }
+
+  /** One round trip for what two did (the production, then its context), under the same ownership rule as load. */
+  async loadForGrading(productionId: number): Promise<{ production: ExerciseProduction; context: SubmissionContext | null } | null> {
+    const row = await one<JoinedRow & Record<string, unknown>>(
+      this.pool,
+      `SELECT ${PREFIXED_PRODUCTION_COLUMNS}, ${CONTEXT_COLUMNS}
+         FROM exercise_productions p
+         LEFT JOIN (student_statements s ${CONTEXT_JOINS})
+           ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
+        WHERE p.id = $1`,
+      [productionId],
+    );
+    if (!row) return null;
+    return { production: productionOf(row), context: row.id === null ? null : contextOf(row) };
   }
 }
