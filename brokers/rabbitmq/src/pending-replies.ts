@@ -51,6 +51,11 @@ export class PendingReplies {
     for (const id of [...this.waiting.keys()]) this.settle(id, false);
   }
 
+  /** Whether a requester still waits for this reply (a late one, after its timeout, is dropped). */
+  waitingFor(correlationId: string): boolean {
+    return this.waiting.has(correlationId);
+  }
+
   get size(): number {
     return this.waiting.size;
   }

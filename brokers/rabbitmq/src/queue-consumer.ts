@@ -16,7 +16,7 @@ import { DomainError, type ExerciseProduction, type ProductionRepository } from 
 import { ATTR, tracedConsume } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
 import type { Topology } from './topology';
-import { encodeJson, decodeJson, type GradingReply } from './grading-reply';
+import { encodeJson, decodeJson, replyOf, type GradingReply } from './grading-reply';
 
 /** Where a forwarded message keeps the sync requester's reply address (direct reply-to names one channel). */
 export const REPLY_TO_HEADER = 'x-sg-reply-to';
@@ -132,7 +132,7 @@ export class QueueConsumer<T extends { productionId: number }> {
         span.setAttribute('messaging.rabbitmq.delivery_count', previous);
         return this.work.handle(body, msg, span);
       });
-      if (final) this.reply(ch, msg, final.id, final.status);
+      if (final) this.reply(ch, msg, replyOf(final));
       settle(ch, msg, 'ack');
       this.stats.acked++;
     } catch (error) {
@@ -154,7 +154,7 @@ export class QueueConsumer<T extends { productionId: number }> {
       const reason = `grading-failed: gave up after ${attempt} attempts${where}, last error ${describe(error)}`;
       this.log(`rabbitmq: production ${productionId} dead-lettered (${reason})`);
       await this.productions.complete(productionId, { failureReason: reason }).catch(() => undefined);
-      this.reply(ch, msg, productionId, 'failed');
+      this.reply(ch, msg, { productionId, status: 'failed' });
       settle(ch, msg, 'dead-letter');
       return;
     }
@@ -182,7 +182,7 @@ export class QueueConsumer<T extends { productionId: number }> {
       this.stats.deadLettered++;
       if (marked) this.stats.deadLetterMarkedFailed++;
       if (marked) this.log(`rabbitmq: production ${body.productionId} marked failed from the dead-letter queue`);
-      this.reply(ch, msg, body.productionId, 'failed');
+      this.reply(ch, msg, { productionId: body.productionId, status: 'failed' });
       settle(ch, msg, 'ack');
     } catch (error) {
       this.log(`rabbitmq: dead letter of production ${body.productionId} not recorded yet (${describe(error)})`);
@@ -193,11 +193,10 @@ export class QueueConsumer<T extends { productionId: number }> {
     }
   }
 
-  /** Tells a sync requester that the outcome is stored (it then reads the production). */
-  private reply(ch: Channel, msg: ConsumeMessage, productionId: number, status: ExerciseProduction['status']) {
+  /** Tells a sync requester that the outcome is stored (with the production when the reply carries it). */
+  private reply(ch: Channel, msg: ConsumeMessage, reply: GradingReply) {
     const address = replyAddressOf(msg);
     if (!address) return;
-    const reply: GradingReply = { productionId, status };
     try {
       ch.sendToQueue(address.replyTo, encodeJson(reply), { correlationId: address.correlationId, contentType: 'application/json' });
     } catch {

@@ -44,6 +44,8 @@ export interface RabbitMqDispatchOptions {
 export class RabbitMqDispatch implements GradingDispatch {
   private readonly channel: ChannelWrapper;
   private readonly replies = new PendingReplies();
+  /** Productions carried by replies, by correlation id, until their requester takes them. */
+  private readonly repliedProductions = new Map<string, ExerciseProduction>();
   private connections = 0;
 
   constructor(
@@ -98,7 +100,10 @@ export class RabbitMqDispatch implements GradingDispatch {
       });
     }
     if (reply) await reply.done;
-    return this.current(productionId);
+    // The reply carries the production as the worker stored it: no read back (one round trip less).
+    const replied = correlationId ? this.repliedProductions.get(correlationId) : undefined;
+    if (correlationId) this.repliedProductions.delete(correlationId);
+    return replied ?? this.current(productionId);
   }
 
   /** Waits until the channel is set up (topology declared); used at bootstrap and by tests. */
@@ -120,7 +125,9 @@ export class RabbitMqDispatch implements GradingDispatch {
     if (!msg) return;
     const body = decodeJson(gradingReplySchema, msg.content);
     const correlationId = msg.properties.correlationId as string | undefined;
-    if (body && correlationId) this.replies.settle(correlationId);
+    if (!body || !correlationId || !this.replies.waitingFor(correlationId)) return;
+    if (body.production) this.repliedProductions.set(correlationId, body.production);
+    this.replies.settle(correlationId);
   }
 
   private async isFinal(productionId: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { ConsumeMessage } from 'amqplib';
 import { DomainError, type ArchiveStore, type ProductionRepository } from '@shellgrade/domain';
 import { gradingMessageSchema, refuseSubmission } from '@shellgrade/dispatch';
-import { PendingReplies, decodeJson, deliveryCountOf, topologyOf } from '../src';
+import { PendingReplies, decodeJson, deliveryCountOf, encodeJson, gradingReplySchema, replyOf, topologyOf } from '../src';
 
 const msg = (headers: Record<string, unknown> | undefined) => ({ properties: { headers } }) as unknown as ConsumeMessage;
 
@@ -36,6 +36,25 @@ describe('PendingReplies', () => {
     await expect(w.done).resolves.toBe(true);
     expect(new Set(seen)).toEqual(new Set([5]));
     expect(replies.size).toBe(0);
+  });
+});
+
+describe('grading reply', () => {
+  const final = {
+    id: 7, userId: 1, exerciseId: 2, statementId: 3, status: 'graded' as const, grade: 80,
+    comment: [{ numQ: 1, verif: 'hello.sh exists', status: 'OK' as const, expl: '' }],
+    failureReason: null, submissionKey: 'k', archiveSize: 3, archiveSha256: 'a'.repeat(64),
+    createdAt: new Date('2026-11-27T00:00:00.000Z'), gradedAt: new Date('2026-11-27T00:00:01.500Z'),
+  };
+
+  it('carries the final production across the broker, dates revived, so the requester need not read it back', () => {
+    const received = decodeJson(gradingReplySchema, encodeJson(replyOf(final)));
+    expect(received).toEqual({ productionId: 7, status: 'graded', production: final });
+  });
+
+  it('carries no production when the worker has only its id and status, or it is not final', () => {
+    expect(replyOf({ id: 7, status: 'failed' })).toEqual({ productionId: 7, status: 'failed' });
+    expect(replyOf({ ...final, status: 'grading' })).toEqual({ productionId: 7, status: 'grading' });
   });
 });
 
