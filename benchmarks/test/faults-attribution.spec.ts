@@ -1,5 +1,7 @@
 // The attribution check's arithmetic (issue 35 item 3): the component whose part of the p50 and
 // of the p95 grew most between the steady and the fault window must be the slowed hop's.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Component } from '../../traces/src/attribution/components';
 import type { RequestBreakdown } from '../../traces/src/attribution/request';
 import { attributeHopFault, namedShare } from '../src/faults/attribution';
@@ -51,5 +53,27 @@ describe('attributeHopFault', () => {
     const missed = attributeHopFault('exercise', steady, steady);
     expect(namedShare([named, missed, null, undefined])).toEqual({ named: 1, of: 2, share: 0.5 });
     expect(namedShare([null])).toEqual({ named: 0, of: 0, share: null });
+  });
+});
+
+describe('attributeHopFault on recorded traces', () => {
+  // A real run (results/20261127T010604Z-msa-1-2-fault-latency-exercise): msa-1-2 at 2 it/s, +100 ms
+  // on the gateway → exercise hop through toxiproxy; the SPS breakdowns of its 20 s steady and
+  // 20 s fault windows as traces/ computed them from Jaeger.
+  const recorded = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'faults-latency-exercise-windows.json'), 'utf8')) as { hop: 'exercise'; steady: RequestBreakdown[]; during: RequestBreakdown[] };
+
+  it('names the slowed hop at p50 and p95, with about the injected 100 ms', () => {
+    const v = attributeHopFault(recorded.hop, recorded.steady, recorded.during);
+    expect([v.steadyRequests, v.faultRequests]).toEqual([40, 40]);
+    expect(v.p50.largest).toBe('exercise.queueing');
+    expect(v.p95.largest).toBe('exercise.queueing');
+    expect(v.p50.increases[0][1]).toBeGreaterThan(90);
+    expect(v.p50.increases[0][1]).toBeLessThan(110);
+    expect(v.named).toBe(true);
+  });
+
+  it('the same traces do not name a hop that was not slowed', () => {
+    expect(attributeHopFault('postgres', recorded.steady, recorded.during).named).toBe(false);
+    expect(attributeHopFault('exercise', recorded.steady, recorded.steady).named).toBe(false);
   });
 });
