@@ -74,7 +74,7 @@ function setup(i: MethodologyInput): Principle {
   return {
     id: 'P3',
     name: 'Experimental setup description',
-    evidence: `${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel}, k6 ${m.machine.k6}; client on CPU ${p ? formatCpuList(p.clientCpus) : '?'}, system under test on CPU ${p ? formatCpuList(p.sutCpus) : '?'} (placement ${[...placements].join('/')}); each run's spec.yaml, machine.json and manifest.json in its folder; profile ${i.plan.protocol.profile}, ramp ${i.plan.protocol.rampS} s + hold ${i.plan.protocol.holdS} s`,
+    evidence: `${m.machine.cpuModel}, ${m.machine.cores} cores, ${(m.machine.memBytes / 2 ** 30).toFixed(0)} GiB, kernel ${m.machine.kernel}, ${m.machine.k6}; client on CPU ${p ? formatCpuList(p.clientCpus) : '?'}, system under test on CPU ${p ? formatCpuList(p.sutCpus) : '?'} (placement ${[...placements].join('/')}); each run's spec.yaml, machine.json and manifest.json in its folder; profile ${i.plan.protocol.profile}, ramp ${i.plan.protocol.rampS} s + hold ${i.plan.protocol.holdS} s`,
     ...(notPlaced.length ? { flag: `runs without client/system placement (${notPlaced.join(', ')}): the load generator shared the system's CPUs` } : {}),
   };
 }
