@@ -11,5 +11,6 @@ export * from './web-app';
 export * from './ops-results';
 export * from './ops-console';
 export * from './ops-bench-cli';
+export * from './ops-process-group';
 export * from './csrf';
 export * from './frame-denial';

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
 import { LaunchLock } from './ops-launch-lock';
+import { livingGroupMembers } from './ops-process-group';
 import { LaunchWatcher, type LaunchProgress } from './ops-launch-progress';
 import { LaunchRecords, type LaunchRecord } from './ops-launch-record';
 import type { PresetSummary } from './ops-results';
@@ -210,22 +211,18 @@ async function cancelLaunch(req: Request, res: Response, ctx: Context, record: L
   res.json({ launch: ctx.records.update(record.id, { state: 'cancelled', endedAt: new Date().toISOString() }) });
 }
 
-/** SIGTERM to the harness's process group (k6 included), SIGKILL after 10 s if any is left. */
-async function stopGroup(pid: number): Promise<void> {
-  const signal = (s: NodeJS.Signals | 0) => {
+/** SIGTERM to the harness's process group (k6 included), SIGKILL after 10 s to whatever still lives in it. */
+async function stopGroup(pgid: number): Promise<void> {
+  const signal = (s: NodeJS.Signals) => {
     try {
-      process.kill(-pid, s);
-      return true;
+      process.kill(-pgid, s);
     } catch {
-      return false;
+      // the group is gone
     }
   };
-  if (!signal('SIGTERM')) return;
-  for (let waited = 0; waited < 10_000; waited += 200) {
-    await new Promise((r) => setTimeout(r, 200));
-    if (!signal(0)) return;
-  }
-  signal('SIGKILL');
+  signal('SIGTERM');
+  for (let waited = 0; waited < 10_000 && livingGroupMembers(pgid).length > 0; waited += 200) await new Promise((r) => setTimeout(r, 200));
+  if (livingGroupMembers(pgid).length > 0) signal('SIGKILL');
 }
 
 function runLauncher(bench: BenchCli, args: string[]): Promise<void> {
