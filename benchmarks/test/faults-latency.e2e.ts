@@ -8,6 +8,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- where the launcher writes the ecosystem (the route's undo is checked there)
 import { VARIANT_RUN_DIR } from '../../infra/src/paths';
 import { JOURNAL_FILE } from '../src/faults/journal';
 import { runFaults } from '../src/faults/run-faults';

@@ -9,8 +9,7 @@ import { repoRoot } from '../paths';
 import type { VariantStatus } from '../stack';
 import { startCpuHogs } from './cpu-starve';
 import type { FaultStep } from './guard';
-import type { RoutedHop } from './route';
-import { addToxic, FAULT_TOXIC } from './toxiproxy';
+import { addToxic, FAULT_TOXIC, type RoutedHop } from './toxiproxy';
 import type { UndoAction } from './undo';
 
 export interface FaultTarget {

@@ -10,17 +10,9 @@ import { variantUp } from '../stack';
 import { FaultNotApplicable } from './catalog';
 import { guardUndo } from './guard';
 import type { UndoJournal } from './journal';
-import { createProxy, HOP_LISTEN, startToxiproxy, TOXIPROXY_API } from './toxiproxy';
+import { createProxy, HOP_LISTEN, startToxiproxy, TOXIPROXY_API, type RoutedHop } from './toxiproxy';
 
-export interface RoutedHop {
-  hop: Hop;
-  /** The toxiproxy API and the proxy's name there. */
-  api: string;
-  proxy: string;
-  /** Where the callers connect, and where the proxy forwards. */
-  listen: string;
-  upstream: string;
-}
+export type { RoutedHop };
 
 export function asHop(name: string): Hop {
   if (!(HOPS as readonly string[]).includes(name)) throw new Error(`unknown hop "${name}" (hops: ${HOPS.join(', ')})`);

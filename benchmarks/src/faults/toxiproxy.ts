@@ -4,11 +4,23 @@ import { spawn, execFile } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Hop } from '@shellgrade/variant';
 import { repoRoot } from '../paths';
 
 /** The API the harness drives (loopback only); the proxies listen from HOP_LISTEN_PORT up. */
 export const TOXIPROXY_API = `http://127.0.0.1:${process.env.SG_TOXIPROXY_PORT ?? 58474}`;
 export const HOP_LISTEN = `127.0.0.1:${process.env.SG_HOP_PROXY_PORT ?? 58600}`;
+
+/** A hop the variant runs routed through a proxy of the fault proxy (route.ts). */
+export interface RoutedHop {
+  hop: Hop;
+  /** The toxiproxy API and the proxy's name there. */
+  api: string;
+  proxy: string;
+  /** Where the callers connect, and where the proxy forwards. */
+  listen: string;
+  upstream: string;
+}
 
 /** The name of the one toxic a fault adds (removed by name). */
 export const FAULT_TOXIC = 'sg-fault';

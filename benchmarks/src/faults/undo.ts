@@ -71,7 +71,11 @@ export function taggedPids(tag: string, proc = '/proc'): number[] {
   const found = new Set(pids.filter((p) => `${readOr(join(proc, String(p), 'environ'))}\0`.includes(marker)));
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [p, parent] of parentOf) if (!found.has(p) && found.has(parent)) (found.add(p), (grew = true));
+    for (const [p, parent] of parentOf) {
+      if (found.has(p) || !found.has(parent)) continue;
+      found.add(p);
+      grew = true;
+    }
   }
   return [...found];
 }

@@ -5,12 +5,14 @@
  */
 import type { Connections } from './connections';
 import { VariantSpecError } from './loader';
-import type { Upstreams } from './processes';
 import type { VariantSpec } from './spec';
 
 /** exercise/leftover: the gateway's calls to that service; postgres/rabbitmq/redis: every service's connection. */
 export const HOPS = ['exercise', 'leftover', 'postgres', 'rabbitmq', 'redis'] as const;
 export type Hop = (typeof HOPS)[number];
+
+/** The callers' service upstreams (processes.ts Upstreams; named here so the two files do not import each other). */
+type ServiceUpstreams = { leftoverUrl: string; exerciseUrl: string };
 
 export interface HopRoute {
   hop: Hop;
@@ -48,13 +50,13 @@ function withHostPort(url: string, via: string): string {
 }
 
 /** The real host:port behind the hop: what the proxy forwards to. */
-export function hopUpstream(hop: Hop, upstreams: Upstreams, connections: Pick<Connections, 'DATABASE_URL' | 'AMQP_URL' | 'REDIS_URL'>): string {
+export function hopUpstream(hop: Hop, upstreams: ServiceUpstreams, connections: Pick<Connections, 'DATABASE_URL' | 'AMQP_URL' | 'REDIS_URL'>): string {
   const url = hop === 'exercise' ? upstreams.exerciseUrl : hop === 'leftover' ? upstreams.leftoverUrl : connections[CONNECTION_OF[hop]];
   return new URL(url).host;
 }
 
 /** The callers' upstreams with a service hop routed. */
-export function routedUpstreams(upstreams: Upstreams, route: HopRoute | undefined): Upstreams {
+export function routedUpstreams<U extends ServiceUpstreams>(upstreams: U, route: HopRoute | undefined): U {
   if (route?.hop === 'exercise') return { ...upstreams, exerciseUrl: withHostPort(upstreams.exerciseUrl, route.via) };
   if (route?.hop === 'leftover') return { ...upstreams, leftoverUrl: withHostPort(upstreams.leftoverUrl, route.via) };
   return upstreams;
