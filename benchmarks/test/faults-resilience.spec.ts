@@ -51,7 +51,7 @@ describe('resilience table', () => {
     mkdirSync(join(results, 'b-naked-mon-faults'));
     writeFileSync(join(results, 'a-msa-1-2-faults', 'faults.json'), JSON.stringify({ schema: 'shellgrade.faults/1', results: [run('latency:exercise', 'msa-1-2')] }));
     writeFileSync(join(results, 'b-naked-mon-faults', 'faults.json'), JSON.stringify([run('kill-one:monolith', 'naked-mon')]));
-    const runs = readFaultRuns([results]);
+    const runs = readFaultRuns([results, join(results, 'a-msa-1-2-faults')]);
     expect(runs.map((r) => r.fault).sort()).toEqual(['kill-one:monolith', 'latency:exercise']);
     const out = writeResilienceReport(results, runs);
     expect(readFileSync(out.markdown, 'utf8')).toContain('| latency:exercise | lost 0 · EFR 25.0 % · rec 2.0 s | – |');

@@ -14,11 +14,13 @@ export function readFaultRuns(dirs: string[]): FaultResult[] {
     if (existsSync(join(d, 'faults.json'))) return [join(d, 'faults.json')];
     return existsSync(d) ? readdirSync(d).filter((n) => n.endsWith('-faults')).map((n) => join(d, n, 'faults.json')).filter(existsSync) : [];
   });
-  return files.flatMap((f) => {
+  const runs = files.flatMap((f) => {
     const json = JSON.parse(readFileSync(f, 'utf8')) as { results?: FaultResult[] } | FaultResult[];
     // The first slice wrote a bare array.
     return Array.isArray(json) ? json : (json.results ?? []);
   });
+  // A folder named twice (itself and its results folder) counts once.
+  return [...new Map(runs.map((r) => [r.runId, r])).values()];
 }
 
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)} %`);
