@@ -166,16 +166,11 @@ describe('repositories (real PostgreSQL)', () => {
     it('is null for an unknown production, and has no context once its statement is gone', async () => {
       const reader = new PgSubmissionContextReader(pool);
       await expect(reader.loadForGrading(999_999)).resolves.toBeNull();
-      const s = seeded.students[1]!;
-      const { production } = await productions.create(newProduction({ userId: s.userId, statementId: s.statementId }));
-      // The statement now belongs to someone else: the production's context no longer exists for it.
-      await pool.query('UPDATE student_statements SET user_id = $1 WHERE id = $2', [seeded.students[2]!.userId, s.statementId]);
-      try {
-        const got = await reader.loadForGrading(production.id);
-        expect(got).toMatchObject({ production: { id: production.id }, context: null });
-      } finally {
-        await pool.query('UPDATE student_statements SET user_id = $1 WHERE id = $2', [s.userId, s.statementId]);
-      }
+      // A production whose statement is not its student's (as when the statement was handed to
+      // another student): under load's ownership rule it has no context.
+      const { production } = await productions.create(newProduction({ userId: seeded.students[1]!.userId, statementId: seeded.students[2]!.statementId }));
+      const got = await reader.loadForGrading(production.id);
+      expect(got).toMatchObject({ production: { id: production.id }, context: null });
     });
   });
 
