@@ -4,7 +4,6 @@
 // the naked monolith at 200 users/s (Table I: EFR 61.5 %), found by search during the run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CalibrationStep } from '../calibrate';
 
 export type LoadLevel = '0.5x' | '1x' | '1.5x' | '2x' | 'paper';
 
@@ -31,8 +30,13 @@ export interface Capacity {
   source: string;
 }
 
-/** What the SLO reads of a calibration step. */
-export type SloStep = Pick<CalibrationStep, 'peak' | 'valid' | 'spsEfr' | 'spsP95Ms'>;
+/** What the SLO reads of a calibration step (bench calibrate's CalibrationStep has these; declared here so calibrate can import the SLO without a circle). */
+export interface SloStep {
+  peak: number;
+  valid: boolean;
+  spsEfr: number | null;
+  spsP95Ms: number | null;
+}
 
 export function meetsSlo(s: SloStep): boolean {
   return s.valid && s.spsEfr !== null && s.spsEfr <= SLO.efr && s.spsP95Ms !== null && s.spsP95Ms <= SLO.spsP95Ms;

@@ -1,4 +1,3 @@
-import type { Side } from '../../src/compare/sides';
 import { evaluateFindings } from '../../src/findings/evaluate';
 import { LEVELS } from '../../src/findings/loads';
 import { methodology } from '../../src/findings/methodology';
