@@ -2,11 +2,7 @@
 // of the p95 grew most between the steady and the fault window must be the slowed hop's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-// traces/ is an app: its attribution is reused, not copied (issue 35); it belongs in a lib (libs/trace-model).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import type { Component } from '../../traces/src/attribution/components';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import type { RequestBreakdown } from '../../traces/src/attribution/request';
+import type { Component, RequestBreakdown } from '@shellgrade/traces';
 import { attributeHopFault, namedShare } from '../src/faults/attribution';
 
 /** n requests whose components are `base` plus a spread on the exercise self time (so percentiles differ). */

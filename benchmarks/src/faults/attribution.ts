@@ -4,13 +4,7 @@
 // traces/ latency shares: the band of requests around it) times the percentile, so the parts of
 // one window add up to its percentile and their differences to the increase.
 import type { Hop } from '@shellgrade/variant';
-// traces/ is an app: its attribution is reused, not copied (issue 35); it belongs in a lib (libs/trace-model).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import type { Component } from '../../../traces/src/attribution/components';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import type { RequestBreakdown } from '../../../traces/src/attribution/request';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { sharesAt } from '../../../traces/src/attribution/shares';
+import { sharesAt, type Component, type RequestBreakdown } from '@shellgrade/traces';
 
 const BROKER: Component[] = ['broker.publish', 'broker.queue_wait', 'broker.consume'];
 

@@ -1,16 +1,8 @@
 // The SPS breakdowns of a fault run's windows, from Jaeger, by the traces/ attribution itself
 // (critical path, client samples matched from the run folder's k6 log).
 import { loadConnections } from '@shellgrade/variant';
-// traces/ is an app: its attribution is reused, not copied (issue 35); it belongs in a lib (libs/trace-model).
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { breakdownTraces, ROOT_SERVICES } from '../../../traces/src/analyze';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import type { RequestBreakdown } from '../../../traces/src/attribution/request';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { JaegerClient } from '../../../traces/src/jaeger/client';
 import type { Trace } from '@shellgrade/trace-model';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { readClientSamples } from '../../../traces/src/samples/client-samples';
+import { breakdownTraces, JaegerClient, readClientSamples, ROOT_SERVICES, type RequestBreakdown } from '@shellgrade/traces';
 
 export interface MsWindow {
   fromMs: number;

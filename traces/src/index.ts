@@ -1,0 +1,8 @@
+// What other tools reuse of the latency attribution (the fault suite's attribution check):
+// the analysis itself, never a copy of it.
+export { breakdownTraces, ROOT_SERVICES } from './analyze';
+export type { Component } from './attribution/components';
+export type { RequestBreakdown } from './attribution/request';
+export { sharesAt } from './attribution/shares';
+export { JaegerClient } from './jaeger/client';
+export { readClientSamples } from './samples/client-samples';
