@@ -7,6 +7,7 @@ import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
 import { SessionFamilies } from './session-families';
 import { TokenService } from './jwt-tokens';
+import { ACCESS_STATE_READER, type AccessStateReader } from './ports';
 import { IdentityAssertions } from './identity-assertion';
 import { AccessTokenAuthenticator, GatewayAssertionAuthenticator, REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticators';
 
@@ -46,11 +47,12 @@ export class AuthModule {
         SessionFamilies,
         {
           provide: REQUEST_AUTHENTICATOR,
-          inject: [TokenService, TokenVersions, SessionFamilies],
-          useFactory: (tokens: TokenService, versions: TokenVersions, sessions: SessionFamilies): RequestAuthenticator =>
+          // ACCESS_STATE_READER is optional: without it a first request reads version and session apart.
+          inject: [TokenService, TokenVersions, SessionFamilies, { token: ACCESS_STATE_READER, optional: true }],
+          useFactory: (tokens: TokenService, versions: TokenVersions, sessions: SessionFamilies, both?: AccessStateReader): RequestAuthenticator =>
             authConfig.identity === 'gateway-assertion'
               ? new GatewayAssertionAuthenticator(new IdentityAssertions(authConfig.jwtSecret))
-              : new AccessTokenAuthenticator(tokens, versions, sessions),
+              : new AccessTokenAuthenticator(tokens, versions, sessions, both),
         },
         AuthService,
         SessionHttp,

@@ -48,3 +48,12 @@ export interface RefreshTokenStore {
   revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number>;
 }
 export const REFRESH_TOKEN_STORE = Symbol('RefreshTokenStore');
+
+/**
+ * What a request's access token is checked against when neither is cached yet: the account's
+ * token version (null once deleted) and whether the login session is live, in one round trip.
+ */
+export interface AccessStateReader {
+  accessState(userId: number, familyId: string): Promise<{ tokenVersion: number | null; familyLive: boolean }>;
+}
+export const ACCESS_STATE_READER = Symbol('AccessStateReader');

@@ -11,6 +11,7 @@
 import type { RequestWithUser } from './decorators';
 import { IDENTITY_ASSERTION_HEADER, IDENTITY_REFUSAL_HEADER, type IdentityAssertions } from './identity-assertion';
 import { type AuthenticatedUser, type TokenService, unauthenticated } from './jwt-tokens';
+import type { AccessStateReader } from './ports';
 import { accessTokenOf } from './request-credentials';
 
 export type AuthenticatedRequest = Pick<RequestWithUser, 'headers'> & Partial<Pick<RequestWithUser, 'cookies'>>;
@@ -22,23 +23,51 @@ export interface RequestAuthenticator {
 
 export const REQUEST_AUTHENTICATOR = Symbol('RequestAuthenticator');
 
+/** The account's token version, through a cache (TokenVersions). */
+interface VersionSource {
+  current(userId: number): Promise<number | null>;
+  peek?(userId: number): number | null | undefined;
+  remember?(userId: number, version: number | null): void;
+}
+
+/** Whether a login session is live, through a cache (SessionFamilies). */
+interface SessionSource {
+  isLive(sid: string): Promise<boolean>;
+  peek?(sid: string): boolean | undefined;
+  record?(sid: string, live: boolean): void;
+}
+
 export class AccessTokenAuthenticator implements RequestAuthenticator {
   constructor(
     private readonly tokens: TokenService,
-    private readonly versions: { current(userId: number): Promise<number | null> },
-    private readonly sessions: { isLive(sid: string): Promise<boolean> },
+    private readonly versions: VersionSource,
+    private readonly sessions: SessionSource,
+    /** Reads both in one round trip when neither is cached (the first request on a replica after a login elsewhere). */
+    private readonly both?: AccessStateReader,
   ) {}
 
   async authenticate(req: AuthenticatedRequest): Promise<AuthenticatedUser> {
     const token = accessTokenOf(req);
     if (!token) throw unauthenticated('authentication required');
     const user = this.tokens.verifyAccess(token);
-    // Both cached reads at once: neither waits for the other.
-    const [version, live] = await Promise.all([this.versions.current(user.id), this.sessions.isLive(user.sid)]);
+    const [version, live] = await this.accessState(user.id, user.sid);
     if (version === null) throw unauthenticated('this account no longer exists');
     if (version !== user.ver) throw unauthenticated('access token outdated by an account change; refresh it');
     if (!live) throw unauthenticated('this session has ended (logged out, or its refresh token was used twice): log in again');
     return user;
+  }
+
+  /** One read when both are missing, else each from its cache or its own read, at once. */
+  private async accessState(userId: number, sid: string): Promise<[number | null, boolean]> {
+    const version = this.versions.peek?.(userId);
+    const live = this.sessions.peek?.(sid);
+    if (version === undefined && live === undefined && this.both && this.versions.remember && this.sessions.record) {
+      const state = await this.both.accessState(userId, sid);
+      this.versions.remember(userId, state.tokenVersion);
+      this.sessions.record(sid, state.familyLive);
+      return [state.tokenVersion, state.familyLive];
+    }
+    return Promise.all([version !== undefined ? version : this.versions.current(userId), live !== undefined ? live : this.sessions.isLive(sid)]);
   }
 }
 

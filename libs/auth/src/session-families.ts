@@ -20,14 +20,24 @@ export class SessionFamilies {
   ) {}
 
   async isLive(sid: string): Promise<boolean> {
-    if (this.ended.has(sid)) return false;
-    const now = Date.now();
-    const readAt = this.live.get(sid);
-    if (readAt !== undefined && now - readAt < this.cfg.tokenVersionCacheMs) return true;
+    const cached = this.peek(sid);
+    if (cached !== undefined) return cached;
     const live = await this.store.familyLive(sid);
-    if (live) this.remember(this.live, sid, now);
-    else this.end(sid);
+    this.record(sid, live);
     return live;
+  }
+
+  /** What is known without a read (false: ended here), or undefined when it must be read. */
+  peek(sid: string): boolean | undefined {
+    if (this.ended.has(sid)) return false;
+    const readAt = this.live.get(sid);
+    return readAt !== undefined && Date.now() - readAt < this.cfg.tokenVersionCacheMs ? true : undefined;
+  }
+
+  /** Whether the session was found live by a read made elsewhere (with the token version, in one round trip). */
+  record(sid: string, live: boolean): void {
+    if (live) this.remember(this.live, sid, Date.now());
+    else this.end(sid);
   }
 
   /** This replica just issued tokens of the session (login, refresh): live, no read needed for the cache time. */

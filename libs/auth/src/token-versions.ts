@@ -18,15 +18,24 @@ export class TokenVersions {
 
   /** The account's current version, or null once it is deleted. */
   async current(userId: number): Promise<number | null> {
-    const now = Date.now();
-    const hit = this.cache.get(userId);
-    if (hit && now - hit.readAt < this.cfg.tokenVersionCacheMs) return hit.version;
+    const cached = this.peek(userId);
+    if (cached !== undefined) return cached;
     const version = (await this.credentials.findAccount(userId))?.tokenVersion ?? null;
-    if (this.cfg.tokenVersionCacheMs > 0) {
-      if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-      this.cache.set(userId, { version, readAt: now });
-    }
+    this.remember(userId, version);
     return version;
+  }
+
+  /** The cached version (null: deleted), or undefined when it must be read. */
+  peek(userId: number): number | null | undefined {
+    const hit = this.cache.get(userId);
+    return hit && Date.now() - hit.readAt < this.cfg.tokenVersionCacheMs ? hit.version : undefined;
+  }
+
+  /** A version just read elsewhere (with the session, in one round trip). */
+  remember(userId: number, version: number | null): void {
+    if (this.cfg.tokenVersionCacheMs <= 0) return;
+    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+    this.cache.set(userId, { version, readAt: Date.now() });
   }
 }
 

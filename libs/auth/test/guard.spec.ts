@@ -6,6 +6,7 @@ import { AccessTokenAuthenticator } from '../src/request-authenticators';
 import type { AuthConfig } from '../src/auth.config';
 import type { CredentialStore } from '../src/ports';
 import { isStaff, roleAllowed } from '../src/role-policy';
+import { SessionFamilies } from '../src/session-families';
 import { TokenVersions } from '../src/token-versions';
 import { TokenService } from '../src/jwt-tokens';
 
@@ -103,5 +104,44 @@ describe('TokenVersions', () => {
     accounts.set(3, 1);
     await expect(cached.current(3)).resolves.toBe(0);
     await expect(uncached.current(3)).resolves.toBe(1);
+  });
+});
+
+describe('AccessTokenAuthenticator reads', () => {
+  const student = tokens.signAccess({ id: 3, email: 's@x.test', role: 'student' }, { sid: SID, ver: 0 });
+  const req = { headers: { authorization: `Bearer ${student}` } };
+
+  function setup(liveInStore = true) {
+    const cfg = { tokenVersionCacheMs: 60_000 } as AuthConfig;
+    const findAccount = jest.fn(async (id: number) => ({ user: { id, email: 'x', firstname: '', lastname: '', role: 'student' as const }, tokenVersion: 0 }));
+    const familyLive = jest.fn(async () => liveInStore);
+    const versions = new TokenVersions({ findCredentials: async () => null, upgradePasswordHash: async () => false, findAccount }, cfg);
+    const sessions = new SessionFamilies({ familyLive }, cfg);
+    const accessState = jest.fn(async () => ({ tokenVersion: 0, familyLive: liveInStore }));
+    return { auth: new AccessTokenAuthenticator(tokens, versions, sessions, { accessState }), findAccount, familyLive, accessState, versions, sessions };
+  }
+
+  it('reads token version and session in one round trip when neither is cached, then nothing while both are', async () => {
+    const s = setup();
+    await expect(s.auth.authenticate(req)).resolves.toMatchObject({ id: 3, sid: SID });
+    await expect(s.auth.authenticate(req)).resolves.toMatchObject({ id: 3 });
+    expect(s.accessState).toHaveBeenCalledTimes(1);
+    expect(s.findAccount).not.toHaveBeenCalled();
+    expect(s.familyLive).not.toHaveBeenCalled();
+  });
+
+  it('reads only what is missing when one of the two is cached', async () => {
+    const s = setup();
+    s.sessions.issued(SID); // this replica issued the session (login): live without a read
+    await s.auth.authenticate(req);
+    expect(s.findAccount).toHaveBeenCalledTimes(1);
+    expect(s.accessState).not.toHaveBeenCalled();
+    expect(s.familyLive).not.toHaveBeenCalled();
+  });
+
+  it('an ended session found by the one read stays ended on this replica', async () => {
+    const s = setup(false);
+    expect(await kindOf(() => s.auth.authenticate(req))).toBe('unauthenticated');
+    expect(s.sessions.peek(SID)).toBe(false);
   });
 });

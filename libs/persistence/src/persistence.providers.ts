@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
+import { ACCESS_STATE_READER, CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
 import {
   ENROLMENT_REPOSITORY,
   EXERCISE_REPOSITORY,
@@ -94,6 +94,7 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     { provide: SESSION_ROSTER, useExisting: PgSessionRosterReader },
     { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
     { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },
+    { provide: ACCESS_STATE_READER, useExisting: PgRefreshTokenRepository },
     // The catalogue's ports, what the HTTP controllers inject (libs/domain/src/catalog-ports.ts).
     { provide: USER_REPOSITORY, useExisting: PgUserRepository },
     { provide: EXERCISE_REPOSITORY, useExisting: PgExerciseRepository },

@@ -19,9 +19,10 @@ export function gatewayOffloadingOf(cfg: ServiceConfig): GatewayOffloading | und
   if (cfg.spec.gateway.pattern !== 'offloading') return undefined;
   const auth = authConfigOf(cfg);
   const pool = createPool({ databaseUrl: cfg.connections.DATABASE_URL, size: cfg.spec.database.pool, idleTimeoutMs: cfg.spec.database.idleTimeoutMs });
+  const refreshTokens = new PgRefreshTokenRepository(pool);
   const tokens = new TokenService({ secret: auth.jwtSecret, accessTtlSeconds: auth.accessTtlSeconds, refreshTtlSeconds: auth.refreshTtlSeconds });
   return {
-    authenticator: new AccessTokenAuthenticator(tokens, new TokenVersions(new PgUserRepository(pool), auth), new SessionFamilies(new PgRefreshTokenRepository(pool), auth)),
+    authenticator: new AccessTokenAuthenticator(tokens, new TokenVersions(new PgUserRepository(pool), auth), new SessionFamilies(refreshTokens, auth), refreshTokens),
     assertions: new IdentityAssertions(auth.jwtSecret),
     close: () => pool.end(),
   };

@@ -7,7 +7,7 @@
 import { Controller, Get, Global, Module, UseGuards, type INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { AuthGuard, AuthModule, CREDENTIAL_STORE, CurrentUser, REFRESH_TOKEN_STORE, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
+import { ACCESS_STATE_READER, AuthGuard, AuthModule, CREDENTIAL_STORE, CurrentUser, REFRESH_TOKEN_STORE, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
@@ -48,8 +48,10 @@ async function startReplica(pool: Pool, cfg: AuthConfig): Promise<INestApplicati
     providers: [
       { provide: CREDENTIAL_STORE, useValue: new PgUserRepository(pool) },
       { provide: REFRESH_TOKEN_STORE, useValue: new PgRefreshTokenRepository(pool) },
+      // The first request on a replica reads token version and session in one round trip, as in the services.
+      { provide: ACCESS_STATE_READER, useExisting: REFRESH_TOKEN_STORE },
     ],
-    exports: [CREDENTIAL_STORE, REFRESH_TOKEN_STORE],
+    exports: [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, ACCESS_STATE_READER],
   })
   class Stores {}
   const moduleRef = await Test.createTestingModule({ imports: [Stores, AuthModule.forRoot(cfg)], controllers: [WhoAmIController] }).compile();

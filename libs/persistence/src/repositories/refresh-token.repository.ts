@@ -1,4 +1,4 @@
-import type { RefreshTokenStore, RotationOutcome } from '@shellgrade/auth';
+import type { AccessStateReader, RefreshTokenStore, RotationOutcome } from '@shellgrade/auth';
 import type { Pool } from 'pg';
 
 /**
@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
  * successor in one statement; a used or revoked token presented again revokes its family.
  * Every replica reads the same table.
  */
-export class PgRefreshTokenRepository implements RefreshTokenStore {
+export class PgRefreshTokenRepository implements RefreshTokenStore, AccessStateReader {
   constructor(private readonly pool: Pool) {}
 
   async insert(jti: string, userId: number, familyId: string, expiresAt: Date): Promise<void> {
@@ -47,6 +47,16 @@ export class PgRefreshTokenRepository implements RefreshTokenStore {
       [familyId],
     );
     return rows[0]?.live === true;
+  }
+
+  /** The account's token version and whether the session is live, in one round trip (AccessStateReader). */
+  async accessState(userId: number, familyId: string): Promise<{ tokenVersion: number | null; familyLive: boolean }> {
+    const { rows } = await this.pool.query<{ token_version: number | null; live: boolean }>(
+      `SELECT (SELECT token_version FROM users WHERE id = $1) AS token_version,
+              EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NULL AND expires_at > now()) AS live`,
+      [userId, familyId],
+    );
+    return { tokenVersion: rows[0]?.token_version ?? null, familyLive: rows[0]?.live === true };
   }
 
   async revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number> {
