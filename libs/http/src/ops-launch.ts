@@ -35,6 +35,8 @@ export interface OpsLaunchOptions extends OpsAdminOptions {
 }
 
 export const CANCEL_FILE = 'cancelled.json';
+/** The harness's exit code for a test that ran to its end and was judged INVALID (benchmarks/src/cli.ts). */
+const HARNESS_INVALID_EXIT = 2;
 const PROGRESS_PERIOD_MS = 1000;
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 const launchBody = z.object({ plan: z.literal('run').default('run'), preset: z.string().regex(NAME), profile: z.string().regex(NAME) }).strict();
@@ -141,7 +143,8 @@ function spawnHarness(ctx: Context, id: string, preset: string, profile: string)
   if (child.pid) ctx.lock.handOver(id, child.pid);
   child.on('exit', (code, signal) => {
     const now = ctx.records.get(id);
-    const state = now?.cancelled ? 'cancelled' : code === 0 ? 'finished' : 'failed';
+    // bench run exits 0 when every run is VALID, 2 when the test ended with an INVALID verdict (still a finished test), 1 on an error.
+    const state = now?.cancelled ? 'cancelled' : code === 0 || code === HARNESS_INVALID_EXIT ? 'finished' : 'failed';
     ctx.records.update(id, { endedAt: new Date().toISOString(), exitCode: code ?? (signal ? 128 : null), state });
     ctx.lock.release(id);
   });
