@@ -165,7 +165,7 @@ common(program.command('matrix').description('run several variants one after the
 
 program
   .command('calibrate')
-  .description('step the peak on one variant to find where it saturates (sizing the small profile)')
+  .description('step the peak on one variant until a step fails the SLO (SPS p95 <= 2 s, 0 KO, keeping up), then bisect to 1 it/s: the sustainable rate')
   .requiredOption('--variant <name>', 'variant (the best one on this machine)')
   .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
   .option('--from-model <run-folder>', "place the peaks around the queueing model's predicted saturation rate (demands from this run folder)")
