@@ -39,7 +39,7 @@ export default [
             // The spec schema is data: it depends on no project.
             { sourceTag: 'type:spec', onlyDependOnLibsWithTags: ['type:spec'] },
             // Adapters implement the domain's ports and are told their settings: they never read the spec.
-            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:contract'] },
             // The adapters' layer:inbound/application/outbound tags (the hexagon's sides) are held per file by
             // .dependency-cruiser.cjs (no-inbound-to-outbound, no-outbound-to-inbound): this rule cannot spare tests,
             // which legitimately build a controller over a real repository.

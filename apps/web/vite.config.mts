@@ -14,7 +14,12 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   // Contracts shared with the server side (type:contract libs, framework-free): bundled from source.
-  resolve: { alias: { '@shellgrade/trace-model': fileURLToPath(new URL('../../libs/trace-model/src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@shellgrade/trace-model': fileURLToPath(new URL('../../libs/trace-model/src/index.ts', import.meta.url)),
+      '@shellgrade/console-contract': fileURLToPath(new URL('../../libs/console-contract/src/index.ts', import.meta.url)),
+    },
+  },
   build: { outDir: '../../dist/apps/web', emptyOutDir: true, sourcemap: false, target: 'es2022' },
   server: { proxy: { '/api': api, '/app-config.json': api, '/ops': api } },
 });

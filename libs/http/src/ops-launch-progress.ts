@@ -12,35 +12,8 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LaunchProgress, RunProgress, StepProgress } from '@shellgrade/console-contract';
 import { z } from 'zod';
-
-export interface StepProgress {
-  step: number;
-  ok: number;
-  ko: number;
-  /** KO per cause (the client's error code or status). */
-  koCauses: Record<string, number>;
-  p95Ms: number | null;
-  /** OK SPS per second between the step's first and last request. */
-  throughput: number | null;
-}
-
-export interface RunProgress {
-  run: number;
-  steps: StepProgress[];
-  /** null until run-N.json is written. */
-  valid: boolean | null;
-  reasons: string[];
-}
-
-export interface LaunchProgress {
-  stage: string;
-  /** The last few progress lines of the harness. */
-  lines: string[];
-  runs: RunProgress[];
-  /** From aggregated.json once the test ended. */
-  verdict: { valid: boolean; validRuns: number; runsAsked: number } | null;
-}
 
 interface Sample {
   t: number;

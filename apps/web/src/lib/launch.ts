@@ -1,4 +1,5 @@
 /** The console's launches as GET /ops/launches and the events of /ops/launches/<id>/events carry them. */
+import type { LaunchProgress } from '@shellgrade/console-contract';
 
 export interface Launch {
   id: string;
@@ -13,31 +14,10 @@ export interface Launch {
   cancelled: { at: string; by: string; from: string } | null;
 }
 
-export interface StepProgress {
-  step: number;
-  ok: number;
-  ko: number;
-  koCauses: Record<string, number>;
-  p95Ms: number | null;
-  throughput: number | null;
-}
-
-export interface RunProgress {
-  run: number;
-  steps: StepProgress[];
-  valid: boolean | null;
-  reasons: string[];
-}
-
 export interface LaunchEvent {
   launch: Launch;
   elapsedS: number;
-  progress: {
-    stage: string;
-    lines: string[];
-    runs: RunProgress[];
-    verdict: { valid: boolean; validRuns: number; runsAsked: number } | null;
-  };
+  progress: LaunchProgress;
 }
 
 export const causesText = (causes: Record<string, number>): string =>
