@@ -7,11 +7,8 @@
  * - the client bucket is keyed on client + account: one account's spent bucket does not lock a
  *   different account out of the same client.
  */
-import { Global, Module, type INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { configureHttpApp } from '@shellgrade/http';
-import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
+import type { INestApplication } from '@nestjs/common';
+import { createPool, PgUserRepository } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
 // Tests take the servers' addresses from the spec library, as the services do.
 // eslint-disable-next-line @nx/enforce-module-boundaries
@@ -19,7 +16,8 @@ import { loadConnections } from '@shellgrade/variant';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import request from 'supertest';
-import { AuthModule, CREDENTIAL_STORE, RateLimits, REFRESH_TOKEN_STORE, type AuthConfig, type CredentialStore, type RateLimitConfig } from '@shellgrade/auth';
+import { RateLimits, type AuthConfig, type CredentialStore, type RateLimitConfig } from '@shellgrade/auth';
+import { authApp } from '../support/auth-app';
 import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
@@ -87,18 +85,7 @@ class HeldPasswordChecks implements CredentialStore {
 }
 
 async function startApp(pool: Pool, cfg: AuthConfig, credentials: CredentialStore): Promise<{ app: INestApplication; url: string }> {
-  @Global()
-  @Module({
-    providers: [
-      { provide: CREDENTIAL_STORE, useValue: credentials },
-      { provide: REFRESH_TOKEN_STORE, useValue: new PgRefreshTokenRepository(pool) },
-    ],
-    exports: [CREDENTIAL_STORE, REFRESH_TOKEN_STORE],
-  })
-  class Stores {}
-  const moduleRef = await Test.createTestingModule({ imports: [Stores, AuthModule.forRoot(cfg)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>();
-  configureHttpApp(app, { title: 'test', corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'public', keepAliveMs: 65_000, requestTimeoutMs: 120_000 });
+  const app = await authApp(pool, cfg, { credentials });
   await app.listen(0, '127.0.0.1');
   // Until Redis is connected the per-process insurance limiter counts: start from the shared counters.
   await app.get(RateLimits).ready();

@@ -4,15 +4,13 @@
  * against real PostgreSQL. A wrong password upgrades nothing; a paper-faithful (cheap) cost
  * never downgrades; the upgrade is not a password change (access tokens stay valid).
  */
-import { Global, Module, type INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { AuthModule, CREDENTIAL_STORE, REFRESH_TOKEN_STORE, type AuthConfig } from '@shellgrade/auth';
-import { configureHttpApp } from '@shellgrade/http';
-import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
+import type { INestApplication } from '@nestjs/common';
+import type { AuthConfig } from '@shellgrade/auth';
+import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
+import { authApp } from '../support/auth-app';
 import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
@@ -32,22 +30,6 @@ function authConfig(kdfCost: number): AuthConfig {
   };
 }
 
-async function startApp(pool: Pool, cfg: AuthConfig): Promise<INestApplication> {
-  @Global()
-  @Module({
-    providers: [
-      { provide: CREDENTIAL_STORE, useValue: new PgUserRepository(pool) },
-      { provide: REFRESH_TOKEN_STORE, useValue: new PgRefreshTokenRepository(pool) },
-    ],
-    exports: [CREDENTIAL_STORE, REFRESH_TOKEN_STORE],
-  })
-  class Stores {}
-  const moduleRef = await Test.createTestingModule({ imports: [Stores, AuthModule.forRoot(cfg)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>();
-  configureHttpApp(app, { title: 'test', corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'public', keepAliveMs: 65_000, requestTimeoutMs: 120_000 });
-  return app.init();
-}
-
 describe('scrypt hashes are upgraded to argon2id at the next good login (real PostgreSQL)', () => {
   let db: TestDatabase;
   let pool: Pool;
@@ -63,8 +45,8 @@ describe('scrypt hashes are upgraded to argon2id at the next good login (real Po
     pool = createPool({ databaseUrl: db.url, size: 5, idleTimeoutMs: 30_000 });
     // Seeded at a cheap cost: scrypt hashes, as every account stored before the switch.
     await seed(pool, { students: 3, teachers: 0, catalog, kdfCost: 4 });
-    secure = await startApp(pool, authConfig(14));
-    paperFaithful = await startApp(pool, authConfig(1));
+    secure = await (await authApp(pool, authConfig(14))).init();
+    paperFaithful = await (await authApp(pool, authConfig(1))).init();
   }, 60_000);
 
   afterAll(async () => {

@@ -4,15 +4,13 @@
  * the theft was detected by a reused refresh token, until it expired (15 min by default).
  * Over HTTP against real PostgreSQL; a second replica checks the family through its cache.
  */
-import { Controller, Get, Global, Module, UseGuards, type INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { ACCESS_STATE_READER, AuthGuard, AuthModule, CREDENTIAL_STORE, CurrentUser, REFRESH_TOKEN_STORE, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
-import { configureHttpApp } from '@shellgrade/http';
-import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
+import { Controller, Get, UseGuards, type INestApplication } from '@nestjs/common';
+import { AuthGuard, CurrentUser, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
+import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
+import { authApp } from '../support/auth-app';
 import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
@@ -42,24 +40,6 @@ function authConfig(tokenVersionCacheMs: number): AuthConfig {
   };
 }
 
-async function startReplica(pool: Pool, cfg: AuthConfig): Promise<INestApplication> {
-  @Global()
-  @Module({
-    providers: [
-      { provide: CREDENTIAL_STORE, useValue: new PgUserRepository(pool) },
-      { provide: REFRESH_TOKEN_STORE, useValue: new PgRefreshTokenRepository(pool) },
-      // The first request on a replica reads token version and session in one round trip, as in the services.
-      { provide: ACCESS_STATE_READER, useExisting: REFRESH_TOKEN_STORE },
-    ],
-    exports: [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, ACCESS_STATE_READER],
-  })
-  class Stores {}
-  const moduleRef = await Test.createTestingModule({ imports: [Stores, AuthModule.forRoot(cfg)], controllers: [WhoAmIController] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>();
-  configureHttpApp(app, { title: 'test', corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'public', keepAliveMs: 65_000, requestTimeoutMs: 120_000 });
-  return app.init();
-}
-
 /** The value of one cookie the response set. */
 function cookie(res: request.Response, name: string): string {
   const all = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
@@ -87,8 +67,10 @@ describe('logout and refresh reuse end the access tokens of the login (real Post
     pool = createPool({ databaseUrl: db.url, size: 5, idleTimeoutMs: 30_000 });
     await seed(pool, { students: 5, teachers: 0, catalog, kdfCost: 4 });
     // The replica that serves logout and refresh caches like production (5 s); the other reads every time.
-    replica = await startReplica(pool, authConfig(5_000));
-    other = await startReplica(pool, authConfig(0));
+    // The first request on a replica reads token version and session in one round trip, as in the services.
+    const replicaOf = async (cfg: AuthConfig) => (await authApp(pool, cfg, { oneReadAccessState: true, controllers: [WhoAmIController] })).init();
+    replica = await replicaOf(authConfig(5_000));
+    other = await replicaOf(authConfig(0));
   }, 60_000);
 
   afterAll(async () => {
