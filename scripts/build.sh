@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the TypeScript tree to dist/ and rewrites the @shellgrade/* path aliases; bundles the web app.
+# Compiles the TypeScript tree (code and tests: one program, the only typecheck the suite runs) to dist/ and rewrites the @shellgrade/* path aliases; bundles the web app.
 # Builds into a private folder and swaps it in with a rename, so a process reading
 # dist/ (a running service, a CLI) never sees a half-written or un-aliased tree.
 set -euo pipefail
