@@ -9,14 +9,11 @@
  */
 import { scryptSync } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import type { MachineSpeed } from '@shellgrade/console-contract';
 import { median } from 'simple-statistics';
 
-export interface MachineSpeed {
-  /** One scrypt hash, N = 2^14, r = 8, p = 1, in this process's thread (ms, median). */
-  scryptN14Ms: number;
-  /** Spawning /bin/true and reaping it (ms, median). */
-  spawnMs: number;
-}
+/** Declared in the console's contract (compare.json carries each side's). */
+export type { MachineSpeed };
 
 function timedMs(work: () => void): number {
   const start = process.hrtime.bigint();

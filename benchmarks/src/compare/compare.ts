@@ -1,37 +1,13 @@
 // `bench compare A B`: for every request type and metric, B − A with its 95% interval over the
 // VALID runs of each side, flagged significant when the interval excludes 0.
-import { difference, type Difference } from './difference';
-import { ALL, REQUEST_METRICS, RUN, RUN_METRICS, runMetrics, type MetricDef } from './run-metrics';
-import { speedMismatch, type MachineSpeed } from '../machine-speed';
+// The result's shape (compare.json) is the console's contract: the server serves it, the web app reads it.
+import type { Comparison, ComparisonRow, Difference, MetricDef, SideSummary } from '@shellgrade/console-contract';
+import { difference } from './difference';
+import { ALL, REQUEST_METRICS, RUN, RUN_METRICS, runMetrics } from './run-metrics';
+import { speedMismatch } from '../machine-speed';
 import type { Side } from './sides';
 
-export interface ComparisonRow extends Difference {
-  type: string;
-  def: MetricDef;
-  /** Significant and in the metric's better direction, worse, or neither. */
-  direction: 'better' | 'worse' | 'none';
-}
-
-export interface Comparison {
-  a: SideSummary;
-  b: SideSummary;
-  rows: ComparisonRow[];
-  level: number;
-  method: string;
-  /** Why the two sides' milliseconds should not be compared (their hosts differ in speed), or null. */
-  hostWarning: string | null;
-}
-
-export interface SideSummary {
-  ref: string;
-  runId: string;
-  variant: string;
-  profile: string;
-  runs: number[];
-  excluded: { run: number; reasons: string[] }[];
-  /** The host's speed probe when the result recorded one. */
-  speed?: MachineSpeed;
-}
+export type { Comparison, ComparisonRow, SideSummary };
 
 export const METHOD = "Welch's t interval over runs (95%), unequal variances; significant when it excludes 0";
 

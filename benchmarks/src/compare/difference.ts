@@ -4,25 +4,11 @@
 // nominal level, so the interval is Welch's t (unequal variances, Welch–Satterthwaite degrees
 // of freedom), the standard two-sample interval for small samples.
 import quantile from '@stdlib/stats-base-dists-t-quantile';
+import type { Difference } from '@shellgrade/console-contract';
 import { mean, sampleVariance } from 'simple-statistics';
 
-export interface Difference {
-  nA: number;
-  nB: number;
-  meanA: number | null;
-  meanB: number | null;
-  /** meanB − meanA. */
-  diff: number | null;
-  /** The 95% interval of diff; null when a side has fewer than two runs. */
-  lo: number | null;
-  hi: number | null;
-  /** diff / meanA (null when meanA is 0 or unknown). */
-  relative: number | null;
-  /** The interval excludes 0. */
-  significant: boolean;
-  /** Why no interval could be given, when there is none. */
-  note?: string;
-}
+/** Declared in the console's contract (a comparison row of compare.json is one). */
+export type { Difference };
 
 const finite = (xs: readonly number[]): number[] => xs.filter((x) => Number.isFinite(x));
 

@@ -1,15 +1,11 @@
 // What `compare` compares, read from one run's record (run-N.json), hold stage (what the tables
 // use): per request type p50/p95/p99, throughput and KO share; per run CPU per iteration and
 // memory. Keys are "<type>/<metric>"; "all" is every request together, "run" the whole run.
+import type { MetricDef } from '@shellgrade/console-contract';
 import type { PaperMetrics, RunRecord } from '../types';
 
-export interface MetricDef {
-  metric: string;
-  label: string;
-  unit: string;
-  /** Lower is better (latency, KO, CPU, memory) or higher (throughput). */
-  better: 'lower' | 'higher';
-}
+/** Declared in the console's contract (compare.json carries each row's). */
+export type { MetricDef };
 
 export const REQUEST_METRICS: MetricDef[] = [
   { metric: 'p50', label: 'p50 of OK responses', unit: 'ms', better: 'lower' },

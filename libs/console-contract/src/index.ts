@@ -1,1 +1,4 @@
 export * from './launch-progress';
+export * from './launch';
+export * from './compare';
+export * from './results';

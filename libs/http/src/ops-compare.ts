@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
+import type { Comparison, NWayComparison } from '@shellgrade/console-contract';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { runBenchCli, shellCommand, type BenchCli } from './ops-bench-cli';
 import { problem, sendProblem } from './problem';
@@ -22,14 +23,6 @@ export interface OpsCompareOptions extends OpsAdminOptions {
 
 export const MIN_COMPARED = 2;
 export const MAX_COMPARED = 5;
-
-/** What GET /ops/compare answers: the baseline and one `bench compare` result (compare.json) per other run. */
-export interface NWayComparison {
-  baseline: string;
-  runs: string[];
-  commands: string[];
-  pairs: unknown[];
-}
 
 /** The run ids asked for, or why they cannot be compared. */
 export function comparedRuns(query: unknown, resultsDir: string): { runs: string[] } | { status: number; detail: string } {
@@ -65,7 +58,7 @@ export async function compareRuns(bench: BenchCli, runs: string[]): Promise<NWay
     const pairs = await Promise.all(
       others.map(async (other, i) => {
         await runBenchCli(bench, argsOf(other, i));
-        return JSON.parse(readFileSync(join(out, String(i), 'compare.json'), 'utf8')) as unknown;
+        return JSON.parse(readFileSync(join(out, String(i), 'compare.json'), 'utf8')) as Comparison;
       }),
     );
     return { baseline, runs, commands: others.map((o) => shellCommand(['compare', baseline, o])), pairs };

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LaunchRecord } from '@shellgrade/console-contract';
 import { z } from 'zod';
 
 export const launchRecordSchema = z.object({
@@ -22,7 +23,9 @@ export const launchRecordSchema = z.object({
   state: z.enum(['running', 'finished', 'failed', 'cancelled']),
   cancelled: z.object({ at: z.string(), by: z.string(), from: z.string() }).nullable(),
 });
-export type LaunchRecord = z.infer<typeof launchRecordSchema>;
+// The record read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _schemaIsContract: Same<z.infer<typeof launchRecordSchema>, LaunchRecord> = true;
 
 export class LaunchRecords {
   readonly dir: string;

@@ -22,9 +22,9 @@ import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
 import { LaunchLock } from './ops-launch-lock';
 import { livingGroupMembers } from './ops-process-group';
-import type { LaunchProgress } from '@shellgrade/console-contract';
+import type { LaunchEvent, LaunchRecord } from '@shellgrade/console-contract';
 import { LaunchWatcher } from './ops-launch-progress';
-import { LaunchRecords, type LaunchRecord } from './ops-launch-record';
+import { LaunchRecords } from './ops-launch-record';
 import type { PresetSummary } from './ops-results';
 import { problem, sendProblem } from './problem';
 
@@ -170,12 +170,6 @@ function alive(pid: number): boolean {
 
 function watcherOf(ctx: Context, r: LaunchRecord): LaunchWatcher {
   return new LaunchWatcher(join(ctx.bench.resultsDir, r.id), r.log);
-}
-
-export interface LaunchEvent {
-  launch: LaunchRecord;
-  elapsedS: number;
-  progress: LaunchProgress;
 }
 
 /** Server-sent events: one `progress` event per second, an `end` event once the launch has ended. */

@@ -14,35 +14,13 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import type { Request, Response } from 'express';
+import type { PresetSummary, RunSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { FRAME_ANCESTORS_NONE } from './frame-denial';
 import { mayReadOps, type OpsAccess } from './internal-request';
 import { problem, sendProblem } from './problem';
 
-/** One preset as the console lists it (what the wiring reads from infra/variants). */
-export interface PresetSummary {
-  name: string;
-  description: string;
-  topology?: string;
-  dispatch?: string;
-  transport?: string;
-  gateway?: string;
-  /** Set instead of the facts when the preset does not load. */
-  error?: string;
-}
-
-export interface RunSummary {
-  id: string;
-  variant: string | null;
-  profile: string | null;
-  startedAt: string | null;
-  endedAt: string | null;
-  runsAsked: number | null;
-  validRuns: number | null;
-  valid: boolean | null;
-  /** Report files, relative to the run folder (e.g. report/report.html, k6-dashboard-run-1.html). */
-  files: string[];
-}
+export type { PresetSummary, RunSummary };
 
 export interface OpsResultsOptions {
   opsAccess: OpsAccess;

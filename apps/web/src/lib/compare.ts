@@ -1,62 +1,12 @@
 /**
  * The N-way comparison GET /ops/compare answers: one `bench compare` result (compare.json) per
  * run against the baseline, folded into one table — a row per request type and metric, a
- * column per run.
+ * column per run. The answer's types are the console's contract (@shellgrade/console-contract),
+ * declared once for the harness that writes compare.json, the server and this app.
  */
+import type { Comparison, ComparisonRow, MachineSpeed, MetricDef, NWayComparison, SideSummary } from '@shellgrade/console-contract';
 
-export interface MetricDef {
-  metric: string;
-  label: string;
-  unit: string;
-  better: 'lower' | 'higher';
-}
-
-export interface MachineSpeed {
-  scryptN14Ms: number;
-  spawnMs: number;
-}
-
-export interface SideSummary {
-  ref: string;
-  runId: string;
-  variant: string;
-  profile: string;
-  runs: number[];
-  excluded: { run: number; reasons: string[] }[];
-  speed?: MachineSpeed;
-}
-
-export interface ComparisonRow {
-  type: string;
-  def: MetricDef;
-  nA: number;
-  nB: number;
-  meanA: number | null;
-  meanB: number | null;
-  diff: number | null;
-  lo: number | null;
-  hi: number | null;
-  relative: number | null;
-  significant: boolean;
-  direction: 'better' | 'worse' | 'none';
-  note?: string;
-}
-
-export interface Comparison {
-  a: SideSummary;
-  b: SideSummary;
-  rows: ComparisonRow[];
-  level: number;
-  method: string;
-  hostWarning: string | null;
-}
-
-export interface NWayComparison {
-  baseline: string;
-  runs: string[];
-  commands: string[];
-  pairs: Comparison[];
-}
+export type { Comparison, ComparisonRow, MachineSpeed, MetricDef, NWayComparison, SideSummary };
 
 export interface NWayRow {
   type: string;
