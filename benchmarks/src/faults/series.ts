@@ -10,11 +10,14 @@ export interface Span {
 export interface WindowFigures {
   fromMs: number;
   toMs: number;
-  /** 10 × iterations started in the window (paper 000 §IV-C). */
+  /**
+   * Requests planned in the window (paper 000 §IV-C: 10 per iteration), each by the time it was
+   * sent: the requests sent in it, plus the 8 a login failed in it left unsent.
+   */
   N: number;
   OK: number;
   KO: number;
-  /** (OK+KO)/N and (N−OK)/N by request start (an iteration straddling a border counts where it started, its requests where they started). */
+  /** (OK+KO)/N and (N−OK)/N, both over the same requests: 0 ≤ OK + KO ≤ N, 0 ≤ EFR ≤ 1. */
   RAC: number | null;
   EFR: number | null;
   koCauses: Record<string, number>;
@@ -31,11 +34,23 @@ export function percentile(values: number[], q: number): number | null {
   return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)];
 }
 
-export function windowFigures(requests: RequestSample[], iterations: IterationSample[], s: Span): WindowFigures {
+/** Requests an iteration of scenario R has sent when a failed login ends it (its preflight and the login); the rest are never sent (k6/lib/scenario-r.js userR). */
+const SENT_UP_TO_LOGIN = 2;
+
+/**
+ * Rule: a request counts in the window it was sent in (its start `t`), in N as in OK/KO; one never
+ * sent counts where the failed login that stopped its iteration was sent. (N by iteration start
+ * with OK/KO by request start charged requests sent past a window's end to the next window's OK
+ * but this one's N: EFR < 0 there. A request line does not name its iteration, so N cannot follow
+ * the iteration rule.) The windows add up to the run; ΣN = 10 × iterations when each iteration
+ * ran to its end or to a failed login. `_iterations`: unused since, kept for the callers.
+ */
+export function windowFigures(requests: RequestSample[], _iterations: IterationSample[], s: Span): WindowFigures {
   const rs = requests.filter((r) => inSpan(r.t, s));
   const ok = rs.filter((r) => r.outcome === 'ok');
   const ko = rs.filter((r) => r.outcome === 'ko');
-  const N = REQUESTS_PER_ITERATION * iterations.filter((i) => inSpan(i.t, s)).length;
+  const failedLogins = ko.filter((r) => r.type === 'login').length;
+  const N = rs.length + failedLogins * (REQUESTS_PER_ITERATION - SENT_UP_TO_LOGIN);
   const koCauses: Record<string, number> = {};
   for (const r of ko) koCauses[r.cause ?? 'unknown'] = (koCauses[r.cause ?? 'unknown'] ?? 0) + 1;
   return {
