@@ -4,6 +4,7 @@
 // the naked monolith at 200 users/s (Table I: EFR 61.5 %), found by search during the run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Aggregated } from '../types';
 
 export type LoadLevel = '0.5x' | '1x' | '1.5x' | '2x' | 'paper';
 
@@ -75,42 +76,82 @@ export function peakOf(level: LoadLevel, rate: number, paperMultiple: number | n
 export interface PaperProbe {
   multiple: number;
   peak: number;
+  /** naked-mon's EFR in the run: a VALID run's, or an INVALID run's own figure (indicative); null when the run gave none. */
   efr: number | null;
+  /** The run passed its validity checks. An INVALID probe steers the search, never sets the load. Absent in records written before: their EFR was a VALID run's or null. */
+  valid?: boolean;
   runId: string;
 }
 
 export interface PaperSearch {
   target: number;
   probes: PaperProbe[];
-  /** The probed multiple whose EFR is closest to the target (null: no probe measured EFR). */
+  /** The VALID probe whose EFR is closest to the target: its multiple, EFR and run (null: no VALID probe measured EFR). */
   multiple: number | null;
   efr: number | null;
+  runId?: string | null;
+  /** Why there is no paper-equivalent load ("no VALID probe …"): what to report instead of a number; null when there is one. */
+  notFound?: string | null;
 }
 
 export const FIRST_PROBE = 2;
 /** Within this many points of 61.5 % the search stops. */
 export const PAPER_TOLERANCE = 0.05;
 
+type Measured = PaperProbe & { efr: number };
+const measuredOf = (probes: PaperProbe[]): Measured[] => probes.filter((p): p is Measured => p.efr !== null);
+const isValid = (p: PaperProbe): boolean => p.valid !== false;
+
+function bracket(ps: Measured[], target: number): { lo: number | null; hi: number | null } {
+  const below = ps.filter((p) => p.efr < target).map((p) => p.multiple);
+  const above = ps.filter((p) => p.efr > target).map((p) => p.multiple);
+  return { lo: below.length ? Math.max(...below) : null, hi: above.length ? Math.min(...above) : null };
+}
+
 /**
  * The next multiple to probe, or null when done: double until EFR reaches the target, then
- * bisect between the highest multiple below it and the lowest above; stop within tolerance.
+ * bisect between the highest multiple below it and the lowest above; stop when a VALID probe is
+ * within tolerance, or at the budget. An INVALID probe's EFR steers like any other (unless a VALID
+ * probe measured its multiple, or it contradicts the VALID ones); one within tolerance is probed
+ * again, for a VALID figure there.
  */
 export function nextPaperProbe(probes: PaperProbe[], maxProbes: number, target = PAPER_EFR, tolerance = PAPER_TOLERANCE): number | null {
   if (probes.length >= maxProbes) return null;
-  const measured = probes.filter((p): p is PaperProbe & { efr: number } => p.efr !== null);
   if (probes.length === 0) return FIRST_PROBE;
-  if (measured.some((p) => Math.abs(p.efr - target) <= tolerance)) return null;
-  const below = measured.filter((p) => p.efr < target).map((p) => p.multiple);
-  const above = measured.filter((p) => p.efr > target).map((p) => p.multiple);
-  const lo = below.length ? Math.max(...below) : null;
-  const hi = above.length ? Math.min(...above) : null;
+  const within = (p: Measured) => Math.abs(p.efr - target) <= tolerance;
+  const valid = measuredOf(probes).filter(isValid);
+  if (valid.some(within)) return null;
+  const steering = measuredOf(probes).filter((p) => isValid(p) || !valid.some((v) => v.multiple === p.multiple));
+  const closest = [...steering].sort((x, y) => Math.abs(x.efr - target) - Math.abs(y.efr - target))[0];
+  if (closest && within(closest)) return closest.multiple;
+  let { lo, hi } = bracket(steering, target);
+  if (lo !== null && hi !== null && lo >= hi) ({ lo, hi } = bracket(valid, target));
   if (hi === null) return 2 * (lo ?? Math.max(...probes.map((p) => p.multiple)));
   if (lo === null) return hi / 2;
   return (lo + hi) / 2;
 }
 
+/** The search's answer: only ever a VALID probe's multiple; with none, `notFound` says so. */
 export function paperResult(probes: PaperProbe[], target = PAPER_EFR): PaperSearch {
-  const measured = probes.filter((p) => p.efr !== null);
-  const best = measured.sort((x, y) => Math.abs(x.efr! - target) - Math.abs(y.efr! - target))[0];
-  return { target, probes, multiple: best?.multiple ?? null, efr: best?.efr ?? null };
+  const best = measuredOf(probes).filter(isValid).sort((x, y) => Math.abs(x.efr - target) - Math.abs(y.efr - target))[0];
+  if (best) return { target, probes, multiple: best.multiple, efr: best.efr, runId: best.runId, notFound: null };
+  const invalid = probes.filter((p) => !isValid(p)).length;
+  return { target, probes, multiple: null, efr: null, runId: null, notFound: `no VALID probe measured EFR in ${probes.length} probe${probes.length === 1 ? '' : 's'} (${invalid} INVALID)` };
+}
+
+/** Runs the search: `probe(m)` runs naked-mon at m × and returns its probe; `onProbe` sees the search after each. */
+export async function searchPaperLoad(probe: (multiple: number) => Promise<PaperProbe>, maxProbes: number, onProbe?: (s: PaperSearch) => void, target = PAPER_EFR, tolerance = PAPER_TOLERANCE): Promise<PaperSearch> {
+  const probes: PaperProbe[] = [];
+  for (let m = nextPaperProbe(probes, maxProbes, target, tolerance); m !== null; m = nextPaperProbe(probes, maxProbes, target, tolerance)) {
+    probes.push(await probe(m));
+    onProbe?.(paperResult(probes, target));
+  }
+  return paperResult(probes, target);
+}
+
+/** A probe from its test's aggregate: the VALID runs' EFR (hold stage), else the INVALID runs' own mean EFR, marked INVALID. */
+export function paperProbeOf(multiple: number, peak: number, a: Pick<Aggregated, 'validRuns' | 'paper' | 'runLines' | 'meta'>): PaperProbe {
+  if (a.validRuns > 0) return { multiple, peak, efr: a.paper['stages.hold.efr_paper']?.mean ?? a.paper['efr_paper']?.mean ?? null, valid: true, runId: a.meta.runId };
+  const efrs = a.runLines.map((l) => l.efr_paper).filter((e): e is number => e !== null);
+  return { multiple, peak, efr: efrs.length ? efrs.reduce((x, y) => x + y, 0) / efrs.length : null, valid: false, runId: a.meta.runId };
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measuredCapacity, meetsSlo, nextPaperProbe, paperResult, peakOf, sustainableRate, type PaperProbe, type SloStep } from '../../src/findings/loads';
+import { measuredCapacity, meetsSlo, nextPaperProbe, paperProbeOf, paperResult, peakOf, searchPaperLoad, sustainableRate, type PaperProbe, type SloStep } from '../../src/findings/loads';
 
 const step = (peak: number, spsEfr: number, spsP95Ms: number, valid = true): SloStep => ({ peak, valid, spsEfr, spsP95Ms });
 
@@ -31,7 +31,86 @@ describe('loads from measured capacity', () => {
 
   it('a probe without an EFR (an INVALID run) does not stop the search', () => {
     expect(nextPaperProbe([{ multiple: 2, peak: 16, efr: null, runId: 'r0' }], 5)).toBe(4);
-    expect(paperResult([{ multiple: 2, peak: 16, efr: null, runId: 'r0' }]).multiple).toBeNull();
+    expect(paperResult([{ multiple: 2, peak: 16, efr: null, runId: 'r0' }])).toMatchObject({ multiple: null, notFound: 'no VALID probe measured EFR in 1 probe (0 INVALID)' });
+  });
+
+  describe('INVALID probes steer the paper-equivalent search but never set the load', () => {
+    /** A fabricated probe function: the run at `m` × gives `efr`, VALID or not. */
+    type Probe = (m: number, i: number) => { efr: number | null; valid: boolean };
+    /** The search as the findings run drives it: probe, record, ask for the next multiple. */
+    function search(probe: Probe, maxProbes: number): PaperProbe[] {
+      const probes: PaperProbe[] = [];
+      for (let m = nextPaperProbe(probes, maxProbes); m !== null; m = nextPaperProbe(probes, maxProbes)) {
+        probes.push({ multiple: m, peak: Math.round(m * 8), ...probe(m, probes.length), runId: `r${probes.length}` });
+      }
+      return probes;
+    }
+    const efrAt = (m: number): number => Math.min(1, Math.max(0, (m - 1) * 0.3)); // 2× 30 %, 3× 60 %, 4× 90 %
+
+    it('(a) an INVALID first probe within tolerance does not stop the search: its multiple is probed again', () => {
+      // 60 % at 2×, within 5 points of 61.5 %, but the first run is INVALID (its figure is only indicative).
+      const probes = search((m, i) => ({ efr: Math.min(1, (m - 1) * 0.6), valid: i > 0 }), 5);
+      expect(probes.map((p) => [p.multiple, p.valid])).toEqual([[2, false], [2, true]]);
+      expect(paperResult(probes)).toMatchObject({ multiple: 2, efr: 0.6, runId: 'r1', notFound: null });
+    });
+
+    it("(a') an INVALID probe's EFR chooses the direction: below the target doubles, above it halves", () => {
+      expect(nextPaperProbe([{ multiple: 2, peak: 16, efr: 0.3, valid: false, runId: 'r0' }], 5)).toBe(4);
+      expect(nextPaperProbe([{ multiple: 2, peak: 16, efr: 0.9, valid: false, runId: 'r0' }], 5)).toBe(1);
+      expect(nextPaperProbe([{ multiple: 2, peak: 16, efr: 0.3, valid: true, runId: 'r0' }, { multiple: 4, peak: 32, efr: 0.9, valid: false, runId: 'r1' }], 5)).toBe(3);
+    });
+
+    it("(b) an INVALID probe's multiple is never the answer, even the closest to 61.5 %", () => {
+      // Every run at 3× is INVALID (say a foreign CPU load then): 2× and 4× are the VALID ones.
+      const probes = search((m) => ({ efr: efrAt(m), valid: m !== 3 }), 5);
+      expect(probes.map((p) => p.multiple)).toEqual([2, 4, 3, 3, 3]);
+      expect(paperResult(probes)).toMatchObject({ multiple: 4, efr: expect.closeTo(0.9), runId: 'r1', notFound: null });
+      // The same, and a VALID run at 3× at last: that one is the answer.
+      const later = search((m, i) => ({ efr: efrAt(m), valid: m !== 3 || i === 3 }), 5);
+      expect(later.map((p) => p.multiple)).toEqual([2, 4, 3, 3]);
+      expect(paperResult(later)).toMatchObject({ multiple: 3, efr: expect.closeTo(0.6), runId: 'r3', notFound: null });
+    });
+
+    it('(c) no VALID probe within the budget: an explicit no-answer, not a number', () => {
+      const probes = search((m) => ({ efr: efrAt(m), valid: false }), 3);
+      expect(probes).toHaveLength(3);
+      const r = paperResult(probes);
+      expect(r).toMatchObject({ multiple: null, efr: null, runId: null });
+      expect(r.notFound).toMatch(/^no VALID probe/);
+      expect(peakOf('paper', 8, r.multiple)).toBeNull();
+    });
+
+    it('a VALID figure at a multiple overrides an INVALID one there: no endless re-probe of an INVALID near-miss', () => {
+      const invalidNear = { multiple: 3, peak: 24, efr: 0.6, valid: false, runId: 'r2' };
+      const base = [{ multiple: 2, peak: 16, efr: 0.3, valid: true, runId: 'r0' }, { multiple: 4, peak: 32, efr: 0.9, valid: true, runId: 'r1' }, invalidNear];
+      expect(nextPaperProbe(base, 6)).toBe(3);
+      expect(nextPaperProbe([...base, { multiple: 3, peak: 24, efr: 0.7, valid: true, runId: 'r3' }], 6)).toBe(2.5);
+    });
+
+    it('searchPaperLoad drives a probe function to the same answers, reporting after each probe', async () => {
+      const seen: (number | null)[] = [];
+      const probeFn = (valid: (m: number, i: number) => boolean) => {
+        let i = 0;
+        return async (m: number): Promise<PaperProbe> => ({ multiple: m, peak: Math.round(m * 8), efr: efrAt(m), valid: valid(m, i), runId: `r${i++}` });
+      };
+      const b = await searchPaperLoad(probeFn((m) => m !== 3), 5, (s) => seen.push(s.multiple));
+      expect(b).toMatchObject({ multiple: 4, runId: 'r1', notFound: null });
+      expect(seen).toEqual([2, 4, 4, 4, 4]);
+      const c = await searchPaperLoad(probeFn(() => false), 3);
+      expect(c).toMatchObject({ multiple: null, efr: null, runId: null, notFound: 'no VALID probe measured EFR in 3 probes (3 INVALID)' });
+    });
+
+    it("a probe from its test's aggregate: VALID → the hold-stage mean; INVALID → the run's own EFR, marked", () => {
+      const agg = (validRuns: number, efrRun: number | null) => ({
+        validRuns,
+        paper: validRuns ? { 'stages.hold.efr_paper': { mean: 0.55 } } : {},
+        runLines: [{ efr_paper: efrRun }],
+        meta: { runId: 'run-x' },
+      }) as unknown as Parameters<typeof paperProbeOf>[2];
+      expect(paperProbeOf(3, 24, agg(1, 0.55))).toEqual({ multiple: 3, peak: 24, efr: 0.55, valid: true, runId: 'run-x' });
+      expect(paperProbeOf(3, 24, agg(0, 0.6))).toEqual({ multiple: 3, peak: 24, efr: 0.6, valid: false, runId: 'run-x' });
+      expect(paperProbeOf(3, 24, agg(0, null))).toEqual({ multiple: 3, peak: 24, efr: null, valid: false, runId: 'run-x' });
+    });
   });
 
   it("reads naked-mon's newest calibration: its stated sustainable rate, else the SLO over its steps; a -kdfN file never", () => {
