@@ -16,7 +16,7 @@ import type { Aggregated } from '../types';
 import type { PlacementRequest } from '../placement/plan';
 import { writeDesignCompares } from './design-compares';
 import { designCellsOf, evaluateFindings } from './evaluate';
-import { CAPACITY_VARIANT, nextPaperProbe, paperResult, peakOf, type PaperProbe } from './loads';
+import { CAPACITY_VARIANT, paperProbeOf, paperResult, peakOf, searchPaperLoad } from './loads';
 import { mergeSides } from './merge-sides';
 import { methodology } from './methodology';
 import type { DerivedVariant, FindingsPlan } from './plan';
@@ -40,10 +40,6 @@ export function writeDerivedSpec(d: DerivedVariant, dir: string): string {
   return file;
 }
 
-function efrOf(a: Aggregated): number | null {
-  return a.paper['stages.hold.efr_paper']?.mean ?? a.paper['efr_paper']?.mean ?? null;
-}
-
 /** Sides of every cell from the record's run ids (one folder per run, merged). */
 export function sidesOf(record: Pick<FindingsRecord, 'runs'>, root?: string): Record<string, Side> {
   const out: Record<string, Side> = {};
@@ -64,20 +60,21 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
     runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement });
   try {
     // The paper-equivalent load, searched on naked-mon before the rounds (its runs are recorded, not compared).
-    const probes: PaperProbe[] = [];
-    for (let m = nextPaperProbe(probes, pr.paperProbes); m !== null; m = nextPaperProbe(probes, pr.paperProbes)) {
+    // An INVALID probe's EFR steers the search; only a VALID probe's multiple becomes the load.
+    const probe = async (m: number) => {
       const peak = Math.max(1, Math.round(m * rate));
       phase(`findings: paper-equivalent search, naked-mon at ${m}× = ${peak} it/s`);
-      const a = await one(CAPACITY_VARIANT, peak, `findings-search-${m}x`);
-      probes.push({ multiple: m, peak, efr: efrOf(a), runId: a.meta.runId });
-      record.paper = paperResult(probes);
+      return paperProbeOf(m, peak, await one(CAPACITY_VARIANT, peak, `findings-search-${m}x`));
+    };
+    record.paper = await searchPaperLoad(probe, pr.paperProbes, (search) => {
+      record.paper = search;
       save();
-    }
+    });
     for (const level of pr.levels) {
       const p = peakOf(level, rate, record.paper.multiple);
       if (p !== null) record.peaks[level] = p;
     }
-    const found = record.paper.multiple === null ? `paper-equivalent not found (no VALID probe measured EFR in ${probes.length}): its cells are not run` : `paper-equivalent ${record.paper.multiple}× (EFR ${(100 * record.paper.efr!).toFixed(1)}%)`;
+    const found = record.paper.multiple === null ? `paper-equivalent not found (${record.paper.notFound}): its cells are not run` : `paper-equivalent ${record.paper.multiple}× (EFR ${(100 * record.paper.efr!).toFixed(1)}%)`;
     phase(`findings: peaks ${JSON.stringify(record.peaks)}; ${found}`);
     const specs = new Map<string, string>();
     for (const c of plan.cells) if (c.derived && !specs.has(c.variant)) specs.set(c.variant, writeDerivedSpec(c.derived, join(dir, 'specs')));
