@@ -71,9 +71,9 @@ async function untilGauge(name: string, value: number): Promise<void> {
   throw new Error(`${name} never reached ${value}`);
 }
 
-beforeAll(() => {
-  entry = variantUp(oneAtATimeSpecFile()).entry;
-  users = seed(4);
+beforeAll(async () => {
+  entry = (await variantUp(oneAtATimeSpecFile())).entry;
+  users = await seed(4);
 });
 
 describe('admission control (naked-mon-async-admission, one submission in flight)', () => {

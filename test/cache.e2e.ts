@@ -22,9 +22,9 @@ const redis = new Redis(loadConnections().REDIS_URL);
 let users: SeededUser[];
 let status: VariantStatus;
 
-beforeAll(() => {
-  status = variantUp('msa-redis-1-2');
-  users = seed(12);
+beforeAll(async () => {
+  status = await variantUp('msa-redis-1-2');
+  users = await seed(12);
 });
 afterAll(() => redis.quit());
 
@@ -124,9 +124,9 @@ describe('the read-path cache on msa-redis-1-2', () => {
     expect((await submit(student, u, statements.get(u.userId)!)).status).toBe(201);
     const before = await cachedKeys();
     expect(before).toBeGreaterThan(0);
-    variantUp('msa-redis-1-2', ['--keep-cache']);
+    await variantUp('msa-redis-1-2', { keepCache: true });
     expect(await cachedKeys()).toBe(before);
-    variantUp('msa-redis-1-2');
+    await variantUp('msa-redis-1-2');
     expect(await cachedKeys()).toBe(0);
   });
 });

@@ -44,8 +44,8 @@ describe.each(['naked-mon', 'msa-1-2'])('exercise trial on %s', (variant) => {
   let entry: string;
   let teacher: BrowserSession;
   beforeAll(async () => {
-    entry = variantUp(variant).entry;
-    seed(2);
+    entry = (await variantUp(variant)).entry;
+    await seed(2);
     teacher = await loggedIn(entry, 'teacher1@shellgrade.test', 'teacher-password');
   });
 
@@ -76,7 +76,7 @@ describe.each(['naked-mon', 'msa-1-2'])('exercise trial on %s', (variant) => {
     const other = await loggedIn(entry, 'teacher2@shellgrade.test', 'teacher-password');
     const notTheirs = await other.request('POST', '/api/exercise-trial', sample(exerciseId, paper.good));
     expect([notTheirs.status, (notTheirs.body as { detail: string }).detail]).toEqual([404, `exercise ${exerciseId} does not exist`]);
-    const [student] = seed(1);
+    const [student] = await seed(1);
     const s = await loggedIn(entry, student!.email, student!.password);
     const refused = await s.request('POST', '/api/exercise-trial', sample(exerciseId, paper.good));
     expect([refused.status, (refused.body as { detail: string }).detail]).toEqual([403, 'requires role admin or teacher']);

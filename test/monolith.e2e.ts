@@ -19,9 +19,9 @@ let entry: string;
 let users: SeededUser[];
 const paper = loadSamples('paper-scripts');
 
-beforeAll(() => {
-  entry = variantUp('naked-mon').entry;
-  users = seed(12);
+beforeAll(async () => {
+  entry = (await variantUp('naked-mon')).entry;
+  users = await seed(12);
 });
 afterAll(() => db.end());
 

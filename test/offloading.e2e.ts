@@ -23,9 +23,9 @@ const paper = loadSamples('paper-scripts');
 let variant: VariantStatus;
 let users: SeededUser[];
 
-beforeAll(() => {
-  variant = variantUp('msa-offloading-1-2');
-  users = seed(4);
+beforeAll(async () => {
+  variant = await variantUp('msa-offloading-1-2');
+  users = await seed(4);
 });
 afterAll(() => db.end());
 

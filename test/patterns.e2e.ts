@@ -33,9 +33,9 @@ function tracedSpecFile(): string {
   return file;
 }
 
-beforeAll(() => {
-  entry = variantUp(tracedSpecFile()).entry;
-  users = seed(4);
+beforeAll(async () => {
+  entry = (await variantUp(tracedSpecFile())).entry;
+  users = await seed(4);
 });
 // A traced spec file from a temp folder must not stay up for the next test file to find.
 

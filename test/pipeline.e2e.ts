@@ -29,8 +29,8 @@ let variant: VariantStatus;
 let users: SeededUser[];
 
 beforeAll(async () => {
-  variant = variantUp('msa-pipeline-1-2');
-  users = seed(4);
+  variant = await variantUp('msa-pipeline-1-2');
+  users = await seed(4);
   // Every attempt to record that a poison production started grading fails, as a broken dependency would.
   await db.query(`
     CREATE OR REPLACE FUNCTION sg_e2e_pipeline_poison() RETURNS trigger AS $$

@@ -18,9 +18,9 @@ jest.setTimeout(600_000);
 const paper = loadSamples('paper-scripts');
 let users: SeededUser[];
 
-beforeAll(() => {
-  variantUp('naked-mon');
-  users = seed(12);
+beforeAll(async () => {
+  await variantUp('naked-mon');
+  users = await seed(12);
 });
 
 interface Report {
@@ -36,7 +36,7 @@ describe.each(['naked-mon', 'msa-1-2', 'mon-redis', 'msa-grpc-1-2'])('S1 and S2 
   let entry: string;
   let teacher: BrowserSession;
   beforeAll(async () => {
-    entry = variantUp(variant).entry;
+    entry = (await variantUp(variant)).entry;
     teacher = await loggedIn(entry, 'teacher1@shellgrade.test', 'teacher-password');
   });
 

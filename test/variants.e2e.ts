@@ -25,9 +25,9 @@ const db = new Pool({ connectionString: loadConnections().DATABASE_URL, max: 2 }
 const paper = loadSamples('paper-scripts');
 let users: SeededUser[];
 
-beforeAll(() => {
-  variantUp('naked-mon');
-  users = seed(24);
+beforeAll(async () => {
+  await variantUp('naked-mon');
+  users = await seed(24);
 });
 afterAll(() => db.end());
 
@@ -84,7 +84,7 @@ async function settle(ids: number[], keys: string[]): Promise<void> {
 async function waitHealthy(name: string, minRestarts: number): Promise<void> {
   const until = Date.now() + 60_000;
   for (;;) {
-    const p = variantStatus().processes.find((x) => x.name === name);
+    const p = (await variantStatus()).processes.find((x) => x.name === name);
     if (p && p.status === 'online' && p.restarts >= minRestarts) {
       const res = await fetch(`http://127.0.0.1:${p.port}/health`).catch(() => null);
       if (res?.ok) return;
@@ -133,7 +133,7 @@ const presets = fullMatrix ? PRESETS : PRESETS.filter((p) => p.path);
 // Both tests of a preset run while it is up: one `variant up` per preset.
 describe.each(presets.map((p) => [p.variant, p] as const))('%s', (variant, preset) => {
   it('scenario R passes for 6 users concurrently with the expected statuses and stored grades', async () => {
-    const { entry } = variantUp(variant);
+    const { entry } = await variantUp(variant);
     const outcomes = await Promise.all(users.slice(0, 6).map((u) => runScenarioR(entry, u, paper.good)));
     for (const o of outcomes) {
       expect(o.statuses).toEqual([200, 200, 201, 200, 401]);
@@ -145,7 +145,7 @@ describe.each(presets.map((p) => [p.variant, p] as const))('%s', (variant, prese
   const victim = preset.victim;
   if (!victim || !(fullMatrix || preset.killInSuite)) return;
   it(`kill -9 of ${victim}: loses no acknowledged submission, leaves no cut one stuck, and ${victim} comes back`, async () => {
-    const { entry, processes } = variantUp(variant);
+    const { entry, processes } = await variantUp(variant);
     const target = processes.find((p) => p.name === victim);
     expect(target).toBeDefined();
     const restartsBefore = target!.restarts;

@@ -28,6 +28,7 @@ import { suiteLine } from './suites/describe';
 import { calibratedSaturation, resolveSuite } from './suites/resolve';
 import { runCacheStats, scrapeCaches } from './sweep/cache-stats';
 import { profilesMarkdown, readProfileDir } from './profiling/cpu-profile';
+import type { UpOptions } from '@shellgrade/launcher';
 import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
@@ -552,9 +553,9 @@ async function tearDown(ctx: TestContext): Promise<void> {
   if (ctx.opts.cpuProfile) writeProfileSummary(ctx);
 }
 
-/** Launcher flags of this test: CPU profiles into the run folder. */
-function upFlags(ctx: TestContext): string[] {
-  return ctx.opts.cpuProfile ? ['--cpu-prof', join(ctx.dir, 'profiles')] : [];
+/** Launcher options of this test: CPU profiles into the run folder. */
+function upFlags(ctx: TestContext): UpOptions {
+  return ctx.opts.cpuProfile ? { cpuProfileDir: join(ctx.dir, 'profiles') } : {};
 }
 
 /** profiles.md / profiles.json: the services' JavaScript CPU by component and their top functions (profiling/cpu-profile.ts). */

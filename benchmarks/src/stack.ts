@@ -1,25 +1,11 @@
-// The system under test, driven through the project's own CLIs: the launcher
-// (`npm run variant`) and the database tool (`npm run db`).
+// The system under test, driven through the project's own launcher and database tool, in
+// this process: the same code as `npm run variant` / `npm run db`, without a CLI run (npm, Node,
+// pm2) per call — several per benchmark run.
 import { z } from 'zod';
+import { runDbCommand } from '@shellgrade/admin-cli';
+import { launchVariant, stopVariant, variantStatus as launcherStatus, type UpOptions } from '@shellgrade/launcher';
 import { phase } from './log';
-import { run, sleep, type CommandResult } from './shell';
 import type { ProcessGroup } from './resource-sampler';
-
-/**
- * The CLIs run from dist/, which a concurrent `npm run build` may be replacing: a failure is
- * retried a few times before it is reported.
- */
-async function npmRun(args: string[], echo: boolean, attempts = 3): Promise<CommandResult> {
-  for (let i = 1; ; i++) {
-    try {
-      return await run('npm', ['run', '--silent', ...args], { echo });
-    } catch (err) {
-      if (i >= attempts) throw err;
-      phase(`npm run ${args.join(' ')} failed (attempt ${i}/${attempts}); retrying in 10 s`);
-      await sleep(10_000);
-    }
-  }
-}
 
 const processSchema = z.looseObject({
   name: z.string(),
@@ -39,25 +25,18 @@ export const variantStatusSchema = z.looseObject({
 });
 export type VariantStatus = z.infer<typeof variantStatusSchema>;
 
-/** Parses `variant status --json` output; npm may print banner lines before the JSON. */
-export function parseStatus(stdout: string): VariantStatus {
-  const start = stdout.indexOf('{');
-  if (start < 0) throw new Error(`variant status printed no JSON: ${stdout.slice(0, 300)}`);
-  return variantStatusSchema.parse(JSON.parse(stdout.slice(start)));
+/** `variant up` (a no-op when the variant is up and healthy); `options`: e.g. CPU profiles, a routed hop. */
+export async function variantUp(variantOrPath: string, options: UpOptions = {}): Promise<void> {
+  await launchVariant(variantOrPath, options);
 }
 
-/** `flags`: launcher options such as `--cpu-prof <dir>`. */
-export async function variantUp(variantOrPath: string, flags: string[] = []): Promise<void> {
-  await npmRun(['variant', '--', 'up', variantOrPath, ...flags], true);
-}
-
+/** `variant down`; a failure is reported, not thrown (the caller is tidying up). */
 export async function variantDown(): Promise<void> {
-  await run('npm', ['run', '--silent', 'variant', '--', 'down'], { echo: true, allowFail: true });
+  await stopVariant().catch((err: unknown) => phase(`variant down failed: ${err instanceof Error ? err.message : String(err)}`));
 }
 
 export async function variantStatus(): Promise<VariantStatus> {
-  const r = await npmRun(['variant', '--', 'status', '--json'], false);
-  return parseStatus(r.stdout);
+  return variantStatusSchema.parse(await launcherStatus());
 }
 
 /**
@@ -65,11 +44,16 @@ export async function variantStatus(): Promise<VariantStatus> {
  * cost it was made with, so a login costs what the spec says only if the seed used it too.
  */
 export async function seedStudents(students: number, csvPath: string, kdfCost: number): Promise<void> {
-  await npmRun(['db', '--', 'seed', '--students', String(students), '--csv', csvPath, '--kdf-cost', String(kdfCost)], true);
+  await runDbCommand(['seed', '--students', String(students), '--csv', csvPath, '--kdf-cost', String(kdfCost)], process.env, echo);
 }
 
 export async function resetProductions(): Promise<void> {
-  await npmRun(['db', '--', 'reset'], true);
+  await runDbCommand(['reset'], process.env, echo);
+}
+
+/** What the db tool prints goes where a child's echoed output went: stderr, beside the harness's log. */
+function echo(line: string): void {
+  process.stderr.write(`${line}\n`);
 }
 
 /** The URL k6 targets: the launcher's entry, else the default naked-mon entry. */

@@ -6,26 +6,11 @@ import { energyWh, raplDomains } from '../src/energy';
 import { schedAutogroup } from '../src/machine';
 import { parseProcStat } from '../src/proc-times';
 import { makeRunId } from '../src/run-test';
-import { parseStatus } from '../src/stack';
 
 describe('parseProcStat', () => {
   it('reads the parent, utime+stime, reaped children times and resident pages, even with spaces and parentheses in comm', () => {
     const line = '4242 (node (sg) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 400 100 20 0 11 0 1000 100000 5000 18446744073709551615';
     expect(parseProcStat(line)).toEqual({ pid: 4242, ppid: 1, ownTicks: 300, reapedChildrenTicks: 500, rssPages: 5000 });
-  });
-});
-
-describe('parseStatus', () => {
-  it('skips npm banner lines before the JSON and fills defaults', () => {
-    const out = '\n> shellgrade@0.1.0 variant\n> node x status --json\n\n{"variant":"naked-mon","entry":"http://127.0.0.1:3000","processes":[{"name":"sg-monolith-0","role":"monolith","pid":12,"port":3000,"status":"online","restarts":0}]}';
-    const s = parseStatus(out);
-    expect(s.entry).toBe('http://127.0.0.1:3000');
-    expect(s.processes[0].pid).toBe(12);
-    expect(s.servers).toEqual([]);
-  });
-
-  it('fails clearly without JSON', () => {
-    expect(() => parseStatus('no variant is up')).toThrow(/printed no JSON/);
   });
 });
 

@@ -1,53 +1,52 @@
 /**
- * Brings a variant up through the project's own launcher and seeds it, for e2e tests.
- * Everything goes through the same CLIs a user runs (npm run variant / db).
+ * Brings a variant up through the project's own launcher and seeds it through its database tool,
+ * for e2e tests: the same code as `npm run variant` / `npm run db`, called in this process (a CLI
+ * run per call cost about a second: npm, Node and pm2 started again, some sixty times a suite).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, setGlobalDispatcher } from 'undici';
+import { runDbCommand } from '@shellgrade/admin-cli';
+import { launchVariant, variantStatus as launcherStatus, type UpOptions, type VariantStatus as LauncherStatus } from '@shellgrade/launcher';
 import { readUsersCsv, type SeededUser } from './scenario-r';
+
+/** The launcher's status of a variant that is up: its name and entry are known. */
+export type VariantStatus = LauncherStatus & { variant: string; entry: string };
+
+function upStatus(status: LauncherStatus): VariantStatus {
+  if (status.variant === null || status.entry === null) throw new Error('no variant is up (the launcher records none)');
+  return status as VariantStatus;
+}
 
 export const REPO = join(__dirname, '..', '..');
 
-function npmRun(args: string[], timeoutMs = 240_000): string {
-  return execFileSync('npm', ['run', '--silent', ...args], { cwd: REPO, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-export interface VariantStatus {
-  variant: string;
-  entry: string;
-  processes: { name: string; role: string; pid: number; port: number; status: string; restarts: number }[];
-}
-
-export function variantUp(name: string, flags: string[] = []): VariantStatus {
-  // `up --json` prints the status it ends with: no second CLI run (pm2 listed again) per call.
-  const out = npmRun(['variant', '--', 'up', name, ...flags, '--json']);
+export async function variantUp(name: string, options: UpOptions = {}): Promise<VariantStatus> {
+  const status = await launchVariant(name, options);
   freshConnections();
-  return JSON.parse(out.slice(out.indexOf('{'))) as VariantStatus;
+  return upStatus(status);
 }
 
 /**
- * Forgets the pooled keep-alive connections of fetch. The launcher runs synchronously, so this
- * process never saw the previous variant's processes close their sockets: the first request to a
- * restarted port would go out on a dead one ("other side closed").
+ * Forgets the pooled keep-alive connections of fetch. A pooled socket to a process the launcher
+ * has since restarted is dead, whether or not this process saw it close: the first request to a
+ * restarted port would go out on it ("other side closed").
  */
 export function freshConnections(): void {
   setGlobalDispatcher(new Agent());
 }
 
-export function variantStatus(): VariantStatus {
-  return JSON.parse(npmRun(['variant', '--', 'status', '--json'], 60_000)) as VariantStatus;
+export async function variantStatus(): Promise<VariantStatus> {
+  return upStatus(await launcherStatus());
 }
 
-export function seed(students: number): SeededUser[] {
+export async function seed(students: number): Promise<SeededUser[]> {
   const dir = join(REPO, 'run', 'seed');
   mkdirSync(dir, { recursive: true });
   const csv = join(dir, `e2e-users-${students}.csv`);
-  npmRun(['db', '--', 'seed', '--students', String(students), '--csv', csv]);
+  await runDbCommand(['seed', '--students', String(students), '--csv', csv], process.env, () => undefined);
   return readUsersCsv(readFileSync(csv, 'utf8'));
 }
 
-export function resetProductions(): void {
-  npmRun(['db', '--', 'reset']);
+export function resetProductions(): Promise<void> {
+  return runDbCommand(['reset'], process.env, () => undefined);
 }

@@ -51,7 +51,7 @@ async function waitForTrace(jaeger: JaegerClient, traceId: string, done: (t: Tra
 }
 
 it('one trace spans gateway → gRPC Edge.Call → leftover', async () => {
-  const { entry } = variantUp(tracedSpecFile());
+  const { entry } = await variantUp(tracedSpecFile());
   const traceId = randomBytes(16).toString('hex');
   const clientSpan = randomBytes(8).toString('hex');
   const res = await fetch(`${entry}/api/exercises`, { headers: { traceparent: `00-${traceId}-${clientSpan}-01` } });

@@ -22,8 +22,8 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 it("shows the API's refusal for another student's production and for teacher pages", async () => {
-  const { entry } = variantUp('naked-mon');
-  const [owner, other] = seed(2);
+  const { entry } = await variantUp('naked-mon');
+  const [owner, other] = await seed(2);
   // The owner's production, made over HTTP (the setup; the browser is the other student's).
   const s = new BrowserSession(entry);
   expect((await s.request('POST', '/api/user/login', { email: owner!.email, password: owner!.password })).status).toBe(200);
@@ -67,8 +67,8 @@ it("shows the API's refusal for another student's production and for teacher pag
 });
 
 it('logs in with the keyboard alone, shows a wrong password as the API words it, and logs out for good', async () => {
-  const { entry } = variantUp('naked-mon');
-  const [student] = seed(1);
+  const { entry } = await variantUp('naked-mon');
+  const [student] = await seed(1);
   const { context, page } = await newPage(browser);
   try {
     await page.goto(entry);

@@ -51,8 +51,8 @@ afterAll(async () => {
 });
 
 it('an admin compares three recorded runs: differences with intervals and significance, speed probes and the warning', async () => {
-  const { entry } = variantUp('naked-mon');
-  seed(1);
+  const { entry } = await variantUp('naked-mon');
+  await seed(1);
   const { context, page } = await newPage(browser);
   try {
     await logIn(page, entry, ADMIN.email, ADMIN.password);
@@ -84,7 +84,7 @@ it('an admin compares three recorded runs: differences with intervals and signif
 });
 
 it('a student and a teacher see no compare control and the endpoint answers them 404', async () => {
-  const { entry } = variantUp('naked-mon');
+  const { entry } = await variantUp('naked-mon');
   await asStudentAndTeacher(browser, entry, async (page) => {
     await page.getByRole('link', { name: 'Console' }).click();
     await page.getByTestId('runs').getByRole('row', { name: new RegExp(RUN_IDS[0]!) }).waitFor();

@@ -45,8 +45,8 @@ async function launchSmoke(page: Page): Promise<string> {
 }
 
 it('an admin launches a smoke run and watches it finish; a second launch meanwhile is refused with 409', async () => {
-  const { entry } = variantUp('naked-mon');
-  seed(1);
+  const { entry } = await variantUp('naked-mon');
+  await seed(1);
   const { context, page } = await newPage(browser);
   try {
     await logIn(page, entry, ADMIN.email, ADMIN.password);
@@ -83,7 +83,7 @@ it('an admin launches a smoke run and watches it finish; a second launch meanwhi
 });
 
 it('an admin cancels a run: the harness and k6 stop, the run is marked INVALID with who cancelled it', async () => {
-  const { entry } = variantUp('naked-mon');
+  const { entry } = await variantUp('naked-mon');
   const { context, page } = await newPage(browser);
   try {
     await logIn(page, entry, ADMIN.email, ADMIN.password);
@@ -111,7 +111,7 @@ it('an admin cancels a run: the harness and k6 stop, the run is marked INVALID w
 });
 
 it('a student and a teacher see no Launch entry nor page, and the launch endpoints answer them 404', async () => {
-  const { entry } = variantUp('naked-mon');
+  const { entry } = await variantUp('naked-mon');
   await asStudentAndTeacher(browser, entry, async (page) => {
     expect(await page.getByRole('link', { name: 'Launch', exact: true }).count()).toBe(0);
     for (const [method, url, body] of [

@@ -11,7 +11,7 @@ export const ADMIN = { email: 'admin@shellgrade.test', password: 'admin-password
 
 /** Runs `check` in a logged-in page of a seeded student, then of a teacher. */
 export async function asStudentAndTeacher(browser: Browser, entry: string, check: (page: Page) => Promise<void>): Promise<void> {
-  const [student] = seed(1);
+  const [student] = await seed(1);
   for (const { email, password } of [student!, { email: 'teacher1@shellgrade.test', password: 'teacher-password' }]) {
     const { context, page } = await newPage(browser);
     try {

@@ -35,8 +35,8 @@ afterAll(async () => {
 });
 
 it('shows the presets and a benchmark run, and opens its report', async () => {
-  const { entry } = variantUp('naked-mon');
-  const [student] = seed(1);
+  const { entry } = await variantUp('naked-mon');
+  const [student] = await seed(1);
   const { context, page } = await newPage(browser);
   try {
     await logIn(page, entry, student!.email, student!.password);

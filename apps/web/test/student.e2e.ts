@@ -51,8 +51,8 @@ describe.each([
   ['msa-bullmq-1-1-async', 202],
 ])('a student on %s', (variant, expectedStatus) => {
   it('uploads a correct and a wrong archive and sees both grades, their feedback and the history', async () => {
-    const { entry } = variantUp(variant);
-    const [seeded] = seed(2);
+    const { entry } = await variantUp(variant);
+    const [seeded] = await seed(2);
     // Its own account: the history then holds this test's productions only, none from earlier runs.
     const student = await freshStudent(entry, seeded!.exerciseId);
     const { context, page } = await newPage(browser);
@@ -101,8 +101,8 @@ describe.each([
 
 describe('the archive size check', () => {
   it('refuses a file over the server limit before uploading it, and says so', async () => {
-    const { entry } = variantUp('naked-mon');
-    const [student] = seed(2);
+    const { entry } = await variantUp('naked-mon');
+    const [student] = await seed(2);
     const { context, page } = await newPage(browser);
     try {
       await logIn(page, entry, student!.email, student!.password);

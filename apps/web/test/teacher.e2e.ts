@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 it('creates an exercise and a session, enrols a student by CSV, and the student sees it and is graded', async () => {
-  const { entry } = variantUp('naked-mon');
-  const [, , student] = seed(3);
+  const { entry } = await variantUp('naked-mon');
+  const [, , student] = await seed(3);
   const paper = loadCatalog().find((e) => e.slug === 'paper-scripts')!;
   const tag = randomBytes(4).toString('hex');
   const name = `Browser-made exercise ${tag}`;

@@ -52,8 +52,8 @@ async function openTrace(page: Page, entry: string, traceId: string): Promise<vo
 }
 
 it('renders the waterfall and critical path of a recorded submission', async () => {
-  const { entry } = variantUp(tracedSpecFile());
-  const [student] = seed(2);
+  const { entry } = await variantUp(tracedSpecFile());
+  const [student] = await seed(2);
   const traceId = randomBytes(16).toString('hex');
   const { context, page } = await newPage(browser);
   try {

@@ -4,7 +4,7 @@
 // and performed at the end, on a signal or on the next start after a crash.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOPS, hopRefusal, hopUpstream, loadConnections, loadVariant, loopbackUpstreams, variantServers, type Hop } from '@shellgrade/variant';
+import { HOPS, hopRefusal, hopUpstream, loadConnections, loadVariant, loopbackUpstreams, parseHopRoute, variantServers, type Hop } from '@shellgrade/variant';
 import { stringify } from 'yaml';
 import { variantUp } from '../stack';
 import { FaultNotApplicable } from './catalog';
@@ -39,7 +39,7 @@ export async function routeHop(variant: string, hop: Hop, dir: string, journal: 
   const specFile = join(dir, `${variant}-${hop}-routed.yaml`);
   writeFileSync(specFile, stringify({ ...spec, tracing: { ...spec.tracing, enabled: true } }));
   const restore = guardUndo(journal, `route:${hop}`, `${variant} (${hop} via ${HOP_LISTEN})`, { kind: 'variant-up', target: variant });
-  await variantUp(specFile, ['--hop-via', `${hop}=${HOP_LISTEN}`]);
+  await variantUp(specFile, { hop: parseHopRoute(`${hop}=${HOP_LISTEN}`) });
   return {
     routed: { hop, api: TOXIPROXY_API, proxy, listen: HOP_LISTEN, upstream },
     unroute: async () => {

@@ -86,7 +86,11 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
   };
 }
 
-export function ecosystem(spec: VariantSpec, options: EcosystemOptions): { apps: Pm2App[] } {
+export interface Ecosystem {
+  apps: Pm2App[];
+}
+
+export function ecosystem(spec: VariantSpec, options: EcosystemOptions): Ecosystem {
   return { apps: variantProcesses(spec, options.placement).map((p) => pm2App(p, options)) };
 }
 

@@ -28,7 +28,7 @@ import { flushContextCache } from '@shellgrade/cache';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
 import { installationSecrets } from '../secrets';
-import { ecosystemSource, HAPROXY_BIN } from './ecosystem';
+import { ecosystem, ecosystemSource, HAPROXY_BIN, type Ecosystem } from './ecosystem';
 import { haproxyServersNotUp, httpOk, portInUse, processReady, sleep } from './health';
 import { withVariantLock } from './lock';
 import { ensureServers, managedServers, migrate, SERVER_PORTS } from './native-servers';
@@ -160,8 +160,12 @@ async function checkPortsFree(procs: VariantProcess[], graceMs = 10_000): Promis
   }
 }
 
-/** Writes run/variant/{haproxy.cfg,ecosystem.config.js}; HAProxy's config is checked before use. */
-function writeRunFiles(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): string {
+/**
+ * Writes run/variant/{haproxy.cfg,ecosystem.config.js} (HAProxy's config checked before use) and
+ * returns the apps written, for pm2 to start as they are: pm2 would `require` the file, and a
+ * process that already required it once (the bench harness, a test) may be handed its old content.
+ */
+function writeRunFiles(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): Ecosystem {
   mkdirSync(VARIANT_RUN_DIR, { recursive: true });
   mkdirSync(LOG_DIR, { recursive: true });
   const haproxyConfig = join(VARIANT_RUN_DIR, 'haproxy.cfg');
@@ -177,9 +181,10 @@ function writeRunFiles(spec: VariantSpec, placement: PlacementOptions, cpuProfil
   const file = join(VARIANT_RUN_DIR, 'ecosystem.config.js');
   // It carries the installation's token secret and scrape token: owner-only, also when it already existed.
   const { jwtSecret, scrapeToken } = installationSecrets();
-  writeFileSync(file, ecosystemSource(spec, { haproxyConfig, placement, jwtSecret, scrapeToken, cpuProfileDir }), { mode: 0o600 });
+  const options = { haproxyConfig, placement, jwtSecret, scrapeToken, cpuProfileDir };
+  writeFileSync(file, ecosystemSource(spec, options), { mode: 0o600 });
   chmodSync(file, 0o600);
-  return file;
+  return ecosystem(spec, options);
 }
 
 export function logTail(name: string, lines = 30): string {
@@ -265,10 +270,10 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
     await coldCache(spec, options.keepCache);
     const procs = variantProcesses(spec, placement);
     await checkPortsFree(procs);
-    const ecosystemFile = writeRunFiles(spec, placement, cpuProfileDir);
+    const apps = writeRunFiles(spec, placement, cpuProfileDir);
     const begun = Date.now();
     log(`starting ${spec.name}: ${procs.map((p) => p.name).join(' ')}`);
-    await pm2.startEcosystem(ecosystemFile);
+    await pm2.startEcosystem(apps);
     writeState(stateOf(spec, source, placement, cpuProfileDir));
     try {
       await waitHealthy(procs, options.timeoutS ?? 180);

@@ -47,6 +47,22 @@ export function disconnect(): void {
   connected = false;
 }
 
+let holders = 0;
+
+/**
+ * Runs `work` with the daemon connection held, and lets it go when the last overlapping caller
+ * is done: a long-lived caller (the bench harness) keeps no socket open between calls, so it can
+ * exit, and two overlapping calls never cut each other's connection.
+ */
+export async function withConnection<T>(work: () => Promise<T>): Promise<T> {
+  holders++;
+  try {
+    return await work();
+  } finally {
+    if (--holders === 0) disconnect();
+  }
+}
+
 export async function list(): Promise<Pm2Process[]> {
   await connect();
   const procs = await call<Pm2.ProcessDescription[]>((cb) => pm2().list((err, l) => cb(err ?? null, l)));
@@ -64,10 +80,10 @@ export async function list(): Promise<Pm2Process[]> {
   });
 }
 
-/** Starts every app of an ecosystem file. */
-export async function startEcosystem(file: string): Promise<void> {
+/** Starts every app of an ecosystem (the object, not its file: see launcher.ts writeRunFiles). */
+export async function startEcosystem(apps: { apps: object[] }): Promise<void> {
   await connect();
-  await call<unknown>((cb) => pm2().start(file, (err, procs) => cb(err ?? null, procs)));
+  await call<unknown>((cb) => pm2().start(apps as Pm2.StartOptions, (err, procs) => cb(err ?? null, procs)));
 }
 
 /** Stops and forgets an app; absent apps are fine. */
