@@ -16,6 +16,8 @@ const Console = lazy(() => import('./pages/Console').then((m) => ({ default: m.C
 const Compare = lazy(() => import('./pages/Compare').then((m) => ({ default: m.Compare })));
 const Launch = lazy(() => import('./pages/Launch').then((m) => ({ default: m.Launch })));
 const LaunchWatch = lazy(() => import('./pages/LaunchWatch').then((m) => ({ default: m.LaunchWatch })));
+const Findings = lazy(() => import('./pages/Findings').then((m) => ({ default: m.Findings })));
+const Faults = lazy(() => import('./pages/Faults').then((m) => ({ default: m.Faults })));
 const TraceView = lazy(() => import('./pages/TraceView').then((m) => ({ default: m.TraceView })));
 
 /** A page that throws while rendering shows its error, not a blank page; another page clears it. */
@@ -56,6 +58,8 @@ export function App() {
                 Console
               </NavLink>
               {isAdmin(user) && <NavLink to="/console/launch">Launch</NavLink>}
+              {isAdmin(user) && <NavLink to="/console/findings">Findings</NavLink>}
+              {isAdmin(user) && <NavLink to="/console/faults">Faults</NavLink>}
             </>
           )}
         </nav>
@@ -90,6 +94,8 @@ export function App() {
                 {isAdmin(user) && <Route path="/console/compare" element={<Compare />} />}
                 {isAdmin(user) && <Route path="/console/launch" element={<Launch />} />}
                 {isAdmin(user) && <Route path="/console/launches/:id" element={<LaunchWatch />} />}
+                {isAdmin(user) && <Route path="/console/findings" element={<Findings />} />}
+                {isAdmin(user) && <Route path="/console/faults" element={<Faults />} />}
                 <Route path="/login" element={<Navigate to="/" replace />} />
                 <Route path="*" element={<p role="alert" className="error">This page does not exist.</p>} />
               </Routes>

@@ -2,3 +2,4 @@ export * from './launch-progress';
 export * from './launch';
 export * from './compare';
 export * from './results';
+export * from './reports';

@@ -1,0 +1,196 @@
+/**
+ * The fault runs of `npm run bench -- faults` (admins, GET /ops/faults[/<id>]): the resilience
+ * table of `bench faults-table` — rows faults, columns variants, each cell every run's requests
+ * lost, EFR during the fault and recovery after the undo, linking to the run — and one faults
+ * folder in full (each window's figures, first error, audit, crashes, the slowed hop named or not).
+ */
+import { Link, useSearchParams } from 'react-router';
+import { request } from '../api';
+import type { FaultsList, FaultsReport, RunLink } from '@shellgrade/console-contract';
+import { cellRunText, percent, recoveryText, runFileHref, runLinkItems, seconds } from '../lib/reports';
+import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+
+export function Faults() {
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const list = useLoad(() => request<FaultsList>('/ops/faults'), []);
+  const folder = useLoad(() => (id ? request<FaultsReport>(`/ops/faults/${encodeURIComponent(id)}`) : Promise.resolve(undefined)), [id]);
+  const m = list.data?.matrix;
+  return (
+    <Page title="Faults">
+      <ErrorMessage error={list.error} />
+      {list.loading && <Loading what="the fault runs" />}
+      {list.data && list.data.folders.length === 0 && <p>No fault run in the results folder yet (npm run bench -- faults).</p>}
+      {m && m.faults.length > 0 && (
+        <>
+          <h2>Resilience</h2>
+          <p>Each cell: requests lost or duplicated (must be 0; n/a: no audit), EFR during the fault, recovery (p95 back within +10 % of the steady window) after the undo. Runs of the same cell are listed oldest first.</p>
+          <div className="scroll">
+            <table data-testid="resilience">
+              <thead>
+                <tr>
+                  <th scope="col">Fault</th>
+                  {m.variants.map((v) => (
+                    <th key={v} scope="col">
+                      {v}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {m.faults.map((fault, i) => (
+                  <tr key={fault}>
+                    <th scope="row">{fault}</th>
+                    {m.cells[i]!.map((cell) => (
+                      <td key={cell.variant} data-variant={cell.variant}>
+                        {cell.runs.length === 0
+                          ? '–'
+                          : cell.runs.map((r) => (
+                              <div key={r.runId} data-run={r.runId} className={r.lost !== 0 || !r.recovered ? 'worse' : undefined}>
+                                <RunAnchor id={r.runId} link={list.data!.runs[r.runId]}>
+                                  {cellRunText(r)}
+                                </RunAnchor>
+                                {!r.valid && (
+                                  <span className="tag" title={r.reasons.join('; ')}>
+                                    INVALID
+                                  </span>
+                                )}
+                                <TraceLinks link={list.data!.runs[r.runId]} />
+                              </div>
+                            ))}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {list.data && list.data.folders.length > 0 && (
+        <>
+          <h2>Fault runs</h2>
+          <div className="scroll">
+            <table data-testid="faults-folders">
+              <thead>
+                <tr>
+                  <th scope="col">Folder</th>
+                  <th scope="col">Variants</th>
+                  <th scope="col">Faults</th>
+                  <th scope="col">Runs</th>
+                  <th scope="col">Not zero-loss</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.folders.map((f) => (
+                  <tr key={f.id}>
+                    <th scope="row">{f.id === id ? <strong aria-current="true">{f.id}</strong> : <Link to={`/console/faults?id=${encodeURIComponent(f.id)}`}>{f.id}</Link>}</th>
+                    <td>{f.variants.join(', ')}</td>
+                    <td>{f.error ? <span className="error">{f.error}</span> : f.faults.join(', ')}</td>
+                    <td>{f.runs}</td>
+                    <td>{f.lossy}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <ErrorMessage error={folder.error} />
+      {folder.loading && id && <Loading what="the faults folder" />}
+      {folder.data && <FolderView f={folder.data} />}
+    </Page>
+  );
+}
+
+function RunAnchor({ id, link, children }: { id: string; link: RunLink | undefined; children: string }) {
+  const report = link?.present ? link.report : null;
+  if (!report) return <span title={`${id}: not in the results folder`}>{children}</span>;
+  return (
+    <a href={runFileHref(id, report)} target="_blank" rel="noopener noreferrer" title={id}>
+      {children}
+    </a>
+  );
+}
+
+function TraceLinks({ link }: { link: RunLink | undefined }) {
+  const traces = runLinkItems(link, link?.id ?? '').filter((l) => l.inApp);
+  return (
+    <>
+      {traces.map((t) => (
+        <span key={t.href}>
+          {' · '}
+          <Link to={t.href}>{t.label}</Link>
+        </span>
+      ))}
+    </>
+  );
+}
+
+const windowText = (w: { EFR: number | null; N: number; KO: number; p95Ms: number | null }) => `EFR ${percent(w.EFR)} (N ${w.N}, KO ${w.KO}), p95 ${w.p95Ms ?? 'n/a'} ms`;
+
+function FolderView({ f }: { f: FaultsReport }) {
+  return (
+    <>
+      <h2 style={{ overflowWrap: 'anywhere' }}>{f.id}</h2>
+      <p>
+        {f.attribution && f.attribution.of > 0 && `${f.attribution.named} of ${f.attribution.of} latency faults had their slowed hop named by the trace breakdown. `}
+        <a href={runFileHref(f.id, 'faults.md')} target="_blank" rel="noopener noreferrer">
+          faults.md
+        </a>
+      </p>
+      <div className="scroll">
+        <table data-testid="fault-runs">
+          <thead>
+            <tr>
+              <th scope="col">Fault</th>
+              <th scope="col">Target</th>
+              <th scope="col">Before</th>
+              <th scope="col">During</th>
+              <th scope="col">After</th>
+              <th scope="col">First error</th>
+              <th scope="col">Recovery</th>
+              <th scope="col">Audit</th>
+              <th scope="col">Crashes</th>
+              <th scope="col">Hop named</th>
+              <th scope="col">Run</th>
+            </tr>
+          </thead>
+          <tbody>
+            {f.results.map((r) => (
+              <tr key={r.runId}>
+                <th scope="row">{r.fault}</th>
+                <td>{r.applied.target}</td>
+                <td>{windowText(r.before)}</td>
+                <td>{windowText(r.during)}</td>
+                <td>{windowText(r.after)}</td>
+                <td>{seconds(r.timeToFirstErrorMs)}</td>
+                <td>{recoveryText(r.recovery)}</td>
+                <td>{r.audit?.summary ?? 'n/a'}</td>
+                <td>{r.crashes.map((c) => `${c.process}${c.injected ? ' (injected)' : ' (UNEXPECTED)'}`).join(', ') || 'none'}</td>
+                <td>{r.attribution === undefined ? '–' : r.attribution === null ? `no verdict: ${r.attributionError ?? 'unknown'}` : `${r.attribution.named ? 'yes' : 'NO'} (expected ${r.attribution.expected.join(' or ')})`}</td>
+                <td>
+                  <ul className="links">
+                    <li>{r.runId}</li>
+                    {!r.valid && <li style={{ whiteSpace: 'normal' }}>INVALID: {r.reasons.join('; ')}</li>}
+                    {runLinkItems(f.runs[r.runId], r.runId).map((l) => (
+                      <li key={l.href}>
+                        {l.inApp ? (
+                          <Link to={l.href}>{l.label}</Link>
+                        ) : (
+                          <a href={l.href} target="_blank" rel="noopener noreferrer">
+                            {l.label}
+                          </a>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

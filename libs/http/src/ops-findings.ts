@@ -1,0 +1,157 @@
+/**
+ * The findings of `npm run findings` in the console (admins only, ops-admin.ts):
+ *
+ *   GET /ops/findings                  the findings folders (results/findings/<id>/), newest first:
+ *                                      mode, when, the verdict counts, the report files
+ *   GET /ops/findings/<id>             one folder: each claim's verdict, the comparisons behind it
+ *                                      (findings.json) and what the run did (findings-runs.json), with a
+ *                                      link for every run named (its report, breakdown and traces)
+ *   GET /ops/findings/<id>/<file>      one report file of it (findings.html/.md/.json,
+ *                                      compare/<x>/compare.html), never outside the results folder
+ *
+ * The harness (a tool) is not imported here: the files are read through zod schemas of the
+ * contract's types (libs/console-contract reports.ts). A folder name that is no folder name is
+ * 400, a folder that is not there 404, a file that does not parse 422: problem+json that names
+ * the folder and the file, never a host path.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request, Response } from 'express';
+import { verdictCounts, type FindingResult, type FindingsReport, type FindingsRunRecord, type FindingsSummary } from '@shellgrade/console-contract';
+import { z } from 'zod';
+import { admitAdmin } from './ops-admin';
+import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, serveReportFile, type OpsReportsOptions } from './ops-findings-files';
+import { problem, sendProblem } from './problem';
+
+export type OpsFindingsOptions = OpsReportsOptions;
+
+/** A findings folder's name (run.ts names it by date, --out may name it anything plain). */
+export const FINDINGS_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const FINDINGS_FILE = 'findings.json';
+export const RECORD_FILE = 'findings-runs.json';
+
+const verdict = z.enum(['reproduced', 'refuted', 'inconclusive']);
+const num = z.number().nullable();
+const differenceSchema = z.object({ nA: z.number(), nB: z.number(), meanA: num, meanB: num, diff: num, relative: num, lo: num, hi: num, significant: z.boolean(), note: z.string().optional() });
+const cellRefSchema = z.object({ role: z.string(), level: z.string(), variant: z.string(), runId: z.string(), validRuns: z.array(z.number()) });
+const partSchema = z.object({
+  test: z.object({ a: z.string(), b: z.string(), level: z.string(), metric: z.string(), expect: z.string(), reads: z.string() }),
+  a: cellRefSchema.nullable(),
+  b: cellRefSchema.nullable(),
+  difference: differenceSchema.nullable(),
+  comparison: z
+    .object({
+      rank: z.object({ p: z.number(), cliffsDelta: z.number(), magnitude: z.string() }).nullable(),
+      tost: z.object({ margin: z.number(), p: z.number(), equivalent: z.boolean() }).nullable(),
+    })
+    .nullable(),
+  verdict: z.object({ verdict, why: z.string(), settle: z.string().optional() }),
+});
+export const findingResultSchema = z.object({
+  claim: z.object({ id: z.string(), title: z.string(), quote: z.string() }),
+  verdict,
+  rule: z.string(),
+  parts: z.array(partSchema),
+  keyFigure: z.string(),
+  explanation: z.array(z.string()),
+  caveats: z.array(z.string()),
+});
+export const findingsRecordSchema = z.object({
+  mode: z.string(),
+  seed: z.number(),
+  capacity: z.object({ rate: z.number(), source: z.string().optional() }).nullable(),
+  paper: z.object({ multiple: num, efr: num, notFound: z.string().nullable().optional() }),
+  peaks: z.record(z.string(), z.number()),
+  runs: z.record(z.string(), z.array(z.string())),
+  failed: z.array(z.object({ cell: z.string(), round: z.number(), error: z.string() })),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+});
+/** findings.json (benchmarks/src/findings/report.ts writeFindingsReport), the parts the console reads. */
+export const findingsFileSchema = z.object({
+  plan: z.object({ mode: z.string() }),
+  record: findingsRecordSchema.nullable(),
+  cells: z.record(z.string(), z.string()),
+  results: z.array(findingResultSchema),
+});
+
+// What is read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _resultIsContract: Same<z.infer<typeof findingResultSchema>, FindingResult> = true;
+const _recordIsContract: Same<z.infer<typeof findingsRecordSchema>, FindingsRunRecord> = true;
+void _resultIsContract;
+void _recordIsContract;
+
+export const isFindingsPath = (path: string): boolean => path === '/ops/findings' || path.startsWith('/ops/findings/');
+
+export async function serveOpsFindings(req: Request, res: Response, opts: OpsFindingsOptions): Promise<void> {
+  if (!(await admitAdmin(req, res, opts))) return;
+  res.setHeader('Cache-Control', 'no-store');
+  const resultsDir = reportsResultsDir(opts);
+  if (!resultsDir) return sendProblem(res, problem(404, 'this entry point has no results folder'));
+  const segments = segmentsAfter(req.path, '/ops/findings');
+  if (segments === null) return sendProblem(res, problem(400, 'the path does not decode'));
+  const [id, ...file] = segments;
+  if (id === undefined) return void res.json({ findings: listFindings(resultsDir) });
+  if (!FINDINGS_ID.test(id)) return sendProblem(res, problem(400, `${JSON.stringify(id.slice(0, 80))} is not a findings folder name (letters, digits, ".", "_", "-"; a letter or digit first)`));
+  const folder = join(resultsDir, 'findings', id);
+  if (!existsSync(join(folder, FINDINGS_FILE)) && !existsSync(join(folder, RECORD_FILE))) return sendProblem(res, problem(404, `no findings folder "${id}" in the results folder (npm run findings writes one)`));
+  if (file.length) return serveReportFile(res, resultsDir, folder, file);
+  const report = readFindings(resultsDir, id);
+  if ('error' in report) return sendProblem(res, problem(422, `findings folder "${id}": ${report.error}`));
+  res.json(report.data);
+}
+
+/** The findings folders, newest first; a folder whose findings.json does not parse is listed with the reason. */
+export function listFindings(resultsDir: string): FindingsSummary[] {
+  const root = join(resultsDir, 'findings');
+  if (!existsSync(root)) return [];
+  const out: FindingsSummary[] = [];
+  for (const e of readdirSync(root, { withFileTypes: true })) {
+    if (!e.isDirectory() || !FINDINGS_ID.test(e.name)) continue;
+    const folder = join(root, e.name);
+    const hasFindings = existsSync(join(folder, FINDINGS_FILE));
+    if (!hasFindings && !existsSync(join(folder, RECORD_FILE))) continue;
+    const read = readFindings(resultsDir, e.name, false);
+    if ('error' in read) out.push({ id: e.name, mode: null, startedAt: null, endedAt: null, counts: null, files: reportFilesOf(folder), error: read.error });
+    else {
+      const r = read.data;
+      out.push({ id: e.name, mode: r.mode, startedAt: r.record?.startedAt ?? null, endedAt: r.record?.endedAt ?? null, counts: r.results && verdictCounts(r.results), files: r.files });
+    }
+  }
+  return out.sort((a, b) => (b.startedAt ?? b.id).localeCompare(a.startedAt ?? a.id) || b.id.localeCompare(a.id));
+}
+
+/** One findings folder as the console shows it (withLinks: each run's link, which reads its folder), or why it cannot be read. */
+export function readFindings(resultsDir: string, id: string, withLinks = true): { data: FindingsReport } | { error: string } {
+  const folder = join(resultsDir, 'findings', id);
+  let findings: z.infer<typeof findingsFileSchema> | null = null;
+  if (existsSync(join(folder, FINDINGS_FILE))) {
+    const read = readJsonFile(join(folder, FINDINGS_FILE), FINDINGS_FILE, findingsFileSchema);
+    if ('error' in read) return read;
+    findings = read.data;
+  }
+  let record = findings?.record ?? null;
+  if (!record && existsSync(join(folder, RECORD_FILE))) {
+    const read = readJsonFile(join(folder, RECORD_FILE), RECORD_FILE, findingsRecordSchema);
+    if ('error' in read) return read;
+    record = read.data;
+  }
+  const cells = Object.fromEntries(Object.entries(findings?.cells ?? {}).map(([k, ref]) => [k, ref.split('+').filter(Boolean)]));
+  const ids = [
+    ...(findings?.results ?? []).flatMap((r) => r.parts.flatMap((p) => [p.a?.runId, p.b?.runId])),
+    ...Object.values(cells).flat(),
+    ...Object.values(record?.runs ?? {}).flat(),
+  ].filter((x): x is string => !!x);
+  return {
+    data: {
+      id,
+      mode: findings?.plan.mode ?? record?.mode ?? null,
+      record,
+      results: findings?.results ?? null,
+      cells,
+      runs: withLinks ? runLinks(resultsDir, ids) : {},
+      files: reportFilesOf(folder),
+    },
+  };
+}
