@@ -87,7 +87,7 @@ function FindingsView({ r }: { r: FindingsReport }) {
         <dd>
           <ul className="links">
             {r.files.map((f) => (
-              <li key={f}>
+              <li key={f} style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
                 <a href={findingsFileHref(r.id, f)} target="_blank" rel="noopener noreferrer">
                   {f}
                 </a>
