@@ -66,6 +66,12 @@ interface CommonFlags {
   placement?: 'on' | 'off';
   clientCpus?: string;
   sutCpus?: string;
+  warmUp?: 'auto' | 'always';
+}
+
+function warmUpMode(v: string): 'auto' | 'always' {
+  if (v !== 'auto' && v !== 'always') throw new InvalidArgumentError('must be auto or always');
+  return v;
 }
 
 function arrivals(v: string): 'even' | 'exponential' {
@@ -93,6 +99,7 @@ function common(cmd: Command): Command {
     .option('--power-idle-w <w>', `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})`, nonNegative)
     .option('--power-max-w <w>', `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})`, nonNegative)
     .option('--no-dashboard', "skip k6's web dashboard HTML export per run")
+    .option('--warm-up <auto|always>', 'auto: no warm-up when the very same processes served scenario R in the last 10 min (recorded in run/bench-warm.json); always: warm up anyway', warmUpMode, 'auto')
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus);
@@ -121,6 +128,7 @@ function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?
     powerModel: powerModel(f),
     dashboard: f.dashboard,
     placement: placementRequest(f),
+    warmUp: f.warmUp,
   };
 }
 

@@ -30,6 +30,7 @@ import { runCacheStats, scrapeCaches } from './sweep/cache-stats';
 import { profilesMarkdown, readProfileDir } from './profiling/cpu-profile';
 import type { UpOptions } from '@shellgrade/launcher';
 import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
+import { processIdentity, readWarmRecord, recordWarm, warmedBy } from './warm-processes';
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
 import { DEFAULT_VALIDITY, judgeRun } from './validity';
@@ -63,6 +64,8 @@ export interface RunOptions extends ProtocolOverrides {
   placement?: PlacementRequest;
   /** Part of `npm run findings`: placement is on by default. */
   findings?: boolean;
+  /** auto (default): skip the warm-up when these very processes served scenario R moments before (warm-processes.ts); always: warm up anyway. */
+  warmUp?: 'auto' | 'always';
   hooks?: RunHooks;
 }
 
@@ -107,6 +110,8 @@ interface TestContext {
   placementPlan: PlacementPlan;
   cpuset: CpusetFlavour | null;
   placement: PlacementSession | null;
+  /** The processes this test's warm-up warmed (or found warm); a measured run on them keeps them marked warm. */
+  warmIdentity: string[] | null;
 }
 
 /** What driving one run's load produced, before it is audited and judged. */
@@ -246,6 +251,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     placementPlan,
     cpuset: detection.available ? detection.flavour : null,
     placement: null,
+    warmIdentity: null,
   };
 }
 
@@ -328,13 +334,33 @@ function undoPlacement(ctx: TestContext): void {
   writeMeta(ctx);
 }
 
-/** Step 3: students seeded, a few SPS not measured (a second try if the variant was switched), productions deleted. */
+/**
+ * Step 3: students seeded; a few SPS not measured (a second try if the variant was switched)
+ * unless these very processes served scenario R moments before; productions deleted.
+ */
 async function seedAndWarmUp(ctx: TestContext): Promise<void> {
   phase(`seeding ${ctx.profile.students} students -> ${ctx.usersCsv}`);
   await seedStudents(ctx.profile.students, ctx.usersCsv, ctx.kdfCost);
+  await ensureUp(ctx);
+  const warm = ctx.opts.warmUp === 'always' ? null : warmedBy(ctx.status, readWarmRecord());
+  if (warm) {
+    const agoS = Math.round((Date.now() - warm.atMs) / 1000);
+    phase(`warm-up skipped: these processes served scenario R ${agoS} s ago (${warm.runId}); --warm-up always warms up anyway`);
+    ctx.meta.warmUp = { skipped: true, warmedBy: warm.runId, agoS };
+  } else {
+    await warmUp(ctx);
+    ctx.meta.warmUp = { skipped: false };
+  }
+  writeMeta(ctx);
+  ctx.warmIdentity = processIdentity(ctx.status);
+  recordWarm(ctx.status, ctx.meta.runId);
+  await resetProductions();
+}
+
+async function warmUp(ctx: TestContext): Promise<void> {
   let warm: PaperMetrics | null = null;
   for (let attempt = 1; attempt <= 2 && (warm === null || warm.sps.OK === 0); attempt++) {
-    await ensureUp(ctx);
+    if (attempt > 1) await ensureUp(ctx);
     phase(`warm-up (a few SPS, not measured)${attempt > 1 ? ', second try' : ''}`);
     const inv = k6Invocation(ctx.k6, ctx.dir, 'warmup', ctx.entry, ctx.usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off', REPLY: ctx.reply }, false);
     await runK6(inv, () => undefined);
@@ -343,7 +369,6 @@ async function seedAndWarmUp(ctx: TestContext): Promise<void> {
   if (!warm || warm.sps.OK === 0) {
     throw new Error(`warm-up failed: no SPS succeeded at ${ctx.entry} (OK ${warm?.OK}, KO ${warm?.KO}); see ${join(ctx.dir, 'k6-warmup.txt')}`);
   }
-  await resetProductions();
 }
 
 /** Step 4: the measured window starts (traces/ reads it from meta.json); resources sampled from now on. */
@@ -365,6 +390,8 @@ async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   const audit = await auditRun(ctx, r, load);
   const record = await judgeAndRecord(ctx, r, load, audit);
   phase(runLine(r, ctx.runs, record));
+  // Still the processes warmed before: they stay marked warm (a restarted one is not).
+  if (ctx.warmIdentity && processIdentity(ctx.status)?.join(' ') === ctx.warmIdentity.join(' ')) recordWarm(ctx.status, ctx.meta.runId);
   if (ctx.profile.suite) await writeSuiteRun(ctx, r, load);
   return record;
 }

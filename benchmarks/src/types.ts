@@ -141,6 +141,8 @@ export interface TestMeta {
   cpuAccounting?: string;
   /** Client and system under test on cpusets of their own: on, off or unavailable, why, and what was placed (absent in older runs: off). */
   placement?: PlacementRecord;
+  /** The warm-up: run, or skipped because these very processes served scenario R moments before (absent in older runs: run). */
+  warmUp?: { skipped: false } | { skipped: true; warmedBy: string; agoS: number };
 }
 
 /** One line per run in aggregated.json: INVALID runs are listed with their reasons, never averaged. */

@@ -2,7 +2,7 @@
 // replica, which undo; a fault the variant has no target for says why; crashes of the fault's own
 // target inside its window are marked injected, any other is not.
 import { analyseFaultRun } from '../src/faults/analyse';
-import { FaultNotApplicable, planFault } from '../src/faults/catalog';
+import { allFaults, FAULT_KINDS, faultKind, FaultNotApplicable, planFault } from '../src/faults/catalog';
 import { faultRate } from '../src/faults/run-faults';
 import type { VariantStatus } from '../src/stack';
 import { restarted } from '../src/faults/undo';
@@ -62,5 +62,16 @@ describe('fault table', () => {
       crashes: [crash('sg-exercise-1', 10_500), crash('sg-gateway-1', 11_000), crash('sg-exercise-1', 40_000), { ...crash('native server postgres', 12_000), kind: 'native-server' }],
     });
     expect(r.crashes.map((c) => c.injected)).toEqual([true, false, false, false]);
+  });
+});
+
+describe('--faults all', () => {
+  it('names every kind on each of its targets once, CPU starvation only on the grading side', () => {
+    const all = allFaults();
+    expect(new Set(all).size).toBe(all.length);
+    for (const k of FAULT_KINDS) expect(all.some((f) => f.startsWith(`${k.kind}:`))).toBe(true);
+    expect(all).toEqual(expect.arrayContaining(['kill-one:exercise', 'kill-all:gateway', 'sigstop-one:monolith', 'restart:rabbitmq', 'outage:minio', 'latency:redis', 'cpu-starve:exercise']));
+    expect(all.filter((f) => f.startsWith('cpu-starve:')).sort()).toEqual(['cpu-starve:exercise', 'cpu-starve:monolith']);
+    for (const f of all) expect(() => faultKind(f)).not.toThrow();
   });
 });

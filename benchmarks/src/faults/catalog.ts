@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { repoRoot } from '../paths';
+import { HOPS } from '@shellgrade/variant';
 import type { VariantStatus } from '../stack';
 import { startCpuHogs } from './cpu-starve';
 import type { FaultStep } from './guard';
@@ -145,6 +146,20 @@ export function faultKind(name: string): { kind: FaultKind; arg: string } {
 export function planFault(name: string, t: FaultTarget): FaultStep {
   const { kind, arg } = faultKind(name);
   return kind.plan(name, arg, t);
+}
+
+/** The roles a CPU starvation is aimed at: where gradings run. */
+const GRADING_ROLES = ['monolith', 'exercise'];
+const ROLES = ['monolith', 'gateway', 'leftover', 'exercise'];
+const SERVERS = ['postgres', 'rabbitmq', 'redis', 'minio'];
+
+/**
+ * `--faults all`: every kind on every role, server and hop it can name; run-faults skips, with
+ * the reason, each one the variant has no target for (no such role, server or HTTP hop).
+ */
+export function allFaults(): string[] {
+  const args = (k: FaultKind) => (k.argument === 'hop' ? [...HOPS] : k.argument === 'server' ? SERVERS : k.kind === 'cpu-starve' ? GRADING_ROLES : ROLES);
+  return FAULT_KINDS.flatMap((k) => args(k).map((a) => `${k.kind}:${a}`));
 }
 
 export function faultListText(): string {

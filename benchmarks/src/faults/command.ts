@@ -1,7 +1,7 @@
 // `npm run bench -- faults ...`: the subcommand's flags (registered by cli.ts).
 import { Command, InvalidArgumentError } from 'commander';
 import { resultsDir } from '../paths';
-import { faultListText } from './catalog';
+import { allFaults, faultListText } from './catalog';
 import { readFaultRuns, writeResilienceReport } from './resilience';
 import { runFaults } from './run-faults';
 
@@ -38,7 +38,7 @@ export function registerFaultsCommand(program: Command): void {
     .command('faults')
     .description('one fault per run in a fixed window of steady scenario-R load: RAC/EFR/KO causes before, during, after; time to first error and to recovery; the zero-loss audit -> results/<stamp>-<variant>-faults/faults.{md,json}')
     .option('--variant <name>', 'variant preset (native, under pm2)')
-    .option('--faults <list>', 'comma-separated fault names, <kind>:<role|server> (see --list)')
+    .option('--faults <list>', 'comma-separated fault names, <kind>:<role|server|hop> (see --list), or all: every one the variant has a target for')
     .option('--list', 'print the fault table and exit')
     .option('--rate <it/s>', 'steady rate (iterations/s); default: --share of the sustainable rate', positive)
     .option('--share <x>', 'share of the sustainable rate (--saturation, else the newest bench calibrate of the variant)', share, 0.6)
@@ -56,7 +56,8 @@ export function registerFaultsCommand(program: Command): void {
         return;
       }
       if (!f.variant || !f.faults) throw new InvalidArgumentError('--variant and --faults are required (or --list)');
-      const r = await runFaults({ ...f, variant: f.variant, faults: f.faults.split(',').map((x) => x.trim()).filter(Boolean) });
+      const named = f.faults.split(',').map((x) => x.trim()).filter(Boolean);
+      const r = await runFaults({ ...f, variant: f.variant, faults: named.length === 1 && named[0] === 'all' ? allFaults() : named });
       for (const s of r.skipped) process.stdout.write(`skipped ${s}\n`);
       const bad = r.results.filter((x) => x.lost !== 0 || x.duplicated !== 0 || x.crashes.some((c) => !c.injected));
       if (bad.length) process.exitCode = 2;

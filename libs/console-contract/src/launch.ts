@@ -33,3 +33,10 @@ export interface LaunchEvent {
   elapsedS: number;
   progress: LaunchProgress;
 }
+
+/** GET /ops/launches: the launches, newest first, the profiles a launch may name, and the launch holding the machine (null: free). */
+export interface LaunchList {
+  launches: LaunchRecord[];
+  profiles: string[];
+  busy: string | null;
+}

@@ -22,7 +22,7 @@ import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
 import { LaunchLock } from './ops-launch-lock';
 import { livingGroupMembers } from './ops-process-group';
-import type { LaunchEvent, LaunchRecord } from '@shellgrade/console-contract';
+import type { LaunchEvent, LaunchList, LaunchRecord } from '@shellgrade/console-contract';
 import { LaunchWatcher } from './ops-launch-progress';
 import { LaunchRecords } from './ops-launch-record';
 import type { PresetSummary } from './ops-results';
@@ -81,7 +81,8 @@ export async function serveOpsLaunch(req: Request, res: Response, opts: OpsLaunc
   const ctx = contextOf(opts.bench);
   const [, id, action] = LAUNCH_PATH.exec(req.path)!;
   if (!id && req.method === 'GET') {
-    res.json({ launches: ctx.records.list(), profiles: runProfiles(opts.bench), busy: ctx.lock.holder()?.launch ?? null });
+    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), busy: ctx.lock.holder()?.launch ?? null };
+    res.json(list);
     return;
   }
   if (!id && req.method === 'POST') return startLaunch(req, res, ctx, opts);

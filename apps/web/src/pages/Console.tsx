@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { request } from '../api';
 import { isAdmin, useAuth } from '../auth';
+import type { PresetSummary as Preset, RunSummary as Run } from '@shellgrade/console-contract';
 import type { JaegerTrace } from '../lib/trace';
 import { ErrorMessage, Loading, Page, useLoad } from '../ui';
 
@@ -19,28 +20,6 @@ interface TraceRow {
   spans: number;
   durationUs: number;
   start: number;
-}
-
-interface Preset {
-  name: string;
-  description: string;
-  topology?: string;
-  dispatch?: string;
-  transport?: string;
-  gateway?: string;
-  error?: string;
-}
-
-interface Run {
-  id: string;
-  variant: string | null;
-  profile: string | null;
-  startedAt: string | null;
-  endedAt: string | null;
-  runsAsked: number | null;
-  validRuns: number | null;
-  valid: boolean | null;
-  files: string[];
 }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');

@@ -6,17 +6,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { request } from '../api';
+import type { LaunchList } from '@shellgrade/console-contract';
 import type { Launch as LaunchRecord } from '../lib/launch';
 import { ErrorMessage, Loading, Page, useLoad } from '../ui';
 
-interface Launches {
-  launches: LaunchRecord[];
-  profiles: string[];
-  busy: string | null;
-}
-
 export function Launch() {
-  const launches = useLoad(() => request<Launches>('/ops/launches'), []);
+  const launches = useLoad(() => request<LaunchList>('/ops/launches'), []);
   const presets = useLoad(() => request<{ presets: { name: string; error?: string }[] }>('/ops/presets').then((r) => r.presets.filter((p) => !p.error).map((p) => p.name)), []);
   const [preset, setPreset] = useState('naked-mon');
   const [profile, setProfile] = useState('smoke');
