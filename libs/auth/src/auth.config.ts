@@ -1,4 +1,3 @@
-import type { LoginAdmission } from '@shellgrade/domain';
 import type { RateLimitConfig } from './rate-limits.config';
 
 /**
@@ -29,8 +28,6 @@ export interface AuthConfig {
    */
   trustedProxies: readonly string[];
   rateLimits: RateLimitConfig;
-  /** Bounds the password checks running or queued here (spec admission.maxLogins*); absent: unbounded. */
-  loginAdmission?: LoginAdmission;
 }
 
 export const AUTH_CONFIG = Symbol('AuthConfig');

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { User } from '@shellgrade/domain';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { admitEverything, LOGIN_ADMISSION, type LoginAdmission, type User } from '@shellgrade/domain';
 import { hashPassword, needsRehash, verifyPassword } from './password';
 import { type Account, CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
 import { RateLimits } from './rate-limits';
@@ -26,6 +26,8 @@ export class AuthService {
     @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
     private readonly limits: RateLimits,
     private readonly sessions: SessionFamilies,
+    /** Bounds the password checks running or queued in this process (spec admission.maxLogins*); unbound: every login admitted. */
+    @Optional() @Inject(LOGIN_ADMISSION) private readonly loginAdmission: LoginAdmission = admitEverything,
   ) {}
 
   /**
@@ -101,7 +103,7 @@ export class AuthService {
    * (scrypt, before argon2id became the secure default) is replaced at its first good login.
    */
   private async verifiedAccount(email: string, password: string): Promise<Account | undefined> {
-    const ticket = this.cfg.loginAdmission?.enter();
+    const ticket = this.loginAdmission.enter();
     try {
       const found = (await this.credentials.findCredentials(email)) ?? undefined;
       const matches = await this.hashMatches(found?.passwordHash, password); // the decoy too: no timing tell
@@ -109,7 +111,7 @@ export class AuthService {
       if (needsRehash(found.passwordHash, this.cfg.kdfCost)) await this.upgradeHash(found, password);
       return found;
     } finally {
-      ticket?.release();
+      ticket.release();
     }
   }
 

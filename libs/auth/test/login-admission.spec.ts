@@ -3,13 +3,14 @@
  * 503 + Retry-After before any scrypt work and does not count as a failed login; an admitted one
  * frees its place whatever the outcome. Stub stores and a hand-made gate (unit test).
  */
-import { DomainError, type LoginAdmission } from '@shellgrade/domain';
+import { Test } from '@nestjs/testing';
+import { DomainError, LOGIN_ADMISSION, type LoginAdmission } from '@shellgrade/domain';
 import { AuthService } from '../src/auth.service';
-import type { AuthConfig } from '../src/auth.config';
+import { AUTH_CONFIG, type AuthConfig } from '../src/auth.config';
 import { hashPassword } from '../src/password';
-import type { CredentialStore, RefreshTokenStore } from '../src/ports';
-import type { RateLimits } from '../src/rate-limits';
-import type { TokenService } from '../src/jwt-tokens';
+import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE, type CredentialStore, type RefreshTokenStore } from '../src/ports';
+import { RateLimits } from '../src/rate-limits';
+import { TokenService } from '../src/jwt-tokens';
 import { SessionFamilies } from '../src/session-families';
 
 function gate(places: number) {
@@ -25,7 +26,8 @@ function gate(places: number) {
   return g;
 }
 
-async function service(admission: LoginAdmission) {
+/** The stub stores and services AuthService needs, and what they saw. */
+async function stubs() {
   const passwordHash = await hashPassword('right password', 1);
   const account = { user: { id: 7, email: 'a@b.c', role: 'student' }, tokenVersion: 0, passwordHash };
   const failures: string[] = [];
@@ -40,9 +42,32 @@ async function service(admission: LoginAdmission) {
     return found;
   };
   const limits = { attemptLogin } as unknown as RateLimits;
-  const cfg = { kdfCost: 1, loginAdmission: admission } as AuthConfig;
+  const cfg = { kdfCost: 1 } as AuthConfig;
   const sessions = new SessionFamilies({ familyLive: async () => true }, cfg);
-  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits, sessions), failures, reads };
+  return { tokens, credentials, refreshTokens, cfg, limits, sessions, failures, reads };
+}
+
+async function service(admission: LoginAdmission) {
+  const s = await stubs();
+  return { auth: new AuthService(s.tokens, s.credentials, s.refreshTokens, s.cfg, s.limits, s.sessions, admission), failures: s.failures, reads: s.reads };
+}
+
+/** AuthService as Nest builds it in a process: the gate is whatever the composition root bound to LOGIN_ADMISSION. */
+async function nestService(admission: LoginAdmission | undefined): Promise<AuthService> {
+  const s = await stubs();
+  const moduleRef = await Test.createTestingModule({
+    providers: [
+      AuthService,
+      { provide: TokenService, useValue: s.tokens },
+      { provide: CREDENTIAL_STORE, useValue: s.credentials },
+      { provide: REFRESH_TOKEN_STORE, useValue: s.refreshTokens },
+      { provide: AUTH_CONFIG, useValue: s.cfg },
+      { provide: RateLimits, useValue: s.limits },
+      { provide: SessionFamilies, useValue: s.sessions },
+      ...(admission ? [{ provide: LOGIN_ADMISSION, useValue: admission }] : []),
+    ],
+  }).compile();
+  return moduleRef.get(AuthService);
 }
 
 describe('login admission', () => {
@@ -62,5 +87,14 @@ describe('login admission', () => {
     await expect(auth.login('a@b.c', 'wrong password', '127.0.0.1')).rejects.toMatchObject({ kind: 'unauthenticated' });
     expect(failures).toEqual(['a@b.c']);
     expect(one.inside()).toBe(0);
+  });
+});
+
+describe('login admission through dependency injection', () => {
+  it('AuthService is handed the gate the composition root bound to LOGIN_ADMISSION; none bound: every login admitted', async () => {
+    const bound = await nestService(gate(0));
+    await expect(bound.login('a@b.c', 'right password', '127.0.0.1')).rejects.toMatchObject({ kind: 'unavailable', retryAfterSeconds: 3 });
+    const unbound = await nestService(undefined);
+    expect((await unbound.login('a@b.c', 'right password', '127.0.0.1')).accessToken).toBe('a');
   });
 });

@@ -180,6 +180,8 @@ export interface AdmissionTicket {
 export const SUBMISSION_ADMISSION = Symbol('SubmissionAdmission');
 /** The same gate for password checks (spec admission.maxLoginsInFlight / maxLoginWaitS): a login beyond it gets 503 + Retry-After. */
 export type LoginAdmission = SubmissionAdmission;
+/** One per process (a DI singleton): it counts every password check the process runs. Unbound: logins are not bounded. */
+export const LOGIN_ADMISSION = Symbol('LoginAdmission');
 
 /** No bound: every submission is admitted (the papers' systems). */
 export const admitEverything: SubmissionAdmission = { enter: () => ({ release: () => undefined }) };

@@ -132,7 +132,7 @@ describe('SubmissionService admission', () => {
   it('an overloaded process refuses before it reads or stores anything (503 with retry-after)', async () => {
     const f = fakes();
     const { gate } = admission(0);
-    const submit = new SubmissionService(f.context, validator, f.productions, f.archives, { dispatch: jest.fn() }, undefined, gate);
+    const submit = new SubmissionService(f.context, validator, f.productions, f.archives, { dispatch: jest.fn() }, { admission: gate });
     await expect(submit.submit(cmd)).rejects.toMatchObject({ kind: 'unavailable', retryAfterSeconds: 3 });
     expect(f.context.load).not.toHaveBeenCalled();
     expect(f.productions.create).not.toHaveBeenCalled();
@@ -144,14 +144,14 @@ describe('SubmissionService admission', () => {
     let finish!: () => void;
     const graded = new Promise<void>((resolve) => (finish = resolve));
     const dispatch: GradingDispatch = { dispatch: jest.fn(async () => (await graded, { id: 1 }) as unknown as ExerciseProduction) };
-    const submit = new SubmissionService(f.context, validator, f.productions, f.archives, dispatch, undefined, gate);
+    const submit = new SubmissionService(f.context, validator, f.productions, f.archives, dispatch, { admission: gate });
     const first = submit.submit(cmd);
     await new Promise((r) => setImmediate(r));
     await expect(submit.submit({ ...cmd, submissionKey: 'second' })).rejects.toMatchObject({ kind: 'unavailable' });
     finish();
     await first;
     expect(state).toEqual({ inside: 0, released: 1 });
-    const failing = new SubmissionService(f.context, { validate: jest.fn(async () => Promise.reject(new DomainError('invalid-archive', 'bad'))) }, f.productions, f.archives, dispatch, undefined, gate);
+    const failing = new SubmissionService(f.context, { validate: jest.fn(async () => Promise.reject(new DomainError('invalid-archive', 'bad'))) }, f.productions, f.archives, dispatch, { admission: gate });
     await expect(failing.submit({ ...cmd, submissionKey: 'third' })).rejects.toMatchObject({ kind: 'invalid-archive' });
     expect(state).toEqual({ inside: 0, released: 2 });
   });

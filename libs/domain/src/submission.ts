@@ -33,6 +33,12 @@ export interface SubmitCommand {
   receivedAt?: number;
 }
 
+/** What a composition root may set besides the ports: the clock (tests) and the admission gate (spec.admission; unbound: every submission admitted). */
+export interface SubmissionOptions {
+  now?: () => Date;
+  admission?: SubmissionAdmission;
+}
+
 export class SubmissionService {
   constructor(
     private readonly context: SubmissionContextReader,
@@ -40,9 +46,14 @@ export class SubmissionService {
     private readonly productions: ProductionRepository,
     private readonly archives: ArchiveStore,
     private readonly dispatch: GradingDispatch,
-    private readonly now: () => Date = () => new Date(),
-    private readonly admission: SubmissionAdmission = admitEverything,
-  ) {}
+    options: SubmissionOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.admission = options.admission ?? admitEverything;
+  }
+
+  private readonly now: () => Date;
+  private readonly admission: SubmissionAdmission;
 
   /** Admission first: an overloaded process refuses before it spends anything on the submission. */
   async submit(cmd: SubmitCommand): Promise<ExerciseProduction> {

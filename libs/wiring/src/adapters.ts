@@ -12,20 +12,25 @@ import {
   redisSubmissionContextProviders,
   SESSION_PRODUCTIONS_SOURCE,
 } from '@shellgrade/cache';
-import { BoundedAdmission, InlineDispatch, InterruptedGradingSweeper, observeAdmission, staleAfterMs } from '@shellgrade/dispatch';
+import { BoundedAdmission, EventLoopPressure, InlineDispatch, InterruptedGradingSweeper, observeAdmission, staleAfterMs } from '@shellgrade/dispatch';
 import {
   ARCHIVE_STORE,
   ARCHIVE_VALIDATOR,
   GRADER,
   GRADING_DISPATCH,
   GradingWorker,
+  LOGIN_ADMISSION,
   PRODUCTION_REPOSITORY,
   SUBMISSION_ADMISSION,
   SUBMISSION_CONTEXT,
+  SubmissionService,
   admitEverything,
   type ArchiveStore,
+  type ArchiveValidator,
   type Grader,
+  type GradingDispatch,
   type ProductionRepository,
+  type SubmissionAdmission,
   type SubmissionContextReader,
 } from '@shellgrade/domain';
 import {
@@ -42,7 +47,7 @@ import { persistenceProviders, PgSessionProductions } from '@shellgrade/persiste
 import { ExerciseServiceSessionProductions } from '@shellgrade/service-clients';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
-import { admissionBounded, answerBudgetMsOf, archiveBoundsOf, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
+import { admissionBounded, answerBudgetMsOf, archiveBoundsOf, loginAdmissionBounded, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
@@ -112,13 +117,56 @@ export const dispatch: Adapters<VariantSpec['dispatch']> = {
   pipeline: (cfg) => pipelineDispatchProviders(cfg),
 };
 
-/** SUBMISSION_ADMISSION: how many submissions this process takes in at once (spec.admission; unbounded unless it says). */
-export function admission(cfg: ServiceConfig): Provider[] {
+/**
+ * The submission use case over the ports this root bound, beside the GradingWorker it ends in,
+ * and SUBMISSION_ADMISSION: how many submissions this process takes in at once (spec.admission;
+ * unbounded unless it says).
+ */
+export function submissions(cfg: ServiceConfig): Provider[] {
+  return [
+    { provide: SUBMISSION_ADMISSION, useFactory: () => submissionAdmissionOf(cfg) },
+    {
+      provide: SubmissionService,
+      inject: [SUBMISSION_CONTEXT, ARCHIVE_VALIDATOR, PRODUCTION_REPOSITORY, ARCHIVE_STORE, GRADING_DISPATCH, SUBMISSION_ADMISSION],
+      useFactory: (context: SubmissionContextReader, validator: ArchiveValidator, productions: ProductionRepository, archives: ArchiveStore, dispatch: GradingDispatch, admission: SubmissionAdmission) =>
+        new SubmissionService(context, validator, productions, archives, dispatch, { admission }),
+    },
+  ];
+}
+
+function submissionAdmissionOf(cfg: ServiceConfig): SubmissionAdmission {
   const a = cfg.spec.admission;
-  if (!admissionBounded(a)) return [{ provide: SUBMISSION_ADMISSION, useValue: admitEverything }];
+  if (!admissionBounded(a)) return admitEverything;
   const gate = new BoundedAdmission({ maxInFlight: a.maxSubmissionsInFlight ?? Number.POSITIVE_INFINITY, maxWaitS: a.maxWaitS, fallbackRetryAfterS: a.retryAfterS });
   observeAdmission('submission', () => gate.snapshot());
-  return [{ provide: SUBMISSION_ADMISSION, useValue: gate }];
+  return gate;
+}
+
+/**
+ * LOGIN_ADMISSION: how many password checks this process runs or queues at once (spec.admission
+ * maxLogins*; unbound unless it says). One gate per process: Nest builds the provider once, however
+ * many modules read the auth settings.
+ */
+export function loginAdmission(cfg: ServiceConfig): Provider[] {
+  const a = cfg.spec.admission;
+  if (!loginAdmissionBounded(a)) return [];
+  return [
+    {
+      provide: LOGIN_ADMISSION,
+      useFactory: () => {
+        const loop = a.maxLoginEventLoopDelayMs === undefined ? undefined : new EventLoopPressure(a.maxLoginEventLoopDelayMs);
+        const gate = new BoundedAdmission({
+          maxInFlight: a.maxLoginsInFlight ?? Number.POSITIVE_INFINITY,
+          maxWaitS: a.maxLoginWaitS,
+          fallbackRetryAfterS: a.retryAfterS,
+          kind: 'login',
+          ...(loop ? { pressure: () => loop.behind() } : {}),
+        });
+        observeAdmission('login', () => gate.snapshot());
+        return gate;
+      },
+    },
+  ];
 }
 
 /** Inline grading dies with its process: productions it left behind are found and graded once (libs/dispatch). */

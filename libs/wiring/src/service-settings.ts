@@ -3,8 +3,7 @@ import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { join, resolve } from 'node:path';
 import { bodyLimitFor, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
-import { listVariants, loadVariant, loginAdmissionBounded, variantServers, type ServiceConfig } from '@shellgrade/variant';
-import { BoundedAdmission, EventLoopPressure, observeAdmission } from '@shellgrade/dispatch';
+import { listVariants, loadVariant, variantServers, type ServiceConfig } from '@shellgrade/variant';
 import { trustedProxiesOf } from './trusted-proxies';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
@@ -97,7 +96,6 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     refreshCookiePath: auth.refreshCookiePath,
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
     identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
-    loginAdmission: loginAdmissionOf(cfg),
     trustedProxies: trustedProxiesOf(cfg),
     rateLimits: { ...limits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
   };
@@ -129,23 +127,3 @@ function grpcTargetsOf(cfg: ServiceConfig): NonNullable<GatewayConfig['grpc']> {
   return { exerciseTarget: exerciseGrpc, leftoverTarget: leftoverGrpc, maxBodyBytes: bodyLimitFor(cfg.spec.http.maxArchiveBytes) };
 }
 
-/** One login gate per process, however many modules read the auth settings (it counts what this process runs). */
-let loginGate: BoundedAdmission | undefined;
-
-function loginAdmissionOf(cfg: ServiceConfig): BoundedAdmission | undefined {
-  const a = cfg.spec.admission;
-  if (!loginAdmissionBounded(a)) return undefined;
-  if (!loginGate) {
-    const loop = a.maxLoginEventLoopDelayMs === undefined ? undefined : new EventLoopPressure(a.maxLoginEventLoopDelayMs);
-    loginGate = new BoundedAdmission({
-      maxInFlight: a.maxLoginsInFlight ?? Number.POSITIVE_INFINITY,
-      maxWaitS: a.maxLoginWaitS,
-      fallbackRetryAfterS: a.retryAfterS,
-      kind: 'login',
-      ...(loop ? { pressure: () => loop.behind() } : {}),
-    });
-    const gate = loginGate;
-    observeAdmission('login', () => gate.snapshot());
-  }
-  return loginGate;
-}

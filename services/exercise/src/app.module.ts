@@ -4,7 +4,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { admission, archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, loginAdmission, portsModule, submissions } from '@shellgrade/wiring';
 
 /**
  * The "Exercise" grading service of paper 000 §III: receives SPS (and student statements)
@@ -25,7 +25,8 @@ export class ExerciseModule {
           ...cache[spec.cache](cfg), //        SPS read path: spec.cache
           ...grader(cfg), //                   sandboxed grader: spec.grader
           ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch
-          ...admission(cfg), //                submissions in flight per process: spec.admission
+          ...submissions(cfg), //              the submission use case, its admission: spec.admission
+          ...loginAdmission(cfg), //           password checks in flight per process: spec.admission
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         StatementApiModule,

@@ -4,7 +4,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { authConfigOf, cache, database, identityOf, portsModule, sessionProductions } from '@shellgrade/wiring';
+import { authConfigOf, cache, database, identityOf, loginAdmission, portsModule, sessionProductions } from '@shellgrade/wiring';
 
 /** The "Leftover" service of paper 000 §III: everything but grading (auth, users, catalog, sessions). */
 @Module({})
@@ -17,6 +17,7 @@ export class LeftoverModule {
           ...database(cfg), //                users, catalog, sessions: PostgreSQL
           ...cache[cfg.spec.cache](cfg), //   invalidated when exercises change: spec.cache
           ...sessionProductions[cfg.spec.topology](cfg), // session reports' productions: the exercise service (msa)
+          ...loginAdmission(cfg), //          password checks in flight per process: spec.admission
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
         LeftoverApiModule,

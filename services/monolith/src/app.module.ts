@@ -4,7 +4,7 @@ import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { admission, archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, portsModule, sessionProductions } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, loginAdmission, portsModule, sessionProductions, submissions } from '@shellgrade/wiring';
 
 /** The monolith (paper 000 §II): every module in one process, grading in-process. */
 @Module({})
@@ -20,7 +20,8 @@ export class MonolithModule {
           ...cache[spec.cache](cfg), //        SPS read path: spec.cache
           ...grader(cfg), //                   sandboxed grader: spec.grader
           ...dispatch[spec.dispatch](cfg), //  submission → grader: spec.dispatch (inline)
-          ...admission(cfg), //                submissions in flight per process: spec.admission
+          ...submissions(cfg), //              the submission use case, its admission: spec.admission
+          ...loginAdmission(cfg), //           password checks in flight per process: spec.admission
           ...sessionProductions[spec.topology](cfg), // session reports' productions: in-process
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),

@@ -17,7 +17,7 @@ import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDat
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { archiveStore, authConfigOf, cache, database, dispatch, grader, httpOptionsOf, portsModule } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, httpOptionsOf, portsModule, submissions } from '@shellgrade/wiring';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { ProductionApiModule } from '../../src/production/production-api.module';
@@ -53,7 +53,7 @@ describe('submission rules over HTTP (monolith composition, real grader, real Po
     const cfg: ServiceConfig = { ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 0 }), connections: loadConnections({ ...process.env, DATABASE_URL: db.url }) };
     const moduleRef = await Test.createTestingModule({
       imports: [
-        portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg)]),
+        portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg), ...submissions(cfg)]),
         AuthModule.forRoot(authConfigOf(cfg)),
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
       ],
