@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// npm run bench -- <run|matrix|report|compare|replay|faults|main> ...   (see benchmarks/README.md)
+// npm run bench -- <run|matrix|report|compare|replay|faults|main|models|findings|traces|storage-growth|...> ...   (see benchmarks/README.md)
+// The one front door of the research tools: `npm run models|findings|traces` run the same registrations on their own.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerTracesCommand } from '@shellgrade/traces';
 import { phase } from './log';
 import { buildReport } from './report/report';
 import { calibrate, calibrationMarkdown, MODEL_STEP_FACTORS, peaksAround } from './calibrate';
@@ -20,6 +22,9 @@ import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
 import { PLACEMENT_OPTIONS, placementRequest } from './placement/options';
 import { registerFaultsCommand } from './faults/command';
+import { registerModelsCommand } from './models/cli';
+import { registerFindingsCommand } from './findings/cli';
+import { registerStorageGrowthCommand } from './storage/command';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -141,7 +146,8 @@ function powerModel(f: CommonFlags): PowerModel | undefined {
   };
 }
 
-const program = new Command('bench').description('Paper 000 load-test harness: k6 scenario R, runner, matrix and Tables I–III');
+/** The whole command tree (exported for its unit spec, benchmarks/test/cli-front-door.spec.ts). */
+export const program = new Command('bench').description('Paper 000 load-test harness: k6 scenario R, runner, matrix and Tables I–III; the queueing models, the findings, trace attribution and the storage micro-benchmark').showHelpAfterError('(add --help for usage)');
 
 common(program.command('run').description('one test (R runs) of one variant -> results/<run-id>/'))
   .requiredOption('--variant <name>', 'variant preset (infra/variants/<name>.yaml)')
@@ -316,8 +322,16 @@ program
   });
 
 registerFaultsCommand(program);
+registerModelsCommand(program);
+registerFindingsCommand(program);
+registerTracesCommand(program);
+registerStorageGrowthCommand(program);
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  program.parseAsync(process.argv).catch((err: unknown) => {
+    // A command's own exit (traces: usage errors exit 2, help 0): commander already said why.
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

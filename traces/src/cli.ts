@@ -1,60 +1,57 @@
 /**
- * npm run traces -- attribute --run <run-id> | --from <iso> --to <iso> [--service s]... [--jaeger url] [--out dir]
- * npm run traces -- overhead --on <run-id> --off <run-id>
- * npm run traces -- <run-id>          (= attribute --run <run-id>)
+ * npm run bench -- traces attribute --run <run-id> | --from <iso> --to <iso> [--service s]... [--jaeger url] [--out dir]
+ * npm run bench -- traces overhead --on <run-id> --off <run-id>
+ * npm run bench -- traces <run-id>          (= attribute --run <run-id>)
+ * `npm run traces -- ...` is the same command (this file run on its own: the same registration).
+ * Usage errors exit 2 (as before the commander rewrite), other failures 1.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { Command, CommanderError } from 'commander';
 import { loadConnections } from '@shellgrade/variant';
 import { attribute } from './analyze';
 import { dominantComponents } from './report/markdown';
 import { formatOverhead, overheadFromRuns } from './overhead';
 import { repoRoot, runDir, runWindow } from './run-files';
 
-const USAGE = `usage:
-  traces attribute --run <run-id> | --from <iso> --to <iso> [--service shellgrade-gateway|shellgrade-monolith]... [--jaeger http://127.0.0.1:16686] [--out <dir>]
-  traces overhead --on <run-id> --off <run-id>
-  traces <run-id>                      same as: attribute --run <run-id>`;
+const USAGE_EXIT = 2;
 
-class UsageError extends Error {}
+interface AttributeFlags {
+  run?: string;
+  from?: string;
+  to?: string;
+  service?: string[];
+  jaeger?: string;
+  out?: string;
+}
 
-function parseTime(label: string, value: string | undefined): number {
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function parseTime(cmd: Command, label: string, value: string | undefined): number {
   const t = Date.parse(value ?? '');
-  if (!Number.isFinite(t)) throw new UsageError(`--${label} must be an ISO date-time, got "${value ?? ''}"`);
+  if (!Number.isFinite(t)) cmd.error(`--${label} must be an ISO date-time, got "${value ?? ''}"`, { exitCode: USAGE_EXIT, code: 'traces.usage' });
   return t;
 }
 
-async function attributeCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      run: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      service: { type: 'string', multiple: true },
-      jaeger: { type: 'string', default: loadConnections().JAEGER_QUERY_URL },
-      out: { type: 'string' },
-    },
-  });
+async function attributeAction(values: AttributeFlags, cmd: Command): Promise<void> {
   let fromMs: number;
   let toMs: number;
   let variant: string | undefined;
   if (values.from || values.to) {
-    fromMs = parseTime('from', values.from);
-    toMs = parseTime('to', values.to);
+    fromMs = parseTime(cmd, 'from', values.from);
+    toMs = parseTime(cmd, 'to', values.to);
   } else if (values.run) {
     ({ fromMs, toMs, variant } = runWindow(values.run));
   } else {
-    throw new UsageError('attribute needs --run <run-id> or --from/--to');
+    return cmd.error('attribute needs --run <run-id> or --from/--to', { exitCode: USAGE_EXIT, code: 'traces.usage' });
   }
-  if (toMs <= fromMs) throw new UsageError('--to must be after --from');
+  if (toMs <= fromMs) cmd.error('--to must be after --from', { exitCode: USAGE_EXIT, code: 'traces.usage' });
   const outDir = values.out ?? (values.run ? runDir(values.run) : join(repoRoot(), 'results', `traces-${new Date(fromMs).toISOString().replace(/[:.]/g, '-')}`));
   const file = await attribute({
     runId: values.run ?? null,
     fromMs,
     toMs,
-    jaegerUrl: values.jaeger,
+    jaegerUrl: values.jaeger ?? loadConnections().JAEGER_QUERY_URL,
     services: values.service,
     outDir,
     fallbackVariant: variant,
@@ -68,9 +65,7 @@ async function attributeCommand(args: string[]): Promise<void> {
   console.log(`wrote ${join(outDir, 'breakdown.json')}, breakdown.md, breakdown.html`);
 }
 
-function overheadCommand(args: string[]): void {
-  const { values } = parseArgs({ args, options: { on: { type: 'string' }, off: { type: 'string' } } });
-  if (!values.on || !values.off) throw new UsageError('overhead needs --on <run-id> and --off <run-id>');
+function overheadAction(values: { on: string; off: string }): void {
   const report = overheadFromRuns(values.on, values.off);
   // Next to the traced run's results, for the benchmark report.
   const file = join(runDir(values.on), 'overhead.json');
@@ -79,20 +74,60 @@ function overheadCommand(args: string[]): void {
   console.log(`wrote ${file}`);
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (command === 'attribute') return attributeCommand(rest);
-  // `traces <run-id>` is short for `traces attribute --run <run-id>` (as the bench report suggests).
-  if (command && /^[\w.-]+$/.test(command) && !command.startsWith('-') && existsSync(runDir(command))) return attributeCommand(['--run', command, ...rest]);
-  if (command === 'overhead') return overheadCommand(rest);
-  throw new UsageError(command ? `unknown command "${command}"` : 'missing command');
+/** Usage errors (unknown option, missing argument...) exit 2 as the hand-parsed CLI did; help and version 0. */
+function usageExit(err: CommanderError): never {
+  throw err.exitCode === 1 ? new CommanderError(USAGE_EXIT, err.code, err.message) : err;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-    console.error(`${error.message}\n${USAGE}`);
-    process.exit(2);
-  }
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+/**
+ * The `traces` command and its subcommands, defined on `program` (a fresh Command or a parent's
+ * `command('traces')`). `traces <run-id> [flags]` is short for `traces attribute --run <run-id> [flags]`
+ * (as the bench report suggests): the flags are attribute's, parsed by attribute itself.
+ */
+export function defineTracesCommand(program: Command): Command {
+  program
+    .description('latency attribution from Jaeger traces along the critical path (breakdown.{json,md,html}) and the tracing overhead; `traces <run-id>` = `traces attribute --run <run-id>`')
+    .showHelpAfterError('(add --help for usage)');
+  const attributeCmd = program
+    .command('attribute')
+    .description("per-request latency attribution of a run's window (or any window) -> breakdown.{json,md,html} in the run folder (or --out)")
+    .option('--run <run-id>', 'a results/<run-id> folder: its window and variant (aggregated.json or meta.json)')
+    .option('--from <iso>', 'window start, ISO date-time (with --to, instead of --run)')
+    .option('--to <iso>', 'window end, ISO date-time')
+    .option('--service <name>', 'root service to search, repeatable (shellgrade-gateway|shellgrade-monolith; default: both)', collect)
+    // Read when attribute runs, not when the command is defined (the front door defines it for every bench command).
+    .option('--jaeger <url>', 'Jaeger query URL (default: $JAEGER_QUERY_URL, else http://127.0.0.1:16686)')
+    .option('--out <dir>', "output folder (default: the run folder, else results/traces-<from>)")
+    .action((values: AttributeFlags, cmd: Command) => attributeAction(values, cmd));
+  program
+    .command('overhead')
+    .description('tracing overhead: SPS throughput and p95 of the same variant benchmarked with --tracing on and off -> results/<on>/overhead.json')
+    .requiredOption('--on <run-id>', 'the run with --tracing on')
+    .requiredOption('--off <run-id>', 'the run with --tracing off')
+    .action((values: { on: string; off: string }) => overheadAction(values));
+  program
+    .argument('[run-id]', 'short for: attribute --run <run-id> (a folder under results/)')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (runId: string | undefined, _f: unknown, cmd: Command) => {
+      if (!runId) return cmd.error('missing command', { exitCode: USAGE_EXIT, code: 'traces.usage' });
+      if (runId.startsWith('-')) return cmd.error(`error: unknown option '${runId}'`, { exitCode: USAGE_EXIT, code: 'commander.unknownOption' });
+      if (!/^[\w.-]+$/.test(runId) || !existsSync(runDir(runId))) return cmd.error(`unknown command "${runId}"`, { exitCode: USAGE_EXIT, code: 'traces.usage' });
+      await attributeCmd.parseAsync(['--run', runId, ...cmd.args.slice(1)], { from: 'user' });
+    });
+  for (const c of [program, ...program.commands]) c.exitOverride(usageExit);
+  return program;
+}
+
+/** `bench traces ...`: the command registered on the front door (benchmarks/src/cli.ts). */
+export const registerTracesCommand = (parent: Command): Command => defineTracesCommand(parent.command('traces'));
+
+if (require.main === module) {
+  defineTracesCommand(new Command('traces'))
+    .parseAsync(process.argv)
+    .catch((error: unknown) => {
+      if (error instanceof CommanderError) process.exit(error.exitCode);
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
+}

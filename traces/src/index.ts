@@ -6,3 +6,5 @@ export type { RequestBreakdown } from './attribution/request';
 export { sharesAt } from './attribution/shares';
 export { JaegerClient } from './jaeger/client';
 export { readClientSamples } from './samples/client-samples';
+// The `traces` command, registered on the bench front door (benchmarks/src/cli.ts) as on its own entry.
+export { registerTracesCommand } from './cli';

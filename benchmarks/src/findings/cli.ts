@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run findings [-- --quick] [--dry-run] [--from [dir]] [--rate <it/s>] [--seed <n>] [--out <dir>]
+// npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--rate <it/s>] [--seed <n>] [--out <dir>]
+// (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
 import { Command, InvalidArgumentError } from 'commander';
 import { PLACEMENT_OPTIONS, placementRequest } from '../placement/options';
@@ -18,41 +19,51 @@ const positive = (v: string): number => {
   return n;
 };
 
-const program = new Command('findings')
-  .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
-  .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 1× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
-  .option('--smoke', 'naked-mon and msa-1-1 at 1× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
-  .option('--dry-run', 'print the plan (every cell × load × run, estimated duration) and run nothing')
-  .option('--from [dir]', 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)')
-  .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
-  .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
-  .option('--out <dir>', 'output folder (default: results/findings/<date>)')
-  .option(...PLACEMENT_OPTIONS.placement)
-  .option(...PLACEMENT_OPTIONS.clientCpus)
-  .option(...PLACEMENT_OPTIONS.sutCpus)
-  .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
-    const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir());
-    const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity });
-    if (f.from) {
-      const dir = f.from === true ? latestRecordDir() : f.from;
-      if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
-      const record = readRecord(dir);
-      const out = evaluateRecord({ ...findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity }) }, record, f.out ?? dir);
+/** The `findings` command, defined on `program` (a fresh Command or a parent's `command('findings')`). */
+export function defineFindingsCommand(program: Command): Command {
+  return program
+    .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
+    .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 1× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
+    .option('--smoke', 'naked-mon and msa-1-1 at 1× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
+    .option('--dry-run', 'print the plan (every cell × load × run, estimated duration) and run nothing')
+    .option('--from [dir]', 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)')
+    .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
+    .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
+    .option('--out <dir>', 'output folder (default: results/findings/<date>)')
+    .option(...PLACEMENT_OPTIONS.placement)
+    .option(...PLACEMENT_OPTIONS.clientCpus)
+    .option(...PLACEMENT_OPTIONS.sutCpus)
+    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+      const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir());
+      const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity });
+      if (f.from) {
+        const dir = f.from === true ? latestRecordDir() : f.from;
+        if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
+        const record = readRecord(dir);
+        const out = evaluateRecord({ ...findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity }) }, record, f.out ?? dir);
+        process.stdout.write(out.markdown + '\n');
+        return;
+      }
+      process.stdout.write(planText(plan) + '\n');
+      process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
+      if (f.dryRun) return;
+      const dir = f.out ?? findingsDir();
+      const started = Date.now();
+      const record = await runFindings(plan, dir, placementRequest(f));
+      const out = evaluateRecord(plan, record, dir);
       process.stdout.write(out.markdown + '\n');
-      return;
-    }
-    process.stdout.write(planText(plan) + '\n');
-    process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
-    if (f.dryRun) return;
-    const dir = f.out ?? findingsDir();
-    const started = Date.now();
-    const record = await runFindings(plan, dir, placementRequest(f));
-    const out = evaluateRecord(plan, record, dir);
-    process.stdout.write(out.markdown + '\n');
-    phase(`findings: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
-  });
+      phase(`findings: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
+    });
+}
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`findings: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+/** `bench findings ...`: the command registered on the front door (benchmarks/src/cli.ts). */
+export const registerFindingsCommand = (parent: Command): Command => defineFindingsCommand(parent.command('findings'));
+
+if (require.main === module) {
+  defineFindingsCommand(new Command('findings'))
+    .parseAsync(process.argv)
+    .catch((err: unknown) => {
+      process.stderr.write(`findings: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+}

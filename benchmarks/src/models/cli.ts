@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run models -- <demands|predict|compare> ...   (see benchmarks/README.md, "Queueing models")
+// npm run bench -- models <demands|predict|compare|saturation> ...   (see benchmarks/README.md, "Queueing models")
+// `npm run models -- ...` is the same command (this file run on its own: the same registration).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,34 +42,6 @@ function write(file: string | undefined, value: unknown): void {
   } else process.stdout.write(text);
 }
 
-const program = new Command('models').description('queueing-network models of the variants (LINE solver)');
-
-program
-  .command('demands')
-  .argument('[run-folder]', 'a finished results/<run-id> folder')
-  .option('--run <run-folder>', 'the same, as an option')
-  .option('--out <file>', 'write the demands here (default: stdout)')
-  .action((dir: string | undefined, o: { run?: string; out?: string }) => write(o.out, measureDemands(required(dir ?? o.run, 'a run folder'))));
-
-program
-  .command('predict')
-  .argument('[variant]', 'preset name (infra/variants) or spec file')
-  .option('--variant <name>', 'the same, as an option')
-  .requiredOption('--demands <run-folder>', 'run folder whose measured CPU gives the service demands')
-  .option('--rate <it/s>', 'offered iterations of scenario R per second', positiveNumber)
-  .option('--profile <name>', "use the profile's peak as the rate", 'small')
-  .option('--cores <n>', 'CPU cores of the machine (default: this one)', positiveNumber)
-  .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
-  .option('--out <file>', 'write the prediction here; - for stdout (default: results/models/predict-<variant>-<rate>.json)')
-  .action((variant: string | undefined, o: { variant?: string; demands: string; rate?: number; profile: string; cores?: number; cpuModel: CpuModel; out?: string }) => {
-    const rate = o.rate ?? loadProfile(o.profile).peak;
-    const spec = loadVariant(required(variant ?? o.variant, 'a variant'));
-    const prediction = predictVariant(spec, measureDemands(o.demands), rate, o.cores ?? cpus().length, o.cpuModel);
-    const out = o.out ?? join(resultsDir(), 'models', `predict-${spec.name}-${rate}.json`);
-    if (out !== '-') mkdirSync(dirname(out), { recursive: true });
-    write(out === '-' ? undefined : out, prediction);
-  });
-
 /** One comparison per run folder (means over its valid runs), or per valid run with perRun. */
 function compareRuns(dir: string, demandsDir: string | undefined, perRun: boolean, model: CpuModel): Comparison[] {
   const meta = readMeta(dir);
@@ -84,48 +57,91 @@ function compareRuns(dir: string, demandsDir: string | undefined, perRun: boolea
   });
 }
 
-program
-  .command('compare')
-  .argument('<run-folders...>', 'measured run folders; with more than one, the agreement over the set')
-  .option('--demands <run-folder>', 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)')
-  .option('--per-run', 'one comparison per valid run instead of their mean (run-to-run noise stays visible)')
-  .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
-  .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)')
-  .action((dirs: string[], o: { demands?: string; perRun?: boolean; cpuModel: CpuModel; out?: string }) => {
-    const comparisons = dirs.flatMap((dir) => compareRuns(dir, o.demands, o.perRun ?? false, o.cpuModel));
-    for (const c of comparisons) process.stdout.write(comparisonMarkdown(c) + '\n');
-    if (comparisons.length === 1) {
-      write(o.out ?? join(dirs[0], 'model-compare.json'), comparisons[0]);
-      return;
-    }
-    const agreement = agreementOver(comparisons);
-    process.stdout.write(`### Agreement over ${comparisons.length} runs\n\n${agreementMarkdown(agreement)}`);
-    if (o.out) write(o.out, { schema: 'shellgrade.model-agreement/1', comparisons, agreement });
-  });
+/** The `models` command and its subcommands, defined on `program` (a fresh Command or a parent's `command('models')`). */
+export function defineModelsCommand(program: Command): Command {
+  program.description('queueing-network models of the variants (LINE solver): demands, predictions, comparisons with measurements');
 
-program
-  .command('saturation')
-  .description("predicted vs measured saturation rate over presets, from `bench calibrate` files (Spearman ρ of the ranking, normalised MAE of SPS/s at the steps)")
-  .argument('<calibration-files...>', 'results/<stamp>-<variant>-calibration.json, one per preset')
-  .option('--demands <run-folders...>', "predict every preset from these runs' demands, each from the run of its own topology (default: the prediction each calibration recorded with --from-model)")
-  .option('--slo-p95-ms <ms>', `a step counts as sustained only with SPS p95 within this (0: the calibration's keep-up test alone)`, Number, DEFAULT_SLO_P95_MS)
-  .option('--out <file>', 'write the agreement JSON (default: results/models/saturation-<stamp>.json)')
-  .action((files: string[], o: { demands?: string[]; sloP95Ms: number; out?: string }) => {
-    const demandRuns = (o.demands ?? []).map((dir) => ({ dir, topology: readMeta(dir).topology }));
-    const rows = files.map((file) => {
-      const c = readCalibration(file);
-      const predicted = demandRuns.length ? predictSaturation(c.variant, demandsFor(loadVariant(c.variant).topology, demandRuns)) : c.predicted;
-      if (!predicted) throw new InvalidArgumentError(`${file} has no recorded prediction (calibrated without --from-model): pass --demands <run-folder>`);
-      return saturationRow(file, c, predicted, o.sloP95Ms > 0 ? o.sloP95Ms : null);
+  program
+    .command('demands')
+    .description('CPU-s per iteration of scenario R, per component and request class, measured by a finished run (JSON)')
+    .argument('[run-folder]', 'a finished results/<run-id> folder')
+    .option('--run <run-folder>', 'the same, as an option')
+    .option('--out <file>', 'write the demands here (default: stdout)')
+    .action((dir: string | undefined, o: { run?: string; out?: string }) => write(o.out, measureDemands(required(dir ?? o.run, 'a run folder'))));
+
+  program
+    .command('predict')
+    .description("a variant's queueing-network prediction at a rate: saturation rate, bottleneck, utilisations, response times (JSON)")
+    .argument('[variant]', 'preset name (infra/variants) or spec file')
+    .option('--variant <name>', 'the same, as an option')
+    .requiredOption('--demands <run-folder>', 'run folder whose measured CPU gives the service demands')
+    .option('--rate <it/s>', 'offered iterations of scenario R per second', positiveNumber)
+    .option('--profile <name>', "use the profile's peak as the rate", 'small')
+    .option('--cores <n>', 'CPU cores of the machine (default: this one)', positiveNumber)
+    .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
+    .option('--out <file>', 'write the prediction here; - for stdout (default: results/models/predict-<variant>-<rate>.json)')
+    .action((variant: string | undefined, o: { variant?: string; demands: string; rate?: number; profile: string; cores?: number; cpuModel: CpuModel; out?: string }) => {
+      const rate = o.rate ?? loadProfile(o.profile).peak;
+      const spec = loadVariant(required(variant ?? o.variant, 'a variant'));
+      const prediction = predictVariant(spec, measureDemands(o.demands), rate, o.cores ?? cpus().length, o.cpuModel);
+      const out = o.out ?? join(resultsDir(), 'models', `predict-${spec.name}-${rate}.json`);
+      if (out !== '-') mkdirSync(dirname(out), { recursive: true });
+      write(out === '-' ? undefined : out, prediction);
     });
-    const result = saturationAgreement(rows);
-    process.stdout.write(saturationMarkdown(result));
-    const out = o.out ?? join(resultsDir(), 'models', `saturation-${resultStamp()}.json`);
-    mkdirSync(dirname(out), { recursive: true });
-    write(out, result);
-  });
 
-program.parseAsync(process.argv).catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+  program
+    .command('compare')
+    .description('prediction next to measurement for run folders; with several, the agreement over the set (Spearman ρ, MAE, normalised MAE)')
+    .argument('<run-folders...>', 'measured run folders; with more than one, the agreement over the set')
+    .option('--demands <run-folder>', 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)')
+    .option('--per-run', 'one comparison per valid run instead of their mean (run-to-run noise stays visible)')
+    .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
+    .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)')
+    .action((dirs: string[], o: { demands?: string; perRun?: boolean; cpuModel: CpuModel; out?: string }) => {
+      const comparisons = dirs.flatMap((dir) => compareRuns(dir, o.demands, o.perRun ?? false, o.cpuModel));
+      for (const c of comparisons) process.stdout.write(comparisonMarkdown(c) + '\n');
+      if (comparisons.length === 1) {
+        write(o.out ?? join(dirs[0], 'model-compare.json'), comparisons[0]);
+        return;
+      }
+      const agreement = agreementOver(comparisons);
+      process.stdout.write(`### Agreement over ${comparisons.length} runs\n\n${agreementMarkdown(agreement)}`);
+      if (o.out) write(o.out, { schema: 'shellgrade.model-agreement/1', comparisons, agreement });
+    });
+
+  program
+    .command('saturation')
+    .description("predicted vs measured saturation rate over presets, from `bench calibrate` files (Spearman ρ of the ranking, normalised MAE of SPS/s at the steps)")
+    .argument('<calibration-files...>', 'results/<stamp>-<variant>-calibration.json, one per preset')
+    .option('--demands <run-folders...>', "predict every preset from these runs' demands, each from the run of its own topology (default: the prediction each calibration recorded with --from-model)")
+    .option('--slo-p95-ms <ms>', `a step counts as sustained only with SPS p95 within this (0: the calibration's keep-up test alone)`, Number, DEFAULT_SLO_P95_MS)
+    .option('--out <file>', 'write the agreement JSON (default: results/models/saturation-<stamp>.json)')
+    .action((files: string[], o: { demands?: string[]; sloP95Ms: number; out?: string }) => {
+      const demandRuns = (o.demands ?? []).map((dir) => ({ dir, topology: readMeta(dir).topology }));
+      const rows = files.map((file) => {
+        const c = readCalibration(file);
+        const predicted = demandRuns.length ? predictSaturation(c.variant, demandsFor(loadVariant(c.variant).topology, demandRuns)) : c.predicted;
+        if (!predicted) throw new InvalidArgumentError(`${file} has no recorded prediction (calibrated without --from-model): pass --demands <run-folder>`);
+        return saturationRow(file, c, predicted, o.sloP95Ms > 0 ? o.sloP95Ms : null);
+      });
+      const result = saturationAgreement(rows);
+      process.stdout.write(saturationMarkdown(result));
+      const out = o.out ?? join(resultsDir(), 'models', `saturation-${resultStamp()}.json`);
+      mkdirSync(dirname(out), { recursive: true });
+      write(out, result);
+    });
+
+  return program;
+}
+
+/** `bench models ...`: the command registered on the front door (benchmarks/src/cli.ts). */
+export const registerModelsCommand = (parent: Command): Command => defineModelsCommand(parent.command('models'));
+
+if (require.main === module) {
+  defineModelsCommand(new Command('models'))
+    .parseAsync(process.argv)
+    .catch((err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    });
+}

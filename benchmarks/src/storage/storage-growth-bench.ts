@@ -5,9 +5,10 @@
  * Runs on private databases and a private bucket (dropped at the end), so a running variant
  * and its data are not touched. Bounded: --count productions per storage (default 1,000).
  *
- *   node dist/libs/admin-cli/src/storage-growth-bench.js [--count 1000] [--archive-bytes 1024] [--out results/storage]
- * Needs PostgreSQL and MinIO up (bash infra/bin/servers up postgres minio); reads DATABASE_URL
- * and MINIO_* like the services. Writes <out>/<stamp>-<size>B.json and latest[-<size>B].{json,md}.
+ *   npm run bench -- storage-growth [--count 1000] [--archive-bytes 1024] [--out results/storage]
+ * (its flags: command.ts). Brings PostgreSQL and MinIO up (infra/bin/servers up postgres minio); reads
+ * DATABASE_URL and MINIO_* like the services. Writes <out>/<stamp>-<size>B.json and latest[-<size>B].{json,md}.
+ * Moved from libs/admin-cli (issue 32 item 3: admin-cli administers, benchmarks measure).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -15,15 +16,15 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import type { ArchiveStore } from '@shellgrade/domain';
 import { PgProductionRepository } from '@shellgrade/persistence';
 import { createReceivedProduction, createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
 import { mean, quantile } from 'simple-statistics';
 import type { Pool } from 'pg';
 import { createMinioClient, listObjects, MinioArchiveStore, PostgresArchiveStore, removeObjectsInBatches } from '@shellgrade/storage';
-import { minioSettingsFrom } from './storage-commands';
-import { loadToolEnv, toolPool } from './tool-env';
+import { createPool } from '@shellgrade/persistence';
+import { databaseSchema, loadConnections } from '@shellgrade/variant';
+import { minioSettingsFrom } from '@shellgrade/admin-cli';
 
 type StorageName = 'postgres' | 'minio';
 
@@ -78,6 +79,9 @@ const summarize = (ms: number[]): LatencySummary => ({
 });
 const round = (x: number, digits = 3) => Number(x.toFixed(digits));
 
+/** A small pool of its own, the spec's idle timeout (as the admin tools' pools). */
+const benchPool = (databaseUrl: string): Pool => createPool({ databaseUrl, size: 2, idleTimeoutMs: databaseSchema.parse({}).idleTimeoutMs });
+
 async function tableSizes(pool: Pool): Promise<TableSizes> {
   const { rows } = await pool.query<Record<keyof TableSizes, string>>(
     `SELECT pg_total_relation_size(c.oid) AS "totalBytes", pg_relation_size(c.oid) AS "heapBytes",
@@ -103,7 +107,7 @@ interface Lane {
 
 async function openLane(storage: StorageName, makeStore: (pool: Pool) => ArchiveStore): Promise<Lane> {
   const db = await createTestDatabase();
-  const pool = toolPool(db.url, 2);
+  const pool = benchPool(db.url);
   const catalog = [{ slug: 'paper-scripts', name: 'bench', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: '', locale: 'en', skills: [] }];
   const seeded = await seed(pool, { students: 1, teachers: 0, catalog, kdfCost: 4 });
   const student = seeded.students[0]!;
@@ -130,7 +134,7 @@ async function diskBytes(dir: string): Promise<number> {
 }
 
 export async function runStorageBench(opts: { count: number; archiveBytes: number; env?: NodeJS.ProcessEnv }): Promise<StorageBenchReport> {
-  const cfg = loadToolEnv(opts.env ?? process.env);
+  const cfg = loadConnections(opts.env ?? process.env);
   const settings = { ...minioSettingsFrom(cfg), bucket: `shellgrade-bench-${randomBytes(4).toString('hex')}` };
   const client = createMinioClient(settings);
   const lanes: Lane[] = [];
@@ -232,38 +236,19 @@ export function storageBenchMarkdown(r: StorageBenchReport): string {
   return lines.join('\n');
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      count: { type: 'string', default: '1000' },
-      'archive-bytes': { type: 'string', default: '1024' },
-      out: { type: 'string', default: 'results/storage' },
-    },
-    strict: true,
-  });
-  const count = Number(values.count);
-  const archiveBytes = Number(values['archive-bytes']);
-  if (!Number.isInteger(count) || count < 10 || count > 20_000) throw new Error('--count must be an integer in [10, 20000]');
-  if (!Number.isInteger(archiveBytes) || archiveBytes < 1 || archiveBytes > 1024 * 1024) {
-    throw new Error('--archive-bytes must be an integer in [1, 1048576]');
-  }
-  const report = await runStorageBench({ count, archiveBytes });
-  await mkdir(values.out, { recursive: true });
+export const STORAGE_BENCH_LIMITS = { count: [10, 20_000], archiveBytes: [1, 1024 * 1024] } as const;
+
+/** Runs the bench and writes <out>/<stamp>-<size>B.json and latest[-<size>B].{json,md}; returns the Markdown. */
+export async function runStorageBenchToFiles(opts: { count: number; archiveBytes: number; out: string }): Promise<string> {
+  const report = await runStorageBench({ count: opts.count, archiveBytes: opts.archiveBytes });
+  await mkdir(opts.out, { recursive: true });
   const json = JSON.stringify(report, null, 2);
   const stamp = report.createdAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  await writeFile(join(values.out, `${stamp}-${archiveBytes}B.json`), json);
+  await writeFile(join(opts.out, `${stamp}-${opts.archiveBytes}B.json`), json);
   // latest-<size>B.* per archive size (the bench report reads the 1024 B one), latest.* for the last run.
-  for (const name of ['latest', `latest-${archiveBytes}B`]) {
-    await writeFile(join(values.out, `${name}.json`), json);
-    await writeFile(join(values.out, `${name}.md`), storageBenchMarkdown(report));
+  for (const name of ['latest', `latest-${opts.archiveBytes}B`]) {
+    await writeFile(join(opts.out, `${name}.json`), json);
+    await writeFile(join(opts.out, `${name}.md`), storageBenchMarkdown(report));
   }
-  console.log(storageBenchMarkdown(report));
-}
-
-if (require.main === module) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
+  return storageBenchMarkdown(report);
 }
