@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { helperLibDir } from './assets';
 import type { GraderOptions, SandboxLimits } from './grader-options';
 import { GradingCgroups, type JobCgroup } from './grading-cgroups';
+import { refreshHelperBytecode } from './helper-bytecode';
 import { ownDirName, prepareSandboxRoot, sweepDeadOwners } from './job-dirs';
 import { buildSandboxCommand, type CommandSpec } from './sandbox-command';
 import { buildSeccompFilter } from './seccomp';
@@ -49,6 +50,9 @@ export class JobSandbox {
       requireExecutable(this.bwrapPath, 'bubblewrap (apt-get install bubblewrap, or set the spec\'s grader.isolation: none)');
     }
     prepareSandboxRoot(opts.sandboxRoot);
+    // Stale bytecode would be compiled again by every grading (read-only in the sandbox): refreshed once here.
+    const stale = refreshHelperBytecode(opts.python, this.helperLib);
+    if (stale) process.emitWarning(stale);
     if (opts.isolation === 'bwrap' && this.privileged) this.seccompFilter = buildSeccompFilter(opts.sandboxRoot);
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());

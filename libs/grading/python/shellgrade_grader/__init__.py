@@ -9,11 +9,22 @@ in a fresh sandbox directory and must print ONE JSON line ``{"grade": int, "comm
     g.check(1, "hello.sh is user-executable", lambda: c.user_executable(root / "hello.sh"))
     g.finish()
 """
-from .feedback import Feedback, Verdict
-from .extract import ExtractionError, safe_extract, read_members
-from .grading import Grading
-from .run import RunResult, run_script
-from . import checks
+import gc as _gc
+
+# Every grading imports this library (and its stdlib modules) in a fresh interpreter: the cyclic
+# collector would only scan the import's own objects, a few ms of CPU each time (issue 31).
+_collecting = _gc.isenabled()
+_gc.disable()
+try:
+    from .feedback import Feedback, Verdict
+    from .extract import ExtractionError, safe_extract, read_members
+    from .grading import Grading
+    from .run import RunResult, run_script
+    from . import checks
+finally:
+    if _collecting:
+        _gc.enable()
+del _collecting
 
 __all__ = [
     "Feedback", "Verdict", "ExtractionError", "safe_extract", "read_members",

@@ -1,13 +1,13 @@
 """The grading session: arguments, extraction of the inputs, numbered checks, final print."""
 import sys
-import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Union
 
 from .extract import ArchiveMismatch, ExtractionError, freeze, load_manifest, read_checked_members, refuse_archive, safe_extract
 from .feedback import NOT_OK, NOT_TESTED, OK, Feedback, Verdict
 
-CheckResult = Union[Verdict, bool, "tuple[bool, str]"]
+#: What a check returns (no typing import: it would cost every grading process ~2 ms of CPU).
+CheckResult = Verdict | bool | tuple[bool, str]
 
 
 class Grading:
@@ -66,6 +66,7 @@ class Grading:
         try:
             result = fn()
         except Exception as exc:  # a student file can break any check
+            import traceback  # only when a check fails with an exception
             traceback.print_exc(file=sys.stderr)
             self.feedback.add(num_q, verif, NOT_OK, f"check failed: {type(exc).__name__}: {exc}")
             return False

@@ -6,20 +6,41 @@ neither the grader nor the question in sight. Elsewhere (isolation none) it runs
 """
 import os
 import signal
-import socket
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import protocol
 
 
-@dataclass(frozen=True)
 class RunResult:
-    returncode: "int | None"
-    stdout: str
-    stderr: str
-    timed_out: bool
+    """How a script ended and what it printed: immutable, compared and hashed by value (a frozen
+    dataclass once; written out, as feedback.Verdict, so no grading process imports dataclasses)."""
+
+    __slots__ = ("returncode", "stdout", "stderr", "timed_out")
+    __match_args__ = __slots__
+
+    def __init__(self, returncode: "int | None", stdout: str, stderr: str, timed_out: bool) -> None:
+        for name, value in zip(self.__slots__, (returncode, stdout, stderr, timed_out)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def _fields(self) -> tuple:
+        return (self.returncode, self.stdout, self.stderr, self.timed_out)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"RunResult(returncode={self.returncode!r}, stdout={self.stdout!r}, stderr={self.stderr!r}, timed_out={self.timed_out!r})"
 
 
 def interpreter_of(script: Path) -> "list[str]":
@@ -46,6 +67,8 @@ def run_script(script: "str | Path", args=(), cwd: "str | Path | None" = None, t
     path = Path(script).resolve()
     if os.environ.get(protocol.FD_ENV) and not teacher_material:
         return _run_in_student_sandbox(path, args, cwd, timeout, stdin, use_shebang)
+    import subprocess  # here: a grader that never runs a script here does not pay for its import
+
     cmd = (interpreter_of(path) if use_shebang else ["/bin/sh"]) + [str(path), *map(str, args)]
     proc = subprocess.Popen(cmd, cwd=str(cwd or path.parent), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, text=True, errors="replace")
@@ -61,13 +84,13 @@ def run_script(script: "str | Path", args=(), cwd: "str | Path | None" = None, t
         return RunResult(None, out, err, True)
 
 
-_channel: "socket.socket | None" = None
+_channel = None  # the grader's end of the channel to the supervisor, once opened
 
 
 def _run_in_student_sandbox(path: Path, args, cwd, timeout: float, stdin: str, use_shebang: bool) -> RunResult:
     global _channel
     if _channel is None:
-        _channel = socket.socket(fileno=int(os.environ[protocol.FD_ENV]))
+        _channel = protocol.from_fd(int(os.environ[protocol.FD_ENV]))
     protocol.send(_channel, {"script": str(path), "args": [str(a) for a in args], "cwd": str(cwd) if cwd else None,
                              "timeout": timeout, "stdin": stdin, "use_shebang": use_shebang})
     reply = protocol.receive(_channel)

@@ -18,7 +18,6 @@ import os
 import runpy
 import select
 import shutil
-import socket
 import sys
 
 from . import protocol, seccomp
@@ -36,7 +35,7 @@ def grade(locale: str) -> None:
         _run_grader()
     os.umask(0o022)  # bwrap makes the student sandbox's folders with it: 077 would close them to the student
     take_inputs(os.environ.get("SG_INPUT_DIR"))
-    parent, child = socket.socketpair()
+    parent, child = protocol.socket_pair()
     pid = os.fork()
     if pid == 0:
         parent.close()
@@ -62,7 +61,7 @@ def take_inputs(source: "str | None") -> None:
     os.chown(".", uid, uid)
 
 
-def _become_grader(channel: socket.socket) -> None:
+def _become_grader(channel: "protocol.Channel") -> None:
     uid = int(os.environ["SG_GRADER_UID"])
     limits = parse_limits(os.environ.get("SG_LIMITS", ""))
     apply_limits(limits)  # as root, before the uid change: the hard limits can no longer be raised
@@ -93,7 +92,7 @@ def _run_grader() -> None:
     os._exit(code)
 
 
-def _serve(channel: socket.socket, grader_pid: int) -> None:
+def _serve(channel: "protocol.Channel", grader_pid: int) -> None:
     """Runs the grader's requests one at a time until it exits (its children may keep the socket open)."""
     from .student_sandbox import StudentSandbox
     sandbox = StudentSandbox.from_env()

@@ -120,3 +120,34 @@ def test_the_supervisor_channel_round_trips_and_ends_at_eof():
     assert protocol.receive(b) == {"script": "/job/submission/T/s.sh", "args": ["x y"]}
     a.close()
     assert protocol.receive(b) is None
+
+
+def test_verdict_and_run_result_keep_their_frozen_dataclass_behaviour():
+    from shellgrade_grader import RunResult, Verdict
+    v = Verdict(True, "fine")
+    assert v == Verdict(ok=True, expl="fine") and v != Verdict(True, "other") and v != (True, "fine")
+    assert hash(v) == hash(Verdict(True, "fine")) and bool(v) and not Verdict(False)
+    assert Verdict(False).expl == "" and repr(v) == "Verdict(ok=True, expl='fine')"
+    r = RunResult(0, "out", "err", False)
+    assert r == RunResult(returncode=0, stdout="out", stderr="err", timed_out=False) and r != RunResult(None, "out", "err", True)
+    assert repr(r) == "RunResult(returncode=0, stdout='out', stderr='err', timed_out=False)"
+    assert len({r, RunResult(0, "out", "err", False)}) == 1
+    for obj, field in ((v, "ok"), (r, "stdout")):
+        with pytest.raises(AttributeError):
+            setattr(obj, field, None)
+        with pytest.raises(AttributeError):
+            obj.extra = 1
+    match r:
+        case RunResult(code, out, _, timed_out):
+            assert (code, out, timed_out) == (0, "out", False)
+
+
+def test_importing_the_library_spares_the_grading_process_the_heavy_modules():
+    # every grading imports it in a fresh interpreter (issue 31): dataclasses drags inspect, ast, dis
+    # and tokenize along (~10 ms of CPU), typing ~2 ms, socket ~3 ms; subprocess waits for a script run beside the grader
+    import subprocess
+    import sys
+    code = ("import sys; import shellgrade_grader, shellgrade_grader.supervise, shellgrade_grader.student_sandbox; "
+            "print(' '.join(m for m in ('dataclasses', 'inspect', 'typing', 'traceback', 'subprocess', 'socket') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == []
