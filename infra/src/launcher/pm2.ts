@@ -18,7 +18,8 @@ export interface Pm2Process {
 }
 
 let api: typeof Pm2 | undefined;
-let connected = false;
+/** The one connection (being) made: concurrent callers share it, or pm2 opens a second socket that disconnect() leaves open. */
+let connection: Promise<void> | undefined;
 
 function pm2(): typeof Pm2 {
   if (!api) {
@@ -35,16 +36,18 @@ function call<T>(fn: (cb: (err: Error | null, value: T) => void) => void): Promi
 }
 
 /** Connects to (or spawns) the shared daemon. */
-export async function connect(): Promise<void> {
-  if (connected) return;
-  await call<void>((cb) => pm2().connect((err) => cb(err ?? null, undefined)));
-  connected = true;
+export function connect(): Promise<void> {
+  connection ??= call<void>((cb) => pm2().connect((err) => cb(err ?? null, undefined))).catch((err: unknown) => {
+    connection = undefined;
+    throw err;
+  });
+  return connection;
 }
 
 /** Lets the CLI exit; the daemon and its apps keep running. */
 export function disconnect(): void {
-  if (connected) pm2().disconnect();
-  connected = false;
+  if (connection) pm2().disconnect();
+  connection = undefined;
 }
 
 let holders = 0;
