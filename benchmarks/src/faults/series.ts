@@ -1,5 +1,6 @@
 // The arithmetic of one fault run on the request series k6 logged (LOG_REQUESTS=on): figures per
 // window (before, during, after), time to first error, time to recovery. Pure: tested on recorded series.
+import type { FaultWindow } from '@shellgrade/console-contract';
 import { REQUESTS_PER_ITERATION, type IterationSample, type RequestSample } from '../suites/samples';
 
 export interface Span {
@@ -7,22 +8,15 @@ export interface Span {
   toMs: number;
 }
 
-export interface WindowFigures {
+/**
+ * One window's figures, declared once in the console contract (FaultWindow: the console reads
+ * them): N counts the requests planned in the window (paper 000 §IV-C: 10 per iteration), each by
+ * the time it was sent — the requests sent in it plus the 8 a login failed in it left unsent;
+ * RAC = (OK+KO)/N and EFR = (N−OK)/N over the same requests; p95Ms of successful requests.
+ */
+export interface WindowFigures extends FaultWindow {
   fromMs: number;
   toMs: number;
-  /**
-   * Requests planned in the window (paper 000 §IV-C: 10 per iteration), each by the time it was
-   * sent: the requests sent in it, plus the 8 a login failed in it left unsent.
-   */
-  N: number;
-  OK: number;
-  KO: number;
-  /** (OK+KO)/N and (N−OK)/N, both over the same requests: 0 ≤ OK + KO ≤ N, 0 ≤ EFR ≤ 1. */
-  RAC: number | null;
-  EFR: number | null;
-  koCauses: Record<string, number>;
-  /** p95 of successful requests' client response time (ms). */
-  p95Ms: number | null;
 }
 
 const inSpan = (t: number, s: Span) => t >= s.fromMs && t < s.toMs;

@@ -132,14 +132,17 @@ export const findingRunIds = (r: Pick<FindingResult, 'parts'>, cells: Record<str
 
 // ---- faults ---------------------------------------------------------------------------------
 
-/** One window's figures (benchmarks/src/faults/series.ts WindowFigures). */
+/** One window's figures, as the fault suite computes them (benchmarks/src/faults/series.ts WindowFigures adds the window's bounds). */
 export interface FaultWindow {
+  /** Requests planned in the window, each by the time it was sent: those sent in it plus the 8 a login failed in it left unsent. */
   N: number;
   OK: number;
   KO: number;
+  /** (OK+KO)/N and (N−OK)/N over the same requests: 0 ≤ OK + KO ≤ N, 0 ≤ EFR ≤ 1. */
   RAC: number | null;
   EFR: number | null;
   koCauses: Record<string, number>;
+  /** p95 of successful requests' client response time (ms). */
   p95Ms: number | null;
 }
 
