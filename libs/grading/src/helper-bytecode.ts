@@ -6,7 +6,10 @@
  * for the library. Only the catalog build (catalog/build.py) wrote the bytecode, and only when the
  * catalog's own sources changed, so a checkout or an edit of the library left it stale for good:
  * the supervisor's modules changed by issue 31 item 1 cost async mode ~12 ms per grading that way.
- * compileall rewrites only what is stale (a few stats when nothing is).
+ * Forced (-f): compileall judges a .pyc by the source's mtime alone, the import by mtime and size,
+ * so a module edited within the second it was compiled looks fresh to the one and stale to the
+ * other. The whole package recompiles in ~50 ms, once per grader; each file is replaced atomically,
+ * so replicas starting together do not see a half-written one.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,12 +18,12 @@ import { join } from 'node:path';
 export const HELPER_PACKAGE = 'shellgrade_grader';
 
 /**
- * Compiles what is stale in `<libDir>/shellgrade_grader` with the graders' own interpreter (its
+ * Compiles `<libDir>/shellgrade_grader` with the graders' own interpreter (its
  * magic number). Never throws: a library that cannot be written (read-only install) still grades,
  * only slower; the reason is returned for the caller to report.
  */
 export function refreshHelperBytecode(python: string, libDir: string): string | undefined {
-  const r = spawnSync(python, ['-S', '-m', 'compileall', '-q', join(libDir, HELPER_PACKAGE)], { encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(python, ['-S', '-m', 'compileall', '-f', '-q', join(libDir, HELPER_PACKAGE)], { encoding: 'utf8', timeout: 30_000 });
   if (r.status === 0) return undefined;
   const why = r.error?.message ?? (r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ');
   return `the helper library's bytecode could not be refreshed in ${libDir} (${why || `exit ${r.status}`}): every grading compiles the stale modules again`;
