@@ -8,12 +8,12 @@ import { readFaultRuns, resilienceTable, writeResilienceReport } from '../src/fa
 
 const window = (EFR: number) => ({ fromMs: 0, toMs: 1, N: 10, OK: 10, KO: 0, RAC: 1, EFR, koCauses: {}, p95Ms: 100 });
 
-function run(fault: string, variant: string, o: { lost?: number | null; EFR?: number; recoveredAfterMs?: number | null } = {}): FaultResult {
+function run(fault: string, variant: string, o: { lost?: number | null; EFR?: number; recoveredAfterMs?: number | null; runId?: string } = {}): FaultResult {
   const recovered = o.recoveredAfterMs !== null;
   return {
     fault,
     variant,
-    runId: `${variant}-${fault}`,
+    runId: o.runId ?? `${variant}-${fault}`,
     rate: 2,
     applied: { fault, target: 'x', undo: 'y', injectedAtMs: 0, undoneAtMs: 1 },
     before: window(0),
@@ -32,7 +32,7 @@ function run(fault: string, variant: string, o: { lost?: number | null; EFR?: nu
 
 describe('resilience table', () => {
   it('one row per fault, one column per variant, every run of a cell side by side', () => {
-    const t = resilienceTable([run('kill-one:exercise', 'msa-1-2'), run('kill-one:exercise', 'msa-1-2', { EFR: 0.1, recoveredAfterMs: null }), run('restart:postgres', 'naked-mon', { lost: null })], ['naked-mon', 'msa-1-2']);
+    const t = resilienceTable([run('kill-one:exercise', 'msa-1-2'), run('kill-one:exercise', 'msa-1-2', { EFR: 0.1, recoveredAfterMs: null, runId: 'msa-1-2-kill-one:exercise-2' }), run('restart:postgres', 'naked-mon', { lost: null })], ['naked-mon', 'msa-1-2']);
     expect(t.columns).toEqual(['naked-mon', 'msa-1-2']);
     expect(t.rows.map((r) => r.label)).toEqual(['kill-one:exercise', 'restart:postgres']);
     expect(t.rows[0].cells).toEqual(['–', 'lost 0/0 · EFR 25.0 %/10.0 % · rec 2.0 s/not recovered']);

@@ -3,6 +3,7 @@
 // faults.json files of `bench faults` runs. Markdown and HTML beside each other, as the other reports.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lostOf, resilienceMatrix, type ResilienceCell } from '@shellgrade/console-contract';
 import { escapeHtml, tableHtml } from '../report/html';
 import { tableMarkdown } from '../report/markdown';
 import type { Table } from '../report/tables';
@@ -23,28 +24,32 @@ export function readFaultRuns(dirs: string[]): FaultResult[] {
   return [...new Map(runs.map((r) => [r.runId, r])).values()];
 }
 
+type CellRun = ResilienceCell['runs'][number];
+
 const pct = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)} %`);
 
-function recoveryText(r: FaultResult): string {
-  return r.recovery.recovered ? `${((r.recovery.sinceUndoMs ?? 0) / 1000).toFixed(1)} s` : 'not recovered';
+function recoveryText(r: CellRun): string {
+  return r.recovered ? `${((r.recoveryMs ?? 0) / 1000).toFixed(1)} s` : 'not recovered';
 }
 
 /** One cell: every run's figures, in run order ("lost 0 · EFR 3.0 % · rec 2.0 s"; runs joined by " / "). */
-export function resilienceCell(runs: FaultResult[]): string {
+function resilienceCell(runs: CellRun[]): string {
   if (runs.length === 0) return '–';
-  const lost = runs.map((r) => (r.lost === null ? 'n/a' : String(r.lost + (r.duplicated ?? 0)))).join('/');
-  return `lost ${lost} · EFR ${runs.map((r) => pct(r.during.EFR)).join('/')} · rec ${runs.map(recoveryText).join('/')}`;
+  const lost = runs.map((r) => (r.lost === null ? 'n/a' : String(r.lost))).join('/');
+  return `lost ${lost} · EFR ${runs.map((r) => pct(r.efrDuring)).join('/')} · rec ${runs.map(recoveryText).join('/')}`;
 }
 
+/** The console's resilience matrix (console-contract: the cell figures are computed there once), as a table. */
 export function resilienceTable(runs: FaultResult[], variants?: string[]): Table {
-  const columns = variants ?? [...new Set(runs.map((r) => r.variant))].sort();
-  const faults = [...new Set(runs.map((r) => r.fault))].sort();
-  const lossy = runs.filter((r) => r.lost !== 0 || (r.duplicated ?? 0) !== 0);
+  const matrix = resilienceMatrix([{ id: '', results: runs }]);
+  const columns = variants ?? matrix.variants;
+  const cellRuns = (row: number, variant: string) => matrix.cells[row][matrix.variants.indexOf(variant)]?.runs ?? [];
+  const lossy = runs.filter((r) => lostOf(r) !== 0);
   return {
     id: 'resilience',
     title: 'Resilience: requests lost or duplicated, EFR during the fault, recovery after the undo',
     columns,
-    rows: faults.map((f) => ({ label: f, cells: columns.map((v) => resilienceCell(runs.filter((r) => r.fault === f && r.variant === v))) })),
+    rows: matrix.faults.map((f, i) => ({ label: f, cells: columns.map((v) => resilienceCell(cellRuns(i, v))) })),
     notes: [
       'lost: accepted but not persisted final, plus duplicated, from what the client was told (must be 0); n/a: no audit.',
       'EFR during: error and failure rate in the fault window; rec: p95 back within +10 % of the steady window, after the undo.',

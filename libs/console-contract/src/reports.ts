@@ -212,10 +212,10 @@ export interface FaultsReport {
   files: string[];
 }
 
-/** Lost plus duplicated (resilience.ts counts both as lost); null without an audit. */
+/** Lost plus duplicated (both count as lost); null without an audit. */
 export const lostOf = (r: Pick<FaultRun, 'lost' | 'duplicated'>): number | null => (r.lost === null ? null : r.lost + (r.duplicated ?? 0));
 
-/** The resilience matrix of fault runs found in folders (as resilience.ts readFaultRuns + resilienceTable, as data). */
+/** The resilience matrix of fault runs found in folders, as data: the console's table, and `bench faults-table`'s (resilience.ts renders it). */
 export function resilienceMatrix(folders: readonly { id: string; results: readonly FaultRun[] }[]): ResilienceMatrix {
   const seen = new Map<string, { run: FaultRun; folder: string }>();
   for (const f of folders) for (const run of f.results) if (!seen.has(run.runId)) seen.set(run.runId, { run, folder: f.id });
