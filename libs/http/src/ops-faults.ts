@@ -21,6 +21,7 @@ import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, type OpsReportsOptions } from './ops-findings-files';
 import { RUN_ID } from './ops-results';
 import { problem, sendProblem } from './problem';
+import type { Same } from './same-type';
 
 export type OpsFaultsOptions = OpsReportsOptions;
 
@@ -57,7 +58,6 @@ export const faultsFileSchema = z.union([
 ]);
 
 // What is read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _runIsContract: Same<z.infer<typeof faultRunSchema>, FaultRun> = true;
 void _runIsContract;
 

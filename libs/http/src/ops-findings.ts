@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, serveReportFile, type OpsReportsOptions } from './ops-findings-files';
 import { problem, sendProblem } from './problem';
+import type { Same } from './same-type';
 
 export type OpsFindingsOptions = OpsReportsOptions;
 
@@ -76,7 +77,6 @@ export const findingsFileSchema = z.object({
 });
 
 // What is read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _resultIsContract: Same<z.infer<typeof findingResultSchema>, FindingResult> = true;
 const _recordIsContract: Same<z.infer<typeof findingsRecordSchema>, FindingsRunRecord> = true;
 void _resultIsContract;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { join } from 'node:path';
 import type { LaunchRecord } from '@shellgrade/console-contract';
 import { z } from 'zod';
+import type { Same } from './same-type';
 
 export const launchRecordSchema = z.object({
   id: z.string(),
@@ -24,7 +25,6 @@ export const launchRecordSchema = z.object({
   cancelled: z.object({ at: z.string(), by: z.string(), from: z.string() }).nullable(),
 });
 // The record read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _schemaIsContract: Same<z.infer<typeof launchRecordSchema>, LaunchRecord> = true;
 
 export class LaunchRecords {
