@@ -47,6 +47,34 @@ describe('attributeHopFault', () => {
     expect(() => attributeHopFault('exercise', steady, [])).toThrow(/no SPS traces in the fault window/);
   });
 
+  it('a wait for a busy server is an effect: named only where it is the slowed hop\'s own signature', () => {
+    // PostgreSQL slowed: the grading consumer writes slower, jobs wait longer in the queue.
+    const base = { gateway: 5, exercise: 50, database: 10, 'broker.publish': 2, 'broker.queue_wait': 3, 'broker.consume': 60 };
+    const slowed = { ...base, database: 110, 'broker.queue_wait': 700, 'broker.consume': 90 };
+    const v = attributeHopFault('postgres', requests(40, base), requests(40, slowed, 1000));
+    expect(v.p50.largestDirect).toBe('broker.queue_wait');
+    expect(v.p50.largest).toBe('database');
+    expect(v.named).toBe(true);
+    // Only a wait grew: no cause among the work, so no hop is named (not even the broker's neighbour).
+    const onlyWait = attributeHopFault('postgres', requests(40, base), requests(40, { ...base, 'broker.queue_wait': 300 }, 1000));
+    expect(onlyWait.p50.largest).toBeNull();
+    expect(onlyWait.named).toBe(false);
+    // The broker hop itself keeps its wait as its signature; so does Redis where it is BullMQ's broker, and only there.
+    const waited = requests(40, { ...base, 'broker.queue_wait': 300 }, 1000);
+    expect(attributeHopFault('rabbitmq', requests(40, base), waited).named).toBe(true);
+    expect(attributeHopFault('redis', requests(40, base), waited, 'bullmq').named).toBe(true);
+    expect(attributeHopFault('redis', requests(40, base), waited, 'rabbitmq').named).toBe(false);
+  });
+
+  it('the leftover hop is judged over the requests through the leftover service, named by the wait around it', () => {
+    const base = { gateway: 5, 'leftover.queueing': 1, leftover: 20, database: 5 };
+    const v = attributeHopFault('leftover', requests(30, base), requests(30, { ...base, 'leftover.queueing': 101 }, 1000));
+    expect(v.requests).toBe('requests through the leftover service');
+    expect(v.p95.largest).toBe('leftover.queueing');
+    expect(v.named).toBe(true);
+    expect(() => attributeHopFault('leftover', requests(30, base), [])).toThrow(/no requests through the leftover service traces in the fault window/);
+  });
+
   it('the share named correctly counts only faults with a verdict', () => {
     const named = attributeHopFault('exercise', steady, requests(60, { gateway: 5, 'exercise.queueing': 102, exercise: 100, database: 20 }, 1000));
     const missed = attributeHopFault('exercise', steady, steady);
@@ -74,5 +102,23 @@ describe('attributeHopFault on recorded traces', () => {
   it('the same traces do not name a hop that was not slowed', () => {
     expect(attributeHopFault('postgres', recorded.steady, recorded.during).named).toBe(false);
     expect(attributeHopFault('exercise', recorded.steady, recorded.steady).named).toBe(false);
+  });
+});
+
+describe('attributeHopFault on recorded traces of a downstream effect', () => {
+  // A real run (results/20261127T045110Z-msa-rabbitmq-1-2-fault-latency-postgres): msa-rabbitmq-1-2
+  // at 4 it/s, +100 ms on every PostgreSQL answer for 10 s. The jobs then waited ~1.4 s more in the
+  // queue (the consumer writing slower) while the statements on the path took ~0.4 s more.
+  const recorded = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'faults-latency-postgres-rabbitmq-windows.json'), 'utf8')) as { hop: 'postgres'; steady: RequestBreakdown[]; during: RequestBreakdown[] };
+
+  it('names the database, not the queue wait it caused, at p50 and p95', () => {
+    const v = attributeHopFault(recorded.hop, recorded.steady, recorded.during);
+    expect([v.steadyRequests, v.faultRequests]).toEqual([32, 38]);
+    expect(v.p50.largestDirect).toBe('broker.queue_wait');
+    expect(v.p50.largest).toBe('database');
+    expect(v.p95.largest).toBe('database');
+    expect(v.named).toBe(true);
+    // Redis (the cache here) is not on the path of these jobs: the queue wait is not its signature.
+    expect(attributeHopFault('redis', recorded.steady, recorded.during, 'rabbitmq').named).toBe(false);
   });
 });

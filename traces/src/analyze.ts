@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { aggregateByVariant } from './attribution/aggregate';
-import { breakdownRequest, type RequestBreakdown } from './attribution/request';
+import { breakdownRequest, type RequestBreakdown, type RootFinder } from './attribution/request';
 import { JaegerClient } from './jaeger/client';
 import { readCollectorCounts } from './jaeger/collector-metrics';
 import type { Trace } from '@shellgrade/trace-model';
@@ -33,11 +33,12 @@ export interface AttributeOptions {
   fallbackVariant?: string;
 }
 
-export function breakdownTraces(traces: Trace[], samples: Map<string, ClientSample>, fallbackVariant?: string): RequestBreakdown[] {
+/** The SPS requests of the traces (or those `findRoot` picks), broken down, in start order. */
+export function breakdownTraces(traces: Trace[], samples: Map<string, ClientSample>, fallbackVariant?: string, findRoot?: RootFinder): RequestBreakdown[] {
   const out: RequestBreakdown[] = [];
   for (const t of traces) {
     const sample = samples.get(normalizeTraceId(t.traceId));
-    const r = breakdownRequest(t, sample ? sample.durationMs : null, fallbackVariant);
+    const r = breakdownRequest(t, sample ? sample.durationMs : null, fallbackVariant, findRoot);
     if (r) out.push(r);
   }
   return out.sort((a, b) => a.startUs - b.startUs);

@@ -2,7 +2,7 @@
 // the analysis itself, never a copy of it.
 export { breakdownTraces, ROOT_SERVICES } from './analyze';
 export type { Component } from './attribution/components';
-export type { RequestBreakdown } from './attribution/request';
+export { rootCrossing, type RequestBreakdown, type RootFinder } from './attribution/request';
 export { sharesAt } from './attribution/shares';
 export { JaegerClient } from './jaeger/client';
 export { readClientSamples } from './samples/client-samples';

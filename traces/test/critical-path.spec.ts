@@ -1,5 +1,5 @@
 import { attributeCriticalPath, indexSpans, linkBrokerHandoffs } from '../src/attribution/critical-path';
-import { breakdownRequest } from '../src/attribution/request';
+import { breakdownRequest, rootCrossing } from '../src/attribution/request';
 import type { TraceSpan } from '@shellgrade/trace-model';
 import { span, spsRoot, trace } from './fixtures/span-trees';
 
@@ -144,6 +144,20 @@ describe('request breakdown', () => {
       null,
     )!;
     expect(r.databaseRoundTrips).toBe(4);
+  });
+
+  it('breaks down the requests that cross one service when told to (a hop the SPS never crosses)', () => {
+    const login = span({ id: 'l', name: 'POST /api/user/login', kind: 'server', service: 'shellgrade-gateway', start: 0, end: 50, tags: { 'http.method': 'POST', 'http.target': '/api/user/login' } });
+    const call = span({ id: 'c', parent: 'l', name: 'POST', kind: 'client', service: 'shellgrade-gateway', start: 5, end: 45 });
+    const served = span({ id: 's', parent: 'c', name: 'POST /api/user/login', kind: 'server', service: 'shellgrade-leftover', start: 20, end: 40 });
+    const crossesLeftover = rootCrossing('shellgrade-leftover');
+    const r = breakdownRequest(trace(login, call, served), null, 'msa-1-2', crossesLeftover)!;
+    expect(r.rootService).toBe('shellgrade-gateway');
+    // The gateway's client span waits 15 ms before the leftover server span starts, 5 ms after it ends.
+    expect(r.components).toEqual({ gateway: 10, 'leftover.queueing': 20, leftover: 20 });
+    // An SPS that stays between the gateway and the exercise service is not one of them.
+    expect(breakdownRequest(tree, null, 'naked-mon', crossesLeftover)).toBeUndefined();
+    expect(breakdownRequest(trace(login, call, served), null)).toBeUndefined();
   });
 
   it('recognises the SPS root by new semantic-convention tags too', () => {

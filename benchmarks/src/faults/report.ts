@@ -34,7 +34,8 @@ const ms = (v: number) => `${v.toFixed(0)} ms`;
 
 function increaseText(q: QuantileIncrease): string {
   const top = q.increases.slice(0, 3).map(([c, d]) => `${c} ${d >= 0 ? '+' : ''}${ms(d)}`).join(', ');
-  return `${ms(q.steadyMs)} → ${ms(q.faultMs)}; largest: ${q.largest ?? 'none'} (${top})`;
+  const direct = q.largestDirect && q.largestDirect !== q.largest ? ` [waits included: ${q.largestDirect}]` : '';
+  return `${ms(q.steadyMs)} → ${ms(q.faultMs)}; largest: ${q.largest ?? 'none'}${direct} (${top})`;
 }
 
 /** The latency faults' verdicts and the share named correctly; empty without latency faults. */
@@ -42,11 +43,11 @@ function attributionMarkdown(results: FaultResult[]): string {
   const judged = results.filter((r) => r.attribution !== undefined);
   if (judged.length === 0) return '';
   const share = namedShare(judged.map((r) => r.attribution));
-  const lines = ['| fault | steady / fault SPS traces | p50 increase | p95 increase | hop named |', '|---|---|---|---|---|'];
+  const lines = ['| fault | steady / fault traces | p50 increase | p95 increase | hop named |', '|---|---|---|---|---|'];
   for (const r of judged) {
     const a = r.attribution;
     if (!a) lines.push(`| ${r.fault} | – | – | – | no verdict: ${r.attributionError ?? 'unknown'} |`);
-    else lines.push(`| ${r.fault} | ${a.steadyRequests} / ${a.faultRequests} | ${increaseText(a.p50)} | ${increaseText(a.p95)} | ${a.named ? 'yes' : 'NO'} (expected ${a.expected.join(' or ')}) |`);
+    else lines.push(`| ${r.fault} | ${a.steadyRequests} / ${a.faultRequests} ${a.requests ?? 'SPS'} | ${increaseText(a.p50)} | ${increaseText(a.p95)} | ${a.named ? 'yes' : 'NO'} (expected ${a.expected.join(' or ')}) |`);
   }
   const summary = share.share === null ? 'no latency fault had a verdict' : `${share.named} of ${share.of} latency faults named correctly (${(100 * share.share).toFixed(0)} %)`;
   return `\n## Attribution of the slowed hop\n\n${summary}; ${judged.length - share.of} without a verdict.\n\n${lines.join('\n')}\n`;

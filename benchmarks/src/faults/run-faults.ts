@@ -8,11 +8,12 @@ import { phase } from '../log';
 import { resultStamp, resultsDir, runDir } from '../paths';
 import { runTest } from '../run-test';
 import { sleep } from '../shell';
+import { loadVariant } from '@shellgrade/variant';
 import { variantDown, variantStatus, variantUp } from '../stack';
 import { calibratedSaturation } from '../suites/resolve';
 import type { RunRecord } from '../types';
 import { analyseFaultRun, type FaultResult, type FaultWindowsS } from './analyse';
-import { attributeHopFault, type AttributionVerdict } from './attribution';
+import { attributeHopFault, hopRoot, type AttributionVerdict } from './attribution';
 import { FaultNotApplicable, faultKind, planFault } from './catalog';
 import { applyFault, type AppliedFault } from './guard';
 import { replayLeftJournals, UndoJournal } from './journal';
@@ -153,10 +154,10 @@ async function attributeRun(dir: string, routed: RoutedHop, applied: AppliedFaul
     const [steady, during] = await windowBreakdowns(dir, [
       { fromMs: applied.injectedAtMs - o.steadyS * 1000, toMs: applied.injectedAtMs },
       { fromMs: applied.injectedAtMs, toMs: applied.undoneAtMs },
-    ]);
+    ], hopRoot(routed.hop));
     // The per-request breakdowns the verdict rests on, beside it (a test fixture is cut from them).
     writeFileSync(join(dir, 'attribution-windows.json'), JSON.stringify({ hop: routed.hop, steady, during }));
-    const verdict = attributeHopFault(routed.hop, steady, during);
+    const verdict = attributeHopFault(routed.hop, steady, during, loadVariant(o.variant).dispatch);
     phase(`attribution of ${routed.hop}: p50 +${(verdict.p50.faultMs - verdict.p50.steadyMs).toFixed(0)} ms, largest ${verdict.p50.largest}; p95 +${(verdict.p95.faultMs - verdict.p95.steadyMs).toFixed(0)} ms, largest ${verdict.p95.largest} -> ${verdict.named ? 'named' : 'NOT named'}`);
     return { attribution: verdict };
   } catch (err) {

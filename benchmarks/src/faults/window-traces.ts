@@ -1,16 +1,16 @@
-// The SPS breakdowns of a fault run's windows, from Jaeger, by the traces/ attribution itself
+// The request breakdowns (SPS unless told otherwise) of a fault run's windows, from Jaeger, by the traces/ attribution itself
 // (critical path, client samples matched from the run folder's k6 log).
 import { loadConnections } from '@shellgrade/variant';
 import type { Trace } from '@shellgrade/trace-model';
-import { breakdownTraces, JaegerClient, readClientSamples, ROOT_SERVICES, type RequestBreakdown } from '@shellgrade/traces';
+import { breakdownTraces, JaegerClient, readClientSamples, ROOT_SERVICES, type RequestBreakdown, type RootFinder } from '@shellgrade/traces';
 
 export interface MsWindow {
   fromMs: number;
   toMs: number;
 }
 
-/** One list of SPS breakdowns per window, in the order given. */
-export async function windowBreakdowns(runDir: string, windows: MsWindow[], jaegerUrl = loadConnections().JAEGER_QUERY_URL): Promise<RequestBreakdown[][]> {
+/** One list of breakdowns per window, in the order given: the SPS requests, or those `findRoot` picks. */
+export async function windowBreakdowns(runDir: string, windows: MsWindow[], findRoot?: RootFinder, jaegerUrl = loadConnections().JAEGER_QUERY_URL): Promise<RequestBreakdown[][]> {
   const jaeger = new JaegerClient(jaegerUrl);
   const known = await jaeger.services();
   const services = ROOT_SERVICES.filter((s) => known.includes(s));
@@ -20,8 +20,8 @@ export async function windowBreakdowns(runDir: string, windows: MsWindow[], jaeg
   for (const w of windows) {
     const traces = new Map<string, Trace>();
     for (const service of services) for (const t of await jaeger.search({ service, fromMs: w.fromMs, toMs: w.toMs })) traces.set(t.traceId, t);
-    // A trace found by its start is kept only if its SPS root began inside the window.
-    out.push(breakdownTraces([...traces.values()], samples).filter((r) => r.startUs / 1000 >= w.fromMs && r.startUs / 1000 < w.toMs));
+    // A trace found by its start is kept only if its root began inside the window.
+    out.push(breakdownTraces([...traces.values()], samples, undefined, findRoot).filter((r) => r.startUs / 1000 >= w.fromMs && r.startUs / 1000 < w.toMs));
   }
   return out;
 }

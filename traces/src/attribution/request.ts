@@ -1,5 +1,5 @@
 /**
- * Breakdown of one SPS request: the root server span's critical path, plus the time the
+ * Breakdown of one request (the SPS unless told otherwise): the root server span's critical path, plus the time the
  * client waited before that span began or after it ended (connection/accept queueing,
  * event-loop stall, response transfer) when the client-observed duration is known.
  */
@@ -48,18 +48,30 @@ export function isSpsRoot(span: TraceSpan): boolean {
   return span.kind === 'server' && method === 'POST' && requestPath(span).endsWith(SPS_PATH);
 }
 
-/** The SPS server span that starts the trace on our side (its parent is k6's, not stored). */
-export function findSpsRoot(trace: Trace): TraceSpan | undefined {
+/** Which request of a trace is broken down: its root server span, or undefined to leave the trace out. */
+export type RootFinder = (trace: Trace) => TraceSpan | undefined;
+
+/** The server spans that start the trace on our side (their parent is k6's, not stored), earliest first. */
+function rootServerSpans(trace: Trace): TraceSpan[] {
   const ids = new Set(trace.spans.map((s) => s.spanId));
-  return trace.spans
-    .filter((s) => (s.parentId === undefined || !ids.has(s.parentId)) && isSpsRoot(s))
-    .sort((a, b) => a.startUs - b.startUs)[0];
+  return trace.spans.filter((s) => s.kind === 'server' && (s.parentId === undefined || !ids.has(s.parentId))).sort((a, b) => a.startUs - b.startUs);
+}
+
+/** The SPS server span that starts the trace on our side. */
+export const findSpsRoot: RootFinder = (trace) => rootServerSpans(trace).find(isSpsRoot);
+
+/**
+ * Any request whose trace reaches `service` (a server span of it): the requests that cross one
+ * hop, e.g. gateway → leftover, which the SPS never crosses.
+ */
+export function rootCrossing(service: string): RootFinder {
+  return (trace) => (trace.spans.some((s) => s.kind === 'server' && s.service === service) ? rootServerSpans(trace)[0] : undefined);
 }
 
 const US_PER_MS = 1000;
 
-export function breakdownRequest(trace: Trace, clientMs: number | null, fallbackVariant = 'unknown'): RequestBreakdown | undefined {
-  const root = findSpsRoot(trace);
+export function breakdownRequest(trace: Trace, clientMs: number | null, fallbackVariant = 'unknown', findRoot: RootFinder = findSpsRoot): RequestBreakdown | undefined {
+  const root = findRoot(trace);
   if (!root) return undefined;
   const spans = linkBrokerHandoffs(trace.spans);
   const times = attributeCriticalPath(root, indexSpans(spans));
