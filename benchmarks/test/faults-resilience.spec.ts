@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FaultResult } from '../src/faults/analyse';
-import { readFaultRuns, resilienceTable, writeResilienceReport } from '../src/faults/resilience';
+import { pairVerdicts } from '../src/faults/pair-verdicts';
+import { pairVerdictTable, readFaultRuns, resilienceTable, writeResilienceReport } from '../src/faults/resilience';
+import { resilienceMatrix } from '@shellgrade/console-contract';
 
 const window = (EFR: number) => ({ fromMs: 0, toMs: 1, N: 10, OK: 10, KO: 0, RAC: 1, EFR, koCauses: {}, p95Ms: 100 });
 
@@ -56,5 +58,41 @@ describe('resilience table', () => {
     const out = writeResilienceReport(results, runs);
     expect(readFileSync(out.markdown, 'utf8')).toContain('| latency:exercise | lost 0 · EFR 25.0 % · rec 2.0 s | – |');
     expect(readFileSync(out.html, 'utf8')).toContain('<th>kill-one:monolith</th><td>–</td><td>lost 0 · EFR 25.0 % · rec 2.0 s</td>');
+  });
+});
+
+describe('architecture verdicts over cells of 3 runs or more', () => {
+  const cell = (variant: string, efr: number[], recoveredAfterMs: (number | null)[]) =>
+    efr.map((EFR, i) => run('kill-one:exercise', variant, { EFR, recoveredAfterMs: recoveredAfterMs[i], runId: `${variant}-${i}` }));
+
+  it("gives B − A with Welch's interval and the rank test, as the textbook computes them", () => {
+    // A 20/22/24 %, B 10/12/14 %: diff −10 pp, se = √(2 · 0.0004 / 3), df 4, t(0.975, 4) = 2.77645 → ±4.5339 pp.
+    // Every B below every A: U = 0, exact two-sided p = 2 / C(6, 3) = 0.1, Cliff's δ = −1.
+    const runs = [...cell('mon', [0.2, 0.22, 0.24], [1000, 2000, 3000]), ...cell('msa', [0.1, 0.12, 0.14], [4000, 5000, 6000])];
+    const [v] = pairVerdicts(resilienceMatrix([{ id: '', results: runs }]), ['mon', 'msa']);
+    expect(v.efrDuring.difference.diff).toBeCloseTo(-0.1, 10);
+    expect(v.efrDuring.difference.lo).toBeCloseTo(-0.1 - 0.045339, 5);
+    expect(v.efrDuring.difference.hi).toBeCloseTo(-0.1 + 0.045339, 5);
+    expect(v.efrDuring.rank).toMatchObject({ p: 0.1, cliffsDelta: -1, method: 'exact' });
+    expect(v.efrDuring.reading).toBe('msa lower');
+    // Recovery 1/2/3 s vs 4/5/6 s: +3 s, se = √(2/3), df 4 → ±2.27 s.
+    expect(v.recovery.difference.diff).toBeCloseTo(3000, 6);
+    expect(v.recovery.difference.hi! - v.recovery.difference.diff!).toBeCloseTo(2266.9, 0);
+    expect(v.recovery.reading).toBe('msa higher');
+  });
+
+  it('censors a run not recovered (ranked above every recovered one, no interval) and skips cells under 3 runs', () => {
+    const runs = [...cell('mon', [0.2, 0.2, 0.2], [1000, null, null]), ...cell('msa', [0.2, 0.2, 0.2], [500, 600, 700]), ...cell('msa-2', [0.1, 0.1], [1, 2])];
+    const verdicts = pairVerdicts(resilienceMatrix([{ id: '', results: runs }]), ['mon', 'msa', 'msa-2']);
+    expect(verdicts.map((v) => `${v.a}/${v.b}`)).toEqual(['mon/msa']);
+    const [v] = verdicts;
+    expect(v.efrDuring.reading).toBe('no significant difference');
+    expect(v.recovery.note).toBe('not recovered within the window: 2 of 3 vs 0 of 3 runs');
+    expect(v.recovery.difference.lo).toBeNull();
+    expect(v.recovery.rank!.cliffsDelta).toBe(-1);
+    const t = pairVerdictTable(runs, ['mon', 'msa', 'msa-2']);
+    expect(t.rows).toHaveLength(1);
+    expect(t.rows[0].cells[0]).toBe('mon vs msa');
+    expect(t.rows[0].cells[5]).toBe('not recovered within the window: 2 of 3 vs 0 of 3 runs');
   });
 });

@@ -8,6 +8,7 @@ import { escapeHtml, tableHtml } from '../report/html';
 import { tableMarkdown } from '../report/markdown';
 import type { Table } from '../report/tables';
 import type { FaultResult } from './analyse';
+import { MIN_RUNS, pairVerdicts, type MetricVerdict } from './pair-verdicts';
 
 /** Every fault run of the faults.json files under `dirs` (a results folder's `*-faults` folders, or those folders). */
 export function readFaultRuns(dirs: string[]): FaultResult[] {
@@ -58,11 +59,56 @@ export function resilienceTable(runs: FaultResult[], variants?: string[]): Table
   };
 }
 
+const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
+
+/** "B − A [lo, hi]" in the metric's unit (scale: share → percentage points, ms → s), or why none. */
+function intervalText(m: MetricVerdict, scale: number, unit: string, digits: number): string {
+  const d = m.difference;
+  if (d.diff === null || d.lo === null || d.hi === null) return m.note ?? d.note ?? 'n/a';
+  return `${signed(d.diff * scale, digits)} ${unit} [${signed(d.lo * scale, digits)}, ${signed(d.hi * scale, digits)}]`;
+}
+
+function rankText(m: MetricVerdict): string {
+  return m.rank ? `p ${m.rank.p.toFixed(3)} · δ ${signed(m.rank.cliffsDelta, 2)} (${m.rank.magnitude})` : 'n/a';
+}
+
+const meanText = (m: MetricVerdict, scale: number, digits: number) =>
+  m.difference.meanA === null || m.difference.meanB === null ? 'n/a' : `${(m.difference.meanA * scale).toFixed(digits)} / ${(m.difference.meanB * scale).toFixed(digits)}`;
+
+/** The architecture verdicts: per fault, every pair of variants whose cells have MIN_RUNS runs or more. */
+export function pairVerdictTable(runs: FaultResult[], variants?: string[]): Table {
+  const matrix = resilienceMatrix([{ id: '', results: runs }]);
+  const verdicts = pairVerdicts(matrix, variants ?? matrix.variants);
+  return {
+    id: 'resilience-pairs',
+    title: `Architecture verdicts: B − A per fault, over the runs of cells with ${MIN_RUNS} runs or more`,
+    columns: ['A vs B', 'EFR during A / B (%)', 'EFR B − A [95 % CI]', 'EFR rank test', 'recovery A / B (s)', 'recovery B − A [95 % CI]', 'recovery rank test', 'reading (EFR; recovery)'],
+    rows: verdicts.map((v) => ({
+      label: v.fault,
+      cells: [
+        `${v.a} vs ${v.b}`,
+        meanText(v.efrDuring, 100, 1),
+        intervalText(v.efrDuring, 100, 'pp', 1),
+        rankText(v.efrDuring),
+        v.recovery.note ? 'n/a' : meanText(v.recovery, 1 / 1000, 1),
+        intervalText(v.recovery, 1 / 1000, 's', 1),
+        rankText(v.recovery),
+        `${v.efrDuring.reading}; ${v.recovery.reading}`,
+      ],
+    })),
+    notes: [
+      "Welch's t interval over runs (95 %), unequal variances; a reading names B lower or higher when the interval excludes 0, else no significant difference.",
+      "Rank test: Mann–Whitney U (two-sided) with Cliff's δ = P(B > A) − P(B < A); a run not recovered within the window ranks above every recovered run.",
+      verdicts.length ? `${verdicts.length} comparisons.` : `no cell pair has ${MIN_RUNS} runs or more on both sides.`,
+    ],
+  };
+}
+
 export function writeResilienceReport(dir: string, runs: FaultResult[], variants?: string[]): { markdown: string; html: string } {
-  const t = resilienceTable(runs, variants);
+  const tables = [resilienceTable(runs, variants), pairVerdictTable(runs, variants)];
   const markdown = join(dir, 'resilience.md');
   const html = join(dir, 'resilience.html');
-  writeFileSync(markdown, `# Resilience\n\n${tableMarkdown(t)}`);
-  writeFileSync(html, `<!doctype html><meta charset="utf-8"><title>${escapeHtml(t.title)}</title>\n<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font:13px sans-serif}</style>\n${tableHtml(t)}\n`);
+  writeFileSync(markdown, `# Resilience\n\n${tables.map(tableMarkdown).join('\n')}`);
+  writeFileSync(html, `<!doctype html><meta charset="utf-8"><title>${escapeHtml(tables[0].title)}</title>\n<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;font:13px sans-serif}</style>\n${tables.map(tableHtml).join('\n')}\n`);
   return { markdown, html };
 }
