@@ -11,7 +11,9 @@
  *                  application  libs/{dispatch,auth}                  use cases and the ports they own
  *                  outbound     libs/{persistence,storage,cache,grading,telemetry,service-clients}, brokers/*
  *                inbound never imports outbound (it reaches storage, brokers and graders through
- *                domain or application ports), and outbound never imports inbound
+ *                domain or application ports), nor a driver or token package itself (pg, Redis,
+ *                brokers, object store, JWT, password hashing, rate counters); outbound never
+ *                imports inbound
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
@@ -29,6 +31,9 @@ const SPEC = '^libs/variant/src/';
 const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
 const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
 const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
+// The packages outbound adapters (and libs/auth's token and password classes) wrap: an inbound file that
+// named one would be doing an adapter's job (no-inbound-to-driver).
+const DRIVERS = '^node_modules/(pg|pg-[^/]+|ioredis|amqplib|amqp-connection-manager|bullmq|minio|jsonwebtoken|@node-rs/argon2|rate-limiter-flexible)/';
 const WIRING = '^libs/wiring/src/';
 const CONTRACTS = '^libs/(trace-model|console-contract)/src/';
 const SERVICES = '^services/[^/]+/src/';
@@ -78,6 +83,13 @@ module.exports = {
       comment: 'Controllers and the HTTP/gRPC edge reach storage, brokers and graders through a port (libs/domain, or the application lib that owns it), bound by the wiring: never by naming the adapter class.',
       from: { path: INBOUND, pathNot: TESTS },
       to: { path: OUTBOUND },
+    },
+    {
+      name: 'no-inbound-to-driver',
+      severity: 'error',
+      comment: 'Controllers and the HTTP/gRPC edge hold no database, cache, broker, object-store, token or password-hashing package: those are the outbound adapters\' (and libs/auth\'s token and password classes\'), reached through a port.',
+      from: { path: INBOUND, pathNot: TESTS },
+      to: { path: DRIVERS },
     },
     {
       name: 'no-outbound-to-inbound',

@@ -21,6 +21,30 @@ export default [
     },
   },
   {
+    // Inbound code (controllers, the HTTP/gRPC edge) reaches login sessions through libs/auth's ports
+    // (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), never by holding its token or session machinery: the
+    // classes below sit in an application lib, so neither the Nx tags nor .dependency-cruiser.cjs's
+    // no-inbound-to-outbound (which see libs/auth as one barrel) can tell them from its ports.
+    // Types stay importable (a port's signature may name them); tests may build anything.
+    files: ['libs/{api,gateway,grpc-edge,http}/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@shellgrade/auth',
+              importNames: ['AuthService', 'TokenService', 'IdentityAssertions', 'SessionFamilies', 'TokenVersions', 'AccessTokenAuthenticator', 'GatewayAssertionAuthenticator'],
+              allowTypeImports: true,
+              message: 'inbound code goes through a libs/auth port (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), not its token or session classes (issue 32 item 2).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {

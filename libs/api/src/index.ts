@@ -1,3 +1,4 @@
 export * from './production';
 export * from './admin';
 export * from './report';
+export * from './auth';

@@ -1,20 +1,21 @@
 import { type DynamicModule, Global, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
-import { AuthController, SessionHttp } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
 import { SessionFamilies } from './session-families';
 import { TokenService } from './jwt-tokens';
-import { ACCESS_STATE_READER, type AccessStateReader } from './ports';
+import { ACCESS_STATE_READER, LOGIN_SESSIONS, type AccessStateReader } from './ports';
 import { IdentityAssertions } from './identity-assertion';
 import { AccessTokenAuthenticator, GatewayAssertionAuthenticator, REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticators';
 
 /**
- * Login/verify/logout routes, plus TokenService and AuthGuard for every other module
- * (global, so @UseGuards(AuthGuard) resolves in any controller). Needs CREDENTIAL_STORE and
- * REFRESH_TOKEN_STORE from the process's ports (libs/wiring binds libs/persistence's adapters).
+ * The login sessions (AuthService, bound to the LOGIN_SESSIONS port that libs/api's AuthApiModule
+ * routes to), plus TokenService and AuthGuard for every other module (global, so
+ * @UseGuards(AuthGuard) resolves in any controller). No routes: the HTTP side is libs/api's.
+ * Needs CREDENTIAL_STORE and REFRESH_TOKEN_STORE from the process's ports (libs/wiring binds
+ * libs/persistence's adapters).
  */
 @Injectable()
 class RateLimitsCloser implements OnApplicationShutdown {
@@ -30,7 +31,6 @@ export class AuthModule {
   static forRoot(authConfig: AuthConfig): DynamicModule {
     return {
       module: AuthModule,
-      controllers: [AuthController],
       providers: [
         { provide: AUTH_CONFIG, useValue: authConfig },
         {
@@ -55,10 +55,10 @@ export class AuthModule {
               : new AccessTokenAuthenticator(tokens, versions, sessions, both),
         },
         AuthService,
-        SessionHttp,
+        { provide: LOGIN_SESSIONS, useExisting: AuthService },
         AuthGuard,
       ],
-      exports: [AUTH_CONFIG, TokenService, AuthService, SessionHttp, AuthGuard, TokenVersions, SessionFamilies, RateLimits, REQUEST_AUTHENTICATOR],
+      exports: [AUTH_CONFIG, TokenService, AuthService, LOGIN_SESSIONS, AuthGuard, TokenVersions, SessionFamilies, RateLimits, REQUEST_AUTHENTICATOR],
     };
   }
 }

@@ -1,20 +1,23 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { admitEverything, LOGIN_ADMISSION, type LoginAdmission, type User } from '@shellgrade/domain';
+import { admitEverything, LOGIN_ADMISSION, type LoginAdmission } from '@shellgrade/domain';
 import { hashPassword, needsRehash, verifyPassword } from './password';
-import { type Account, CREDENTIAL_STORE, type CredentialStore, REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
+import {
+  type Account,
+  CREDENTIAL_STORE,
+  type CredentialStore,
+  type LoginSessions,
+  type PresentedTokens,
+  REFRESH_TOKEN_STORE,
+  type RefreshTokenStore,
+  type SessionTokens,
+} from './ports';
 import { RateLimits } from './rate-limits';
 import { TokenService, unauthenticated } from './jwt-tokens';
 import { SessionFamilies } from './session-families';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 
-export interface SessionTokens {
-  user: User;
-  accessToken: string;
-  refreshToken: string;
-}
-
 @Injectable()
-export class AuthService {
+export class AuthService implements LoginSessions {
   /** Verified when the email is unknown, so response time does not reveal which emails exist. */
   private decoyHash: Promise<string> | undefined;
   private readonly log = new Logger(AuthService.name);
@@ -71,8 +74,15 @@ export class AuthService {
     return this.access(account, sid);
   }
 
-  /** Ends the login session `sid` (its refresh-token family, and so its access tokens); false when nothing was live. */
-  async logout(sid: string | undefined): Promise<boolean> {
+  /**
+   * Ends the login session (its refresh-token family, and so its access tokens) the presented
+   * tokens name: the refresh token's family when the client sends one (bearer clients), else the
+   * access token's `sid` (browsers: the refresh cookie is scoped to the refresh path and never
+   * reaches logout). An expired access token still names it. False when nothing was live.
+   */
+  async logout(presented: PresentedTokens): Promise<boolean> {
+    const sid =
+      (presented.refreshToken && this.familyOf(presented.refreshToken)) ?? (presented.accessToken ? this.tokens.sessionOfAccess(presented.accessToken) : undefined);
     if (!sid) return false;
     const revoked = await this.refreshTokens.revokeFamily(sid);
     this.sessions.end(sid);
@@ -90,6 +100,14 @@ export class AuthService {
   /** Revokes every session of the user except `keepSid` (after a password change). */
   async endOtherSessions(userId: number, keepSid?: string): Promise<number> {
     return this.refreshTokens.revokeUserSessions(userId, keepSid);
+  }
+
+  private familyOf(refreshToken: string): string | undefined {
+    try {
+      return this.tokens.verifyRefresh(refreshToken).familyId;
+    } catch {
+      return undefined;
+    }
   }
 
   private access(account: Account, sid: string): string {

@@ -7,7 +7,6 @@ export * from './decorators';
 export * from './auth.config';
 export * from './auth.guard';
 export * from './auth.service';
-export * from './auth.controller';
 export * from './auth.module';
 export * from './rate-limits.config';
 export * from './rate-limits';

@@ -57,3 +57,37 @@ export interface AccessStateReader {
   accessState(userId: number, familyId: string): Promise<{ tokenVersion: number | null; familyLive: boolean }>;
 }
 export const ACCESS_STATE_READER = Symbol('AccessStateReader');
+
+/** What a login, a refresh or a reissue hands the client. */
+export interface SessionTokens {
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** The tokens a request presents (from its cookies or bearer header), as the HTTP edge read them. */
+export interface PresentedTokens {
+  refreshToken?: string;
+  accessToken?: string;
+}
+
+/**
+ * The login sessions as the HTTP edge uses them (libs/api's AuthController, UsersController):
+ * the application's port, so a controller never holds the token or password machinery itself.
+ * AuthModule binds it to AuthService.
+ */
+export interface LoginSessions {
+  /** A new session (refresh-token family); failed attempts count against the account and `client` + account. */
+  login(email: string, password: string, client: string): Promise<SessionTokens>;
+  /** Rotates the refresh token; a reused one revokes its whole family. */
+  refresh(refreshToken: string | undefined): Promise<SessionTokens>;
+  /** A fresh access token for a session whose account just changed (new token version). */
+  reissueAccess(userId: number, sid: string): Promise<string>;
+  /** Ends the session the tokens name (the refresh token's family, else the access token's, even expired); false when nothing was live. */
+  logout(presented: PresentedTokens): Promise<boolean>;
+  /** True when `password` is the account's current password; wrong guesses count as failed logins. */
+  checkPassword(email: string, password: string, client: string): Promise<boolean>;
+  /** Revokes every session of the user except `keepSid`; how many tokens were revoked. */
+  endOtherSessions(userId: number, keepSid?: string): Promise<number>;
+}
+export const LOGIN_SESSIONS = Symbol('LoginSessions');

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ProductionApiModule, StatementApiModule } from '@shellgrade/api';
+import { AuthApiModule, ProductionApiModule, StatementApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
@@ -29,6 +29,7 @@ export class ExerciseModule {
           ...loginAdmission(cfg), //           password checks in flight per process: spec.admission
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
+        AuthApiModule, //                   login, verify, logout: the HTTP side of AuthModule's sessions
         StatementApiModule,
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
         ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { LeftoverApiModule, SessionReportApiModule } from '@shellgrade/api';
+import { AuthApiModule, LeftoverApiModule, SessionReportApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
@@ -20,6 +20,7 @@ export class LeftoverModule {
           ...loginAdmission(cfg), //          password checks in flight per process: spec.admission
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
+        AuthApiModule, //                   login, verify, logout: the HTTP side of AuthModule's sessions
         LeftoverApiModule,
         SessionReportApiModule,
         ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),

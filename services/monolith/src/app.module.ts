@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { LeftoverApiModule, ProductionApiModule, SessionReportApiModule, StatementApiModule } from '@shellgrade/api';
+import { AuthApiModule, LeftoverApiModule, ProductionApiModule, SessionReportApiModule, StatementApiModule } from '@shellgrade/api';
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
@@ -25,6 +25,7 @@ export class MonolithModule {
           ...sessionProductions[spec.topology](cfg), // session reports' productions: in-process
         ]),
         AuthModule.forRoot(authConfigOf(cfg)),
+        AuthApiModule, //                   login, verify, logout: the HTTP side of AuthModule's sessions
         LeftoverApiModule,
         SessionReportApiModule,
         StatementApiModule,

@@ -5,19 +5,19 @@ import {
   AuthGuard,
   type AuthConfig,
   type AuthenticatedUser,
-  AuthService,
-  clientOf,
   CurrentUser,
   hashPassword,
   listOwner,
+  LOGIN_SESSIONS,
+  type LoginSessions,
   mayRead,
   Roles,
-  SessionHttp,
 } from '@shellgrade/auth';
 import { forbidden, notFound, USER_REPOSITORY, type UserPatch, type UserRepository } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { clientOf, SessionHttp } from '../auth/auth.controller';
 import { idParam, nonEmpty, pageQuery, roleSchema } from './schemas';
 import { userView } from './views';
 
@@ -43,7 +43,7 @@ export class UsersController {
   constructor(
     @Inject(USER_REPOSITORY) private readonly users: UserRepository,
     private readonly sessions: SessionHttp,
-    private readonly authService: AuthService,
+    @Inject(LOGIN_SESSIONS) private readonly authService: LoginSessions,
     @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
   ) {}
 

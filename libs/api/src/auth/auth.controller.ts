@@ -1,14 +1,28 @@
+/**
+ * The HTTP side of login sessions (issue 32 item 2): routes and cookies only. Every decision
+ * (passwords, tokens, rotation, revocation) is the application's, reached through its port
+ * LOGIN_SESSIONS (libs/auth ports.ts; AuthModule binds AuthService to it): this file names no
+ * token, password or storage class.
+ */
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ACCESS_COOKIE,
+  accessTokenOf,
+  AUTH_CONFIG,
+  bearerToken,
+  clientAddressOf,
+  LOGIN_SESSIONS,
+  REFRESH_COOKIE,
+  TrustedProxies,
+  type AuthConfig,
+  type LoginSessions,
+  type SessionTokens,
+} from '@shellgrade/auth';
 import type { User } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import type { CookieOptions, Request, Response } from 'express';
 import { z } from 'zod';
-import { AUTH_CONFIG, type AuthConfig } from './auth.config';
-import { ACCESS_COOKIE, accessTokenOf, bearerToken, REFRESH_COOKIE } from './auth.guard';
-import { AuthService, type SessionTokens } from './auth.service';
-import { clientAddressOf, TrustedProxies } from './client-address';
-import { TokenService } from './jwt-tokens';
 
 const loginSchema = z.object({
   email: z.string().trim().min(3).max(320),
@@ -33,8 +47,7 @@ export class SessionHttp {
   private readonly proxies: TrustedProxies;
 
   constructor(
-    private readonly auth: AuthService,
-    private readonly tokens: TokenService,
+    @Inject(LOGIN_SESSIONS) private readonly auth: LoginSessions,
     @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
   ) {
     this.proxies = new TrustedProxies(cfg.trustedProxies);
@@ -64,9 +77,7 @@ export class SessionHttp {
    * the refresh path and never reaches this route). An expired access token still names it.
    */
   async logout(req: Request, res: Response) {
-    const refresh = refreshTokenOf(req);
-    const sid = (refresh && this.familyOf(refresh)) ?? this.sessionOfAccess(req);
-    const revoked = await this.auth.logout(sid);
+    const revoked = await this.auth.logout({ refreshToken: refreshTokenOf(req), accessToken: accessTokenOf(req) });
     res.clearCookie(ACCESS_COOKIE, this.clearing(req, '/'));
     res.clearCookie(REFRESH_COOKIE, this.clearing(req, this.cfg.refreshCookiePath));
     return { logged_out: true, revoked };
@@ -75,19 +86,6 @@ export class SessionHttp {
   private setCookies(req: Request, res: Response, session: SessionTokens): void {
     res.cookie(ACCESS_COOKIE, session.accessToken, this.cookie(req, this.cfg.accessTtlSeconds, '/'));
     res.cookie(REFRESH_COOKIE, session.refreshToken, this.cookie(req, this.cfg.refreshTtlSeconds, this.cfg.refreshCookiePath));
-  }
-
-  private familyOf(refreshToken: string): string | undefined {
-    try {
-      return this.tokens.verifyRefresh(refreshToken).familyId;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private sessionOfAccess(req: Request): string | undefined {
-    const token = accessTokenOf(req);
-    return token ? this.tokens.sessionOfAccess(token) : undefined;
   }
 
   private cookie(req: Request, ttlSeconds: number, path: string): CookieOptions {

@@ -21,6 +21,7 @@ import { archiveStore, authConfigOf, cache, database, dispatch, grader, httpOpti
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { ProductionApiModule } from '../../src/production/production-api.module';
+import { AuthApiModule } from '../../src/auth';
 
 const SUBMISSIONS_PER_STUDENT = 4;
 
@@ -55,6 +56,7 @@ describe('submission rules over HTTP (monolith composition, real grader, real Po
       imports: [
         portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg), ...submissions(cfg)]),
         AuthModule.forRoot(authConfigOf(cfg)),
+        AuthApiModule,
         ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
       ],
     }).compile();

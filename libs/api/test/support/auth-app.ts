@@ -7,6 +7,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { ACCESS_STATE_READER, AuthModule, CREDENTIAL_STORE, REFRESH_TOKEN_STORE, type AuthConfig, type CredentialStore } from '@shellgrade/auth';
 import { configureHttpApp } from '@shellgrade/http';
+import { AuthApiModule } from '../../src/auth';
 import { PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
 import type { Pool } from 'pg';
 
@@ -30,7 +31,7 @@ export async function authApp(pool: Pool, cfg: AuthConfig, opts: AuthAppOptions 
     exports: [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, ...accessState.map((p) => p.provide)],
   })
   class Stores {}
-  const moduleRef = await Test.createTestingModule({ imports: [Stores, AuthModule.forRoot(cfg)], controllers: opts.controllers ?? [] }).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [Stores, AuthModule.forRoot(cfg), AuthApiModule], controllers: opts.controllers ?? [] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>();
   configureHttpApp(app, { title: 'test', corsOrigins: '', maxArchiveBytes: 1024 * 1024, opsAccess: 'public', keepAliveMs: 65_000, requestTimeoutMs: 120_000 });
   return app;

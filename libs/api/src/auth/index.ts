@@ -1,0 +1,2 @@
+export * from './auth.controller';
+export * from './auth-api.module';
