@@ -12,6 +12,7 @@ import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
 import { runComparison } from './compare/write';
+import { DEFAULT_LAST, presetTrend, trendMarkdown } from './compare/trend';
 import { executeReplay, replayPlanFor } from './provenance/replay-run';
 import { replayPlanText } from './provenance/replay-plan';
 import { runPaper001 } from './sweep/paper001';
@@ -216,6 +217,18 @@ program
     const out = runComparison(a, b, f.out);
     process.stdout.write(out.markdown + '\n');
     phase(`compare: ${out.dir}/compare.{md,html,json}`);
+  });
+
+program
+  .command('trend')
+  .description("one preset's last tests over time (date, profile, host speed probe, throughput, SPS p50/p95/p99, KO share, CPU per iteration, validity); hosts of other speed flagged")
+  .argument('<preset>', 'variant preset whose tests (results/<stamp>-<preset>-<profile>) are read')
+  .option('--last <n>', 'the newest n tests', positiveInt, DEFAULT_LAST)
+  .option('--profile <name>', 'only the tests of this profile (default: every profile)')
+  .option('--json', 'the trend as JSON (what the console serves) instead of Markdown')
+  .action((preset: string, f: { last: number; profile?: string; json?: boolean }) => {
+    const t = presetTrend(preset, { last: f.last, profile: f.profile });
+    process.stdout.write((f.json ? JSON.stringify(t) : trendMarkdown(t)) + '\n');
   });
 
 program

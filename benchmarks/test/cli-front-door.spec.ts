@@ -9,7 +9,7 @@ import { defineFindingsCommand } from '../src/findings/cli';
 
 /** The command tree, path by path: dropping a registration makes this red. */
 const TREE: Record<string, string[]> = {
-  bench: ['run', 'matrix', 'calibrate', 'report', 'compare', 'replay', 'sweep', 'paper001', 'mix', 'reanalyse', 'main', 'faults', 'faults-table', 'models', 'findings', 'traces', 'storage-growth'],
+  bench: ['run', 'matrix', 'calibrate', 'report', 'compare', 'trend', 'replay', 'sweep', 'paper001', 'mix', 'reanalyse', 'main', 'faults', 'faults-table', 'models', 'findings', 'traces', 'storage-growth'],
   'bench models': ['demands', 'predict', 'compare', 'saturation'],
   'bench traces': ['attribute', 'overhead'],
 };

@@ -13,6 +13,7 @@ const ExerciseEditor = lazy(() => import('./pages/TeacherExercises').then((m) =>
 const TeacherSessions = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.TeacherSessions })));
 const SessionResults = lazy(() => import('./pages/TeacherSessions').then((m) => ({ default: m.SessionResults })));
 const Console = lazy(() => import('./pages/Console').then((m) => ({ default: m.Console })));
+const TrendPage = lazy(() => import('./pages/Trend').then((m) => ({ default: m.TrendPage })));
 const Compare = lazy(() => import('./pages/Compare').then((m) => ({ default: m.Compare })));
 const Launch = lazy(() => import('./pages/Launch').then((m) => ({ default: m.Launch })));
 const LaunchWatch = lazy(() => import('./pages/LaunchWatch').then((m) => ({ default: m.LaunchWatch })));
@@ -57,6 +58,7 @@ export function App() {
               <NavLink to="/console" end>
                 Console
               </NavLink>
+              {isAdmin(user) && <NavLink to="/console/trend">Trend</NavLink>}
               {isAdmin(user) && <NavLink to="/console/launch">Launch</NavLink>}
               {isAdmin(user) && <NavLink to="/console/findings">Findings</NavLink>}
               {isAdmin(user) && <NavLink to="/console/faults">Faults</NavLink>}
@@ -92,6 +94,7 @@ export function App() {
                 <Route path="/console" element={<Console />} />
                 <Route path="/console/trace/:traceId" element={<TraceView />} />
                 {isAdmin(user) && <Route path="/console/compare" element={<Compare />} />}
+                {isAdmin(user) && <Route path="/console/trend" element={<TrendPage />} />}
                 {isAdmin(user) && <Route path="/console/launch" element={<Launch />} />}
                 {isAdmin(user) && <Route path="/console/launches/:id" element={<LaunchWatch />} />}
                 {isAdmin(user) && <Route path="/console/findings" element={<Findings />} />}

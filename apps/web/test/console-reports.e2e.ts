@@ -81,10 +81,28 @@ it("an admin reads the findings' verdicts with the runs and traces behind them, 
     expect(await statusOf(page, report!)).toBe(200);
     expect(await statusOf(page, (await mon1.getByRole('link', { name: 'trace breakdown' }).getAttribute('href'))!)).toBe(200);
     expect(await statusOf(page, `/ops/findings/${ids.findings}/findings.html`)).toBe(200);
-    expect(await page.getByTestId('findings-record').getByRole('link', { name: 'findings.html' }).getAttribute('href')).toBe(`/ops/findings/${ids.findings}/findings.html`);
+    const findingsHtml = `/ops/runs/findings/${ids.findings}/findings.html`;
+    expect(await page.getByTestId('findings-record').getByRole('link', { name: 'findings.html' }).getAttribute('href')).toBe(findingsHtml);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await mon1.getByRole('link', { name: 'trace: p50 exemplar (120 ms)' }).click();
     await page.waitForURL(`**/console/trace/${EXEMPLAR_P50}`);
+
+    // Item 3: findings.html as the console serves it — its relative links open the run's folder, its traces and its compare page.
+    const served = await context.newPage();
+    await served.goto(`${entry}${findingsHtml}`);
+    await served.getByRole('link', { name: 'traces' }).click();
+    await served.waitForURL(`**/ops/runs/${ids.mon1}/breakdown.html`);
+    await served.getByRole('heading', { name: 'breakdown' }).waitFor();
+    await served.goBack();
+    await served.getByRole('link', { name: 'naked-mon' }).click();
+    await served.waitForURL(`**/ops/runs/${ids.mon1}/`);
+    await served.getByRole('heading', { name: ids.mon1 }).waitFor();
+    await served.getByRole('link', { name: 'report/report.html' }).click();
+    await served.getByRole('heading', { name: `report of ${ids.mon1}` }).waitFor();
+    await served.goto(`${entry}${findingsHtml}`);
+    await served.getByRole('link', { name: /naked-mon vs msa-1-1/ }).click();
+    await served.getByRole('heading', { name: 'compare' }).waitFor();
+    await served.close();
 
     // Faults, from the nav: the resilience table, each cell linking to its run.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Faults' }).click();
@@ -122,7 +140,7 @@ it('a student and a teacher get no Findings or Faults entry and the endpoints an
     const nav = page.getByRole('navigation', { name: 'Main' });
     expect(await nav.getByRole('link', { name: 'Findings' }).count()).toBe(0);
     expect(await nav.getByRole('link', { name: 'Faults' }).count()).toBe(0);
-    for (const url of ['/ops/findings', `/ops/findings/${ids.findings}`, `/ops/findings/${ids.findings}/findings.html`, '/ops/faults', `/ops/faults/${ids.faults}`]) {
+    for (const url of ['/ops/findings', `/ops/findings/${ids.findings}`, `/ops/findings/${ids.findings}/findings.html`, `/ops/runs/findings/${ids.findings}/findings.html`, '/ops/faults', `/ops/faults/${ids.faults}`]) {
       expect([url, await call(page, 'GET', url)]).toEqual([url, { status: 404, type: 'application/problem+json' }]);
     }
   });

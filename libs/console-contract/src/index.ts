@@ -3,3 +3,4 @@ export * from './launch';
 export * from './compare';
 export * from './results';
 export * from './reports';
+export * from './trend';

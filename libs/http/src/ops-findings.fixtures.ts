@@ -191,6 +191,15 @@ export function faultsJson(ids: ReportFixtureIds) {
   };
 }
 
+/**
+ * findings.html with the links the harness writes (benchmarks/src/findings/report.ts): each run
+ * relative to the report, "../../<run-id>/" (resultsRel = relative(dir, results root)), its trace
+ * breakdown "../../<run-id>/breakdown.html", and the 2 x 2's compare pages "compare/<x>/compare.html".
+ */
+export const findingsHtml = (ids: ReportFixtureIds): string =>
+  `<!doctype html><html><body><h1>findings</h1><table><tr><td><a href="../../${ids.mon1}/">naked-mon</a> (<a href="../../${ids.mon1}/breakdown.html">traces</a>), <a href="../../${ids.msa1}/">msa-1-1</a></td></tr></table>` +
+  `<ul><li><a href="compare/naked-mon-vs-msa-1-1/compare.html">architecture (blocking): naked-mon vs msa-1-1</a></li></ul></body></html>`;
+
 /** Writes the findings folder, the faults folder and every run folder they name under `results`. */
 export function writeReportFixtures(results: string, ids: ReportFixtureIds): void {
   const findings = join(results, 'findings', ids.findings);
@@ -199,7 +208,7 @@ export function writeReportFixtures(results: string, ids: ReportFixtureIds): voi
   writeFileSync(join(findings, 'findings.json'), JSON.stringify(json, null, 2));
   writeFileSync(join(findings, 'findings-runs.json'), JSON.stringify(json.record, null, 2));
   writeFileSync(join(findings, 'findings.md'), '# findings');
-  writeFileSync(join(findings, 'findings.html'), '<h1>findings</h1>');
+  writeFileSync(join(findings, 'findings.html'), findingsHtml(ids));
   writeFileSync(join(findings, 'compare', 'naked-mon-vs-msa-1-1', 'compare.html'), '<h1>compare</h1>');
   const breakdown = JSON.stringify({ schema: 'shellgrade.trace-breakdown/1', variants: [{ variant: 'naked-mon', requests: 40, shares: { p50: { latencyMs: 120.4, shares: [], exemplarTraceId: EXEMPLAR_P50 }, p99: { latencyMs: 480, shares: [], exemplarTraceId: EXEMPLAR_P99 } } }] });
   runFolder(results, ids.mon1, 'naked-mon', { 'breakdown.json': breakdown, 'breakdown.html': '<h1>breakdown</h1>' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { EXEMPLAR_P50, EXEMPLAR_P99, findingsJson, reportFixtureIds, writeReportFixtures, type ReportFixtureIds } from './ops-findings.fixtures';
+import { EXEMPLAR_P50, EXEMPLAR_P99, findingsHtml, findingsJson, reportFixtureIds, writeReportFixtures, type ReportFixtureIds } from './ops-findings.fixtures';
 import { serveWebApp } from './web-app';
 
 let root: string;
@@ -24,6 +24,51 @@ function entry(admin: boolean | null = true, dir = results) {
   app.use((_req, res) => res.status(418).end());
   return app;
 }
+
+describe("findings.html's relative links in the console (issue 33 item 3)", () => {
+  const hrefs = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+
+  it('every link of the report served at /ops/runs/findings/<id>/ opens its run, breakdown or compare page (200)', async () => {
+    const page = `/ops/runs/findings/${ids.findings}/findings.html`;
+    const res = await request(entry()).get(page);
+    expect(res.status).toBe(200);
+    expect(res.text).toBe(findingsHtml(ids));
+    expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-scripts allow-popups/);
+    const links = hrefs(res.text);
+    expect(links.every((h) => !/^[a-z]+:|^\//i.test(h))).toBe(true);
+    const opened: [string, number, string][] = [];
+    for (const href of links) {
+      const url = new URL(href, `http://console${page}`).pathname;
+      const r = await request(entry()).get(url);
+      opened.push([url, r.status, r.headers['content-type'] ?? '']);
+    }
+    expect(opened).toEqual([
+      [`/ops/runs/${ids.mon1}/`, 200, 'text/html; charset=utf-8'],
+      [`/ops/runs/${ids.mon1}/breakdown.html`, 200, 'text/html; charset=utf-8'],
+      [`/ops/runs/${ids.msa1}/`, 200, 'text/html; charset=utf-8'],
+      [`/ops/runs/findings/${ids.findings}/compare/naked-mon-vs-msa-1-1/compare.html`, 200, 'text/html; charset=utf-8'],
+    ]);
+  });
+
+  it("a run folder's index links its report files relatively, and they open", async () => {
+    const index = `/ops/runs/${ids.mon1}/`;
+    const res = await request(entry()).get(index);
+    expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-popups; frame-ancestors 'none'/);
+    const links = hrefs(res.text);
+    expect(links).toEqual(expect.arrayContaining(['breakdown.html', 'report/report.html']));
+    for (const href of links) expect([href, (await request(entry()).get(new URL(href, `http://console${index}`).pathname)).status]).toEqual([href, 200]);
+    expect((await request(entry()).get('/ops/runs/29990101T000000Z-none/')).status).toBe(404);
+  });
+
+  it('is for admins only under /ops/runs/ too, and serves no JSON view nor a path out of the folder there', async () => {
+    for (const admin of [false, null]) {
+      const res = await request(entry(admin)).get(`/ops/runs/findings/${ids.findings}/findings.html`);
+      expect([admin, res.status, res.headers['content-type']]).toEqual([admin, 404, expect.stringMatching(/^application\/problem\+json/)]);
+    }
+    expect((await request(entry()).get(`/ops/runs/findings/${ids.findings}`)).status).toBe(404);
+    expect((await request(entry()).get(`/ops/runs/findings/${ids.findings}/..%2F..%2F..%2Fsecret.md`)).status).toBe(404);
+  });
+});
 
 describe('GET /ops/findings (admins only)', () => {
   it.each([
@@ -133,7 +178,7 @@ describe('GET /ops/findings (admins only)', () => {
   it('serves a report file of the folder, sandboxed, and nothing outside the results folder', async () => {
     const html = await request(entry()).get(`/ops/findings/${ids.findings}/findings.html`);
     expect(html.status).toBe(200);
-    expect(html.text).toBe('<h1>findings</h1>');
+    expect(html.text).toBe(findingsHtml(ids));
     expect(html.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
     const inner = await request(entry()).get(`/ops/findings/${ids.findings}/compare/naked-mon-vs-msa-1-1/compare.html`);
     expect(inner.text).toBe('<h1>compare</h1>');

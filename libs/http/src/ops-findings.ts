@@ -8,6 +8,10 @@
  *                                      link for every run named (its report, breakdown and traces)
  *   GET /ops/findings/<id>/<file>      one report file of it (findings.html/.md/.json,
  *                                      compare/<x>/compare.html), never outside the results folder
+ *   GET /ops/runs/findings/<id>/<file> the same file where the results folder's layout holds
+ *                                      (results/findings/<id>/ under /ops/runs/, ops-results.ts): the
+ *                                      report's relative links to its runs ("../../<run-id>/",
+ *                                      "../../<run-id>/breakdown.html") open them in the console
  *
  * The harness (a tool) is not imported here: the files are read through zod schemas of the
  * contract's types (libs/console-contract reports.ts). A folder name that is no folder name is
@@ -82,16 +86,22 @@ const _recordIsContract: Same<z.infer<typeof findingsRecordSchema>, FindingsRunR
 void _resultIsContract;
 void _recordIsContract;
 
-export const isFindingsPath = (path: string): boolean => path === '/ops/findings' || path.startsWith('/ops/findings/');
+/** Where the findings folders sit under /ops/runs/, as results/findings/ sits in the results folder. */
+export const MIRRORED_FINDINGS = '/ops/runs/findings';
+
+export const isFindingsPath = (path: string): boolean => path === '/ops/findings' || path.startsWith('/ops/findings/') || path.startsWith(`${MIRRORED_FINDINGS}/`);
 
 export async function serveOpsFindings(req: Request, res: Response, opts: OpsFindingsOptions): Promise<void> {
   if (!(await admitAdmin(req, res, opts))) return;
   res.setHeader('Cache-Control', 'no-store');
   const resultsDir = reportsResultsDir(opts);
   if (!resultsDir) return sendProblem(res, problem(404, 'this entry point has no results folder'));
-  const segments = segmentsAfter(req.path, '/ops/findings');
+  const mirrored = req.path.startsWith(`${MIRRORED_FINDINGS}/`);
+  const segments = segmentsAfter(req.path, mirrored ? MIRRORED_FINDINGS : '/ops/findings');
   if (segments === null) return sendProblem(res, problem(400, 'the path does not decode'));
   const [id, ...file] = segments;
+  // Under /ops/runs/ only the report files: the JSON views stay at /ops/findings.
+  if (mirrored && (id === undefined || file.length === 0)) return sendProblem(res, problem(404, 'no such report file'));
   if (id === undefined) return void res.json({ findings: listFindings(resultsDir) });
   if (!FINDINGS_ID.test(id)) return sendProblem(res, problem(400, `${JSON.stringify(id.slice(0, 80))} is not a findings folder name (letters, digits, ".", "_", "-"; a letter or digit first)`));
   const folder = join(resultsDir, 'findings', id);

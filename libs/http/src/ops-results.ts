@@ -10,6 +10,13 @@
  *   GET /ops/runs/<id>/<file>     one file of a run folder, read-only (html, md, json, png, svg),
  *                                 never outside the results folder; HTML is sandboxed (its scripts
  *                                 run in an opaque origin: no cookie, no API of this origin)
+ *   GET /ops/runs/<id>/           the run folder's index: its report files, linked relatively — what
+ *                                 a report's relative link to a run folder ("../../<id>/", findings.html)
+ *                                 opens in the console, as a file browser opens the folder on disk
+ *
+ * /ops/runs/ mirrors the results folder: a report that links a run relatively works from the disk
+ * and from the console alike (the findings reports are served at /ops/runs/findings/<id>/, admins
+ * only, ops-findings.ts).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
@@ -138,6 +145,7 @@ function serveRunFile(res: Response, resultsDir: string | undefined, rest: strin
     return notFound();
   }
   const [id, ...file] = segments;
+  if (id && RUN_ID.test(id) && file.length === 1 && file[0] === '') return serveRunIndex(res, resultsDir, id);
   if (!id || !RUN_ID.test(id) || file.length < 1 || file.length > 2 || !file.every((s) => SEGMENT.test(s))) return notFound();
   const type = CONTENT_TYPES[extname(file[file.length - 1]!).toLowerCase()];
   if (!type) return notFound();
@@ -156,4 +164,23 @@ function serveRunFile(res: Response, resultsDir: string | undefined, rest: strin
   // A report's scripts (k6's dashboard) run, but in an opaque origin: no cookie, no same-origin API.
   if (type.startsWith('text/html') || type === 'image/svg+xml') res.setHeader('Content-Security-Policy', `sandbox allow-scripts allow-popups; ${FRAME_ANCESTORS_NONE}`);
   res.end(readFileSync(real));
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A run folder's report files as a page of relative links (sandboxed like every served HTML). */
+function serveRunIndex(res: Response, resultsDir: string, id: string): void {
+  let dir: string;
+  try {
+    const root = realpathSync(resultsDir);
+    dir = realpathSync(join(resultsDir, id));
+    if (!dir.startsWith(root + sep) || !statSync(dir).isDirectory()) throw new Error('outside');
+  } catch {
+    return sendProblem(res, problem(404, 'no such run folder'));
+  }
+  const items = reportFiles(dir).map((f) => `<li><a href="${f.split('/').map((s) => escapeHtml(encodeURIComponent(s))).join('/')}">${escapeHtml(f)}</a></li>`);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', `sandbox allow-popups; ${FRAME_ANCESTORS_NONE}`);
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(id)}</title></head><body><h1>${escapeHtml(id)}</h1>${items.length ? `<ul>${items.join('')}</ul>` : '<p>No report file in this run folder.</p>'}</body></html>`);
 }

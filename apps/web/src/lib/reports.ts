@@ -57,7 +57,8 @@ export function cellRunText(r: ResilienceCell['runs'][number]): string {
 
 const path = (file: string) => file.split('/').map(encodeURIComponent).join('/');
 export const runFileHref = (runId: string, file: string): string => `/ops/runs/${encodeURIComponent(runId)}/${path(file)}`;
-export const findingsFileHref = (id: string, file: string): string => `/ops/findings/${encodeURIComponent(id)}/${path(file)}`;
+/** Served where the results folder's layout holds (/ops/runs/findings/<id>/): findings.html's relative links to its runs work there. */
+export const findingsFileHref = (id: string, file: string): string => `/ops/runs/findings/${encodeURIComponent(id)}/${path(file)}`;
 export const traceHref = (traceId: string): string => `/console/trace/${encodeURIComponent(traceId)}`;
 
 /** The links of one run: its report, its breakdown, its traces (the trace view is the app's own page). */

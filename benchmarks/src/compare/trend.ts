@@ -1,0 +1,176 @@
+// `bench trend <preset>`: one preset's recorded tests over time (the newest N, shown oldest
+// first), read as `bench compare` reads them (loadResult, run-N.json, runMetrics): per test its
+// date, profile, the host's speed probe, throughput, SPS p50/p95/p99, KO share, CPU per
+// iteration and validity; each host set against the newest probed one, flagged beyond
+// SPEED_TOLERANCE. Only plain tests of a profile (<stamp>-<preset>-<profile>, as `bench run`,
+// `matrix` and the console name them) are points: fault and findings runs load the system
+// differently and are listed as left out. The shape is the console's contract (Trend).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Trend, TrendPoint } from '@shellgrade/console-contract';
+import { mean } from 'simple-statistics';
+import { resultsDir } from '../paths';
+import { SPEED_TOLERANCE, speedMismatch } from '../machine-speed';
+import { loadResult } from '../report/load-results';
+import type { RunRecord } from '../types';
+import { ALL, REQUEST_METRICS, RUN, RUN_METRICS, runMetrics } from './run-metrics';
+import { loadRunRecords } from './sides';
+
+export type { Trend, TrendPoint };
+
+export const DEFAULT_LAST = 10;
+/** A run cancelled from the console (libs/http ops-launch.ts): INVALID whatever its files say. */
+const CANCEL_FILE = 'cancelled.json';
+const STAMP = /^\d{8}T\d{6}Z-/;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a folder name is a plain test of `variant` under `profile` (makeRunId's shape). */
+export function isPlainTest(runId: string, variant: string, profile: string): boolean {
+  return new RegExp(`^\\d{8}T\\d{6}Z-${escape(variant)}-${escape(profile)}(-tracing)?(-kdf\\d+)?$`).test(runId);
+}
+
+const KEYS = {
+  throughput: `${ALL}/throughput`,
+  spsP50: 'sps/p50',
+  spsP95: 'sps/p95',
+  spsP99: 'sps/p99',
+  koShare: `${ALL}/koShare`,
+  cpuSPerIteration: `${RUN}/cpuSPerIteration`,
+} as const;
+
+const def = (metric: string, label?: string) => {
+  const d = [...REQUEST_METRICS, ...RUN_METRICS].find((m) => m.metric === metric)!;
+  return label ? { ...d, label } : d;
+};
+const METRICS: Trend['metrics'] = {
+  throughput: def('throughput', 'throughput (OK/s, all requests)'),
+  spsP50: def('p50', 'SPS p50 of OK responses'),
+  spsP95: def('p95', 'SPS p95 of OK responses'),
+  spsP99: def('p99', 'SPS p99 of OK responses'),
+  koShare: def('koShare', 'KO share KO/(OK+KO), all requests'),
+  cpuSPerIteration: def('cpuSPerIteration'),
+};
+
+/** The mean of each figure over the runs given (null when none has it). */
+function figures(records: RunRecord[]): Pick<TrendPoint, keyof typeof KEYS> {
+  const values = records.map(runMetrics);
+  const out = {} as Pick<TrendPoint, keyof typeof KEYS>;
+  for (const [field, key] of Object.entries(KEYS) as [keyof typeof KEYS, string][]) {
+    const xs = values.map((v) => v[key]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+    out[field] = xs.length ? mean(xs) : null;
+  }
+  return out;
+}
+
+function cancelReasons(dir: string): string[] | null {
+  const file = join(dir, CANCEL_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const reasons = (JSON.parse(readFileSync(file, 'utf8')) as { reasons?: unknown }).reasons;
+    return Array.isArray(reasons) && reasons.length ? reasons.map(String) : ['cancelled from the console'];
+  } catch {
+    return ['cancelled from the console'];
+  }
+}
+
+function pointOf(runId: string, root: string): TrendPoint {
+  const result = loadResult(runId, root);
+  const a = result.aggregated;
+  const records = loadRunRecords(result);
+  const valid = records.filter((r) => r.valid);
+  const cancelled = cancelReasons(result.dir);
+  const from: TrendPoint['figuresFrom'] = valid.length ? 'valid' : records.length ? 'all' : 'none';
+  const invalidReasons = [...(cancelled ?? []), ...records.filter((r) => !r.valid).flatMap((r) => r.reasons.map((why) => `run ${r.run}: ${why}`))];
+  return {
+    runId,
+    startedAt: a.meta.startedAt ?? null,
+    profile: a.meta.profileName,
+    speed: a.meta.machine?.speed ?? null,
+    runs: records.length,
+    validRuns: valid.length,
+    valid: cancelled ? false : a.valid,
+    invalidReasons: cancelled || !a.valid ? (invalidReasons.length ? invalidReasons : a.invalidReasons) : [],
+    figuresFrom: from,
+    ...figures(valid.length ? valid : records),
+    hostWarning: null,
+  };
+}
+
+export interface TrendOptions {
+  last?: number;
+  profile?: string;
+  root?: string;
+}
+
+/** The command a shell user types for the same table. */
+export function trendCommand(preset: string, o: TrendOptions): string {
+  return ['npm run bench -- trend', preset, ...(o.last && o.last !== DEFAULT_LAST ? ['--last', String(o.last)] : []), ...(o.profile ? ['--profile', o.profile] : [])].join(' ');
+}
+
+export function presetTrend(preset: string, o: TrendOptions = {}): Trend {
+  const root = o.root ?? resultsDir();
+  const last = o.last ?? DEFAULT_LAST;
+  const tests: { runId: string; startedAt: string; profile: string }[] = [];
+  const leftOut: Trend['leftOut'] = [];
+  if (existsSync(root)) {
+    for (const e of readdirSync(root, { withFileTypes: true })) {
+      if (!e.isDirectory() || !STAMP.test(e.name)) continue;
+      const file = join(root, e.name, 'aggregated.json');
+      if (!existsSync(file)) continue;
+      let meta: { variant?: string; profileName?: string; startedAt?: string };
+      try {
+        meta = (JSON.parse(readFileSync(file, 'utf8')) as { meta?: typeof meta }).meta ?? {};
+      } catch {
+        continue;
+      }
+      if (meta.variant !== preset) continue;
+      const profile = meta.profileName ?? '';
+      if (o.profile && profile !== o.profile) continue;
+      if (!isPlainTest(e.name, preset, profile)) {
+        leftOut.push({ runId: e.name, reason: `not a plain test of the ${profile} profile (a fault, findings or calibration run loads the system its own way)` });
+        continue;
+      }
+      tests.push({ runId: e.name, startedAt: meta.startedAt ?? '', profile });
+    }
+  }
+  tests.sort((x, y) => x.startedAt.localeCompare(y.startedAt) || x.runId.localeCompare(y.runId));
+  const points = tests.slice(-last).map((t) => pointOf(t.runId, root));
+  const ref = [...points].reverse().find((p) => p.speed !== null);
+  const reference = ref ? { runId: ref.runId, speed: ref.speed! } : null;
+  for (const p of points) if (reference && p.runId !== reference.runId) p.hostWarning = speedMismatch(reference.speed, p.speed ?? undefined);
+  return { preset, profile: o.profile ?? null, last, speedTolerance: SPEED_TOLERANCE, reference, metrics: METRICS, points, leftOut: leftOut.sort((x, y) => x.runId.localeCompare(y.runId)), command: trendCommand(preset, o) };
+}
+
+const fmt = (v: number | null, unit: string): string => (v === null ? '—' : unit === '' ? `${(100 * v).toFixed(2)} %` : unit === 's' ? `${(1000 * v).toFixed(1)} ms` : unit === 'ms' ? `${v.toFixed(0)} ms` : `${v.toFixed(2)} ${unit}`);
+
+/** The table as Markdown, for a shell user. */
+export function trendMarkdown(t: Trend): string {
+  const m = t.metrics;
+  const head = ['run', 'started', 'profile', 'speed probe (scrypt / spawn ms)', m.throughput.label, 'SPS p50', 'SPS p95', 'SPS p99', 'KO share', 'CPU / iteration', 'validity'];
+  const rows = t.points.map((p) => [
+    p.runId,
+    p.startedAt ?? '—',
+    p.profile,
+    p.speed ? `${p.speed.scryptN14Ms} / ${p.speed.spawnMs}${p.hostWarning ? ' (other host speed)' : ''}` : 'not recorded',
+    fmt(p.throughput, m.throughput.unit),
+    fmt(p.spsP50, 'ms'),
+    fmt(p.spsP95, 'ms'),
+    fmt(p.spsP99, 'ms'),
+    fmt(p.koShare, ''),
+    fmt(p.cpuSPerIteration, 's'),
+    `${p.valid ? 'VALID' : 'INVALID'} (${p.validRuns}/${p.runs})${p.figuresFrom === 'all' ? ', figures from INVALID runs' : ''}`,
+  ]);
+  const lines = [
+    `# Trend of ${t.preset}${t.profile ? ` (${t.profile})` : ''}: the last ${t.last} tests`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    t.reference ? `Hosts are set against ${t.reference.runId}'s (tolerance ${t.speedTolerance}x on either probe).` : 'No run recorded a speed probe.',
+    ...t.points.filter((p) => p.hostWarning).map((p) => `- ${p.runId}: ${p.hostWarning}`),
+    ...(t.leftOut.length ? ['', `Left out: ${t.leftOut.length} result folders of ${t.preset} that are not plain tests of a profile.`] : []),
+  ];
+  return lines.join('\n');
+}

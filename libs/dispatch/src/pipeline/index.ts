@@ -1,2 +1,0 @@
-export * from './filters';
-export * from './pipeline-message';
