@@ -4,11 +4,14 @@
  *
  *   services/*   composition roots       → wiring, adapters, spec, domain
  *   libs/wiring  spec value → adapter     → adapters, spec, domain
- *   adapters     libs/{persistence,storage,cache,grading,dispatch,telemetry,http,auth,api,gateway,grpc-edge,service-clients}, brokers/*
+ *   adapters     libs/{persistence,storage,cache,grading,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,
+ *                telemetry,http,auth,api,gateway,grpc-edge,service-clients}, brokers/*
  *                                        → adapters, domain
  *                inside them, by side of the hexagon (issue 32 item 2):
  *                  inbound      libs/{api,gateway,grpc-edge,http}     controllers, HTTP/gRPC edge
- *                  application  libs/{dispatch,auth}                  use cases and the ports they own
+ *                  application  libs/{dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
+ *                                                                     use cases and the ports they own; the
+ *                                                                     dispatch libs one concern each, apart
  *                  outbound     libs/{persistence,storage,cache,grading,telemetry,service-clients}, brokers/*
  *                inbound never imports outbound (it reaches storage, brokers and graders through
  *                domain or application ports), nor a driver or token package itself (pg, Redis,
@@ -28,7 +31,10 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|admission|event-loop-pressure|refusal|pipeline-filters|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
+// What was libs/dispatch, split by concern (issue 32 item 2): each depends on the domain only, admission also on
+// refusal (dispatch-concerns-apart, admission-only-to-refusal).
+const DISPATCH_CONCERNS = '^libs/(dispatch|admission|event-loop-pressure|refusal|pipeline-filters)/src/';
 const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
 const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
 // The packages outbound adapters (and libs/auth's token and password classes) wrap: an inbound file that
@@ -90,6 +96,20 @@ module.exports = {
       comment: 'Controllers and the HTTP/gRPC edge hold no database, cache, broker, object-store, token or password-hashing package: those are the outbound adapters\' (and libs/auth\'s token and password classes\'), reached through a port.',
       from: { path: INBOUND, pathNot: TESTS },
       to: { path: DRIVERS },
+    },
+    {
+      name: 'dispatch-concerns-apart',
+      severity: 'error',
+      comment: 'Dispatch, event-loop pressure, refusal and the pipeline filters are one job each: none reaches into another.',
+      from: { path: '^libs/(dispatch|event-loop-pressure|refusal|pipeline-filters)/src/' },
+      to: { path: DISPATCH_CONCERNS, pathNot: '^libs/$1/src/' },
+    },
+    {
+      name: 'admission-only-to-refusal',
+      severity: 'error',
+      comment: 'Admission decides who is let in; of its neighbours it uses only libs/refusal (its 503 says Retry-After the refusal\'s way). The event-loop pressure reaches it as a function the wiring hands over.',
+      from: { path: '^libs/admission/src/' },
+      to: { path: DISPATCH_CONCERNS, pathNot: '^libs/(admission|refusal)/src/' },
     },
     {
       name: 'no-outbound-to-inbound',

@@ -1,6 +1,45 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+// The layers, outermost first: services -> wiring -> adapters -> domain. A project's
+// type: tag says which layer it is in; it may depend on its own layer and the ones below.
+const layers = [
+  // Business rules know nothing of frameworks, storage or the variant spec.
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
+  // The spec schema is data: it depends on no project.
+  { sourceTag: 'type:spec', onlyDependOnLibsWithTags: ['type:spec'] },
+  // Adapters implement the domain's ports and are told their settings: they never read the spec.
+  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:contract'] },
+  // The adapters' layer:inbound/application/outbound tags (the hexagon's sides) are held per file by
+  // .dependency-cruiser.cjs (no-inbound-to-outbound, no-inbound-to-driver, no-outbound-to-inbound), which sees files,
+  // not projects: tests legitimately build a controller over a real repository.
+  // The wiring reads the spec and picks adapters; it never reaches up into a service.
+  { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
+  // Composition roots: anything but the tools.
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
+  // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool', 'type:contract'] },
+  // Contracts shared by the server side, the tools and the browser (libs/trace-model): plain data and
+  // pure functions, depending on nothing of ours.
+  { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
+  // The browser app (apps/web) talks to the services over HTTP only: it imports none of them, only contracts.
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web', 'type:contract'] },
+];
+
+// What was libs/dispatch, split by concern (issue 32 item 2), one job each: the dispatch of a grading,
+// admission, event-loop pressure, refusal, the pipeline filters. Each depends on the domain only;
+// admission also on refusal (its 503 says Retry-After the refusal's way). Held for runtime files
+// (src/, not tests): libs/dispatch's test support is the brokers' shared integration kit.
+const concerns = [
+  { sourceTag: 'concern:dispatch', onlyDependOnLibsWithTags: ['type:domain'] },
+  { sourceTag: 'concern:admission', onlyDependOnLibsWithTags: ['type:domain', 'concern:refusal'] },
+  { sourceTag: 'concern:pressure', onlyDependOnLibsWithTags: ['type:domain'] },
+  { sourceTag: 'concern:refusal', onlyDependOnLibsWithTags: ['type:domain'] },
+  { sourceTag: 'concern:pipeline', onlyDependOnLibsWithTags: ['type:domain'] },
+];
+// k6's own modules (plain JS run by k6, not a project) are unit-tested from Jest by path.
+const boundaries = (depConstraints) => ['error', { allow: ['../../k6/lib/*'], depConstraints }];
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', 'run/**', 'tools/**', 'results/**', '.nx/**', 'k6/**', 'benchmarks/*.js', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -50,37 +89,12 @@ export default [
     rules: {
       '@typescript-eslint/no-explicit-any': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          // k6's own modules (plain JS run by k6, not a project) are unit-tested from Jest by path.
-          allow: ['../../k6/lib/*'],
-          // The layers, outermost first: services -> wiring -> adapters -> domain. A project's
-          // type: tag says which layer it is in; it may depend on its own layer and the ones below.
-          depConstraints: [
-            // Business rules know nothing of frameworks, storage or the variant spec.
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain'] },
-            // The spec schema is data: it depends on no project.
-            { sourceTag: 'type:spec', onlyDependOnLibsWithTags: ['type:spec'] },
-            // Adapters implement the domain's ports and are told their settings: they never read the spec.
-            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:contract'] },
-            // The adapters' layer:inbound/application/outbound tags (the hexagon's sides) are held per file by
-            // .dependency-cruiser.cjs (no-inbound-to-outbound, no-outbound-to-inbound): this rule cannot spare tests,
-            // which legitimately build a controller over a real repository.
-            // The wiring reads the spec and picks adapters; it never reaches up into a service.
-            { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
-            // Composition roots: anything but the tools.
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
-            // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool', 'type:contract'] },
-            // Contracts shared by the server side, the tools and the browser (libs/trace-model): plain data and
-            // pure functions, depending on nothing of ours.
-            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
-            // The browser app (apps/web) talks to the services over HTTP only: it imports none of them, only contracts.
-            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web', 'type:contract'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(layers),
     },
+  },
+  {
+    files: ['libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts'],
+    rules: { '@nx/enforce-module-boundaries': boundaries([...layers, ...concerns]) },
   },
 ];

@@ -57,6 +57,32 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('refuse a controller that holds a driver or token package itself (issue 32 item 2)', () => {
+    const violations = cruiseProbe({
+      'node_modules/jsonwebtoken/package.json': `{ "name": "jsonwebtoken", "main": "index.js" }\n`,
+      'node_modules/jsonwebtoken/index.js': `module.exports = {};\n`,
+      'libs/api/src/auth/probe.controller.ts': `import jwt from 'jsonwebtoken';\nexport const c = jwt;\n`,
+      'libs/api/test/probe.int.ts': `import jwt from 'jsonwebtoken';\nexport const t = jwt;\n`,
+    });
+    expect(ruleNames(violations)).toEqual(['no-inbound-to-driver: libs/api/src/auth/probe.controller.ts → node_modules/jsonwebtoken/index.js']);
+  });
+
+  it('keep the dispatch concerns apart: only admission reaches refusal (issue 32 item 2)', () => {
+    const violations = cruiseProbe({
+      'libs/refusal/src/index.ts': `export const retryAfter = 1;\n`,
+      'libs/dispatch/src/index.ts': `export const within = 1;\n`,
+      'libs/admission/src/admission.ts': `import { retryAfter } from '../../refusal/src/index';\nexport const a = retryAfter;\n`,
+      'libs/admission/src/probe.ts': `import { within } from '../../dispatch/src/index';\nexport const p = within;\n`,
+      'libs/event-loop-pressure/src/probe.ts': `import { retryAfter } from '../../refusal/src/index';\nexport const p = retryAfter;\n`,
+      'libs/pipeline-filters/src/probe.ts': `import { within } from '../../dispatch/src/index';\nexport const p = within;\n`,
+    });
+    expect(ruleNames(violations).sort()).toEqual([
+      'admission-only-to-refusal: libs/admission/src/probe.ts → libs/dispatch/src/index.ts',
+      'dispatch-concerns-apart: libs/event-loop-pressure/src/probe.ts → libs/refusal/src/index.ts',
+      'dispatch-concerns-apart: libs/pipeline-filters/src/probe.ts → libs/dispatch/src/index.ts',
+    ]);
+  });
+
   it('let a controller reach the domain, and tests import anything', () => {
     const violations = cruiseProbe({
       'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,

@@ -61,7 +61,7 @@ describe('pipes and filters (msa-pipeline-1-2)', () => {
     try {
       const channel = await connection.createChannel();
       for (const filter of pipelineFilters) {
-        // Each filter's queue: <broker.queue>.<filter> (libs/dispatch filterQueue).
+        // Each filter's queue: <broker.queue>.<filter> (libs/pipeline-filters filterQueue).
         const { consumerCount } = await channel.checkQueue(`${broker.queue}.${filter}`);
         expect([filter, consumerCount]).toEqual([filter, exercise.length]);
       }

@@ -16,7 +16,8 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { BullMqConnection } from './bullmq-connection';
-import { messageIdOf, queueWaitOf, refuseSubmission, replyWaitMs, within } from '@shellgrade/dispatch';
+import { messageIdOf, replyWaitMs, within } from '@shellgrade/dispatch';
+import { queueWaitOf, refuseSubmission } from '@shellgrade/refusal';
 import type { GradingJobData } from './bullmq-consumer';
 
 export const GRADING_JOB = 'grade';

@@ -4,20 +4,13 @@
  * filter passes a production on to the next queue. A message is acked only after the next
  * queue confirmed the one passed on (or the outcome was stored), so a worker dying between
  * filters loses nothing; the publish carries the trace (one tree: publish → consume → publish
- * → consume ...) and the sync requester's address. The filters themselves are libs/dispatch's.
+ * → consume ...) and the sync requester's address. The filters themselves are libs/pipeline-filters'.
  */
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ProductionRepository } from '@shellgrade/domain';
-import {
-  filterQueue,
-  messageIdOf,
-  PIPELINE_FILTERS,
-  pipelineMessageSchema,
-  type Filter,
-  type PipelineFilterName,
-  type PipelineMessage,
-} from '@shellgrade/dispatch';
+import { messageIdOf } from '@shellgrade/dispatch';
+import { filterQueue, PIPELINE_FILTERS, pipelineMessageSchema, type Filter, type PipelineFilterName, type PipelineMessage } from '@shellgrade/pipeline-filters';
 import { tracedPublish } from '@shellgrade/telemetry';
 import { encodeJson } from './grading-reply';
 import { QueueConsumer, replyAddressOf, REPLY_TO_HEADER, type QueueConsumerOptions } from './queue-consumer';

@@ -19,7 +19,8 @@ import {
 } from '@shellgrade/domain';
 import { tracedPublish } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
-import { messageIdOf, queueWaitOf, refuseSubmission, replyWaitMs, type GradingMessage } from '@shellgrade/dispatch';
+import { messageIdOf, replyWaitMs, type GradingMessage } from '@shellgrade/dispatch';
+import { queueWaitOf, refuseSubmission } from '@shellgrade/refusal';
 import { decodeJson, encodeJson, gradingReplySchema } from './grading-reply';
 import { PendingReplies } from './pending-replies';
 

@@ -3,7 +3,7 @@
  * over real PostgreSQL, real RabbitMQ and the real sandboxed grader. Configured by
  * DATABASE_URL, AMQP_URL and SG_TEST_BROKER (JSON; its queue is the filters' prefix).
  */
-import { filterQueue, pipelineFilters } from '@shellgrade/dispatch';
+import { filterQueue, pipelineFilters } from '@shellgrade/pipeline-filters';
 import { validateArchive } from '@shellgrade/grading';
 import { RabbitMqConnection, RabbitMqPipelineWorkers } from '../src';
 /* eslint-disable @nx/enforce-module-boundaries */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { connect } from 'amqplib';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { ATTR, withSpan } from '@shellgrade/telemetry';
-import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/dispatch';
+import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/pipeline-filters';
 import type { ArchiveValidator } from '@shellgrade/domain';
 import { validateArchive } from '@shellgrade/grading';
 import { RabbitMqConnection, RabbitMqDispatch, RabbitMqPipelineWorkers } from '../src';

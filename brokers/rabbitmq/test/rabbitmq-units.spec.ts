@@ -1,6 +1,7 @@
 import type { ConsumeMessage } from 'amqplib';
 import { DomainError, type ArchiveStore, type ProductionRepository } from '@shellgrade/domain';
-import { gradingMessageSchema, refuseSubmission } from '@shellgrade/dispatch';
+import { gradingMessageSchema } from '@shellgrade/dispatch';
+import { refuseSubmission } from '@shellgrade/refusal';
 import { PendingReplies, decodeJson, deliveryCountOf, encodeJson, gradingReplySchema, replyOf, topologyOf } from '../src';
 
 const msg = (headers: Record<string, unknown> | undefined) => ({ properties: { headers } }) as unknown as ConsumeMessage;

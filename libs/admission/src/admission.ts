@@ -7,7 +7,7 @@
  * submissions inside ÷ the rate they leave at).
  */
 import { DomainError, type AdmissionTicket, type SubmissionAdmission } from '@shellgrade/domain';
-import { retryAfterSeconds } from './queue-wait';
+import { retryAfterSeconds } from '@shellgrade/refusal';
 
 export interface AdmissionBudget {
   /** Submissions one process holds at once (validated, stored, graded or waiting for a grader). */

@@ -22,7 +22,7 @@ export const topologies = ['monolith', 'msa'] as const;
 /**
  * How a received submission reaches a grader: in the receiving process, or through a broker.
  * pipeline (paper 003, pipes and filters): through RabbitMQ queues between small filters
- * (check → grade → record, libs/dispatch/src/pipeline), each its own consumer on the exercise replicas.
+ * (check → grade → record, libs/pipeline-filters), each its own consumer on the exercise replicas.
  */
 export const dispatchModes = ['inline', 'rabbitmq', 'bullmq', 'pipeline'] as const;
 /**
@@ -205,7 +205,7 @@ export const brokerSchema = z.strictObject({
   rabbitmq: rabbitMqSchema.prefault({}),
 });
 
-/** The filters of dispatch: pipeline, in the order a submission goes through them (libs/dispatch/src/pipeline). */
+/** The filters of dispatch: pipeline, in the order a submission goes through them (libs/pipeline-filters). */
 export const pipelineFilters = ['check', 'grade', 'record'] as const;
 export type PipelineFilter = (typeof pipelineFilters)[number];
 
@@ -348,7 +348,7 @@ export const haproxySchema = z.strictObject({
 });
 
 /**
- * Admission of submissions per process (libs/dispatch BoundedAdmission): beyond the budget a
+ * Admission of submissions per process (libs/admission BoundedAdmission): beyond the budget a
  * submission gets 503 + Retry-After before anything is stored. Unset bounds: every submission is
  * admitted, as in the papers' systems. Logins and reads are never counted, so a submission backlog
  * cannot starve them of a place. On by default in every preset that reproduces no paper

@@ -12,7 +12,9 @@ import {
   redisSubmissionContextProviders,
   SESSION_PRODUCTIONS_SOURCE,
 } from '@shellgrade/cache';
-import { BoundedAdmission, EventLoopPressure, InlineDispatch, InterruptedGradingSweeper, observeAdmission, staleAfterMs } from '@shellgrade/dispatch';
+import { BoundedAdmission, observeAdmission } from '@shellgrade/admission';
+import { InlineDispatch, InterruptedGradingSweeper, staleAfterMs } from '@shellgrade/dispatch';
+import { EventLoopPressure } from '@shellgrade/event-loop-pressure';
 import {
   ARCHIVE_STORE,
   ARCHIVE_VALIDATOR,

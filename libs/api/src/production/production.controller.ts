@@ -19,7 +19,7 @@ import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AuthGuard, CurrentUser, RateLimits, readable, type AuthenticatedUser } from '@shellgrade/auth';
 import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
-import { queueWaitOf, retryAfterSeconds } from '@shellgrade/dispatch';
+import { queueWaitOf, retryAfterSeconds } from '@shellgrade/refusal';
 import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
 import { idParam } from '../admin/schemas';
 import { productionView } from './production.view';

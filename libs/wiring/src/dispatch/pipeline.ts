@@ -6,7 +6,8 @@
  */
 import type { Provider } from '@nestjs/common';
 import { RabbitMqConnection, RabbitMqDispatch, RabbitMqPipelineWorkers } from '@shellgrade/broker-rabbitmq';
-import { dispatchTimingsOf, filterQueue, PIPELINE_FILTERS, pipelineFilters, within, type PipelineFilterName } from '@shellgrade/dispatch';
+import { dispatchTimingsOf, within } from '@shellgrade/dispatch';
+import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/pipeline-filters';
 import {
   ARCHIVE_STORE,
   ARCHIVE_VALIDATOR,
