@@ -20,7 +20,8 @@
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
- *   tools        infra, benchmarks, traces, libs/admin-cli, test/ → anything but services
+ *   tools        infra, benchmarks, traces, libs/admin-cli (its seed too, which tests of every layer use), test/
+ *                                        → anything but services
  *
  * Nx's depConstraints (eslint.config.mjs) say the same per project; these rules also see files
  * outside any tag, circles inside one project, and runtime code reaching into tests.
@@ -43,7 +44,7 @@ const DRIVERS = '^node_modules/(pg|pg-[^/]+|ioredis|amqplib|amqp-connection-mana
 const WIRING = '^libs/wiring/src/';
 const CONTRACTS = '^libs/(trace-model|console-contract)/src/';
 const SERVICES = '^services/[^/]+/src/';
-const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/src/|test/)';
+const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/(seed/)?src/|test/)';
 const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
 
 module.exports = {

@@ -9,16 +9,20 @@ const layers = [
   // The spec schema is data: it depends on no project.
   { sourceTag: 'type:spec', onlyDependOnLibsWithTags: ['type:spec'] },
   // Adapters implement the domain's ports and are told their settings: they never read the spec.
-  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:contract'] },
+  { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:contract', 'type:fixture'] },
   // The adapters' layer:inbound/application/outbound tags (the hexagon's sides) are held per file by
   // .dependency-cruiser.cjs (no-inbound-to-outbound, no-inbound-to-driver, no-outbound-to-inbound), which sees files,
   // not projects: tests legitimately build a controller over a real repository.
   // The wiring reads the spec and picks adapters; it never reaches up into a service.
-  { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
+  { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:fixture'] },
   // Composition roots: anything but the tools.
-  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring'] },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:fixture'] },
   // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
-  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool', 'type:contract'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool', 'type:contract', 'type:fixture'] },
+  // The seed (libs/admin-cli/seed, `npm run db -- seed`): test and tool support that builds a seeded database.
+  // Tests of every layer and the tools use it; runtime code never (runtimeLayers below, and
+  // .dependency-cruiser.cjs no-runtime-to-tool). It needs no database adapter: persistence's own tests seed.
+  { sourceTag: 'type:fixture', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:fixture'] },
   // Contracts shared by the server side, the tools and the browser (libs/trace-model): plain data and
   // pure functions, depending on nothing of ours.
   { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
@@ -37,6 +41,10 @@ const concerns = [
   { sourceTag: 'concern:refusal', onlyDependOnLibsWithTags: ['type:domain'] },
   { sourceTag: 'concern:pipeline', onlyDependOnLibsWithTags: ['type:domain'] },
 ];
+// Runtime files (a project's src/, not its tests): the same layers without the seed, and the dispatch concerns.
+const runtimeLayers = layers.map((c) =>
+  c.sourceTag === 'type:tool' || c.sourceTag === 'type:fixture' ? c : { ...c, onlyDependOnLibsWithTags: c.onlyDependOnLibsWithTags.filter((t) => t !== 'type:fixture') },
+);
 // k6's own modules (plain JS run by k6, not a project) are unit-tested from Jest by path.
 const boundaries = (depConstraints) => ['error', { allow: ['../../k6/lib/*'], depConstraints }];
 
@@ -93,8 +101,8 @@ export default [
     },
   },
   {
-    files: ['libs/*/src/**/*.ts'],
+    files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'brokers/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts'],
-    rules: { '@nx/enforce-module-boundaries': boundaries([...layers, ...concerns]) },
+    rules: { '@nx/enforce-module-boundaries': boundaries([...runtimeLayers, ...concerns]) },
   },
 ];

@@ -83,6 +83,15 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('keep the seed (admin-cli) out of runtime code, and let tests seed (issue 32 item 2)', () => {
+    const violations = cruiseProbe({
+      'libs/admin-cli/seed/src/index.ts': `export const seed = 1;\n`,
+      'libs/api/src/probe.controller.ts': `import { seed } from '../../admin-cli/seed/src/index';\nexport const c = seed;\n`,
+      'libs/persistence/test/probe.int.ts': `import { seed } from '../../admin-cli/seed/src/index';\nexport const t = seed;\n`,
+    });
+    expect(ruleNames(violations)).toEqual(['no-runtime-to-tool: libs/api/src/probe.controller.ts → libs/admin-cli/seed/src/index.ts']);
+  });
+
   it('let a controller reach the domain, and tests import anything', () => {
     const violations = cruiseProbe({
       'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadCatalog } from '@shellgrade/grading';
 import { markProductionsChanged } from '@shellgrade/cache';
 import { migrate, PgProductionRepository, PgRefreshTokenRepository } from '@shellgrade/persistence';
-import { seed, seedCsv } from '@shellgrade/persistence/testing';
+import { seed, seedCsv } from '@shellgrade/admin-cli/seed';
 import { authSchema } from '@shellgrade/variant';
 import { databaseStats } from './stats';
 import { runStorageCommand } from './storage-commands';

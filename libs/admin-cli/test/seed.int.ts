@@ -1,7 +1,8 @@
 import { Pool } from 'pg';
 import { verifyPassword } from '@shellgrade/auth';
 import { createPool } from '@shellgrade/persistence';
-import { createTestDatabase, seed, seedCsv, SEED_PASSWORDS, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed, seedCsv, SEED_PASSWORDS } from '@shellgrade/admin-cli/seed';
 import { databaseStats } from '../src/stats';
 // The two-exercise test catalog of libs/persistence's own tests.
 /* eslint-disable-next-line @nx/enforce-module-boundaries */

@@ -1,4 +1,4 @@
-import type { CatalogExercise } from '../src/testing';
+import type { CatalogExercise } from '@shellgrade/admin-cli/seed';
 
 /** A two-exercise catalog (test data; the real one comes from libs/grading). */
 export const testCatalog: CatalogExercise[] = [

@@ -9,7 +9,8 @@ import { PgSequenceRepository } from '../src/repositories/sequence.repository';
 import { PgStatementRepository } from '../src/repositories/statement.repository';
 import { PgSubmissionContextReader } from '../src/repositories/submission-context.reader';
 import { PgUserRepository } from '../src/repositories/user.repository';
-import { createTestDatabase, seed, type SeedResult, type TestDatabase } from '../src/testing';
+import { seed, type SeedResult } from '@shellgrade/admin-cli/seed';
+import { createTestDatabase, type TestDatabase } from '../src/testing';
 import { testCatalog } from './fixtures';
 
 describe('repositories (real PostgreSQL)', () => {

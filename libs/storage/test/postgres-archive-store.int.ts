@@ -1,6 +1,7 @@
 import { DomainError } from '@shellgrade/domain';
 import { createPool, PgProductionRepository } from '@shellgrade/persistence';
-import { createTestDatabase, seed, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed } from '@shellgrade/admin-cli/seed';
 import type { Pool } from 'pg';
 import { PostgresArchiveStore, sha256Hex } from '../src/postgres-archive-store';
 

@@ -11,7 +11,8 @@ import { CachedSubmissionContextReader, redisSubmissionContextProviders, context
 import { SUBMISSION_CONTEXT, type SubmissionContextReader } from '@shellgrade/domain';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders } from '@shellgrade/persistence';
-import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
 // Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections } from '@shellgrade/variant';

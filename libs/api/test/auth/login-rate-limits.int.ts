@@ -9,7 +9,8 @@
  */
 import type { INestApplication } from '@nestjs/common';
 import { createPool, PgUserRepository } from '@shellgrade/persistence';
-import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
 // Tests take the servers' addresses from the spec library, as the services do.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections } from '@shellgrade/variant';

@@ -7,7 +7,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { AuthConfig } from '@shellgrade/auth';
 import { createPool } from '@shellgrade/persistence';
-import { createTestDatabase, seed, SEED_PASSWORDS, studentEmail, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { authApp } from '../support/auth-app';

@@ -12,7 +12,8 @@ import { AuthModule } from '@shellgrade/auth';
 import { loadCatalog, loadSamples, PAPER_SLUG } from '@shellgrade/grading';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool } from '@shellgrade/persistence';
-import { createTestDatabase, seed, SEED_PASSWORDS, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
 // The spec and the wiring the services use: the monolith's ports, composed the same way.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SubmissionContext, SubmissionContextReader } from '@shellgrade/domain';
 import { createPool } from '@shellgrade/persistence';
-import { type CatalogExercise, createTestDatabase, seed, type SeedResult, type TestDatabase } from '@shellgrade/persistence/testing';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { type CatalogExercise, seed, type SeedResult } from '@shellgrade/admin-cli/seed';
 // Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections } from '@shellgrade/variant';

@@ -1,5 +1,4 @@
-// Test and tooling support (a fresh migrated database, load-test seed data): a secondary
-export * from './received-production';
-// entry point, @shellgrade/persistence/testing, so the runtime entry carries runtime code only.
-export * from './seed';
+// Test support (a fresh migrated database): a secondary entry point, @shellgrade/persistence/testing,
+// so the runtime entry carries runtime code only. The seed data (load-test and test databases) is
+// admin-cli's: @shellgrade/admin-cli/seed.
 export * from './test-database';
