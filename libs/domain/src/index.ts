@@ -3,4 +3,5 @@ export * from './entities';
 export * from './ports';
 export * from './catalog-ports';
 export * from './submission';
+export * from './archive-integrity';
 export * from './session-report';

@@ -35,6 +35,13 @@ export interface ArchiveStore {
   /** Verifies the stored sha256; rejects with DomainError on mismatch. */
   get(productionId: number): Promise<Buffer>;
   delete(productionId: number): Promise<void>;
+  /**
+   * Set by a store that keeps the archive in the production's own row (postgres bytea): the
+   * submission then writes the archive with the row (NewProduction.archive) and a grading worker
+   * reads it with the row (SubmissionContextReader.loadForGrading), one statement each instead of
+   * two; put and get stay for everything else. Unset: the archive lives apart (an object store).
+   */
+  readonly inProductionRow?: boolean;
 }
 export const ARCHIVE_STORE = Symbol('ArchiveStore');
 
@@ -54,6 +61,12 @@ export interface NewProduction {
   archiveSize: number;
   archiveSha256: string;
   status: ProductionStatus;
+  /**
+   * The archive itself, written in the same statement as the row when the archive store keeps
+   * it there (ArchiveStore.inProductionRow): the row never exists without its archive. Unset:
+   * the archive is stored afterwards (ArchiveStore.put).
+   */
+  archive?: Buffer;
 }
 
 export type ProductionOutcome =
@@ -105,8 +118,21 @@ export interface SubmissionContextReader {
    * worker in another process starts with); null when the production does not exist, a null
    * context when its statement is gone. Optional: without it the worker reads the production,
    * then `load`s the context (a cache in front answers that second read).
+   * `take` (a worker about to grade with everything it needs read here: the archive is in the
+   * row): the same statement also moves a production that is not final to 'grading' and
+   * returns it so (`taken`), and returns the row's archive bytes (null when it has none), so
+   * neither the archive read nor the status update is a round trip of its own.
    */
-  loadForGrading?(productionId: number): Promise<{ production: ExerciseProduction; context: SubmissionContext | null } | null>;
+  loadForGrading?(productionId: number, options?: { take?: boolean }): Promise<LoadedForGrading | null>;
+}
+/** What SubmissionContextReader.loadForGrading read. */
+export interface LoadedForGrading {
+  production: ExerciseProduction;
+  context: SubmissionContext | null;
+  /** With `take`: the production was not final and is now 'grading' (production.status says so). */
+  taken?: boolean;
+  /** With `take`: the archive stored in the row, unverified (null: none stored there). */
+  archive?: Buffer | null;
 }
 export interface SubmissionContext {
   statement: StudentStatement;

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Exercise, ExerciseProduction, StudentStatement } from './entities';
 import { DomainError } from './errors';
-import type { ArchiveStore, Grader, GradingDispatch, NewProduction, ProductionOutcome, ProductionRepository, SubmissionAdmission, SubmissionContextReader } from './ports';
+import type { ArchiveStore, Grader, GradingDispatch, LoadedForGrading, NewProduction, ProductionOutcome, ProductionRepository, SubmissionAdmission, SubmissionContextReader } from './ports';
 import { answerDeadlineOf, GradingWorker, isExpired, refuseClosedSubmission, SubmissionService } from './submission';
 
 /** In-memory fakes of the ports: unit tests only. */
@@ -198,6 +199,98 @@ describe('GradingWorker failure classes', () => {
     (f.archives.get as jest.Mock).mockRejectedValueOnce(new DomainError('unavailable', 'object store unreachable'));
     await expect(worker.grade(production.id)).rejects.toMatchObject({ kind: 'unavailable' });
     expect(f.rows.get(production.id)!.status).toBe('queued');
+  });
+});
+
+describe('archives kept in the production row (storage: postgres; issue 32 item 5)', () => {
+  const owner = { userId: 1, exerciseId: 2, statementId: 7 };
+  const cmd = { ...owner, archive: Buffer.from('tgz') };
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  /** The fakes with an archive store that keeps its bytes in the row, and a reader that takes productions with them. */
+  function inRow() {
+    const f = fakes();
+    const rowArchives = new Map<number, Buffer>();
+    const archives: ArchiveStore = { ...f.archives, inProductionRow: true };
+    const create = f.productions.create as jest.Mock;
+    const baseCreate = create.getMockImplementation()!;
+    create.mockImplementation(async (p: NewProduction) => {
+      const made = await baseCreate(p);
+      if (made.created && p.archive) rowArchives.set(made.production.id, p.archive);
+      return made;
+    });
+    const loaded = { statement: { id: 7, statementHtml: '<p/>', questionArchive: Buffer.from('q') } as StudentStatement, exercise: { id: 2, graderScript: 'print()', locale: 'en' } as Exercise, session: { id: 1, startsAt: new Date(0), endsAt: new Date(0) }, enrolled: true };
+    const loadForGrading = jest.fn(async (id: number, options: { take?: boolean } = {}): Promise<LoadedForGrading | null> => {
+      const row = f.rows.get(id);
+      if (!row) return null;
+      if (!options.take) return { production: { ...row }, context: loaded };
+      const final = row.status === 'graded' || row.status === 'failed';
+      if (!final) row.status = 'grading';
+      return { production: { ...row }, context: loaded, taken: !final, archive: rowArchives.get(id) ?? null };
+    });
+    const context: SubmissionContextReader = { ...f.context, loadForGrading };
+    return { ...f, archives, context, rowArchives, loadForGrading };
+  }
+
+  it('the submission writes the archive with its row: no put, and the row carries exactly the bytes it hashed', async () => {
+    const f = inRow();
+    const dispatch: GradingDispatch = { dispatch: jest.fn(async (r) => r.production!) };
+    const p = await new SubmissionService(f.context, validator, f.productions, f.archives, dispatch).submit(cmd);
+    expect(f.archives.put).not.toHaveBeenCalled();
+    expect(f.productions.create).toHaveBeenCalledWith(expect.objectContaining({ archive: cmd.archive, archiveSha256: sha(cmd.archive), archiveSize: 3 }));
+    expect(f.rowArchives.get(p.id)).toBe(cmd.archive);
+  });
+
+  it('a store that keeps archives apart still gets put after the row, and the row is created without bytes', async () => {
+    const f = fakes();
+    const dispatch: GradingDispatch = { dispatch: jest.fn(async (r) => r.production!) };
+    const p = await new SubmissionService(f.context, validator, f.productions, f.archives, dispatch).submit(cmd);
+    expect(f.archives.put).toHaveBeenCalledWith(p.id, cmd.archive);
+    expect((f.productions.create as jest.Mock).mock.calls[0][0]).not.toHaveProperty('archive');
+  });
+
+  it('a worker behind a broker takes the production with its archive in one read: no archive get, no status update of its own', async () => {
+    const f = inRow();
+    const { production } = await f.productions.create({ ...owner, submissionKey: 'r', archiveSize: 3, archiveSha256: sha(cmd.archive), status: 'queued', archive: cmd.archive });
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    await expect(worker.grade(production.id)).resolves.toMatchObject({ status: 'graded', grade: 50 });
+    expect(f.loadForGrading).toHaveBeenCalledWith(production.id, { take: true });
+    expect(f.archives.get).not.toHaveBeenCalled();
+    expect(f.productions.setStatus).not.toHaveBeenCalled();
+    expect(f.grader.grade).toHaveBeenCalledWith(expect.objectContaining({ submission: cmd.archive }));
+  });
+
+  it('an archive read with the row is verified as the store verifies it: corrupt or missing bytes fail the production, ungraded', async () => {
+    const f = inRow();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    const corrupt = (await f.productions.create({ ...owner, submissionKey: 'x', archiveSize: 3, archiveSha256: sha(Buffer.from('other')), status: 'queued', archive: cmd.archive })).production;
+    await expect(worker.grade(corrupt.id)).resolves.toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/^grading-failed: .*corrupt/) });
+    const missing = (await f.productions.create({ ...owner, submissionKey: 'm', archiveSize: 3, archiveSha256: sha(cmd.archive), status: 'queued' })).production;
+    await expect(worker.grade(missing.id)).resolves.toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/^not-found: archive/) });
+    expect(f.grader.grade).not.toHaveBeenCalled();
+  });
+
+  it('a production finished by another delivery between the read and the take is read back, not graded again', async () => {
+    const f = inRow();
+    const { production } = await f.productions.create({ ...owner, submissionKey: 'race', archiveSize: 3, archiveSha256: sha(cmd.archive), status: 'queued', archive: cmd.archive });
+    // The row as the statement's snapshot saw it (queued), but the take found it final.
+    f.loadForGrading.mockImplementationOnce(async (id: number) => {
+      const seen = { ...f.rows.get(id)! };
+      Object.assign(f.rows.get(id)!, { status: 'graded', grade: 70 });
+      return { production: seen, context: null, taken: false, archive: cmd.archive };
+    });
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    await expect(worker.grade(production.id)).resolves.toMatchObject({ status: 'graded', grade: 70 });
+    expect(f.grader.grade).not.toHaveBeenCalled();
+    expect(f.productions.complete).not.toHaveBeenCalled();
+  });
+
+  it('an archive handed over in process is not taken with the row (nothing to read)', async () => {
+    const f = inRow();
+    const { production } = await f.productions.create({ ...owner, submissionKey: 'h', archiveSize: 3, archiveSha256: sha(cmd.archive), status: 'queued', archive: cmd.archive });
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    await expect(worker.grade(production.id, { archive: cmd.archive })).resolves.toMatchObject({ status: 'graded' });
+    expect(f.loadForGrading).toHaveBeenCalledWith(production.id, {});
+    expect(f.productions.setStatus).toHaveBeenCalledWith(production.id, 'grading');
   });
 });
 

@@ -3,7 +3,7 @@
  * check the statement, validate the archive, persist the production and its archive,
  * hand it to the configured dispatch. Grading itself is GradingWorker's job.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ExerciseProduction } from './entities';
 import { DomainError, forbidden, notFound } from './errors';
 import { admitEverything } from './ports';
@@ -13,12 +13,14 @@ import type {
   Grader,
   GradingDispatch,
   GradingJob,
+  LoadedForGrading,
   ProductionRepository,
   SubmissionAdmission,
   SubmissionContext,
   SubmissionContextReader,
 } from './ports';
 import { expiredOutcome, isExpired } from './answer-deadline';
+import { sha256Hex, verifiedArchive } from './archive-integrity';
 
 export * from './answer-deadline';
 
@@ -70,19 +72,26 @@ export class SubmissionService {
     refuseClosedSubmission(context, this.now());
     await this.validator.validate(cmd.archive);
 
-    const { production, created } = await this.createOnce(cmd);
+    // An archive kept in the production's row is written with it: no row without its archive.
+    const withRow = this.archives.inProductionRow === true;
+    const { production, created } = await this.createOnce(cmd, withRow);
     if (!created) return production;
 
+    if (!withRow) await this.storeArchive(production.id, cmd.archive);
+    return this.dispatch.dispatch({ productionId: production.id, production, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
+  }
+
+  /** The archive stored apart from the row (an object store), after the row. */
+  private async storeArchive(productionId: number, archive: Buffer): Promise<void> {
     try {
-      await this.archives.put(production.id, cmd.archive);
+      await this.archives.put(productionId, archive);
     } catch (error) {
       // Never leave a row pointing at an archive that was not stored.
-      await this.productions.delete(production.id).catch(() => undefined);
+      await this.productions.delete(productionId).catch(() => undefined);
       throw error instanceof DomainError
         ? error
         : new DomainError('unavailable', 'the archive store is unavailable; nothing was saved', {}, 5);
     }
-    return this.dispatch.dispatch({ productionId: production.id, production, archive: cmd.archive, context, receivedAt: cmd.receivedAt });
   }
 
   /**
@@ -91,9 +100,9 @@ export class SubmissionService {
    * key — the client was told to submit again — so the retry becomes the next production of that
    * key (`<key>>after-<id>`; the same retry sent twice still finds the same one).
    */
-  private async createOnce(cmd: SubmitCommand): Promise<{ production: ExerciseProduction; created: boolean }> {
+  private async createOnce(cmd: SubmitCommand, withArchive: boolean): Promise<{ production: ExerciseProduction; created: boolean }> {
     let submissionKey = cmd.submissionKey ?? randomUUID();
-    const archiveSha256 = createHash('sha256').update(cmd.archive).digest('hex');
+    const archiveSha256 = sha256Hex(cmd.archive);
     for (;;) {
       const { production, created } = await this.productions.create({
         userId: cmd.userId,
@@ -103,6 +112,7 @@ export class SubmissionService {
         archiveSize: cmd.archive.length,
         archiveSha256,
         status: 'received',
+        ...(withArchive ? { archive: cmd.archive } : {}),
       });
       if (created || !isExpired(production)) return { production, created };
       submissionKey = `${submissionKey}>after-${production.id}`;
@@ -151,6 +161,9 @@ export interface GradingGiven {
   deadline?: number;
 }
 
+/** A production as the worker found it; `taken`/`archive` when loadForGrading took it (LoadedForGrading). */
+type Stored = { production: ExerciseProduction; context?: SubmissionContext | null } & Pick<LoadedForGrading, 'taken' | 'archive'>;
+
 /**
  * Grades one stored production, idempotently: a production that is already final is
  * returned as is (broker redelivery), and the outcome is stored exactly once. A production
@@ -170,15 +183,19 @@ export class GradingWorker {
     if (!stored) throw new DomainError('not-found', `production ${productionId} does not exist`);
     const { production } = stored;
     if (production.status === 'graded' || production.status === 'failed') return production;
+    // Taking it found it final after all: another delivery finished it since the row was read.
+    if (stored.taken === false) return this.final(productionId, null);
 
     if (stored.context === null) throw notFound('student statement', production.statementId);
     const { statement, exercise } = stored.context ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
     try {
-      const submission = given.archive ?? (await this.archives.get(productionId));
+      const submission =
+        given.archive ??
+        (stored.taken ? verifiedArchive(productionId, stored.archive, production.archiveSha256) : await this.archives.get(productionId));
       // Checked last before the sandbox: everything above may have waited (database, archive store).
       const expired = expiredOutcome(given.deadline, this.nowMs());
       if (expired) return await this.final(productionId, await this.productions.complete(productionId, expired));
-      await this.productions.setStatus(productionId, 'grading');
+      if (!stored.taken) await this.productions.setStatus(productionId, 'grading');
       const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
       return await this.final(productionId, await this.productions.complete(productionId, result));
     } catch (error) {
@@ -191,11 +208,14 @@ export class GradingWorker {
 
   /**
    * What the grading starts from: handed over in process (inline), else read — with its context
-   * in the same round trip where the reader can (a worker behind a broker).
+   * in the same round trip where the reader can (a worker behind a broker), and, when the archive
+   * is in the production's row, taken for grading with its archive in that round trip too.
    */
-  private async storedWithContext(productionId: number, given: GradingGiven): Promise<{ production: ExerciseProduction; context?: SubmissionContext | null } | null> {
+  private async storedWithContext(productionId: number, given: GradingGiven): Promise<Stored | null> {
     if (given.production) return { production: given.production, context: given.context };
-    if (!given.context && this.context.loadForGrading) return this.context.loadForGrading(productionId);
+    if (!given.context && this.context.loadForGrading) {
+      return this.context.loadForGrading(productionId, this.archives.inProductionRow && !given.archive ? { take: true } : {});
+    }
     const production = await this.productions.findById(productionId);
     return production && { production, context: given.context };
   }

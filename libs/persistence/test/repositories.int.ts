@@ -57,6 +57,17 @@ describe('repositories (real PostgreSQL)', () => {
       expect(first.production).toMatchObject({ status: 'received', grade: null, comment: [], archiveSize: 3 });
     });
 
+    it('create with the archive stores the bytes in the row in the same statement; a repeated key stores nothing more', async () => {
+      const archive = Buffer.from('abc');
+      const p = newProduction({ archive });
+      const first = await productions.create(p);
+      const again = await productions.create({ ...p, archive: Buffer.from('other') });
+      expect(again).toMatchObject({ created: false, production: { id: first.production.id } });
+      const { rows } = await pool.query<{ archive: Buffer; archive_key: string | null }>('SELECT archive, archive_key FROM exercise_productions WHERE id = $1', [first.production.id]);
+      expect(rows[0].archive.equals(archive)).toBe(true);
+      expect(rows[0].archive_key).toBeNull();
+    });
+
     it('concurrent creates with one key yield exactly one row', async () => {
       const p = newProduction();
       const results = await Promise.all(Array.from({ length: 10 }, () => productions.create(p)));
@@ -172,6 +183,28 @@ describe('repositories (real PostgreSQL)', () => {
       const { production } = await productions.create(newProduction({ userId: seeded.students[1]!.userId, statementId: seeded.students[2]!.statementId }));
       const got = await reader.loadForGrading(production.id);
       expect(got).toMatchObject({ production: { id: production.id }, context: null });
+    });
+
+    it('take: moves a production that is not final to grading and returns it so, with its context and the archive of its row', async () => {
+      const s = seeded.students[0]!;
+      const archive = Buffer.from([31, 139, 8, 0, 1, 2, 3]);
+      const { production } = await productions.create(newProduction({ status: 'queued', archive, archiveSize: archive.length }));
+      const reader = new PgSubmissionContextReader(pool);
+      const got = await reader.loadForGrading(production.id, { take: true });
+      expect(got).toMatchObject({ taken: true, production: { id: production.id, status: 'grading' } });
+      expect(got!.archive!.equals(archive)).toBe(true);
+      expect(got!.production).toEqual(await productions.findById(production.id));
+      expect(got!.context).toEqual(await reader.load(s.userId, s.statementId, seeded.csvExerciseId));
+    });
+
+    it('take: leaves a final production as it is (a redelivery), and reads a row without an archive as null', async () => {
+      const { production } = await productions.create(newProduction({ status: 'queued' }));
+      await productions.complete(production.id, { grade: 40, comment: [] });
+      const reader = new PgSubmissionContextReader(pool);
+      const got = await reader.loadForGrading(production.id, { take: true });
+      expect(got).toMatchObject({ taken: false, archive: null, production: { status: 'graded', grade: 40 } });
+      expect(await productions.findById(production.id)).toMatchObject({ status: 'graded', grade: 40 });
+      await expect(reader.loadForGrading(999_999, { take: true })).resolves.toBeNull();
     });
   });
 

@@ -1,14 +1,17 @@
-import { createHash } from 'node:crypto';
-import { type ArchiveStore, DomainError, notFound } from '@shellgrade/domain';
+import { type ArchiveStore, notFound, sha256Hex, verifiedArchive } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 
-export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+export { sha256Hex } from '@shellgrade/domain';
 
 /**
  * Archives inline in exercise_productions.archive (bytea, TOASTed), as the paper's
  * monolith does. put() also records size and sha256 so get() can prove integrity.
+ * inProductionRow: a submission writes the bytes with its row and a grading worker reads them
+ * with it (one statement each); put and get serve everything else (tools, other callers).
  */
 export class PostgresArchiveStore implements ArchiveStore {
+  readonly inProductionRow = true;
+
   constructor(private readonly pool: Pool) {}
 
   async put(productionId: number, bytes: Buffer): Promise<{ key: string; sha256: string }> {
@@ -29,15 +32,8 @@ export class PostgresArchiveStore implements ArchiveStore {
       [productionId],
     );
     const row = rows[0];
-    if (!row || !row.archive) throw notFound('archive of exercise production', productionId);
-    const actual = sha256Hex(row.archive);
-    if (actual !== row.archive_sha256.trim()) {
-      throw new DomainError('grading-failed', `archive of production ${productionId} is corrupt (sha256 mismatch)`, {
-        expected: row.archive_sha256.trim(),
-        actual,
-      });
-    }
-    return row.archive;
+    if (!row) throw notFound('archive of exercise production', productionId);
+    return verifiedArchive(productionId, row.archive, row.archive_sha256);
   }
 
   /** Drops the bytes, keeps the production row (its grade and feedback stay readable). */

@@ -22,7 +22,7 @@ export function tracedGrader(inner: Grader, exec = 'unknown'): Grader {
   };
 }
 
-/** Wraps an ArchiveStore: `storage.put` / `storage.get` spans (delete is not on the SPS path). */
+/** Wraps an ArchiveStore: `storage.put` / `storage.get` spans (delete is not on the SPS path); keeps where the store keeps its bytes. */
 export function tracedArchiveStore(inner: ArchiveStore, backend: string): ArchiveStore {
   return {
     put: (productionId, bytes) =>
@@ -42,5 +42,7 @@ export function tracedArchiveStore(inner: ArchiveStore, backend: string): Archiv
         return bytes;
       }),
     delete: (productionId) => inner.delete(productionId),
+    // Bytes kept in the production row are written and read with it, inside its pg span.
+    ...(inner.inProductionRow ? { inProductionRow: true } : {}),
   };
 }

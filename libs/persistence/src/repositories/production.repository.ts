@@ -15,16 +15,19 @@ export type { ProductionFilter } from '@shellgrade/domain';
 export class PgProductionRepository implements ProductionRepository, ProductionListing {
   constructor(private readonly pool: Pool) {}
 
-  /** Idempotent on submissionKey: a redelivered create returns the first production. */
+  /**
+   * Idempotent on submissionKey: a redelivered create returns the first production. With
+   * `archive`, the bytes go into the row in the same statement (postgres archive storage).
+   */
   async create(p: NewProduction): Promise<{ production: ExerciseProduction; created: boolean }> {
     const inserted = await one<ProductionRow>(
       this.pool,
       `INSERT INTO exercise_productions
-         (user_id, exercise_id, statement_id, status, submission_key, archive_size, archive_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+         (user_id, exercise_id, statement_id, status, submission_key, archive_size, archive_sha256, archive)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (submission_key) DO NOTHING
        RETURNING ${PRODUCTION_COLUMNS}`,
-      [p.userId, p.exerciseId, p.statementId, p.status, p.submissionKey, p.archiveSize, p.archiveSha256],
+      [p.userId, p.exerciseId, p.statementId, p.status, p.submissionKey, p.archiveSize, p.archiveSha256, p.archive ?? null],
     );
     if (inserted) return { production: toProduction(inserted), created: true };
     const existing = await one<ProductionRow>(

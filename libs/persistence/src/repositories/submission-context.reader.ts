@@ -1,4 +1,4 @@
-import { type ExerciseProduction, type SubmissionContext, type SubmissionContextReader, notFound } from '@shellgrade/domain';
+import { type ExerciseProduction, type LoadedForGrading, type SubmissionContext, type SubmissionContextReader, notFound } from '@shellgrade/domain';
 import type { Pool } from 'pg';
 import { one } from '../queryable';
 import { type ExerciseRow, PRODUCTION_COLUMNS, type ProductionRow, type StatementRow, toExercise, toProduction, toStatement } from '../rows';
@@ -81,18 +81,50 @@ export class PgSubmissionContextReader implements SubmissionContextReader {
     return contextOf(row);
   }
 
-  /** One round trip for what two did (the production, then its context), under the same ownership rule as load. */
-  async loadForGrading(productionId: number): Promise<{ production: ExerciseProduction; context: SubmissionContext | null } | null> {
-    const row = await one<JoinedRow & Record<string, unknown>>(
+  /**
+   * One round trip for what two did (the production, then its context), under the same ownership
+   * rule as load. `take`: the same statement also moves the production to 'grading' unless it is
+   * final (a data-modifying CTE: the row's lock and the final-status guard are the UPDATE's, as
+   * setStatus's) and returns the archive bytes of the row — what took three statements.
+   */
+  async loadForGrading(productionId: number, options: { take?: boolean } = {}): Promise<LoadedForGrading | null> {
+    if (!options.take) {
+      const row = await one<JoinedRow & Record<string, unknown>>(
+        this.pool,
+        `SELECT ${PREFIXED_PRODUCTION_COLUMNS}, ${CONTEXT_COLUMNS}
+           FROM exercise_productions p
+           LEFT JOIN (student_statements s ${CONTEXT_JOINS})
+             ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
+          WHERE p.id = $1`,
+        [productionId],
+      );
+      if (!row) return null;
+      return { production: productionOf(row), context: row.id === null ? null : contextOf(row) };
+    }
+    // The SELECT sees the row as it was before the CTE's UPDATE (one snapshot): `taken` says
+    // whether the UPDATE moved it, and the status is set to 'grading' here when it did.
+    const row = await one<JoinedRow & Record<string, unknown> & { taken: boolean; prod_archive: Buffer | null }>(
       this.pool,
-      `SELECT ${PREFIXED_PRODUCTION_COLUMNS}, ${CONTEXT_COLUMNS}
+      `WITH taken AS (
+         UPDATE exercise_productions SET status = 'grading'
+          WHERE id = $1 AND status NOT IN ('graded', 'failed')
+          RETURNING id)
+       SELECT ${PREFIXED_PRODUCTION_COLUMNS}, p.archive AS prod_archive, t.id IS NOT NULL AS taken, ${CONTEXT_COLUMNS}
          FROM exercise_productions p
+         LEFT JOIN taken t ON t.id = p.id
          LEFT JOIN (student_statements s ${CONTEXT_JOINS})
            ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
         WHERE p.id = $1`,
       [productionId],
     );
     if (!row) return null;
-    return { production: productionOf(row), context: row.id === null ? null : contextOf(row) };
+    const { prod_archive: archive, taken, ...rest } = row;
+    const production = productionOf(rest);
+    return {
+      production: taken ? { ...production, status: 'grading' } : production,
+      context: row.id === null ? null : contextOf(row),
+      taken,
+      archive,
+    };
   }
 }
