@@ -4,7 +4,7 @@
  * profile and reads its three recorded runs over time, oldest first (as `bench trend` reads them
  * through GET /ops/trend): per run its date, profile, the host's speed probe, throughput, SPS
  * p50/p95/p99, KO share, CPU per iteration and validity, a link to the run's folder; the line
- * chart drawn over the three runs; the run whose host's probe differs from the newest one's by
+ * chart drawn over the three runs; the run whose host's probe differs from the median one's by
  * more than the tolerance flagged. The three runs are fixtures this test writes under a fresh
  * profile name in the results folder the variant reads, and removes afterwards. A student and a
  * teacher get no Trend entry, no page, and 404 problem+json from the endpoint.

@@ -1,7 +1,7 @@
 // `bench trend <preset>`: one preset's recorded tests over time (the newest N, shown oldest
 // first), read as `bench compare` reads them (loadResult, run-N.json, runMetrics): per test its
 // date, profile, the host's speed probe, throughput, SPS p50/p95/p99, KO share, CPU per
-// iteration and validity; each host set against the newest probed one, flagged beyond
+// iteration and validity; each host set against the median probed one, flagged beyond
 // SPEED_TOLERANCE. Only plain tests of a profile (<stamp>-<preset>-<profile>, as `bench run`,
 // `matrix` and the console name them) are points: fault and findings runs load the system
 // differently and are listed as left out. The shape is the console's contract (Trend).
@@ -97,6 +97,17 @@ function pointOf(runId: string, root: string): TrendPoint {
   };
 }
 
+/**
+ * The run whose host is the reference: the one with the median scrypt probe among the probed
+ * runs (the lower middle of an even count; the newest of equal probes). A median, not the newest:
+ * one run on an odd host (or probed under foreign load) is the one flagged, not all the others.
+ */
+export function medianHost(points: TrendPoint[]): TrendPoint | undefined {
+  const probed = points.map((p, i) => ({ p, i })).filter((x) => x.p.speed !== null);
+  probed.sort((x, y) => x.p.speed!.scryptN14Ms - y.p.speed!.scryptN14Ms || y.i - x.i);
+  return probed[Math.floor((probed.length - 1) / 2)]?.p;
+}
+
 export interface TrendOptions {
   last?: number;
   profile?: string;
@@ -136,7 +147,7 @@ export function presetTrend(preset: string, o: TrendOptions = {}): Trend {
   }
   tests.sort((x, y) => x.startedAt.localeCompare(y.startedAt) || x.runId.localeCompare(y.runId));
   const points = tests.slice(-last).map((t) => pointOf(t.runId, root));
-  const ref = [...points].reverse().find((p) => p.speed !== null);
+  const ref = medianHost(points);
   const reference = ref ? { runId: ref.runId, speed: ref.speed! } : null;
   for (const p of points) if (reference && p.runId !== reference.runId) p.hostWarning = speedMismatch(reference.speed, p.speed ?? undefined);
   return { preset, profile: o.profile ?? null, last, speedTolerance: SPEED_TOLERANCE, reference, metrics: METRICS, points, leftOut: leftOut.sort((x, y) => x.runId.localeCompare(y.runId)), command: trendCommand(preset, o) };

@@ -46,7 +46,7 @@ export interface Trend {
   last: number;
   /** Hosts whose speed probes differ by more than this factor (either probe) are flagged. */
   speedTolerance: number;
-  /** The run every other run's host is set against: the newest run that recorded a probe. */
+  /** The run every other run's host is set against: the one with the median probe (scrypt) among the runs that recorded one. */
   reference: { runId: string; speed: MachineSpeed } | null;
   /** The metrics of each point, as `bench compare` defines them (label, unit, better). */
   metrics: Record<'throughput' | 'spsP50' | 'spsP95' | 'spsP99' | 'koShare' | 'cpuSPerIteration', MetricDef>;

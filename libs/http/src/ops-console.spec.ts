@@ -62,9 +62,16 @@ describe("the console's actions", () => {
     expect(res.body.detail).toMatch(detail);
   });
 
-  it('list the run profiles (not the sweeps) and no launch yet', async () => {
+  it("list the run profiles (not the sweeps), the plans with the console's refusals, and no launch yet", async () => {
     const res = await request(entry(dir, results, true)).get('/ops/launches');
-    expect(res.body).toEqual({ launches: [], profiles: ['smoke'], busy: null });
+    expect(res.body).toMatchObject({ launches: [], profiles: ['smoke'], ownVariant: null, busy: null });
+    expect(res.body.plans.map((p: { plan: string; refused: string | null }) => [p.plan, p.refused !== null])).toEqual([
+      ['run', false],
+      ['suite', false],
+      ['matrix', true],
+      ['findings', true],
+      ['faults', true],
+    ]);
   });
 
   it.each([

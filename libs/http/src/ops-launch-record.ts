@@ -11,7 +11,7 @@ import type { Same } from './same-type';
 
 export const launchRecordSchema = z.object({
   id: z.string(),
-  plan: z.literal('run'),
+  plan: z.enum(['run', 'suite']),
   preset: z.string(),
   profile: z.string(),
   args: z.array(z.string()),

@@ -2,22 +2,24 @@
  * Launch and watch a benchmark run from the console (admins only, ops-admin.ts):
  *
  *   GET  /ops/launches                  the launches, newest first, the profiles and who holds the lock
- *   POST /ops/launches                  {plan: "run", preset, profile} → 202 with the launch; 409
- *                                       problem+json while another launch runs (one at a time)
+ *   POST /ops/launches                  {plan, ...its options} (ops-launch-plans.ts) → 202 with the
+ *                                       launch; 409 problem+json while another launch runs (one at a
+ *                                       time) or for a preset other than this console's; 400 on a bad
+ *                                       option; 422 for a plan the console refuses (matrix, findings,
+ *                                       faults: why, and the command to run it from a shell)
  *   GET  /ops/launches/<id>             one launch and its progress
  *   GET  /ops/launches/<id>/events      text/event-stream: its progress every second until it ends
  *   POST /ops/launches/<id>/cancel      stops the harness and k6, brings the variant down (unless it
  *                                       is the one serving this console) and marks the run INVALID
  *
- * The server starts `npm run bench -- run --variant <preset> --profile <profile> --run-id <id>`
- * exactly as a shell user would (ops-bench-cli.ts), as a process group of its own so that a
+ * The server starts `npm run bench -- run --variant <preset> --profile <profile> [...] --run-id <id>`
+ * (a run, or a suite: a run with a suite profile) exactly as a shell user would (ops-bench-cli.ts), as a process group of its own so that a
  * cancel reaches k6 too; its stderr progress lines and k6's live log are what the page shows.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import { z } from 'zod';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
 import { LaunchLock } from './ops-launch-lock';
@@ -25,6 +27,7 @@ import { livingGroupMembers } from './ops-process-group';
 import type { LaunchEvent, LaunchList, LaunchRecord } from '@shellgrade/console-contract';
 import { LaunchWatcher } from './ops-launch-progress';
 import { LaunchRecords } from './ops-launch-record';
+import { checkLaunch, planOffers, profileKinds } from './ops-launch-plans';
 import type { PresetSummary } from './ops-results';
 import { problem, sendProblem } from './problem';
 
@@ -39,8 +42,6 @@ export const CANCEL_FILE = 'cancelled.json';
 /** The harness's exit code for a test that ran to its end and was judged INVALID (benchmarks/src/cli.ts). */
 const HARNESS_INVALID_EXIT = 2;
 const PROGRESS_PERIOD_MS = 1000;
-const NAME = /^[a-z0-9][a-z0-9-]*$/;
-const launchBody = z.object({ plan: z.literal('run').default('run'), preset: z.string().regex(NAME), profile: z.string().regex(NAME) }).strict();
 
 /** Run folders are named as the harness names them: <UTC stamp>-<variant>-<profile>. */
 export const launchRunId = (preset: string, profile: string, at = new Date()): string => `${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${preset}-${profile}`;
@@ -56,18 +57,8 @@ function contextOf(bench: BenchCli): Context {
   return { bench, records: new LaunchRecords(consoleDir), lock: new LaunchLock(consoleDir) };
 }
 
-/** The profiles a run may use (k6/profiles.json), without the closed-model sweeps and mixes `bench run` refuses. */
-export function runProfiles(bench: BenchCli): string[] {
-  try {
-    const all = JSON.parse(readFileSync(join(bench.cwd, 'k6', 'profiles.json'), 'utf8')) as Record<string, unknown>;
-    const profiles = (all.profiles ?? all) as Record<string, { sweep?: unknown; mix?: unknown }>;
-    return Object.entries(profiles)
-      .filter(([name, p]) => NAME.test(name) && typeof p === 'object' && p !== null && !p.sweep && !p.mix)
-      .map(([name]) => name);
-  } catch {
-    return [];
-  }
-}
+/** The profiles the run plan may use (k6/profiles.json): not the suites (the suite plan's), nor the closed-model sweeps and mixes `bench run` refuses. */
+export const runProfiles = (bench: BenchCli): string[] => profileKinds(bench).run;
 
 const LAUNCH_PATH = /^\/ops\/launches(?:\/([A-Za-z0-9._-]+)(?:\/(events|cancel))?)?$/;
 
@@ -81,7 +72,7 @@ export async function serveOpsLaunch(req: Request, res: Response, opts: OpsLaunc
   const ctx = contextOf(opts.bench);
   const [, id, action] = LAUNCH_PATH.exec(req.path)!;
   if (!id && req.method === 'GET') {
-    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), busy: ctx.lock.holder()?.launch ?? null };
+    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), plans: planOffers(opts.bench), ownVariant: opts.ownVariant ?? null, busy: ctx.lock.holder()?.launch ?? null };
     res.json(list);
     return;
   }
@@ -98,19 +89,17 @@ export async function serveOpsLaunch(req: Request, res: Response, opts: OpsLaunc
 }
 
 function startLaunch(req: Request, res: Response, ctx: Context, opts: OpsLaunchOptions): void {
-  const parsed = launchBody.safeParse(req.body ?? {});
-  if (!parsed.success) return sendProblem(res, problem(400, `a launch is {plan: "run", preset, profile}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`));
-  const { preset, profile } = parsed.data;
   const presets = opts.presets?.().filter((p) => !p.error).map((p) => p.name) ?? [];
-  if (!presets.includes(preset)) return sendProblem(res, problem(400, `no preset "${preset}" (GET /ops/presets lists them)`));
-  if (!runProfiles(ctx.bench).includes(profile)) return sendProblem(res, problem(400, `no run profile "${profile}" in k6/profiles.json`));
+  const checked = checkLaunch(req.body, { bench: ctx.bench, presets, ownVariant: opts.ownVariant });
+  if (!checked.ok) return sendProblem(res, problem(checked.status, checked.detail, checked.command ? { command: checked.command } : {}));
+  const { plan, preset, profile } = checked.request;
   const id = launchRunId(preset, profile);
   if (!ctx.lock.take(id)) {
     const holder = ctx.lock.holder();
     return sendProblem(res, problem(409, `another run is going on (${holder?.launch ?? 'a launch'}): one run at a time on this machine; wait for it to end or cancel it`, { running: holder?.launch ?? null }));
   }
   try {
-    const record = spawnHarness(ctx, id, preset, profile);
+    const record = spawnHarness(ctx, id, plan, preset, profile, checked.args);
     res.status(202).json({ launch: record });
   } catch (error) {
     ctx.lock.release(id);
@@ -118,8 +107,8 @@ function startLaunch(req: Request, res: Response, ctx: Context, opts: OpsLaunchO
   }
 }
 
-function spawnHarness(ctx: Context, id: string, preset: string, profile: string): LaunchRecord {
-  const args = ['run', '--variant', preset, '--profile', profile, '--run-id', id];
+function spawnHarness(ctx: Context, id: string, plan: LaunchRecord['plan'], preset: string, profile: string, planArgs: string[]): LaunchRecord {
+  const args = [...planArgs, '--run-id', id];
   const log = ctx.records.logFile(id);
   mkdirSync(ctx.records.dir, { recursive: true });
   const fd = openSync(log, 'a');
@@ -128,7 +117,7 @@ function spawnHarness(ctx: Context, id: string, preset: string, profile: string)
   closeSync(fd);
   const record: LaunchRecord = {
     id,
-    plan: 'run',
+    plan,
     preset,
     profile,
     args,

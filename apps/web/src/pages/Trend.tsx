@@ -3,7 +3,7 @@
  * them — per run its date, profile, the host's speed probe, throughput, SPS p50/p95/p99, KO
  * share, CPU per iteration and validity, a link to its folder — and a line chart of SPS p95 and
  * throughput over the runs (Chart.js, the repository's charting library). Runs on hosts whose
- * speed probe differs from the newest probed run's by more than the tolerance are flagged.
+ * speed probe differs from the reference host's (the median probe) by more than the tolerance are flagged.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
