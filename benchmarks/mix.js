@@ -1,9 +1,10 @@
 // Paper 003's heterogeneous request mixes for one gateway pattern, on any variant:
-//   k6 run -e PROFILE=mix-scaled -e PATTERN=aggregation -e AGGREGATED=1 -e BASE_URL=http://127.0.0.1:3100 -e USERS_CSV=/abs/users.csv benchmarks/mix.js
-// Environment: PROFILE (mix | mix-scaled | mix-smoke: k6/profiles.json), PATTERN (aggregation |
-// offloading | pipeline), AGGREGATED (1: the gateway answers GET /api/dashboard; 0: the client
-// builds the page from three calls), BASE_URL, USERS_CSV, PS (JSON list, overrides the profile's),
-// VUS, RAMP_S, HOLD_S, GAP_S, TIMEOUT_S, SUMMARY_JSON.
+//   k6 run -e SG_K6_OPTIONS=/abs/k6-options.json benchmarks/mix.js
+// One options file (schema shellgrade.k6-options/1, script "mix": benchmarks/src/k6-options.ts):
+// profile (mix | mix-scaled | mix-smoke: k6/profiles.json), pattern (aggregation | offloading |
+// pipeline), aggregated (true: the gateway answers GET /api/dashboard; false: the client builds
+// the page from three calls), baseUrl, usersCsv, ps (list, overrides the profile's), vus, rampS,
+// holdS, gapS, timeoutS, summaryJson. Without a file, every default.
 // Request types (benchmarks/README.md, "Mix"), each measured as the time the user waits for it:
 //   aggregation  r1 = the student's dashboard (sessions, statements, last grades: one call or three)
 //                r2 = a submission of a correct archive (graded by the exercise service)
@@ -15,29 +16,30 @@ import { SharedArray } from 'k6/data';
 import { Rate, Trend } from 'k6/metrics';
 import { checkMix, MIX_PATTERNS, mixScenarios, mixSchedule, mixThresholds, pickType } from '../k6/lib/mix.js';
 import { phaseAt } from '../k6/lib/sweep.js';
+import { booleanOption, numberOption, readOptions, urlOption } from '../k6/lib/options.js';
 import { productionDataJson, spsBody } from '../k6/lib/sps-body.js';
 import { parseUsersCsv } from '../k6/lib/users.js';
 
 const profiles = JSON.parse(open(import.meta.resolve('../k6/profiles.json')));
-const profileName = __ENV.PROFILE || 'mix-smoke';
+const sg = readOptions(__ENV, (file) => open(file), 'mix');
+const profileName = sg.profile || 'mix-smoke';
 const profile = profiles[profileName];
-if (!profile || !profile.mix) throw new Error(`PROFILE "${profileName}" is not a mix profile`);
-const num = (name, fallback) => (__ENV[name] === undefined || __ENV[name] === '' ? fallback : Number(__ENV[name]));
+if (!profile || !profile.mix) throw new Error(`profile "${profileName}" is not a mix profile`);
 const mix = checkMix({
-  ps: __ENV.PS ? JSON.parse(__ENV.PS) : profile.mix.ps,
-  vus: num('VUS', profile.mix.vus),
-  rampS: num('RAMP_S', profile.mix.rampS),
-  holdS: num('HOLD_S', profile.mix.holdS),
+  ps: sg.ps || profile.mix.ps,
+  vus: numberOption(sg, 'vus', profile.mix.vus),
+  rampS: numberOption(sg, 'rampS', profile.mix.rampS),
+  holdS: numberOption(sg, 'holdS', profile.mix.holdS),
 });
-const gapS = num('GAP_S', profile.mix.gapS === undefined ? 5 : profile.mix.gapS);
-const timeoutS = num('TIMEOUT_S', profile.timeoutS || 60);
-const pattern = __ENV.PATTERN || 'aggregation';
-if (MIX_PATTERNS.indexOf(pattern) < 0) throw new Error(`PATTERN must be one of ${MIX_PATTERNS.join(', ')}, got "${pattern}"`);
-const aggregated = __ENV.AGGREGATED === '1';
-const baseUrl = (__ENV.BASE_URL || 'http://127.0.0.1:3100').replace(/\/+$/, '');
+const gapS = numberOption(sg, 'gapS', profile.mix.gapS === undefined ? 5 : profile.mix.gapS);
+const timeoutS = numberOption(sg, 'timeoutS', profile.timeoutS || 60);
+const pattern = sg.pattern || 'aggregation';
+if (MIX_PATTERNS.indexOf(pattern) < 0) throw new Error(`pattern must be one of ${MIX_PATTERNS.join(', ')}, got "${pattern}"`);
+const aggregated = booleanOption(sg, 'aggregated', false);
+const baseUrl = urlOption(sg, 'baseUrl', 'http://127.0.0.1:3100');
 const schedule = mixSchedule(mix, gapS);
 
-const users = new SharedArray('users', () => parseUsersCsv(open(__ENV.USERS_CSV || import.meta.resolve('../results/users.csv'))));
+const users = new SharedArray('users', () => parseUsersCsv(open(sg.usersCsv || import.meta.resolve('../results/users.csv'))));
 const GOOD = productionDataJson('answer.tgz', open(import.meta.resolve('../libs/grading/catalog/build/paper-scripts/good.tgz'), 'b'));
 const WRONG = productionDataJson('answer.tgz', open(import.meta.resolve('../libs/grading/catalog/build/paper-scripts/bad-not-executable.tgz'), 'b'));
 
@@ -131,7 +133,7 @@ export default function (data) {
 
 export function handleSummary(data) {
   const out = { stdout: `mix ${pattern} on ${baseUrl}: ${schedule.length} steps (p(r1) ${mix.ps.join(', ')}, ${mix.vus} VUs)\n` };
-  out[__ENV.SUMMARY_JSON || 'results/k6-mix.json'] = JSON.stringify(
+  out[sg.summaryJson || 'results/k6-mix.json'] = JSON.stringify(
     { schema: 'shellgrade.k6-mix/1', config: { profile: profileName, pattern, aggregated, baseUrl, mix, gapS, timeoutS, schedule }, k6: data },
     null,
     2,

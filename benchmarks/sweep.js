@@ -1,8 +1,9 @@
 // Paper 001's closed-model thread sweep over the S1 or S2 request class, for any variant:
-//   k6 run -e PROFILE=sweep-scaled -e CLASS=s1 -e BASE_URL=http://127.0.0.1:3000 -e USERS_CSV=/abs/users.csv benchmarks/sweep.js
-// Environment: PROFILE (sweep | sweep-scaled | sweep-smoke: k6/profiles.json), CLASS (s1 | s2),
-// BASE_URL, USERS_CSV, VUS (JSON list, overrides the profile's), RAMP_S, HOLD_S, GAP_S,
-// TIMEOUT_S, TEACHER_EMAIL / TEACHER_PASSWORD (the seeded session's teacher), SUMMARY_JSON.
+//   k6 run -e SG_K6_OPTIONS=/abs/k6-options.json benchmarks/sweep.js
+// One options file (schema shellgrade.k6-options/1, script "sweep": benchmarks/src/k6-options.ts):
+// profile (sweep | sweep-scaled | sweep-smoke: k6/profiles.json), class (s1 | s2), baseUrl,
+// usersCsv, vus (list, overrides the profile's), rampS, holdS, gapS, timeoutS, teacherEmail /
+// teacherPassword (the seeded session's teacher), summaryJson. Without a file, every default.
 //   S1: small requests each served by one service — GET a student statement (exercise), GET one
 //       production (exercise), POST then DELETE an enrolment (leftover) in a session of its own.
 //   S2: GET the seeded session's report (leftover computes it from every production of the
@@ -13,27 +14,28 @@ import exec from 'k6/execution';
 import { SharedArray } from 'k6/data';
 import { checkSweep, phaseAt, SWEEP_CLASSES, sweepScenarios, sweepSchedule, sweepThresholds } from '../k6/lib/sweep.js';
 import { parseUsersCsv } from '../k6/lib/users.js';
+import { numberOption, readOptions, urlOption } from '../k6/lib/options.js';
 
 const profiles = JSON.parse(open(import.meta.resolve('../k6/profiles.json')));
-const profileName = __ENV.PROFILE || 'sweep-smoke';
+const sg = readOptions(__ENV, (file) => open(file), 'sweep');
+const profileName = sg.profile || 'sweep-smoke';
 const profile = profiles[profileName];
-if (!profile || !profile.sweep) throw new Error(`PROFILE "${profileName}" is not a sweep profile`);
-const num = (name, fallback) => (__ENV[name] === undefined || __ENV[name] === '' ? fallback : Number(__ENV[name]));
+if (!profile || !profile.sweep) throw new Error(`profile "${profileName}" is not a sweep profile`);
 const sweep = checkSweep({
-  vus: __ENV.VUS ? JSON.parse(__ENV.VUS) : profile.sweep.vus,
-  rampS: num('RAMP_S', profile.sweep.rampS),
-  holdS: num('HOLD_S', profile.sweep.holdS),
+  vus: sg.vus || profile.sweep.vus,
+  rampS: numberOption(sg, 'rampS', profile.sweep.rampS),
+  holdS: numberOption(sg, 'holdS', profile.sweep.holdS),
 });
-const gapS = num('GAP_S', profile.sweep.gapS === undefined ? 5 : profile.sweep.gapS);
-const timeoutS = num('TIMEOUT_S', profile.timeoutS || 60);
-const klass = __ENV.CLASS || 's1';
-if (SWEEP_CLASSES.indexOf(klass) < 0) throw new Error(`CLASS must be one of ${SWEEP_CLASSES.join(', ')}, got "${klass}"`);
-const baseUrl = (__ENV.BASE_URL || 'http://127.0.0.1:3000').replace(/\/+$/, '');
+const gapS = numberOption(sg, 'gapS', profile.sweep.gapS === undefined ? 5 : profile.sweep.gapS);
+const timeoutS = numberOption(sg, 'timeoutS', profile.timeoutS || 60);
+const klass = sg.class || 's1';
+if (SWEEP_CLASSES.indexOf(klass) < 0) throw new Error(`class must be one of ${SWEEP_CLASSES.join(', ')}, got "${klass}"`);
+const baseUrl = urlOption(sg, 'baseUrl', 'http://127.0.0.1:3000');
 const schedule = sweepSchedule(sweep, gapS);
 const SEEDED_SESSION = 'Seeded session';
 const SEEDED_SEQUENCE = 'Seeded sequence';
 
-const users = new SharedArray('users', () => parseUsersCsv(open(__ENV.USERS_CSV || import.meta.resolve('../results/users.csv'))));
+const users = new SharedArray('users', () => parseUsersCsv(open(sg.usersCsv || import.meta.resolve('../results/users.csv'))));
 
 export const options = {
   scenarios: sweepScenarios(schedule, sweep, gapS),
@@ -45,8 +47,8 @@ export const options = {
 };
 
 function login() {
-  const email = __ENV.TEACHER_EMAIL || 'teacher1@shellgrade.test';
-  const res = http.post(`${baseUrl}/api/user/login`, JSON.stringify({ email, password: __ENV.TEACHER_PASSWORD || 'teacher-password' }), {
+  const email = sg.teacherEmail || 'teacher1@shellgrade.test';
+  const res = http.post(`${baseUrl}/api/user/login`, JSON.stringify({ email, password: sg.teacherPassword || 'teacher-password' }), {
     headers: { 'Content-Type': 'application/json' },
     responseType: 'text',
     tags: { name: 'login', phase: 'setup' },
@@ -124,7 +126,7 @@ export default function (data) {
 
 export function handleSummary(data) {
   const out = { stdout: `sweep ${klass} on ${baseUrl}: ${schedule.length} steps (${sweep.vus.join(', ')} VUs)\n` };
-  out[__ENV.SUMMARY_JSON || 'results/k6-sweep.json'] = JSON.stringify(
+  out[sg.summaryJson || 'results/k6-sweep.json'] = JSON.stringify(
     { schema: 'shellgrade.k6-sweep/1', config: { profile: profileName, class: klass, baseUrl, sweep, gapS, timeoutS, schedule }, k6: data },
     null,
     2,

@@ -3,6 +3,7 @@
 import { createReadStream, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { k6OptionsArgs, writeK6Options, type SpsK6Options } from './k6-options';
 import { defaultArchive, spsScript } from './paths';
 import { writeProductionData } from './production-data';
 import { startInherited, waitExit } from './shell';
@@ -12,35 +13,64 @@ import type { PaperMetrics } from './types';
 
 export interface K6Invocation {
   k6: string;
-  env: Record<string, string>;
+  /** The options file k6 reads (k6-options-<tag>.json in the run folder: it documents the run). */
+  optionsFile: string;
+  options: SpsK6Options;
   /** Environment of the k6 process itself (web dashboard export). */
   processEnv: Record<string, string>;
   args: string[];
   dashboard: string | null;
 }
 
-export function k6Invocation(k6: string, dir: string, tag: string, entry: string, usersCsv: string, profileName: string, extraEnv: Record<string, string>, raw: boolean, dashboard = false): K6Invocation {
-  const env: Record<string, string> = {
-    PROFILE: profileName,
-    BASE_URL: entry,
-    USERS_CSV: usersCsv,
-    ARCHIVE: defaultArchive(),
+/** What a test sets beyond the profile: overrides, switches, the variant's reply. */
+export type SpsOverrides = Partial<Omit<SpsK6Options, 'schema' | 'script' | 'profile' | 'baseUrl' | 'usersCsv' | 'summaryJson' | 'summaryTxt' | 'reply'>> & Pick<SpsK6Options, 'reply'>;
+
+export interface K6InvocationRequest {
+  k6: string;
+  /** The run folder: options, summary, log and samples of this k6 process go there. */
+  dir: string;
+  /** Names its files: k6-<tag>.json, k6-<tag>.log, k6-options-<tag>.json. */
+  tag: string;
+  entry: string;
+  usersCsv: string;
+  profile: string;
+  overrides: SpsOverrides;
+  /** Every k6 sample kept (--out json=raw-<tag>.json.gz). */
+  raw?: boolean;
+  /** k6's web dashboard HTML export. */
+  dashboard?: boolean;
+}
+
+/**
+ * The k6 process of one run: its options file written (validated) into the run folder, and its
+ * command line, which hands k6 only that file's path. LOG_REQUESTS=on in the runner's own
+ * environment turns the per-request lines on (benchmarks/README.md, "Request lines").
+ */
+export function k6Invocation(req: K6InvocationRequest): K6Invocation {
+  const { dir, tag } = req;
+  const optionsFile = join(dir, `k6-options-${tag}.json`);
+  const options = writeK6Options<SpsK6Options>(optionsFile, {
+    script: 'sps',
+    profile: req.profile,
+    baseUrl: req.entry,
+    usersCsv: req.usersCsv,
+    archive: defaultArchive(),
     // Read by each VU with open(): far cheaper for k6 than building or decoding it per VU.
-    PRODUCTION_DATA: writeProductionData(dir, defaultArchive()),
-    SUMMARY_JSON: join(dir, `k6-${tag}.json`),
-    SUMMARY_TXT: join(dir, `k6-${tag}.txt`),
-    LOG_SPS: 'on',
-    ...extraEnv,
-  };
+    productionData: writeProductionData(dir, defaultArchive()),
+    summaryJson: join(dir, `k6-${tag}.json`),
+    summaryTxt: join(dir, `k6-${tag}.txt`),
+    logSps: true,
+    logRequests: process.env.LOG_REQUESTS === 'on',
+    ...req.overrides,
+  });
   const args = ['run', '--log-output', `file=${join(dir, `k6-${tag}.log`)}`, '--log-format', 'json'];
-  if (raw) args.push('--out', `json=${join(dir, `raw-${tag}.json.gz`)}`);
-  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
-  args.push(spsScript());
-  const file = dashboard ? join(dir, `k6-dashboard-${tag}.html`) : null;
+  if (req.raw) args.push('--out', `json=${join(dir, `raw-${tag}.json.gz`)}`);
+  args.push(...k6OptionsArgs(optionsFile), spsScript());
+  const file = req.dashboard ? join(dir, `k6-dashboard-${tag}.html`) : null;
   // k6's own HTML report of the run; port -1: no web server, only the export at the end. A 2 s
   // period: with the default 10 s, k6 skips the report of a short (smoke) run as "not enough data".
   const processEnv: Record<string, string> = file ? { K6_WEB_DASHBOARD: 'true', K6_WEB_DASHBOARD_PORT: '-1', K6_WEB_DASHBOARD_PERIOD: '2s', K6_WEB_DASHBOARD_EXPORT: file } : {};
-  return { k6, env, processEnv, args, dashboard: file };
+  return { k6: req.k6, optionsFile, options, processEnv, args, dashboard: file };
 }
 
 export async function runK6(inv: K6Invocation, onStart: (pid: number) => void): Promise<number> {
@@ -60,7 +90,7 @@ export function readSchedule(file: string): ScheduledStep[] | null {
   return (JSON.parse(readFileSync(file, 'utf8')) as { config?: { schedule?: ScheduledStep[] } }).config?.schedule ?? null;
 }
 
-/** The per-request and per-iteration lines of a run logged with LOG_REQUESTS=on (the suites). */
+/** The per-request and per-iteration lines of a run logged with logRequests on (the suites). */
 export async function readRequestLines(logFile: string): Promise<{ requests: RequestSample[]; iterations: IterationSample[] }> {
   const requests: RequestSample[] = [];
   const iterations: IterationSample[] = [];

@@ -11,7 +11,8 @@ import { drain, judgeAudit, productionRows, settledRabbitAcks, type Audit } from
 import { copyBaselineInto } from './baseline';
 import { CrashWatch, type CrashEvent } from './crash-watch';
 import { DEFAULT_POWER_MODEL, energyWh, estimateEnergy, raplDomains, readEnergyUj, type PowerModel } from './energy';
-import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, readRequestLines, readSchedule, runK6, type SpsSample } from './k6-run';
+import { clientResourceErrors, extractSpsSamples, k6Invocation, loadStartMs, readPaper, readRequestLines, readSchedule, runK6, type SpsOverrides, type SpsSample } from './k6-run';
+import type { SpsK6Options } from './k6-options';
 import { k6Path, k6Version } from './k6-tool';
 import { phase } from './log';
 import { completeManifest, type ProtocolOverrides } from './provenance/manifest';
@@ -91,7 +92,7 @@ interface TestContext {
   dir: string;
   meta: TestMeta;
   specName: string;
-  reply: string;
+  reply: SpsK6Options['reply'];
   /** inline, http, rabbitmq, bullmq: the audit counts broker acks for rabbitmq. */
   dispatch: string;
   /** The spec's auth.kdfCost: the students are seeded with it (a login costs what the spec says). */
@@ -102,7 +103,8 @@ interface TestContext {
   status: VariantStatus;
   entry: string;
   usersCsv: string;
-  runEnv: Record<string, string>;
+  /** What every measured run's k6 options file sets beyond the profile. */
+  k6Overrides: SpsOverrides;
   groups: ProcessGroup[];
   sampler: ResourceSampler | null;
   records: RunRecord[];
@@ -212,19 +214,19 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
   };
   // An override of the preset runs the spec as written into the run folder.
   const upTarget = opts.tracing || opts.kdfCost !== undefined ? join(dir, 'spec.yaml') : opts.variant;
-  const runEnv: Record<string, string> = {
-    PEAK: String(profile.peak),
-    RAMP_S: String(profile.rampS),
-    HOLD_S: String(profile.holdS),
+  const k6Overrides: SpsOverrides = {
+    peak: profile.peak,
+    rampS: profile.rampS,
+    holdS: profile.holdS,
     // A sync variant's 202 (reply timed out, graded later) is not the feedback the student waited for.
-    REPLY: spec.reply,
-    CONNECTION_REUSE: profile.connectionReuse ? 'on' : 'off',
-    ARRIVALS: profile.arrivals,
+    reply: spec.reply,
+    connectionReuse: profile.connectionReuse,
+    arrivals: profile.arrivals,
   };
-  if (opts.apdexTMs) runEnv.APDEX_T_MS = String(opts.apdexTMs);
+  if (opts.apdexTMs) k6Overrides.apdexTMs = opts.apdexTMs;
   if (profile.suite) {
     // The steps as resolved (a soak's rate, --peak scaling) and one log line per request.
-    Object.assign(runEnv, { STEPS: JSON.stringify(profile.suite.steps), TRANSITION_S: String(profile.suite.transitionS), LOG_REQUESTS: 'on' });
+    Object.assign(k6Overrides, { steps: profile.suite.steps, transitionS: profile.suite.transitionS, logRequests: true });
     phase(`suite ${profile.suite.kind}: steps ${profile.suite.steps!.map((st) => `${st.rate}/s × ${st.holdS}s`).join(', ')} (${profile.suite.transitionS}s between steps)`);
   }
   return {
@@ -244,7 +246,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     status: { variant: null, processes: [], servers: [] },
     entry: '',
     usersCsv: join(dir, 'users.csv'),
-    runEnv,
+    k6Overrides,
     groups: [],
     sampler: null,
     records: [],
@@ -362,9 +364,17 @@ async function warmUp(ctx: TestContext): Promise<void> {
   for (let attempt = 1; attempt <= 2 && (warm === null || warm.sps.OK === 0); attempt++) {
     if (attempt > 1) await ensureUp(ctx);
     phase(`warm-up (a few SPS, not measured)${attempt > 1 ? ', second try' : ''}`);
-    const inv = k6Invocation(ctx.k6, ctx.dir, 'warmup', ctx.entry, ctx.usersCsv, 'smoke', { PEAK: '1', RAMP_S: '1', HOLD_S: '2', PAUSE_S: '0.1', THRESHOLDS: 'off', LOG_SPS: 'off', REPLY: ctx.reply }, false);
+    const inv = k6Invocation({
+      k6: ctx.k6,
+      dir: ctx.dir,
+      tag: 'warmup',
+      entry: ctx.entry,
+      usersCsv: ctx.usersCsv,
+      profile: 'smoke',
+      overrides: { peak: 1, rampS: 1, holdS: 2, pauseS: 0.1, thresholds: false, logSps: false, reply: ctx.reply },
+    });
     await runK6(inv, () => undefined);
-    warm = readPaper(inv.env.SUMMARY_JSON);
+    warm = readPaper(inv.options.summaryJson);
   }
   if (!warm || warm.sps.OK === 0) {
     throw new Error(`warm-up failed: no SPS succeeded at ${ctx.entry} (OK ${warm?.OK}, KO ${warm?.KO}); see ${join(ctx.dir, 'k6-warmup.txt')}`);
@@ -419,7 +429,17 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
       .catch(() => undefined);
   });
   phase(`run ${r}/${ctx.runs}: k6 (profile ${ctx.opts.profile}) against ${ctx.entry}`);
-  const inv = k6Invocation(ctx.k6, ctx.dir, `run-${r}`, ctx.entry, ctx.usersCsv, ctx.opts.profile, ctx.runEnv, Boolean(ctx.opts.raw), ctx.opts.dashboard !== false);
+  const inv = k6Invocation({
+    k6: ctx.k6,
+    dir: ctx.dir,
+    tag: `run-${r}`,
+    entry: ctx.entry,
+    usersCsv: ctx.usersCsv,
+    profile: ctx.opts.profile,
+    overrides: ctx.k6Overrides,
+    raw: Boolean(ctx.opts.raw),
+    dashboard: ctx.opts.dashboard !== false,
+  });
   const rapl = raplDomains();
   const energyStartUj = readEnergyUj(rapl);
   // What the caches did over the run, per process (paper 001): their /metrics before and after.
@@ -443,7 +463,7 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
   return {
     startedAt,
     code,
-    paper: readPaper(inv.env.SUMMARY_JSON),
+    paper: readPaper(inv.options.summaryJson),
     samples: await extractSpsSamples(log, join(ctx.dir, `sps-samples-run-${r}.jsonl`)),
     loadFromMs: await loadStartMs(log),
     crashes,

@@ -4,6 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { k6OptionsArgs, writeK6Options } from '../src/k6-options';
 import { k6Path } from '../src/k6-tool';
 import { defaultArchive, spsScript } from '../src/paths';
 import { runTest } from '../src/run-test';
@@ -28,11 +29,14 @@ it('k6 smoke: every request OK, none KO, RAC = 1, SPS samples carry trace ids', 
   const summary = join(work, 'summary.json');
   const log = join(work, 'k6.log');
   const k6 = await k6Path();
+  const options = join(work, 'k6-options.json');
+  writeK6Options(options, {
+    script: 'sps', profile: 'smoke', baseUrl: entryUrl(status), usersCsv: csv, archive: defaultArchive(),
+    summaryJson: summary, summaryTxt: join(work, 'summary.txt'), logSps: true, logRequests: false, reply: 'sync',
+  });
   const r = await run(
     k6,
-    ['run', '--no-color', '--log-output', `file=${log}`, '--log-format', 'json',
-      '-e', 'PROFILE=smoke', '-e', `BASE_URL=${entryUrl(status)}`, '-e', `USERS_CSV=${csv}`, '-e', `ARCHIVE=${defaultArchive()}`,
-      '-e', `SUMMARY_JSON=${summary}`, '-e', `SUMMARY_TXT=${join(work, 'summary.txt')}`, '-e', 'LOG_SPS=on', spsScript()],
+    ['run', '--no-color', '--log-output', `file=${log}`, '--log-format', 'json', ...k6OptionsArgs(options), spsScript()],
     { allowFail: true },
   );
   const paper = (JSON.parse(readFileSync(summary, 'utf8')) as { paper: PaperMetrics }).paper;
@@ -54,7 +58,7 @@ it('bench run (smoke, 1 run) writes a VALID result folder without stopping the v
   process.env.SG_RESULTS_DIR = join(work, 'results');
   const a = await runTest({ variant: status.variant!, profile: 'smoke', runs: 1, pauseS: 0, runId: 'e2e-smoke' });
   const dir = join(work, 'results', 'e2e-smoke');
-  for (const f of ['spec.yaml', 'machine.json', 'meta.json', 'k6-run-1.json', 'run-1.json', 'resources.csv', 'resources.json', 'aggregated.json', 'sps-samples-run-1.jsonl', 'k6-dashboard-run-1.html']) {
+  for (const f of ['spec.yaml', 'machine.json', 'meta.json', 'k6-options-run-1.json', 'k6-run-1.json', 'run-1.json', 'resources.csv', 'resources.json', 'aggregated.json', 'sps-samples-run-1.jsonl', 'k6-dashboard-run-1.html']) {
     expect(existsSync(join(dir, f))).toBe(true);
   }
   const run1 = JSON.parse(readFileSync(join(dir, 'run-1.json'), 'utf8')) as RunRecord;

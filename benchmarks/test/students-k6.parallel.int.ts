@@ -6,9 +6,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { k6OptionsArgs, writeK6Options, type SpsK6Options } from '../src/k6-options';
 import { k6Path } from '../src/k6-tool';
 import { readPaper } from '../src/k6-run';
-import { spsScript } from '../src/paths';
+import { defaultArchive, spsScript } from '../src/paths';
 import { run } from '../src/shell';
 import { startContractStub, stopContractStub, type ContractStub, type SpsHandler } from './contract-stub';
 
@@ -46,18 +47,22 @@ beforeAll(async () => void (stub = await startContractStub(work, refuseFirstAtte
 afterAll(() => stopContractStub(stub));
 
 // `--address ''`: no k6 REST API, whose fixed port (6565) another k6 file running beside this one would hold.
-async function k6Run(name: string, env: Record<string, string>) {
+async function k6Run(name: string, overrides: Partial<SpsK6Options>) {
   const k6 = await k6Path();
   const summary = join(work, `${name}.json`);
-  const all = { BASE_URL: stub.baseUrl, USERS_CSV: stub.usersCsv, SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${name}.txt`), ...env };
-  const r = await run(k6, ['run', '--quiet', '--no-color', '--address', '', ...Object.entries(all).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
+  const options = join(work, `${name}-options.json`);
+  writeK6Options(options, {
+    script: 'sps', profile: 'students-smoke', baseUrl: stub.baseUrl, usersCsv: stub.usersCsv, archive: defaultArchive(),
+    summaryJson: summary, summaryTxt: join(work, `${name}.txt`), logSps: false, logRequests: false, reply: 'sync', ...overrides,
+  });
+  const r = await run(k6, ['run', '--quiet', '--no-color', '--address', '', ...k6OptionsArgs(options), spsScript()], { allowFail: true });
   expect(r.code).toBe(0);
   return readPaper(summary);
 }
 
 it('students-smoke: each refused submission is waited out and sent again with the same key; the refusals are outside N and KO', async () => {
   attempts.length = 0;
-  const paper = await k6Run('students', { PROFILE: 'students-smoke' });
+  const paper = await k6Run('students', {});
   const keys = attempts.filter((k) => k !== '');
   expect(keys).toHaveLength(attempts.length); // every attempt carried a key
   // Each submission: one refused attempt, one accepted retry under the same key.
@@ -70,7 +75,7 @@ it('students-smoke: each refused submission is waited out and sent again with th
 
 it('the paper behaviour (no retries): the refusal is the SPS outcome, a KO', async () => {
   attempts.length = 0;
-  const paper = await k6Run('paper', { PROFILE: 'students-smoke', HONOUR_RETRY_AFTER: 'off' });
+  const paper = await k6Run('paper', { honourRetryAfter: false });
   expect(attempts.every((k) => k === '')).toBe(true);
   expect(paper.sps.KO).toBe(paper.iterations.started);
   expect(paper.koCauses.gateway_5xx).toBe(paper.iterations.started);
@@ -82,7 +87,7 @@ it('students-smoke: a login refused with 503 + Retry-After is waited out and sen
   refusedLogins = 0;
   loginRefusals = true;
   try {
-    const paper = await k6Run('logins', { PROFILE: 'students-smoke' });
+    const paper = await k6Run('logins', {});
     expect(refusedLogins).toBeGreaterThan(0);
     // (an iteration cut by the end of the test may take its last refusal with it)
     expect(paper.logins!.refused).toBeGreaterThan(0);

@@ -5,9 +5,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { k6OptionsArgs, writeK6Options } from '../src/k6-options';
 import { k6Path } from '../src/k6-tool';
 import { loadStartMs, readPaper, readRequestLines, readSchedule } from '../src/k6-run';
-import { spsScript } from '../src/paths';
+import { defaultArchive, spsScript } from '../src/paths';
 import { loadProfile } from '../src/profiles';
 import { run } from '../src/shell';
 import { analyseSuiteRun } from '../src/suites/analyse';
@@ -32,8 +33,12 @@ it.concurrent.each(['load-smoke', 'stress-smoke', 'spike-smoke', 'soak-smoke'])(
   const k6 = await k6Path();
   const summary = join(work, `${profile}.json`);
   const log = join(work, `${profile}.log`);
-  const env = { PROFILE: profile, BASE_URL: stub.baseUrl, USERS_CSV: stub.usersCsv, SUMMARY_JSON: summary, SUMMARY_TXT: join(work, `${profile}.txt`), LOG_REQUESTS: 'on', ...(profile === 'soak-smoke' ? { PEAK: '2' } : {}) };
-  const r = await run(k6, ['run', '--quiet', '--no-color', '--address', '', '--log-output', `file=${log}`, '--log-format', 'json', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), spsScript()], { allowFail: true });
+  const options = join(work, `${profile}-options.json`);
+  writeK6Options(options, {
+    script: 'sps', profile, baseUrl: stub.baseUrl, usersCsv: stub.usersCsv, archive: defaultArchive(), summaryJson: summary, summaryTxt: join(work, `${profile}.txt`),
+    logSps: false, logRequests: true, reply: 'sync', ...(profile === 'soak-smoke' ? { peak: 2 } : {}),
+  });
+  const r = await run(k6, ['run', '--quiet', '--no-color', '--address', '', '--log-output', `file=${log}`, '--log-format', 'json', ...k6OptionsArgs(options), spsScript()], { allowFail: true });
   expect(r.code).toBe(0);
   const paper = readPaper(summary);
   const schedule = readSchedule(summary)!;

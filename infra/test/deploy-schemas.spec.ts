@@ -14,7 +14,7 @@ import Ajv from 'ajv';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { listVariants, loadVariant } from '@shellgrade/variant';
 import { composeFiles } from '../src/deploy/compose';
-import { k6TestRun, k6TestRunYaml } from '../src/deploy/k6-testrun';
+import { k6TestRun, k6TestRunOptions, k6TestRunYaml } from '../src/deploy/k6-testrun';
 import { kubernetesYaml } from '../src/deploy/kubernetes';
 import { generateSecrets } from '../src/secrets';
 
@@ -97,12 +97,18 @@ describe('k6-operator TestRun', () => {
 
   it.each(presets)('%s: valid, aimed at the in-cluster entry', (name) => {
     const spec = loadVariant(name);
-    const run = parse(k6TestRunYaml(spec, { namespace: 'load', parallelism: 3, profile: 'smoke' })) as {
-      spec: { parallelism: number; runner: { env: { name: string; value: string }[] } };
-    };
+    const yaml = k6TestRunYaml(spec, { namespace: 'load', parallelism: 3, profile: 'smoke' }, '/repo/run/k6-options.json');
+    const run = parse(yaml) as { spec: { parallelism: number; runner: { env?: unknown } } };
     if (!validTestRun(run)) throw new Error(`${name}: ${errorsOf(validTestRun)}`);
     expect(run.spec.parallelism).toBe(3);
-    const baseUrl = run.spec.runner.env.find((e) => e.name === 'BASE_URL')?.value;
+    // The entry and the profile travel in the archive's options file, not in the runners' environment.
+    expect(run.spec.runner.env).toBeUndefined();
+    expect(yaml).toContain('k6 archive benchmarks/sps.js -e SG_K6_OPTIONS=/repo/run/k6-options.json -O sps.tar');
+    const options = k6TestRunOptions(spec, '/repo', { namespace: 'load', profile: 'smoke' });
+    expect(options).toMatchObject({ schema: 'shellgrade.k6-options/1', script: 'sps', profile: 'smoke', usersCsv: '/repo/results/users.csv', reply: spec.reply, thresholds: false });
+    // Every field the runner's schema requires of an sps options file (benchmarks/src/k6-options.ts validates them).
+    for (const f of ['baseUrl', 'archive', 'summaryJson', 'summaryTxt', 'logSps', 'logRequests']) expect(options).toHaveProperty(f);
+    const baseUrl = options.baseUrl;
     expect(baseUrl).toEqual(spec.entry === 'haproxy' ? 'http://haproxy.load.svc.cluster.local:8080' : expect.stringMatching(/^http:\/\/(monolith|gateway)\.load\.svc\.cluster\.local:\d+$/));
   });
 });

@@ -1,8 +1,10 @@
 // Scenario R of the paper (§IV-A): five request pairs (CORS preflight OPTIONS, then the call),
-// each followed by a pause. A fresh cookie jar per iteration is one browser session; the
+// each followed by a pause; each pair (with its retries) is a k6 group() named by its request
+// type. The `group` tag stays off every sample (options.systemTags in benchmarks/sps.js): the
+// metric names and tag sets the reports read are those of the requests, as without groups. A fresh cookie jar per iteration is one browser session; the
 // remaining requests are skipped when login fails; the last verify must answer 401.
 import http from 'k6/http';
-import { check, sleep } from 'k6';
+import { check, group, sleep } from 'k6';
 import exec from 'k6/execution';
 import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordRefused, recordResponse, requestsPlanned } from './metrics.js';
 import { retryAfterS, spsOkStatuses, stageOf } from './outcome.js';
@@ -29,8 +31,16 @@ const noCookies = new http.CookieJar();
 const plans = {};
 const spsBodies = {};
 
-/** The params, check and preflight of one request type, built on first use in this VU. */
-function planOf(cfg, type, method, path, expected, headers, keepBody) {
+/**
+ * The params, check and preflight of one request type, built on first use in this VU.
+ * `p` = { cfg, type, method, path, expected (OK statuses), headers ({} default), keepBody (false default) }.
+ */
+function planOf(p) {
+  const cfg = p.cfg;
+  const type = p.type;
+  const method = p.method;
+  const expected = p.expected;
+  const headers = p.headers || {};
   const known = plans[type];
   if (known !== undefined) return known;
   const params = {
@@ -41,35 +51,47 @@ function planOf(cfg, type, method, path, expected, headers, keepBody) {
     tags: { name: type },
     responseCallback: http.expectedStatuses.apply(null, expected),
   };
-  if (keepBody) params.responseType = 'text';
+  if (p.keepBody) params.responseType = 'text';
   const checks = {};
   checks[type + ' answered ' + expected.join('/')] = (r) => r.outcome === 'ok';
-  const plan = { type, url: cfg.baseUrl + path, method, expected, params, checks, preflight: null };
+  const plan = { type, url: cfg.baseUrl + p.path, method, expected, params, checks, preflight: null };
   if (type.indexOf('opt_') !== 0) {
-    plan.preflight = planOf(cfg, 'opt_' + type, 'OPTIONS', path, PREFLIGHT_OK_STATUSES, {
-      'Access-Control-Request-Method': method,
-      'Access-Control-Request-Headers': Object.keys(headers).concat(['traceparent']).map((h) => h.toLowerCase()).join(','),
-    }, false);
+    plan.preflight = planOf({
+      cfg,
+      type: 'opt_' + type,
+      method: 'OPTIONS',
+      path: p.path,
+      expected: PREFLIGHT_OK_STATUSES,
+      headers: {
+        'Access-Control-Request-Method': method,
+        'Access-Control-Request-Headers': Object.keys(headers).concat(['traceparent']).map((h) => h.toLowerCase()).join(','),
+      },
+    });
   }
   plans[type] = plan;
   return plan;
 }
 
 /**
- * One request, classified and recorded. `retryable`: a 503 + Retry-After is not recorded as the
+ * One request, classified and recorded. `r` = { cfg, it (the iteration), plan (planOf), body
+ * (null: none), jar, retryable }. `retryable`: a 503 + Retry-After is not recorded as the
  * request's outcome but returned as `{ refused: true, retryAfterS }` for the caller to wait out.
  */
-function send(cfg, it, plan, body, jar, retryable) {
+function send(r) {
+  const cfg = r.cfg;
+  const it = r.it;
+  const plan = r.plan;
+  const retryable = r.retryable === true;
   const tp = newTraceparent();
   const params = plan.params;
   params.headers.traceparent = tp.header;
-  params.jar = jar;
+  params.jar = r.jar;
   const type = plan.type;
   // The SPS sample carries its trace id as non-indexed metadata (raw `--out json` output)
   // without creating one time series per trace (k6 memory stays bounded).
   if (type === 'sps') it.vuMetrics.metadata.trace_id = tp.traceId;
   const startedMs = Date.now();
-  const res = http.request(plan.method, plan.url, body, params);
+  const res = http.request(plan.method, plan.url, r.body === undefined ? null : r.body, params);
   if (type === 'sps') delete it.vuMetrics.metadata.trace_id;
   // Headers are read (a JS object built from Go) only for the one status that may be a refusal.
   const waitS = retryable && res.status === 503 ? retryAfterS(res.status, res.headers) : null;
@@ -77,18 +99,19 @@ function send(cfg, it, plan, body, jar, retryable) {
     recordRefused(type, waitS);
     return { res, refused: true, retryAfterS: waitS, startedMs };
   }
-  const r = recordResponse(type, res, plan.expected, cfg);
-  if (r.cause !== null && it.cause === null) it.cause = r.cause;
+  const rec = recordResponse(type, res, plan.expected, cfg);
+  if (rec.cause !== null && it.cause === null) it.cause = rec.cause;
   if (cfg.logRequests) {
-    console.log(JSON.stringify({ sg: 'req', t: startedMs, ms: Math.round(r.ms), type, outcome: r.outcome, cause: r.cause, step: it.step }));
+    console.log(JSON.stringify({ sg: 'req', t: startedMs, ms: Math.round(rec.ms), type, outcome: rec.outcome, cause: rec.cause, step: it.step }));
   }
-  check(r, plan.checks);
-  return { res, outcome: r.outcome, ms: r.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
+  check(rec, plan.checks);
+  return { res, outcome: rec.outcome, ms: rec.ms, startedMs, traceId: tp.traceId, spanId: tp.spanId };
 }
 
-function pair(cfg, it, plan, body, jar, retryable) {
-  send(cfg, it, plan.preflight, null, noCookies, false);
-  return send(cfg, it, plan, body, jar, retryable);
+/** The request's CORS preflight (no credentials), then the request: `r` as for send(). */
+function pair(r) {
+  send({ cfg: r.cfg, it: r.it, plan: r.plan.preflight, body: null, jar: noCookies, retryable: false });
+  return send(r);
 }
 
 /**
@@ -131,9 +154,9 @@ function userR(ctx, it) {
   const user = userFor(ctx.users, it.iteration);
   const jar = new http.CookieJar();
 
-  const login = logIn(cfg, it, JSON.stringify({ email: user.email, password: user.password }), jar);
+  const login = group('login', () => logIn(cfg, it, JSON.stringify({ email: user.email, password: user.password }), jar));
   if (login.outcome !== 'ok') return;
-  const verify = planOf(cfg, 'verify', 'GET', '/api/auth/verify', OK_STATUSES, {}, false);
+  const verify = planOf({ cfg, type: 'verify', method: 'GET', path: '/api/auth/verify', expected: OK_STATUSES });
   const session = jar.cookiesForURL(verify.url);
   if (!check(session, { 'login set an access_token cookie': (c) => Boolean(c.access_token) })) {
     if (it.cause === null) it.cause = 'no_session_cookie';
@@ -141,10 +164,10 @@ function userR(ctx, it) {
   }
   sleep(cfg.pauseS);
 
-  pair(cfg, it, verify, null, jar, false);
+  group('verify', () => pair({ cfg, it, plan: verify, jar }));
   sleep(cfg.pauseS);
 
-  const sps = submit(cfg, it, spsBodyOf(user, ctx.productionData), jar);
+  const sps = group('sps', () => submit(cfg, it, spsBodyOf(user, ctx.productionData), jar));
   awaitFeedback(cfg, sps, jar);
   if (cfg.logSps) {
     // One line per SPS so traces/ can match the client duration to its Jaeger trace, and the
@@ -157,10 +180,12 @@ function userR(ctx, it) {
   }
   sleep(cfg.pauseS);
 
-  pair(cfg, it, planOf(cfg, 'logout', 'DELETE', '/api/user/logout', OK_STATUSES, {}, false), null, jar, false);
+  const logout = planOf({ cfg, type: 'logout', method: 'DELETE', path: '/api/user/logout', expected: OK_STATUSES });
+  group('logout', () => pair({ cfg, it, plan: logout, jar }));
   sleep(cfg.pauseS);
 
-  pair(cfg, it, planOf(cfg, 'verify_out', 'GET', '/api/auth/verify', LOGGED_OUT_STATUSES, {}, false), null, jar, false);
+  const verifyOut = planOf({ cfg, type: 'verify_out', method: 'GET', path: '/api/auth/verify', expected: LOGGED_OUT_STATUSES });
+  group('verify_out', () => pair({ cfg, it, plan: verifyOut, jar }));
   sleep(cfg.pauseS);
 }
 
@@ -182,14 +207,14 @@ function spsBodyOf(user, productionData) {
 function submit(cfg, it, body, jar) {
   const retrying = cfg.honourRetryAfter && cfg.maxRetries > 0;
   const headers = retrying ? { 'Content-Type': 'application/json', 'Idempotency-Key': '' } : JSON_BODY;
-  const plan = planOf(cfg, 'sps', 'POST', '/api/exercise-production', spsOkStatuses(cfg.reply), headers, true);
+  const plan = planOf({ cfg, type: 'sps', method: 'POST', path: '/api/exercise-production', expected: spsOkStatuses(cfg.reply), headers, keepBody: true });
   // Unique per submission and per test (runs may share a database): a retry is the same submission.
   if (retrying) plan.params.headers['Idempotency-Key'] = `k6-${Date.now()}-${it.vuId}-${it.iteration}`;
-  let sps = pair(cfg, it, plan, body, jar, retrying);
+  let sps = pair({ cfg, it, plan, body, jar, retryable: retrying });
   const firstStartedMs = sps.startedMs;
   for (let retry = 1; sps.refused; retry++) {
     sleep(sps.retryAfterS);
-    sps = send(cfg, it, plan, body, jar, retry < cfg.maxRetries);
+    sps = send({ cfg, it, plan, body, jar, retryable: retry < cfg.maxRetries });
   }
   sps.startedMs = firstStartedMs;
   return sps;
@@ -202,11 +227,11 @@ function submit(cfg, it, body, jar) {
  */
 function logIn(cfg, it, body, jar) {
   const retrying = cfg.honourRetryAfter && cfg.maxRetries > 0;
-  const plan = planOf(cfg, 'login', 'POST', '/api/user/login', OK_STATUSES, JSON_BODY, false);
-  let login = pair(cfg, it, plan, body, jar, retrying);
+  const plan = planOf({ cfg, type: 'login', method: 'POST', path: '/api/user/login', expected: OK_STATUSES, headers: JSON_BODY });
+  let login = pair({ cfg, it, plan, body, jar, retryable: retrying });
   for (let retry = 1; login.refused; retry++) {
     sleep(login.retryAfterS);
-    login = send(cfg, it, plan, body, jar, retry < cfg.maxRetries);
+    login = send({ cfg, it, plan, body, jar, retryable: retry < cfg.maxRetries });
   }
   return login;
 }
@@ -225,6 +250,10 @@ function awaitFeedback(cfg, sps, jar) {
     return;
   }
   if (sps.res.status !== 202) return; // a failed SPS has no feedback to wait for
+  group('poll', () => pollFeedback(cfg, sps, jar));
+}
+
+function pollFeedback(cfg, sps, jar) {
   const epId = productionIdOf(sps.res.body);
   const deadline = sps.startedMs + cfg.timeoutS * 1000;
   let waitS = cfg.pollS;

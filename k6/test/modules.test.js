@@ -3,6 +3,7 @@
 // benchmarks/test/k6-modules.parallel.int.ts runs this file and pins how many checks ran: count a new check there.
 import { check } from 'k6';
 import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
+import { OPTIONS_SCHEMA, readOptions } from '../lib/options.js';
 import { bucketOf, classify, responseTimeMs, retryAfterS, spsOkStatuses } from '../lib/outcome.js';
 import { productionDataJson, spsBody } from '../lib/sps-body.js';
 import { newTraceparent, parseTraceparent } from '../lib/traceparent.js';
@@ -62,7 +63,7 @@ export default function () {
       throws(() => parseUsersCsv('email,password\na,b\n')) && throws(() => parseUsersCsv('email,password,user_id,ex_id,ps_id\na,b,1\n')),
   });
 
-  const cfg = loadConfig({ PROFILE: 'paper' }, profiles);
+  const cfg = loadConfig({ profile: 'paper' }, profiles);
   const sc = scenarioOptions(cfg);
   check(sc, {
     'paper profile: 1 -> 200 arrivals/s over 60 s, then 60 s at 200': (s) =>
@@ -72,29 +73,44 @@ export default function () {
       cfg.reply === 'sync' &&
       classify(202, spsOkStatuses(cfg.reply), 0, 10, 60000).cause === 'unplanned_status' &&
       classify(201, spsOkStatuses('sync'), 0, 10, 60000).outcome === 'ok' &&
-      classify(202, spsOkStatuses(loadConfig({ PROFILE: 'paper', REPLY: 'async' }, profiles).reply), 0, 10, 60000).outcome === 'ok' &&
-      throws(() => loadConfig({ PROFILE: 'paper', REPLY: 'later' }, profiles)),
-    'env overrides the profile (PAUSE_S for smoke)': () => loadConfig({ PROFILE: 'paper', PAUSE_S: '0.5', PEAK: '3' }, profiles).pauseS === 0.5,
+      classify(202, spsOkStatuses(loadConfig({ profile: 'paper', reply: 'async' }, profiles).reply), 0, 10, 60000).outcome === 'ok' &&
+      throws(() => loadConfig({ profile: 'paper', reply: 'later' }, profiles)),
+    'options override the profile (pauseS for smoke)': () => loadConfig({ profile: 'paper', pauseS: 0.5, peak: 3 }, profiles).pauseS === 0.5,
     'unknown profile and bad numbers are rejected': () =>
-      throws(() => loadConfig({ PROFILE: 'nope' }, profiles)) && throws(() => loadConfig({ PROFILE: 'smoke', PEAK: 'x' }, profiles)),
+      throws(() => loadConfig({ profile: 'nope' }, profiles)) && throws(() => loadConfig({ profile: 'smoke', peak: 'x' }, profiles)) &&
+      throws(() => loadConfig({ profile: 'smoke', thresholds: 'on' }, profiles)),
     'smoke profile has CI thresholds, paper has none': () =>
-      thresholdOptions(loadConfig({ PROFILE: 'smoke' }, profiles)).sg_ko[0] === 'count==0' && Object.keys(thresholdOptions(cfg)).length === 0,
+      thresholdOptions(loadConfig({ profile: 'smoke' }, profiles)).sg_ko[0] === 'count==0' && Object.keys(thresholdOptions(cfg)).length === 0,
     'paper profile: like Gatling, no connection reuse between users, evenly spaced arrivals': () =>
       cfg.connectionReuse === false && cfg.arrivals === 'even',
     'exponential arrivals: the executor ticks oversample x faster': () => {
-      const e = scenarioOptions(loadConfig({ PROFILE: 'paper', ARRIVALS: 'exponential' }, profiles));
-      return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ PROFILE: 'paper', ARRIVALS: 'bursty' }, profiles));
+      const e = scenarioOptions(loadConfig({ profile: 'paper', arrivals: 'exponential' }, profiles));
+      return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ profile: 'paper', arrivals: 'bursty' }, profiles));
     },
   });
 
+  // The options file (k6/lib/options.js): its path the only variable, a former variable without it refused.
+  const optionsFile = { '/o.json': JSON.stringify({ schema: OPTIONS_SCHEMA, script: 'sps', profile: 'smoke', peak: 3 }) };
+  const readFake = (f) => {
+    if (optionsFile[f] === undefined) throw new Error(`no file ${f}`);
+    return optionsFile[f];
+  };
+  check(null, {
+    'options: read from the file SG_K6_OPTIONS names; none = every default': () =>
+      readOptions({ SG_K6_OPTIONS: '/o.json' }, readFake, 'sps').peak === 3 && Object.keys(readOptions({}, readFake, 'sps')).length === 0,
+    'options: a former variable without the file, a file of another script, a missing or non-JSON file are refused': () =>
+      throws(() => readOptions({ PROFILE: 'paper' }, readFake, 'sps')) && throws(() => readOptions({ SG_K6_OPTIONS: '/o.json' }, readFake, 'mix')) &&
+      throws(() => readOptions({ SG_K6_OPTIONS: '/none.json' }, readFake, 'sps')) && throws(() => readOptions({ SG_K6_OPTIONS: '/o.json' }, () => '{', 'sps')),
+  });
+
   // Students who honour Retry-After (profile students): only a 503 with delay-seconds is a refusal to wait out.
-  check(loadConfig({ PROFILE: 'students' }, profiles), {
+  check(loadConfig({ profile: 'students' }, profiles), {
     'students profile: honours Retry-After up to 3 times, Poisson arrivals; the paper profile does not': (c) =>
       c.honourRetryAfter === true && c.maxRetries === 3 && c.arrivals === 'exponential' && cfg.honourRetryAfter === false,
-    'HONOUR_RETRY_AFTER and MAX_RETRIES override the profile': () =>
-      loadConfig({ PROFILE: 'paper', HONOUR_RETRY_AFTER: 'on', MAX_RETRIES: '1' }, profiles).honourRetryAfter === true &&
-      loadConfig({ PROFILE: 'paper', HONOUR_RETRY_AFTER: 'on', MAX_RETRIES: '1' }, profiles).maxRetries === 1 &&
-      loadConfig({ PROFILE: 'students', HONOUR_RETRY_AFTER: 'off' }, profiles).honourRetryAfter === false,
+    'honourRetryAfter and maxRetries override the profile': () =>
+      loadConfig({ profile: 'paper', honourRetryAfter: true, maxRetries: 1 }, profiles).honourRetryAfter === true &&
+      loadConfig({ profile: 'paper', honourRetryAfter: true, maxRetries: 1 }, profiles).maxRetries === 1 &&
+      loadConfig({ profile: 'students', honourRetryAfter: false }, profiles).honourRetryAfter === false,
     'Retry-After: delay-seconds of a 503 only (either header case); anything else is no refusal': () =>
       retryAfterS(503, { 'Retry-After': '7' }) === 7 && retryAfterS(503, { 'retry-after': ' 2 ' }) === 2 &&
       retryAfterS(503, {}) === null && retryAfterS(429, { 'Retry-After': '7' }) === null &&
@@ -121,7 +137,7 @@ export default function () {
       throws(() => checkSteps([])) && throws(() => checkSteps([{ rate: 1.5, holdS: 5 }])) && throws(() => checkSteps([{ rate: 1, holdS: 0 }])) && checkSteps(steps) === steps,
   });
 
-  const stress = loadConfig({ PROFILE: 'stress' }, profiles);
+  const stress = loadConfig({ profile: 'stress' }, profiles);
   const stressSc = scenarioOptions(stress);
   check(stress, {
     'suite profile: steps from the profile, peak = highest rate, the whole schedule is the hold stage': (c) =>
@@ -129,13 +145,13 @@ export default function () {
     'stress bounds the client timeout (VUs = peak x (pauses + 2 s + timeout))': (c) => c.timeoutS === 10 && stressSc.preAllocatedVUs === 32 * (5 + 2 + 10),
     'suite scenario: starts at the first rate, stages from the steps': () =>
       stressSc.startRate === 2 && stressSc.stages.length === 13 && stressSc.stages[1].target === 4 && stressSc.stages[1].duration === '5s',
-    'STEPS and TRANSITION_S from the runner override the profile; a soak holds PEAK for soakS': () => {
-      const o = loadConfig({ PROFILE: 'spike', STEPS: '[{"rate":3,"holdS":10},{"rate":15,"holdS":4}]', TRANSITION_S: '2' }, profiles);
-      const soak = loadConfig({ PROFILE: 'soak-scaled', PEAK: '6' }, profiles);
+    'steps and transitionS from the runner override the profile; a soak holds peak for soakS': () => {
+      const o = loadConfig({ profile: 'spike', steps: [{ rate: 3, holdS: 10 }, { rate: 15, holdS: 4 }], transitionS: 2 }, profiles);
+      const soak = loadConfig({ profile: 'soak-scaled', peak: 6 }, profiles);
       return o.peak === 15 && o.holdS === 16 && o.schedule[1].fromS === 10 && soak.steps.length === 1 && soak.steps[0].rate === 6 && soak.holdS === 300;
     },
     'a plain profile has no steps and no step schedule': () => cfg.steps === undefined && cfg.schedule === undefined,
-    'LOG_REQUESTS turns the per-request lines on': () => loadConfig({ PROFILE: 'load-smoke', LOG_REQUESTS: 'on' }, profiles).logRequests === true && !stress.logRequests,
+    'logRequests turns the per-request lines on': () => loadConfig({ profile: 'load-smoke', logRequests: true }, profiles).logRequests === true && !stress.logRequests,
   });
 
   // Paper 001's closed-model sweep (k6/lib/sweep.js, benchmarks/sweep.js).

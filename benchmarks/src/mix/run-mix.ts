@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadVariant } from '@shellgrade/variant';
+import { k6OptionsArgs, writeK6Options, type MixK6Options } from '../k6-options';
 import { loadStartMs } from '../k6-run';
 import { k6Path } from '../k6-tool';
 import { phase } from '../log';
@@ -73,22 +74,23 @@ async function runOneVariant(variant: string, role: 'pattern' | 'baseline', plan
 
   const summaryFile = join(dir, `k6-mix-${variant}.json`);
   const logFile = join(dir, `k6-mix-${variant}.log`);
-  const env: Record<string, string> = {
-    PROFILE: profileName,
-    PATTERN: plan.pattern,
-    AGGREGATED: spec.gateway.pattern === 'aggregation' ? '1' : '0',
-    BASE_URL: entryUrl(status),
-    USERS_CSV: usersCsv,
-    PS: JSON.stringify(mix.ps),
-    VUS: String(mix.vus),
-    RAMP_S: String(mix.rampS),
-    HOLD_S: String(mix.holdS),
-    GAP_S: String(mix.gapS),
-    SUMMARY_JSON: summaryFile,
-  };
-  const args = ['run', '--quiet', '--log-output', `file=${logFile}`, '--log-format', 'json'];
-  for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
-  args.push(join(repoRoot(), 'benchmarks', 'mix.js'));
+  // The k6 options file, kept beside the summary (k6-options.ts).
+  const optionsFile = join(dir, `k6-options-mix-${variant}.json`);
+  writeK6Options<MixK6Options>(optionsFile, {
+    script: 'mix',
+    profile: profileName,
+    pattern: plan.pattern,
+    aggregated: spec.gateway.pattern === 'aggregation',
+    baseUrl: entryUrl(status),
+    usersCsv,
+    ps: mix.ps,
+    vus: mix.vus,
+    rampS: mix.rampS,
+    holdS: mix.holdS,
+    gapS: mix.gapS,
+    summaryJson: summaryFile,
+  });
+  const args = ['run', '--quiet', '--log-output', `file=${logFile}`, '--log-format', 'json', ...k6OptionsArgs(optionsFile), join(repoRoot(), 'benchmarks', 'mix.js')];
 
   let groups: ProcessGroup[] = processGroupsOf(status);
   const sampler = new ResourceSampler(() => groups);

@@ -106,8 +106,8 @@ function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Per-run records, k6 summaries and logs, SPS samples with trace ids, resource series. */
-const RAW = /^(run-\d+\.json|k6-run-\d+\.(json|log)|sps-samples-run-\d+\.jsonl|raw-run-\d+\.json\.gz|suite-run-\d+\.json|resources\.(json|csv))$/;
+/** Per-run records, k6 options files, summaries and logs, SPS samples with trace ids, resource series. */
+const RAW = /^(run-\d+\.json|k6-options-run-\d+\.json|k6-run-\d+\.(json|log)|sps-samples-run-\d+\.jsonl|raw-run-\d+\.json\.gz|suite-run-\d+\.json|resources\.(json|csv))$/;
 
 export function rawFilesIn(dir: string): string[] {
   return readdirSync(dir)

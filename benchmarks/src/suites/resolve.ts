@@ -1,5 +1,5 @@
 // A suite profile made concrete before the run: a soak's rate from the calibrated saturation
-// (70 %), or step rates scaled by --peak. The steps then go to k6 as STEPS.
+// (70 %), or step rates scaled by --peak. The steps then go to k6 in its options file (steps).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Profile } from '../profiles';

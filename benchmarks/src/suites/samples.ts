@@ -1,4 +1,4 @@
-// What k6 logs per request and per iteration start when LOG_REQUESTS=on (k6/lib/scenario-r.js):
+// What k6 logs per request and per iteration start with logRequests on (k6/lib/scenario-r.js):
 // the raw material of every suite table and chart.
 
 /** One request: start (epoch ms), client response time, type, outcome, KO cause, step of its iteration. */

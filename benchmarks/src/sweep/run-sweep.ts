@@ -9,6 +9,7 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { loadConnections, loadVariant } from '@shellgrade/variant';
+import { k6OptionsArgs, writeK6Options, type SweepK6Options } from '../k6-options';
 import { k6Path } from '../k6-tool';
 import { phase } from '../log';
 import { repoRoot, resultStamp, runDir } from '../paths';
@@ -109,20 +110,21 @@ export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
     await variantUp(opts.variant);
     const status = await variantStatus();
     const summaryFile = join(dir, `k6-sweep-${klass}.json`);
-    const env: Record<string, string> = {
-      PROFILE: opts.profile,
-      CLASS: klass,
-      BASE_URL: entryUrl(status),
-      USERS_CSV: usersCsv,
-      VUS: JSON.stringify(sweep.vus),
-      RAMP_S: String(sweep.rampS),
-      HOLD_S: String(sweep.holdS),
-      GAP_S: String(sweep.gapS),
-      SUMMARY_JSON: summaryFile,
-    };
-    const args = ['run', '--quiet', '--log-output', `file=${join(dir, `k6-sweep-${klass}.log`)}`, '--log-format', 'json'];
-    for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
-    args.push(join(repoRoot(), 'benchmarks', 'sweep.js'));
+    // The k6 options file, kept beside the summary (k6-options.ts).
+    const optionsFile = join(dir, `k6-options-sweep-${klass}.json`);
+    writeK6Options<SweepK6Options>(optionsFile, {
+      script: 'sweep',
+      profile: opts.profile,
+      class: klass,
+      baseUrl: entryUrl(status),
+      usersCsv,
+      vus: sweep.vus,
+      rampS: sweep.rampS,
+      holdS: sweep.holdS,
+      gapS: sweep.gapS,
+      summaryJson: summaryFile,
+    });
+    const args = ['run', '--quiet', '--log-output', `file=${join(dir, `k6-sweep-${klass}.log`)}`, '--log-format', 'json', ...k6OptionsArgs(optionsFile), join(repoRoot(), 'benchmarks', 'sweep.js')];
 
     const cachesBefore = await scrapeCaches(status.processes);
     const redisBefore = spec.cache === 'redis' ? await redisUsage(connections.REDIS_URL) : null;

@@ -44,10 +44,10 @@ describe('run manifest', () => {
 
   it('is completed at the end with the end time and the raw files in the folder', () => {
     writeManifest(dir, manifest());
-    for (const f of ['run-1.json', 'run-2.json', 'k6-run-1.json', 'k6-run-1.log', 'sps-samples-run-1.jsonl', 'resources.json', 'resources.csv', 'aggregated.json', 'users.csv', 'k6-dashboard-run-1.html']) writeFileSync(join(dir, f), '{}');
+    for (const f of ['run-1.json', 'run-2.json', 'k6-options-run-1.json', 'k6-options-warmup.json', 'k6-run-1.json', 'k6-run-1.log', 'sps-samples-run-1.jsonl', 'resources.json', 'resources.csv', 'aggregated.json', 'users.csv', 'k6-dashboard-run-1.html']) writeFileSync(join(dir, f), '{}');
     const m = completeManifest(dir, '2026-11-25T00:37:00.000Z')!;
     expect(m.endedAt).toBe('2026-11-25T00:37:00.000Z');
-    expect(m.raw).toEqual(['k6-run-1.json', 'k6-run-1.log', 'resources.csv', 'resources.json', 'run-1.json', 'run-2.json', 'sps-samples-run-1.jsonl']);
+    expect(m.raw).toEqual(['k6-options-run-1.json', 'k6-run-1.json', 'k6-run-1.log', 'resources.csv', 'resources.json', 'run-1.json', 'run-2.json', 'sps-samples-run-1.jsonl']);
     expect(readManifest(dir).raw).toEqual(m.raw);
     expect(completeManifest(join(dir, 'absent'), 'x')).toBeNull();
   });

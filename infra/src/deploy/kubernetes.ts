@@ -6,13 +6,13 @@
  * with this installation's generated credentials (the servers read theirs by secretKeyRef), a migration Job and the servers as StatefulSets with volumes.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
-import { PACKAGE_VERSION, RUN_DIR } from '../paths';
+import { PACKAGE_VERSION, REPO_ROOT, RUN_DIR } from '../paths';
 import { CONTAINER_ISOLATION_FALLBACK, GRADER_APPARMOR_PROFILE, GRADER_APPARMOR_TEXT, gradesInSandboxes, kubernetesConfinement } from './confinement';
-import { k6TestRunYaml, type TestRunOptions } from './k6-testrun';
+import { K6_OPTIONS_FILE, k6TestRunOptions, k6TestRunYaml, type TestRunOptions } from './k6-testrun';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
 import { appImage, MIGRATE_COMMAND, roleDeployments, SERVER_ACCOUNTS, SERVER_CONTAINER_PORTS, SERVER_IMAGES, serverEnv } from './container-plan';
 
@@ -264,7 +264,7 @@ export function kubernetesYaml(spec: VariantSpec, options: KubernetesOptions = {
   return header + kubernetesManifests(spec, options).map((m) => stringify(m, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false })).join('---\n');
 }
 
-/** Writes run/deploy/<variant>/k8s/shellgrade.yaml and k6-testrun.yaml (or into outDir). */
+/** Writes run/deploy/<variant>/k8s/shellgrade.yaml, k6-testrun.yaml and its k6-options.json (or into outDir). */
 export function writeKubernetes(spec: VariantSpec, options: KubernetesOptions = {}): string[] {
   const dir = options.outDir ?? join(RUN_DIR, 'deploy', spec.name, 'k8s');
   mkdirSync(dir, { recursive: true });
@@ -273,10 +273,13 @@ export function writeKubernetes(spec: VariantSpec, options: KubernetesOptions = 
   writeFileSync(file, kubernetesYaml(spec, options), { mode: 0o600 });
   chmodSync(file, 0o600);
   const load = join(dir, 'k6-testrun.yaml');
-  writeFileSync(load, k6TestRunYaml(spec, { ...options.load, namespace: options.namespace }));
-  if (!gradesInSandboxes(spec)) return [file, load];
+  const loadOptions = { ...options.load, namespace: options.namespace };
+  const k6Options = resolve(dir, K6_OPTIONS_FILE);
+  writeFileSync(k6Options, JSON.stringify(k6TestRunOptions(spec, REPO_ROOT, loadOptions), null, 2) + '\n');
+  writeFileSync(load, k6TestRunYaml(spec, loadOptions, k6Options));
+  if (!gradesInSandboxes(spec)) return [file, load, k6Options];
   // Grading pods name this AppArmor profile (Localhost): load it on every node that may run them.
   const profile = join(dir, GRADER_APPARMOR_PROFILE);
   writeFileSync(profile, GRADER_APPARMOR_TEXT);
-  return [file, load, profile];
+  return [file, load, k6Options, profile];
 }
