@@ -37,6 +37,8 @@ export interface BullMqDispatchOptions {
 class Timeout extends Error {}
 
 export class BullMqDispatch implements GradingDispatch {
+  /** What it is handed is published to a queue: created 'queued' when stored whole (GradingDispatch.queues). */
+  readonly queues = true;
   constructor(
     private readonly connection: BullMqConnection,
     private readonly productions: ProductionRepository,
@@ -47,7 +49,8 @@ export class BullMqDispatch implements GradingDispatch {
   async dispatch(req: GradingRequest): Promise<ExerciseProduction> {
     const { productionId } = req;
     const { queue, events, queueName } = this.connection;
-    await this.productions.setStatus(productionId, 'queued');
+    // Created queued when its archive came with the row (GradingDispatch.queues): no second write.
+    if (req.production?.status !== 'queued') await this.productions.setStatus(productionId, 'queued');
     const refuse = async (cause: 'queue-full' | 'broker-unavailable', error?: unknown) =>
       refuseSubmission(cause, productionId, { productions: this.productions, archives: this.archives }, {
         broker: 'bullmq',

@@ -43,6 +43,8 @@ export interface RabbitMqDispatchOptions {
 }
 
 export class RabbitMqDispatch implements GradingDispatch {
+  /** What it is handed is published to a queue: created 'queued' when stored whole (GradingDispatch.queues). */
+  readonly queues = true;
   private readonly channel: ChannelWrapper;
   private readonly replies = new PendingReplies();
   /** Productions carried by replies, by correlation id, until their requester takes them. */
@@ -74,7 +76,8 @@ export class RabbitMqDispatch implements GradingDispatch {
 
   async dispatch(req: GradingRequest): Promise<ExerciseProduction> {
     const { productionId } = req;
-    await this.productions.setStatus(productionId, 'queued');
+    // Created queued when its archive came with the row (GradingDispatch.queues): no second write.
+    if (req.production?.status !== 'queued') await this.productions.setStatus(productionId, 'queued');
     const correlationId = this.options.reply === 'sync' ? randomUUID() : undefined;
     const reply = correlationId ? this.replies.expect(correlationId, productionId, replyWaitMs(this.options.replyTimeoutMs, req.receivedAt)) : undefined;
     const message: GradingMessage = { productionId, deadline: answerDeadlineOf(req.receivedAt, this.options.answerBudgetMs) };

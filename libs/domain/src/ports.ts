@@ -187,6 +187,14 @@ export interface GradingRequest {
  */
 export interface GradingDispatch {
   dispatch(req: GradingRequest): Promise<ExerciseProduction>;
+  /**
+   * Set by a dispatch that queues what it is handed (a broker): a production whose archive is
+   * written with its row (ArchiveStore.inProductionRow) is then created 'queued' — stored whole
+   * and about to be published in one step — and the dispatch does not update its status again
+   * (GradingRequest.production.status says so). Otherwise it is created 'received' and the
+   * dispatch marks it queued once its archive is stored.
+   */
+  readonly queues?: boolean;
 }
 export const GRADING_DISPATCH = Symbol('GradingDispatch');
 

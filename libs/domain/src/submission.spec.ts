@@ -240,6 +240,16 @@ describe('archives kept in the production row (storage: postgres; issue 32 item 
     expect(f.rowArchives.get(p.id)).toBe(cmd.archive);
   });
 
+  it('behind a dispatch that queues, a production stored whole is created queued; one whose archive is stored apart is created received', async () => {
+    const queueing = (): GradingDispatch => ({ queues: true, dispatch: jest.fn(async (r) => r.production!) });
+    const whole = inRow();
+    await expect(new SubmissionService(whole.context, validator, whole.productions, whole.archives, queueing()).submit(cmd)).resolves.toMatchObject({ status: 'queued' });
+    const apart = fakes();
+    await expect(new SubmissionService(apart.context, validator, apart.productions, apart.archives, queueing()).submit(cmd)).resolves.toMatchObject({ status: 'received' });
+    const inline = inRow();
+    await expect(new SubmissionService(inline.context, validator, inline.productions, inline.archives, { dispatch: jest.fn(async (r) => r.production!) }).submit(cmd)).resolves.toMatchObject({ status: 'received' });
+  });
+
   it('a store that keeps archives apart still gets put after the row, and the row is created without bytes', async () => {
     const f = fakes();
     const dispatch: GradingDispatch = { dispatch: jest.fn(async (r) => r.production!) };

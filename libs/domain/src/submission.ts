@@ -111,7 +111,8 @@ export class SubmissionService {
         submissionKey,
         archiveSize: cmd.archive.length,
         archiveSha256,
-        status: 'received',
+        // Stored whole in this one statement: a broker's production is queued from the start.
+        status: withArchive && this.dispatch.queues ? 'queued' : 'received',
         ...(withArchive ? { archive: cmd.archive } : {}),
       });
       if (created || !isExpired(production)) return { production, created };
