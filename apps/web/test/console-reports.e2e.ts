@@ -94,7 +94,7 @@ it("an admin reads the findings' verdicts with the runs and traces behind them, 
     await served.waitForURL(`**/ops/runs/${ids.mon1}/breakdown.html`);
     await served.getByRole('heading', { name: 'breakdown' }).waitFor();
     await served.goBack();
-    await served.getByRole('link', { name: 'naked-mon' }).click();
+    await served.getByRole('link', { name: 'naked-mon', exact: true }).click();
     await served.waitForURL(`**/ops/runs/${ids.mon1}/`);
     await served.getByRole('heading', { name: ids.mon1 }).waitFor();
     await served.getByRole('link', { name: 'report/report.html' }).click();
