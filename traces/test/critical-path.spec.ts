@@ -77,6 +77,26 @@ describe('critical-path attribution', () => {
     expect(sum(t)).toBe(200);
   });
 
+  it("keeps the consumer span that explains the time when the client library's own consumer span of the same delivery ends later", () => {
+    // As amqplib's instrumentation and ours record one delivery (a real msa-rabbitmq-1-2 trace):
+    // both consumer spans are children of the publish; the library's ends 1 ms after ours.
+    const t = attribute([
+      spsRoot(0, 200),
+      span({ id: 'pub', parent: 'root', name: 'broker.publish', kind: 'producer', start: 10, end: 20 }),
+      span({ id: 'amqp-pub', parent: 'pub', name: 'publish <default>', kind: 'producer', start: 12, end: 18 }),
+      span({ id: 'con', parent: 'amqp-pub', name: 'broker.consume', kind: 'consumer', service: 'shellgrade-exercise', start: 30, end: 180 }),
+      pg('take', 'con', 35, 75),
+      span({ id: 'gp', parent: 'con', name: 'grading.process', service: 'shellgrade-exercise', start: 80, end: 170 }),
+      span({ id: 'lib', parent: 'amqp-pub', name: 'sg.grading process', kind: 'consumer', service: 'shellgrade-exercise', start: 29, end: 181 }),
+      span({ id: 'reply', parent: 'lib', name: 'publish <default>', kind: 'producer', service: 'shellgrade-exercise', start: 180, end: 181 }),
+    ]);
+    expect(t['grading.process']).toBe(90);
+    expect(t.database).toBe(40);
+    // The consumer's own time: 30..35, 75..80, 170..180 (the reply, moved under it, ends after it).
+    expect(t['broker.consume']).toBe(20);
+    expect(sum(t)).toBe(200);
+  });
+
   it('adds no queue wait when consumption starts before the publish span ends', () => {
     const t = attribute([
       spsRoot(0, 100),

@@ -30,10 +30,16 @@ export function indexSpans(spans: TraceSpan[]): SpanIndex {
  * before consumption. To keep publish → queue wait → consume on one path, consumers
  * are re-parented to the first non-producer ancestor of the producer, next to a
  * synthetic queue-wait span covering [end of the outermost producer, first consume start].
+ *
+ * One delivery can carry two consumer spans of the same producer: the client library's (amqplib's
+ * "<queue> process") and ours (broker.consume, with the grading and its statements below it).
+ * Side by side, the critical path would take whichever ends last — a coin toss between the span
+ * that explains the time and an empty one — so an overlapping duplicate is dropped and its
+ * children handed to the consumer span with the most spans below it.
  */
 export function linkBrokerHandoffs(spans: TraceSpan[]): TraceSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
-  const out = spans.map((s) => ({ ...s }));
+  let out = spans.map((s) => ({ ...s }));
   const outById = new Map(out.map((s) => [s.spanId, s]));
   const consumersByProducer = new Map<string, TraceSpan[]>();
   for (const s of out) {
@@ -49,6 +55,12 @@ export function linkBrokerHandoffs(spans: TraceSpan[]): TraceSpan[] {
     list.push(s);
     consumersByProducer.set(top.spanId, list);
   }
+  const dropped = new Set<string>();
+  for (const [producerId, all] of consumersByProducer) {
+    const consumers = withoutDuplicateConsumers(all, out, dropped);
+    consumersByProducer.set(producerId, consumers);
+  }
+  out = out.filter((s) => !dropped.has(s.spanId));
   for (const [producerId, consumers] of consumersByProducer) {
     const producer = outById.get(producerId)!;
     const firstStart = Math.min(...consumers.map((c) => c.startUs));
@@ -87,4 +99,22 @@ export function attributeCriticalPath(root: TraceSpan, index: SpanIndex): Compon
     if (ownUs > 0) times[self] = (times[self] ?? 0) + ownUs;
   }
   return times;
+}
+
+function descendantCount(spanId: string, children: Map<string, TraceSpan[]>): number {
+  return (children.get(spanId) ?? []).reduce((n, c) => n + 1 + descendantCount(c.spanId, children), 0);
+}
+
+const overlaps = (a: TraceSpan, b: TraceSpan) => a.startUs < b.endUs && b.startUs < a.endUs;
+
+/** The consumers of one producer without an overlapping duplicate of the richest one (dropped, its children moved to it). */
+function withoutDuplicateConsumers(consumers: TraceSpan[], spans: TraceSpan[], dropped: Set<string>): TraceSpan[] {
+  if (consumers.length < 2) return consumers;
+  const { children } = indexSpans(spans);
+  const primary = consumers.reduce((best, c) => (descendantCount(c.spanId, children) > descendantCount(best.spanId, children) ? c : best));
+  for (const d of consumers.filter((c) => c !== primary && overlaps(c, primary))) {
+    dropped.add(d.spanId);
+    for (const child of children.get(d.spanId) ?? []) child.parentId = primary.spanId;
+  }
+  return consumers.filter((c) => !dropped.has(c.spanId));
 }
