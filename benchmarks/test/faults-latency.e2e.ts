@@ -11,6 +11,7 @@ import { join } from 'node:path';
 // eslint-disable-next-line @nx/enforce-module-boundaries -- where the launcher writes the ecosystem (the route's undo is checked there)
 import { VARIANT_RUN_DIR } from '../../infra/src/paths';
 import { JOURNAL_FILE } from '../src/faults/journal';
+import { reattribute } from '../src/faults/reattribute';
 import { runFaults } from '../src/faults/run-faults';
 import { HOP_LISTEN, TOXIPROXY_API } from '../src/faults/toxiproxy';
 import { variantStatus, variantUp } from '../src/stack';
@@ -63,4 +64,9 @@ it('+100 ms on gateway → exercise: 0 lost or duplicated, the fault undone, the
   const json = JSON.parse(readFileSync(join(dir, 'faults.json'), 'utf8')) as { attribution: { named: number; of: number } };
   expect(json.attribution).toEqual({ named: 1, of: 1, share: 1 });
   expect(readFileSync(join(dir, 'faults.md'), 'utf8')).toContain('1 of 1 latency faults named correctly');
+
+  // Judged again later from Jaeger (bench faults-reattribute): the same windows give the same verdict.
+  const again = await reattribute(dir);
+  expect(again.share).toEqual({ named: 1, of: 1, share: 1 });
+  expect(again.results[0].attribution).toMatchObject({ hop: 'exercise', steadyRequests: r.attribution!.steadyRequests, faultRequests: r.attribution!.faultRequests, named: true });
 });

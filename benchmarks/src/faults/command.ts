@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { resultsDir } from '../paths';
 import { allFaults, faultListText } from './catalog';
+import { reattribute } from './reattribute';
 import { readFaultRuns, writeResilienceReport } from './resilience';
 import { runFaults } from './run-faults';
 
@@ -61,6 +62,19 @@ export function registerFaultsCommand(program: Command): void {
       for (const s of r.skipped) process.stdout.write(`skipped ${s}\n`);
       const bad = r.results.filter((x) => x.lost !== 0 || x.duplicated !== 0 || x.crashes.some((c) => !c.injected));
       if (bad.length) process.exitCode = 2;
+    });
+  program
+    .command('faults-reattribute <dirs...>')
+    .description("judge the latency faults of recorded faults folders again from Jaeger with today's attribution (while Jaeger still holds their traces); rewrites their faults.json/.md")
+    .action(async (dirs: string[]) => {
+      for (const dir of dirs) {
+        const { results, share, kept } = await reattribute(dir);
+        for (const k of kept) process.stdout.write(`${k}\n`);
+        for (const r of results.filter((x) => x.attribution !== undefined)) {
+          process.stdout.write(`${r.runId}: ${r.attribution ? (r.attribution.named ? 'named' : `NOT named (p50 ${r.attribution.p50.largest}, p95 ${r.attribution.p95.largest})`) : `no verdict: ${r.attributionError}`}\n`);
+        }
+        process.stdout.write(`${dir}: ${share.named} of ${share.of} named\n`);
+      }
     });
   program
     .command('faults-table [dirs...]')

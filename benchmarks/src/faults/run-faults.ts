@@ -1,25 +1,24 @@
 // `bench faults`: per fault, one run of scenario R at a steady rate (the existing runner,
 // run-test.ts) with the fault applied in a fixed window of it — steady, fault, recovery — then
 // the run judged around the window (analyse.ts) and written with the others (report.ts).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRequestLines } from '../k6-run';
 import { phase } from '../log';
 import { resultStamp, resultsDir, runDir } from '../paths';
 import { runTest } from '../run-test';
 import { sleep } from '../shell';
-import { loadVariant } from '@shellgrade/variant';
 import { variantDown, variantStatus, variantUp } from '../stack';
 import { calibratedSaturation } from '../suites/resolve';
 import type { RunRecord } from '../types';
 import { analyseFaultRun, type FaultResult, type FaultWindowsS } from './analyse';
-import { attributeHopFault, hopRoot, type AttributionVerdict } from './attribution';
+import type { AttributionVerdict } from './attribution';
 import { FaultNotApplicable, faultKind, planFault } from './catalog';
 import { applyFault, type AppliedFault } from './guard';
 import { replayLeftJournals, UndoJournal } from './journal';
 import { writeFaultsReport } from './report';
 import { asHop, checkHop, routeHop, type RoutedHop } from './route';
-import { windowBreakdowns } from './window-traces';
+import { judgeLatencyRun } from './judge-latency';
 
 export interface FaultsOptions extends FaultWindowsS {
   variant: string;
@@ -150,21 +149,11 @@ async function oneFault(o: FaultsOptions, fault: string, rate: number, runId: st
 
 /** The slowed hop against the steady window's traces: a verdict, or why there is none. */
 async function attributeRun(dir: string, routed: RoutedHop, applied: AppliedFault, o: FaultsOptions): Promise<{ attribution: AttributionVerdict | null; attributionError?: string }> {
-  try {
-    const [steady, during] = await windowBreakdowns(dir, [
-      { fromMs: applied.injectedAtMs - o.steadyS * 1000, toMs: applied.injectedAtMs },
-      { fromMs: applied.injectedAtMs, toMs: applied.undoneAtMs },
-    ], hopRoot(routed.hop));
-    // The per-request breakdowns the verdict rests on, beside it (a test fixture is cut from them).
-    writeFileSync(join(dir, 'attribution-windows.json'), JSON.stringify({ hop: routed.hop, steady, during }));
-    const verdict = attributeHopFault(routed.hop, steady, during, loadVariant(o.variant).dispatch);
-    phase(`attribution of ${routed.hop}: p50 +${(verdict.p50.faultMs - verdict.p50.steadyMs).toFixed(0)} ms, largest ${verdict.p50.largest}; p95 +${(verdict.p95.faultMs - verdict.p95.steadyMs).toFixed(0)} ms, largest ${verdict.p95.largest} -> ${verdict.named ? 'named' : 'NOT named'}`);
-    return { attribution: verdict };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    phase(`attribution of ${routed.hop} failed: ${message}`);
-    return { attribution: null, attributionError: message };
-  }
+  const judged = await judgeLatencyRun(dir, routed.hop, o.variant, { fromMs: applied.injectedAtMs - o.steadyS * 1000, toMs: applied.injectedAtMs }, { fromMs: applied.injectedAtMs, toMs: applied.undoneAtMs });
+  const verdict = judged.attribution;
+  if (verdict) phase(`attribution of ${routed.hop}: p50 +${(verdict.p50.faultMs - verdict.p50.steadyMs).toFixed(0)} ms, largest ${verdict.p50.largest}; p95 +${(verdict.p95.faultMs - verdict.p95.steadyMs).toFixed(0)} ms, largest ${verdict.p95.largest} -> ${verdict.named ? 'named' : 'NOT named'}`);
+  else phase(`attribution of ${routed.hop} failed: ${judged.attributionError}`);
+  return judged;
 }
 
 function readRecord(dir: string): RunRecord | null {
