@@ -5,9 +5,8 @@
 // ranks above every run that did (censored: it took longer than the window), and the recovery
 // interval is given only when every run of both cells recovered.
 import type { ResilienceCell, ResilienceMatrix } from '@shellgrade/console-contract';
-import { difference } from '../compare/difference';
+import { difference, type Difference } from '../compare/difference';
 import { mannWhitney, type RankTest } from '../stats/rank-test';
-import type { Difference } from '../compare/difference';
 
 /** Fewer runs than this per cell: no verdict (the intervals of 2 runs are too wide to read). */
 export const MIN_RUNS = 3;

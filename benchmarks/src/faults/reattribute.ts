@@ -6,9 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDir } from '../paths';
 import type { FaultResult } from './analyse';
-import { namedShare } from './attribution';
+import type { namedShare } from './attribution';
 import { judgeLatencyRun } from './judge-latency';
-import { writeFaultsReport } from './report';
+import { attributionShare, writeFaultsReport } from './report';
 import { asHop } from './route';
 
 export async function reattribute(folder: string): Promise<{ results: FaultResult[]; share: ReturnType<typeof namedShare>; kept: string[] }> {
@@ -33,5 +33,5 @@ export async function reattribute(folder: string): Promise<{ results: FaultResul
     results.push({ ...rest, attribution: judged.attribution });
   }
   writeFaultsReport(folder, results);
-  return { results, kept, share: namedShare(results.filter((r) => r.attribution !== undefined).map((r) => r.attribution)) };
+  return { results, kept, share: attributionShare(results) };
 }

@@ -42,7 +42,7 @@ function increaseText(q: QuantileIncrease): string {
 function attributionMarkdown(results: FaultResult[]): string {
   const judged = results.filter((r) => r.attribution !== undefined);
   if (judged.length === 0) return '';
-  const share = namedShare(judged.map((r) => r.attribution));
+  const share = attributionShare(results);
   const lines = ['| fault | steady / fault traces | p50 increase | p95 increase | hop named |', '|---|---|---|---|---|'];
   for (const r of judged) {
     const a = r.attribution;
@@ -53,9 +53,14 @@ function attributionMarkdown(results: FaultResult[]): string {
   return `\n## Attribution of the slowed hop\n\n${summary}; ${judged.length - share.of} without a verdict.\n\n${lines.join('\n')}\n`;
 }
 
+/** The share of the latency faults (the runs with an attribution) whose slowed hop was named. */
+export function attributionShare(results: FaultResult[]): ReturnType<typeof namedShare> {
+  return namedShare(results.filter((r) => r.attribution !== undefined).map((r) => r.attribution));
+}
+
 /** faults.json: the runs, and the share of latency faults whose hop the attribution named. */
 export function faultsJson(results: FaultResult[]) {
-  return { schema: 'shellgrade.faults/1', attribution: namedShare(results.filter((r) => r.attribution !== undefined).map((r) => r.attribution)), results };
+  return { schema: 'shellgrade.faults/1', attribution: attributionShare(results), results };
 }
 
 export function writeFaultsReport(dir: string, results: FaultResult[]): { json: string; markdown: string } {

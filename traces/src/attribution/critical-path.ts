@@ -56,10 +56,8 @@ export function linkBrokerHandoffs(spans: TraceSpan[]): TraceSpan[] {
     consumersByProducer.set(top.spanId, list);
   }
   const dropped = new Set<string>();
-  for (const [producerId, all] of consumersByProducer) {
-    const consumers = withoutDuplicateConsumers(all, out, dropped);
-    consumersByProducer.set(producerId, consumers);
-  }
+  const { children } = indexSpans(out);
+  for (const [producerId, all] of consumersByProducer) consumersByProducer.set(producerId, withoutDuplicateConsumers(all, children, dropped));
   out = out.filter((s) => !dropped.has(s.spanId));
   for (const [producerId, consumers] of consumersByProducer) {
     const producer = outById.get(producerId)!;
@@ -108,9 +106,8 @@ function descendantCount(spanId: string, children: Map<string, TraceSpan[]>): nu
 const overlaps = (a: TraceSpan, b: TraceSpan) => a.startUs < b.endUs && b.startUs < a.endUs;
 
 /** The consumers of one producer without an overlapping duplicate of the richest one (dropped, its children moved to it). */
-function withoutDuplicateConsumers(consumers: TraceSpan[], spans: TraceSpan[], dropped: Set<string>): TraceSpan[] {
+function withoutDuplicateConsumers(consumers: TraceSpan[], children: Map<string, TraceSpan[]>, dropped: Set<string>): TraceSpan[] {
   if (consumers.length < 2) return consumers;
-  const { children } = indexSpans(spans);
   const primary = consumers.reduce((best, c) => (descendantCount(c.spanId, children) > descendantCount(best.spanId, children) ? c : best));
   for (const d of consumers.filter((c) => c !== primary && overlaps(c, primary))) {
     dropped.add(d.spanId);
