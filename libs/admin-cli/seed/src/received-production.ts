@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { ProductionRepository } from '@shellgrade/domain';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex, type ProductionRepository } from '@shellgrade/domain';
 import type { SeededStudent } from './seed';
 
 /** A 'received' production of a seeded student whose archive will be `bytes` (not stored: the test or bench stores it). */
@@ -15,7 +15,7 @@ export async function createReceivedProduction(
     statementId: student.statementId,
     submissionKey: randomBytes(12).toString('hex'),
     archiveSize: bytes.length,
-    archiveSha256: createHash('sha256').update(bytes).digest('hex'),
+    archiveSha256: sha256Hex(bytes),
     status: 'received',
   });
   return production.id;
