@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { meetsSlo } from './findings/loads';
 import { phase } from './log';
 import { resultsDir } from './paths';
+import type { PlacementRequest } from './placement/plan';
 import { makeRunId, runTest } from './run-test';
 import type { Aggregated } from './types';
 
@@ -49,6 +50,8 @@ export interface Calibration {
   sustainableRate: number | null;
   /** The first rate that failed the SLO (bisected down to sustainableRate + 1); null when no step failed. */
   firstFailedRate: number | null;
+  /** Where the steps ran: 'on' when k6 and the system had CPUs apart (the findings read only such a rate); absent in older files. */
+  placement?: { state: 'on' | 'off' | 'unavailable'; clientCpus: number[]; sutCpus: number[] };
 }
 
 /**
@@ -123,14 +126,20 @@ export function peaksAround(rate: number, factors = MODEL_STEP_FACTORS): number[
   return [...new Set(peaks)].sort((a, b) => a - b);
 }
 
-export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number }): Promise<Calibration> {
+export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
+  let placement: Calibration['placement'];
+  // A capacity is measured with the client on CPUs of its own unless told otherwise: k6 sharing
+  // the cores would lower the rate every placed findings level is a multiple of.
+  const placementAsked: PlacementRequest = { mode: 'on', ...input.placement };
   const probe = async (peak: number, phaseOf: CalibrationStep['phase']): Promise<CalibrationStep> => {
     phase(`calibrate ${input.variant}: ${phaseOf} at ${peak}/s`);
     const runId = `${makeRunId(input.variant, 'calibrate', undefined, undefined, input.kdfCost)}-p${peak}`;
-    const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true, kdfCost: input.kdfCost });
+    const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked });
     const step = stepOf(peak, a, phaseOf);
+    const placed = a.meta.placement;
+    if (placed) placement = { state: placed.state, clientCpus: placed.clientCpus, sutCpus: placed.sutCpus };
     steps.push(step);
     // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
     baselineGradingsPerS = a.meta.baseline?.best.gradingsPerS ?? baselineGradingsPerS;
@@ -152,7 +161,8 @@ export async function calibrate(input: { variant: string; peaks: number[]; rampS
     sustainableRate = b.sustained || null;
     firstFailed = b.failed;
   }
-  const result: Calibration = { ...input, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed };
+  const { placement: _asked, ...asked } = input;
+  const result: Calibration = { ...asked, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement };
   // With --kdf-cost the name ends -calibration-kdfN.json: a soak's rate never comes from a cheap-login calibration.
   const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));

@@ -188,11 +188,14 @@ program
   .option('--ramp-s <s>', 'ramp of each step', nonNegative, 10)
   .option('--hold-s <s>', 'sustained stage of each step', nonNegative, 30)
   .option('--kdf-cost <n>', "override the spec's auth.kdfCost (1: the paper-faithful login cost, loopback only); the file is then <stamp>-<variant>-calibration-kdfN.json", positiveInt)
-  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; rampS: number; holdS: number; kdfCost?: number }) => {
+  .option(PLACEMENT_OPTIONS.placement[0], 'k6 and the harness on cpusets apart from the system under test (default on: the findings read only a capacity measured so)', PLACEMENT_OPTIONS.placement[2])
+  .option(...PLACEMENT_OPTIONS.clientCpus)
+  .option(...PLACEMENT_OPTIONS.sutCpus)
+  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; rampS: number; holdS: number; kdfCost?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
     const predicted = f.fromModel ? predictSaturation(f.variant, f.fromModel) : undefined;
     const factors = f.factors ? f.factors.split(',').map((x) => positiveNumber(x)) : MODEL_STEP_FACTORS;
     const peaks = predicted ? peaksAround(predicted.rate, factors) : f.peaks.split(',').map((p) => positiveNumber(p));
-    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted, kdfCost: f.kdfCost });
+    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted, kdfCost: f.kdfCost, placement: placementRequest(f) });
     process.stdout.write(calibrationMarkdown(result) + '\n');
   });
 

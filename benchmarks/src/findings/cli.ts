@@ -30,12 +30,13 @@ export function defineFindingsCommand(program: Command): Command {
     .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
     .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
     .option('--out <dir>', 'output folder (default: results/findings/<date>)')
+    .option('--budget-min <min>', "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)", positive)
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
-    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
-      const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir());
-      const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity });
+    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+      const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
+      const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity, budgetMin: f.budgetMin });
       if (f.from) {
         const dir = f.from === true ? latestRecordDir() : f.from;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');

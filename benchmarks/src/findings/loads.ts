@@ -53,12 +53,18 @@ export function sustainableRate(c: { steps: SloStep[] }): number | null {
   return best;
 }
 
-/** naked-mon's sustainable rate from its newest calibration in `resultsDir` (not a -kdfN one). */
-export function measuredCapacity(resultsDir: string, variant = CAPACITY_VARIANT): Capacity | null {
+/**
+ * naked-mon's sustainable rate from its newest calibration in `resultsDir` (not a -kdfN one).
+ * Placed findings (the client on CPUs of its own) read only a calibration made the same way: a
+ * rate measured with k6 on the system's cores is another machine's capacity.
+ */
+export function measuredCapacity(resultsDir: string, opts: { variant?: string; placed?: boolean } = {}): Capacity | null {
+  const { variant = CAPACITY_VARIANT, placed = true } = opts;
   if (!existsSync(resultsDir)) return null;
   const pattern = new RegExp(`^\\d{8}T\\d{6}Z-${variant}-calibration\\.json$`);
   for (const file of readdirSync(resultsDir).filter((f) => pattern.test(f)).sort().reverse()) {
-    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown };
+    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown; placement?: { state?: string } };
+    if ((c.placement?.state === 'on') !== placed) continue;
     // A bisecting calibration states its rate; an older file has only its steps.
     const rate = typeof c.sustainableRate === 'number' && c.sustainableRate > 0 ? c.sustainableRate : sustainableRate(c);
     if (rate !== null) return { rate, source: file };

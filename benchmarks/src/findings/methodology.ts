@@ -41,6 +41,7 @@ function repeated(i: MethodologyInput): Principle {
     few.length ? `fewer valid runs than the rule's minimum of ${rule.minRuns}: ${few.map((c) => `${c.key} ${c.n}`).join(', ')}` : '',
     atMax.length ? `${atMax.length} comparison(s) stopped at the maximum of ${rule.maxRuns} with the half-width above ${100 * rule.precision}% of the baseline median: ${atMax.map((w) => `${w.b} vs ${w.a} (${w.metric})`).join(', ')}` : '',
     rule.minRuns < 3 ? `this mode's rule asks only ${rule.minRuns} runs per cell` : '',
+    i.record?.stoppedEarly ? `rounds stopped early, comparisons still too wide got no further runs: ${i.record.stoppedEarly}` : '',
   ].filter(Boolean);
   return {
     id: 'P1',

@@ -117,9 +117,9 @@ export function estimate(p: Protocol, variants: number, cells: number): Estimate
   return { runS, roundS, searchS, totalMin: Math.ceil((searchS + p.stopping.maxRuns * roundS) / 60) };
 }
 
-export function findingsPlan(mode: Mode, opts: { seed?: number; capacity?: Capacity | null } = {}): FindingsPlan {
+export function findingsPlan(mode: Mode, opts: { seed?: number; capacity?: Capacity | null; budgetMin?: number } = {}): FindingsPlan {
   const roles = ROLES[mode];
-  const protocol = PROTOCOLS[mode];
+  const protocol = { ...PROTOCOLS[mode], ...(opts.budgetMin ? { budgetMin: opts.budgetMin } : {}) };
   const cells = new Map<string, PlannedCell>();
   const notRun = new Set<string>();
   for (const c of CLAIMS) {
@@ -163,10 +163,10 @@ export function planText(p: FindingsPlan): string {
   }
   return [
     `findings (${p.mode}): ${p.cells.length} cells (variant × load) over ${new Set(p.cells.map((c) => c.variant)).size} variants; profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s, ${pr.pauseS} s apart; seed ${p.seed}`,
-    `capacity: ${rate === null ? 'no calibration of naked-mon meeting the SLO (SPS p95 ≤ 2 s, 0 KO): run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate' : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
+    `capacity: ${rate === null ? 'no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate' : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
     `paper-equivalent load: naked-mon EFR → 61.5 % (paper 000, Table I, 200 users/s), searched from 2× (double, then bisect) in at most ${pr.paperProbes} runs`,
     `repetitions per comparison: ${pr.stopping.minRuns} to ${pr.stopping.maxRuns}, until the 95% CI half-width of B − A ≤ ${100 * pr.stopping.precision}% of A's median`,
-    `estimated duration (worst case): search ${fmtMin(e.searchS)} + ${pr.stopping.maxRuns} rounds × ${fmtMin(e.roundS)} (${e.runS} s a run, ${SETUP_S} s a bring-up) = ${e.totalMin} min (budget ${pr.budgetMin} min)`,
+    `estimated duration (worst case): search ${fmtMin(e.searchS)} + ${pr.stopping.maxRuns} rounds × ${fmtMin(e.roundS)} (${e.runS} s a run, ${SETUP_S} s a bring-up) = ${e.totalMin} min (budget ${pr.budgetMin} min: a round past the minimum of ${pr.stopping.minRuns} starts only if it fits at the pace measured)`,
     'cells:',
     ...p.cells.map((c, i) => `${i + 1}. ${c.variant}${c.derived ? ` (= ${c.derived.from} with ${JSON.stringify(c.derived.set)})` : ''} @ ${c.level} (${peak(c.level)}) — roles ${c.roles.join(', ')} — for ${c.usedBy.join(', ')}`),
     'runs (cell × load × run, seeded order):',

@@ -23,6 +23,8 @@ export interface FindingsRecord {
   /** Runs that failed to complete, with the error. */
   failed: { cell: string; round: number; error: string }[];
   comparisons: WatchedComparison[];
+  /** Why rounds stopped before every comparison was precise or at its maximum (the time budget); absent otherwise. */
+  stoppedEarly?: string;
   startedAt: string;
   endedAt: string | null;
 }

@@ -14,6 +14,7 @@ import { makeRunId, runTest } from '../run-test';
 import { variantDown } from '../stack';
 import type { Aggregated } from '../types';
 import type { PlacementRequest } from '../placement/plan';
+import { roundOverBudget } from './budget';
 import { writeDesignCompares } from './design-compares';
 import { designCellsOf, evaluateFindings } from './evaluate';
 import { CAPACITY_VARIANT, paperProbeOf, paperResult, peakOf, searchPaperLoad } from './loads';
@@ -54,6 +55,7 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
   const rate = plan.capacity.rate;
+  const started = Date.now();
   const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), startedAt: new Date().toISOString(), endedAt: null };
   const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
   const one = async (variant: string, peak: number, label: string): Promise<Aggregated> =>
@@ -80,7 +82,17 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
     for (const c of plan.cells) if (c.derived && !specs.has(c.variant)) specs.set(c.variant, writeDerivedSpec(c.derived, join(dir, 'specs')));
     const rng = seededRng(plan.seed);
     let active = plan.cells.filter((c) => record.peaks[c.level] !== undefined);
+    const roundsStarted = Date.now();
+    let runsDone = 0;
     for (let round = 1; round <= pr.stopping.maxRuns && active.length; round++) {
+      const overBudget = runsDone
+        ? roundOverBudget({ round, minRuns: pr.stopping.minRuns, elapsedS: (Date.now() - started) / 1000, secondsPerRun: (Date.now() - roundsStarted) / 1000 / runsDone, cells: active.length, budgetS: pr.budgetMin * 60 })
+        : null;
+      if (overBudget) {
+        record.stoppedEarly = `time budget: ${overBudget}`;
+        phase(`findings: stopped, ${record.stoppedEarly}`);
+        break;
+      }
       const order = roundOrder(active, rng);
       record.rounds.push(order.map(cellKey));
       for (const [i, c] of order.entries()) {
@@ -93,6 +105,7 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
           record.failed.push({ cell: key, round, error: err instanceof Error ? err.message : String(err) });
           phase(`findings: ${key} failed: ${record.failed.at(-1)!.error}`);
         }
+        runsDone++;
         save();
       }
       active = activeCells(plan, record.comparisons, sidesOf(record)).filter((c) => record.peaks[c.level] !== undefined);

@@ -113,15 +113,21 @@ describe('loads from measured capacity', () => {
     });
   });
 
-  it("reads naked-mon's newest calibration: its stated sustainable rate, else the SLO over its steps; a -kdfN file never", () => {
+  it("reads naked-mon's newest calibration made with the same placement: its stated sustainable rate, else the SLO over its steps; a -kdfN file never", () => {
     const dir = mkdtempSync(join(tmpdir(), 'sg-capacity-'));
+    const placed = { state: 'on', clientCpus: [1], sutCpus: [0] };
     try {
       expect(measuredCapacity(dir)).toBeNull();
-      writeFileSync(join(dir, '20261126T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300), step(8, 0, 2500)] }));
+      writeFileSync(join(dir, '20261126T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300), step(8, 0, 2500)], placement: placed }));
       expect(measuredCapacity(dir)).toEqual({ rate: 4, source: '20261126T100000Z-naked-mon-calibration.json' });
-      writeFileSync(join(dir, '20261127T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300)], sustainableRate: 6 }));
-      writeFileSync(join(dir, '20261128T100000Z-naked-mon-calibration-kdf1.json'), JSON.stringify({ steps: [], sustainableRate: 50 }));
+      writeFileSync(join(dir, '20261127T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300)], sustainableRate: 6, placement: placed }));
+      writeFileSync(join(dir, '20261128T100000Z-naked-mon-calibration-kdf1.json'), JSON.stringify({ steps: [], sustainableRate: 50, placement: placed }));
       expect(measuredCapacity(dir)).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
+      // Newer, but k6 shared the system's cores (or an older file that does not say): not the placed findings' capacity.
+      writeFileSync(join(dir, '20261129T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 9, placement: { state: 'off', clientCpus: [], sutCpus: [] } }));
+      writeFileSync(join(dir, '20261130T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 11 }));
+      expect(measuredCapacity(dir)).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
+      expect(measuredCapacity(dir, { placed: false })).toEqual({ rate: 11, source: '20261130T100000Z-naked-mon-calibration.json' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -44,13 +44,13 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     const text = planText(findingsPlan('quick', { seed: 7, capacity }));
     expect(text.split('\n')[0]).toBe('findings (quick): 10 cells (variant × load) over 6 variants; profile small, ramp 5 s + hold 15 s, 5 s apart; seed 7');
     expect(text).toContain('capacity: naked-mon sustains 8 it/s (SPS p95 ≤ 2 s, 0 KO; 20261127T000000Z-naked-mon-calibration.json); levels 1x = 8 it/s, paper = searched');
-    expect(text).toMatch(/estimated duration \(worst case\): search [\d.]+ min \+ 2 rounds × [\d.]+ min \(55 s a run, 30 s a bring-up\) = \d+ min \(budget 30 min\)/);
+    expect(text).toMatch(/estimated duration \(worst case\): search [\d.]+ min \+ 2 rounds × [\d.]+ min \(55 s a run, 30 s a bring-up\) = \d+ min \(budget 30 min: a round past the minimum of 2 starts only if it fits at the pace measured\)/);
     expect(text).toContain('6. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}}) @ 1x (8 it/s)');
     const rounds = text.split('\n').filter((l) => l.startsWith('round '));
     expect(rounds).toHaveLength(2);
     for (const r of rounds) expect(r.split(' → ')).toHaveLength(10);
     expect(planText(findingsPlan('quick', { seed: 7, capacity }))).toBe(text);
-    expect(findingsPlan('quick', { capacity: null, seed: 7 }) && planText(findingsPlan('quick', { capacity: null, seed: 7 }))).toContain('no calibration of naked-mon meeting the SLO');
+    expect(findingsPlan('quick', { capacity: null, seed: 7 }) && planText(findingsPlan('quick', { capacity: null, seed: 7 }))).toContain('no calibration of naked-mon with the same placement meeting the SLO');
   });
 
   it('the 2 × 2 fourth cell is msa-1-1 with an async grader', () => {
