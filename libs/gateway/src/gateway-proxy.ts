@@ -35,6 +35,8 @@ interface Exchange {
   arrivedAt: number;
   proxyReq?: ClientRequest;
   timer?: NodeJS.Timeout;
+  /** The client's own Connection header, taken off the forwarded head and put back for http-proxy's reply to the client. */
+  clientConnection?: string;
 }
 const exchanges = new WeakMap<IncomingMessage, Exchange>();
 
@@ -61,6 +63,7 @@ export function createGatewayProxy(options: GatewayProxyOptions): GatewayMiddlew
     }
     const exchange: Exchange = { replica: pick.replica, arrivedAt: Date.now() };
     exchanges.set(req, exchange);
+    forwardedHeaders(req, exchange);
     // A client that hangs up cancels the upstream call too (http-proxy only notices
     // aborts of requests whose body was still arriving).
     res.once('close', () => {
@@ -86,10 +89,10 @@ function proxyFor(pool: UpstreamPool, options: GatewayProxyOptions): RequestHand
 
 function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyOptions): Plugin<IncomingMessage, ServerResponse> {
   return (proxyServer) => {
+    // http-proxy emits proxyReq when the upstream request gets its socket. Under overload that is
+    // after the client's body has ended and the head was written: no header may be set here
+    // (ERR_HTTP_HEADERS_SENT thrown from an emitter crashed the gateway); forwardedHeaders did it.
     proxyServer.on('proxyReq', (proxyReq: ClientRequest, req: IncomingMessage, res: ServerResponse) => {
-      for (const name of hopByHopHeaders(req.headers.connection)) {
-        if (proxyReq.hasHeader(name)) proxyReq.removeHeader(name);
-      }
       const exchange = exchanges.get(req);
       if (!exchange) return;
       if (res.destroyed) {
@@ -97,15 +100,16 @@ function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyO
         return;
       }
       exchange.proxyReq = proxyReq;
-      // Upstream waits (a sync reply) are budgeted from here, not from when a socket was free.
-      if (!req.headers[REQUEST_START_HEADER]) proxyReq.setHeader(REQUEST_START_HEADER, formatRequestStart(exchange.arrivedAt));
       exchange.timer = setTimeout(() => proxyReq.destroy(upstreamTimeoutError(timeoutMs)), timeoutMs);
       const clear = () => clearTimeout(exchange.timer);
       proxyReq.once('response', clear);
       proxyReq.once('close', clear);
     });
 
-    proxyServer.on('proxyRes', (proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) => {
+    proxyServer.on('proxyRes', (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) => {
+      // The client's keep-alive choice, for http-proxy's answer to it (its setConnection pass runs after this event).
+      const clientConnection = exchanges.get(req)?.clientConnection;
+      if (clientConnection !== undefined) req.headers.connection = clientConnection;
       stripUpstreamCors(proxyRes.headers);
       delete proxyRes.headers['keep-alive'];
       const vary = mergeVary(res.getHeader('vary'), proxyRes.headers.vary);
@@ -134,6 +138,17 @@ function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyO
       sendProblem(res, withInstance(problem(failure.status, failure.detail), req));
     });
   };
+}
+
+/**
+ * The request head as the upstream gets it, set on the incoming headers before http-proxy copies
+ * them: hop-by-hop headers dropped, and the arrival time (upstream waits, a sync reply's, are
+ * budgeted from here, not from when a socket was free) unless an edge before us stamped it.
+ */
+function forwardedHeaders(req: IncomingMessage, exchange: Exchange): void {
+  exchange.clientConnection = req.headers.connection;
+  for (const name of hopByHopHeaders(req.headers.connection)) delete req.headers[name];
+  req.headers[REQUEST_START_HEADER] ??= formatRequestStart(exchange.arrivedAt);
 }
 
 function withInstance(body: Problem, req: IncomingMessage): Problem {

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
-import { Agent, request } from 'node:http';
+import { Agent, request, type IncomingMessage } from 'node:http';
 import { closedPort, eventually, json, send, startGateway, startKillableUpstream, startUpstream, type RunningGateway, type Upstream } from './fixtures';
 import { parseRequestStart } from '@shellgrade/http';
 
@@ -442,6 +442,43 @@ describe('gateway with dead and dying upstreams', () => {
       await expect(send(`${gateway.url}/health`)).rejects.toThrow(/ECONNREFUSED/);
     } finally {
       await slowish.close();
+    }
+  });
+});
+
+describe('gateway under a full upstream socket pool', () => {
+  it("forwards a request that waited for a socket with the gateway's head (X-Request-Start, no hop-by-hop), without crashing", async () => {
+    // One socket per replica: the second exchange waits in the agent while the first holds it.
+    const held = new EventEmitter();
+    const upstream = await startUpstream((req, res) => {
+      if (req.url.endsWith('/first')) held.once('release', () => res.end('first'));
+      else res.end('second');
+      held.emit('arrived', req.url);
+    });
+    const gateway = await startGateway({ exerciseUrls: [upstream.url], leftoverUrls: [upstream.url], upstreamMaxSockets: 1, upstreamMaxFreeSockets: 1 });
+    // The second request's body read whole by the gateway: its upstream request is ended, its head
+    // written to the buffer, and still no socket (where http-proxy's proxyReq event comes later).
+    const secondRead = new Promise<void>((resolve) =>
+      gateway.app.getHttpServer().on('request', (req: IncomingMessage) => {
+        if (req.url?.endsWith('/second')) req.once('end', () => setImmediate(resolve));
+      }),
+    );
+    try {
+      const firstArrived = once(held, 'arrived');
+      const first = send(`${gateway.url}/api/exercise-production/first`, { method: 'POST', body: 'a' });
+      await firstArrived;
+      const second = send(`${gateway.url}/api/exercise-production/second`, { method: 'POST', body: 'b', headers: { Connection: 'keep-alive, X-Hop', 'X-Hop': 'secret' } });
+      await secondRead;
+      held.emit('release');
+      const [a, b] = await Promise.all([first, second]);
+      expect([a.status, a.body.toString(), b.status, b.body.toString()]).toEqual([200, 'first', 200, 'second']);
+      const seen = upstream.requests.find((r) => r.url.endsWith('/second'))!.headers;
+      expect(seen['x-hop']).toBeUndefined();
+      expect(parseRequestStart(seen['x-request-start'])).toBeGreaterThan(0);
+      expect((await send(`${gateway.url}/health`)).status).toBe(200);
+    } finally {
+      await gateway.close();
+      await upstream.close();
     }
   });
 });
