@@ -86,6 +86,12 @@ export default [
               allowTypeImports: true,
               message: 'inbound code goes through a libs/auth port (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), not its token or session classes (issue 32 item 2).',
             },
+            {
+              name: '@shellgrade/auth',
+              importNames: ['RateLimits', 'KdfSecretHashing', 'hashPassword', 'verifyPassword', 'hashEnrolmentKey', 'verifyEnrolmentKey'],
+              allowTypeImports: true,
+              message: 'inbound code counts attempts through ATTEMPT_LIMITS and hashes secrets through SECRET_HASHING (libs/auth ports), so the counters and the KDF cost stay the wiring\'s choice (issue 32 item 2).',
+            },
           ],
         },
       ],

@@ -6,13 +6,14 @@ import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
 import { SessionFamilies } from './session-families';
 import { TokenService } from './jwt-tokens';
-import { ACCESS_STATE_READER, LOGIN_SESSIONS, type AccessStateReader } from './ports';
+import { ACCESS_STATE_READER, ATTEMPT_LIMITS, LOGIN_SESSIONS, SECRET_HASHING, type AccessStateReader } from './ports';
+import { KdfSecretHashing } from './secret-hashing';
 import { IdentityAssertions } from './identity-assertion';
 import { AccessTokenAuthenticator, GatewayAssertionAuthenticator, REQUEST_AUTHENTICATOR, type RequestAuthenticator } from './request-authenticators';
 
 /**
  * The login sessions (AuthService, bound to the LOGIN_SESSIONS port that libs/api's AuthApiModule
- * routes to), plus TokenService and AuthGuard for every other module (global, so
+ * routes to), the attempt limits (ATTEMPT_LIMITS) and secret hashing (SECRET_HASHING) controllers use, plus TokenService and AuthGuard for every other module (global, so
  * @UseGuards(AuthGuard) resolves in any controller). No routes: the HTTP side is libs/api's.
  * Needs CREDENTIAL_STORE and REFRESH_TOKEN_STORE from the process's ports (libs/wiring binds
  * libs/persistence's adapters).
@@ -42,6 +43,8 @@ export class AuthModule {
           }),
         },
         { provide: RateLimits, useFactory: () => new RateLimits(authConfig.rateLimits) },
+        { provide: ATTEMPT_LIMITS, useExisting: RateLimits },
+        { provide: SECRET_HASHING, useValue: new KdfSecretHashing(authConfig.kdfCost) },
         RateLimitsCloser,
         TokenVersions,
         SessionFamilies,
@@ -58,7 +61,7 @@ export class AuthModule {
         { provide: LOGIN_SESSIONS, useExisting: AuthService },
         AuthGuard,
       ],
-      exports: [AUTH_CONFIG, TokenService, AuthService, LOGIN_SESSIONS, AuthGuard, TokenVersions, SessionFamilies, RateLimits, REQUEST_AUTHENTICATOR],
+      exports: [AUTH_CONFIG, TokenService, AuthService, LOGIN_SESSIONS, AuthGuard, TokenVersions, SessionFamilies, RateLimits, ATTEMPT_LIMITS, SECRET_HASHING, REQUEST_AUTHENTICATOR],
     };
   }
 }

@@ -10,6 +10,7 @@ export * from './auth.service';
 export * from './auth.module';
 export * from './rate-limits.config';
 export * from './rate-limits';
+export * from './secret-hashing';
 export * from './client-address';
 export * from './token-versions';
 export * from './session-families';

@@ -91,3 +91,32 @@ export interface LoginSessions {
   endOtherSessions(userId: number, keepSid?: string): Promise<number>;
 }
 export const LOGIN_SESSIONS = Symbol('LoginSessions');
+
+/**
+ * The per-user attempt limits the HTTP edge applies (429 problem+json with Retry-After beyond
+ * them): submissions, grader trials, enrolment keys. AuthModule binds it to RateLimits (memory or
+ * Redis counters); a controller never builds or configures the counters itself.
+ */
+export interface AttemptLimits {
+  /** One enrolment-key check under the user's limit: the point is taken before `check` and given back unless the key was wrong. */
+  attemptEnrolmentKey(userId: number, check: () => Promise<boolean>): Promise<boolean>;
+  /** Counts one submission of the student; 429 beyond the allowance. */
+  submission(userId: number): Promise<void>;
+  /** Gives back a submission refused with 503 + Retry-After (the student comes back as told). */
+  refundSubmission(userId: number): Promise<void>;
+  /** Counts one grader trial of an exercise's author; 429 beyond the allowance. */
+  trial(authorId: number): Promise<void>;
+}
+export const ATTEMPT_LIMITS = Symbol('AttemptLimits');
+
+/**
+ * Secrets stored as one-way hashes at the deployment's cost (spec auth.kdfCost): account
+ * passwords and enrolment keys. AuthModule binds it (KdfSecretHashing).
+ */
+export interface SecretHashing {
+  hashPassword(password: string): Promise<string>;
+  hashEnrolmentKey(key: string): Promise<string>;
+  /** Constant-time check of a key against its stored hash. */
+  verifyEnrolmentKey(key: string, stored: string): Promise<boolean>;
+}
+export const SECRET_HASHING = Symbol('SecretHashing');

@@ -10,6 +10,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { rateLimited } from '@shellgrade/domain';
+import type { AttemptLimits } from './ports';
 import type { RateLimitConfig, RateWindow } from './rate-limits.config';
 
 type Counter = 'login-account' | 'login-client' | 'enrolment-key' | 'submission' | 'trial';
@@ -39,7 +40,7 @@ interface Point {
   key: string;
 }
 
-export class RateLimits {
+export class RateLimits implements AttemptLimits {
   private readonly limiters: Record<Counter, RateLimiterAbstract> | null;
   private readonly redis: Redis | null;
 

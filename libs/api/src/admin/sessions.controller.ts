@@ -1,20 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AUTH_CONFIG,
-  type AuthConfig,
+  ATTEMPT_LIMITS,
+  type AttemptLimits,
   AuthGuard,
   type AuthenticatedUser,
   changeable,
   CurrentUser,
   generateEnrolmentKey,
-  hashEnrolmentKey,
   isStaff,
   listOwner,
   MIN_ENROLMENT_KEY_LENGTH,
-  RateLimits,
   Roles,
-  verifyEnrolmentKey,
+  SECRET_HASHING,
+  type SecretHashing,
 } from '@shellgrade/auth';
 import { ENROLMENT_REPOSITORY, type EnrolmentRepository, forbidden, invalid, notFound, SESSION_REPOSITORY, type SessionRepository, STATEMENT_REPOSITORY, type StatementRepository, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
@@ -53,8 +52,8 @@ export class SessionsController {
     @Inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository,
     @Inject(ENROLMENT_REPOSITORY) private readonly enrolments: EnrolmentRepository,
     @Inject(STATEMENT_REPOSITORY) private readonly statements: StatementRepository,
-    private readonly limits: RateLimits,
-    @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
+    @Inject(ATTEMPT_LIMITS) private readonly limits: AttemptLimits,
+    @Inject(SECRET_HASHING) private readonly secrets: SecretHashing,
     @Inject(SUBMISSION_CONTEXT_INVALIDATION) private readonly cachedContexts: SubmissionContextInvalidation,
   ) {}
 
@@ -93,7 +92,7 @@ export class SessionsController {
       return { session_id: id, enrolled };
     }
     // The point is taken before the key is checked and given back for a right key (issue 34 item 3).
-    if (!(await this.limits.attemptEnrolmentKey(me.id, () => verifyEnrolmentKey(b.enrolment_key, s.enrolmentKeyHash)))) {
+    if (!(await this.limits.attemptEnrolmentKey(me.id, () => this.secrets.verifyEnrolmentKey(b.enrolment_key, s.enrolmentKeyHash)))) {
       throw invalid('wrong enrolment key');
     }
     const enrolled = await this.enrolments.enrol(id, [me.id]);
@@ -139,7 +138,7 @@ export class SessionsController {
       sequenceId: b.sequence_id,
       startsAt: b.starts_at,
       endsAt: b.ends_at,
-      enrolmentKeyHash: await hashEnrolmentKey(key, this.auth.kdfCost),
+      enrolmentKeyHash: await this.secrets.hashEnrolmentKey(key),
       teacherId: assignedTeacher(me, b.teacher_id) ?? me.id,
     });
     return { ...sessionView(s), enrolment_key: key };
@@ -161,7 +160,7 @@ export class SessionsController {
       sequenceId: b.sequence_id,
       startsAt: b.starts_at,
       endsAt: b.ends_at,
-      enrolmentKeyHash: b.enrolment_key === undefined ? undefined : await hashEnrolmentKey(b.enrolment_key, this.auth.kdfCost),
+      enrolmentKeyHash: b.enrolment_key === undefined ? undefined : await this.secrets.hashEnrolmentKey(b.enrolment_key),
       teacherId,
     });
     if (!s) throw notFound('business session', id);

@@ -1,17 +1,16 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  AUTH_CONFIG,
   AuthGuard,
-  type AuthConfig,
   type AuthenticatedUser,
   CurrentUser,
-  hashPassword,
   listOwner,
   LOGIN_SESSIONS,
   type LoginSessions,
   mayRead,
   Roles,
+  SECRET_HASHING,
+  type SecretHashing,
 } from '@shellgrade/auth';
 import { forbidden, notFound, USER_REPOSITORY, type UserPatch, type UserRepository } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
@@ -44,7 +43,7 @@ export class UsersController {
     @Inject(USER_REPOSITORY) private readonly users: UserRepository,
     private readonly sessions: SessionHttp,
     @Inject(LOGIN_SESSIONS) private readonly authService: LoginSessions,
-    @Inject(AUTH_CONFIG) private readonly auth: AuthConfig,
+    @Inject(SECRET_HASHING) private readonly secrets: SecretHashing,
   ) {}
 
   /**
@@ -84,7 +83,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Create an account (admin)' })
   async create(@Body(new ZodPipe(newUserSchema)) body: z.infer<typeof newUserSchema>) {
     const { password, ...rest } = body;
-    return userView(await this.users.create({ ...rest, passwordHash: await hashPassword(password, this.auth.kdfCost) }));
+    return userView(await this.users.create({ ...rest, passwordHash: await this.secrets.hashPassword(password) }));
   }
 
   @Put(':id')
@@ -119,7 +118,7 @@ export class UsersController {
     if (password !== undefined && id === me.id && !(current !== undefined && (await this.authService.checkPassword(me.email, current, clientOf(req))))) {
       throw forbidden('changing your password needs your current password (current_password), and it did not match');
     }
-    const patch: UserPatch = { ...rest, ...(password ? { passwordHash: await hashPassword(password, this.auth.kdfCost) } : {}) };
+    const patch: UserPatch = { ...rest, ...(password ? { passwordHash: await this.secrets.hashPassword(password) } : {}) };
     const updated = await this.users.update(id, patch);
     if (!updated) throw notFound('user', id);
     if (password !== undefined) await this.authService.endOtherSessions(id, id === me.id ? me.sid : undefined);

@@ -10,7 +10,7 @@
 import { Body, Controller, HttpCode, Inject, Post, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AUTH_CONFIG, AuthGuard, changeable, CurrentUser, RateLimits, Roles, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
+import { ATTEMPT_LIMITS, AUTH_CONFIG, AuthGuard, changeable, CurrentUser, Roles, type AttemptLimits, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
 import { ARCHIVE_VALIDATOR, type ArchiveValidator, DomainError, type Exercise, EXERCISE_REPOSITORY, type ExerciseRepository, GRADER, type Grader, invalid } from '@shellgrade/domain';
 import { z } from 'zod';
 import { idParam } from '../admin/schemas';
@@ -55,7 +55,7 @@ export class ExerciseTrialController {
     @Inject(ARCHIVE_VALIDATOR) private readonly validator: ArchiveValidator,
     @Inject(GRADER) private readonly grader: Grader,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
-    private readonly rateLimits: RateLimits,
+    @Inject(ATTEMPT_LIMITS) private readonly rateLimits: AttemptLimits,
     @Inject(AUTH_CONFIG) auth: AuthConfig,
   ) {
     this.slots = new TrialSlots(auth.rateLimits.trialsInFlight);

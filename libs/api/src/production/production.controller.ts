@@ -17,7 +17,7 @@ import {
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AuthGuard, CurrentUser, RateLimits, readable, type AuthenticatedUser } from '@shellgrade/auth';
+import { ATTEMPT_LIMITS, AuthGuard, CurrentUser, readable, type AttemptLimits, type AuthenticatedUser } from '@shellgrade/auth';
 import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
 import { queueWaitOf, retryAfterSeconds } from '@shellgrade/refusal';
 import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
@@ -34,7 +34,7 @@ export class ProductionController {
     private readonly submissions: SubmissionService,
     @Inject(PRODUCTION_REPOSITORY) private readonly productions: ProductionRepository,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
-    private readonly rateLimits: RateLimits,
+    @Inject(ATTEMPT_LIMITS) private readonly rateLimits: AttemptLimits,
     @Optional() @Inject(GRADING_BACKLOG) private readonly backlog?: GradingBacklog,
   ) {}
 
