@@ -11,9 +11,8 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@shellgrade/variant';
 import { gradingLibDir, type ExecMode } from '@shellgrade/grading';
-// The loop of the grader baseline itself, compiled on its own (benchmarks/grader-baseline/tsconfig.json): not the admin CLI's index and its database code.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { runGraderBaseline } from '../../libs/admin-cli/src/grader-baseline-runner';
+// The loop of the grader baseline itself, compiled on its own (benchmarks/grader-baseline/tsconfig.json).
+import { runGraderBaseline } from './grader-baseline-runner';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -9,4 +9,4 @@ shift
 tsconfig=benchmarks/grader-baseline/tsconfig.json
 npx tsc -p "$tsconfig"
 npx tsc-alias -p "$tsconfig"
-exec node "run/grader-baseline/dist/libs/admin-cli/src/$tool.js" "$@"
+exec node "run/grader-baseline/dist/benchmarks/grader-baseline/$tool.js" "$@"

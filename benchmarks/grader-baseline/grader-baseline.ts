@@ -1,6 +1,6 @@
 /**
  * Runs the grader baseline and writes results/grader-baseline/<timestamp>.json and latest.json.
- *   node dist/libs/admin-cli/src/grader-baseline.js [--duration-s 2] [--out <dir>]
+ *   node run/grader-baseline/dist/benchmarks/grader-baseline/grader-baseline.js [--duration-s 2] [--out <dir>]
  * (benchmarks/grader-baseline/run.sh builds and calls this.)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * per mode the component table (ms per grading: Node service side, Python interpreter, bwrap,
  * exec helpers, shells), the top symbols, and `perf script` output that speedscope (or
  * FlameGraph's stackcollapse-perf) opens as a flame graph.
- *   node dist/libs/admin-cli/src/grader-profile.js [--modes pool,zygote] [--concurrency 2] [--duration-s 8] [--out <dir>]
+ *   node run/grader-baseline/dist/benchmarks/grader-baseline/grader-profile.js [--modes pool,zygote] [--concurrency 2] [--duration-s 8] [--out <dir>]
  * (benchmarks/grader-baseline/profile.sh builds and calls this.) Needs perf (apt-get install linux-perf).
  */
 import { execFileSync, spawn } from 'node:child_process';
