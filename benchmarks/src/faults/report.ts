@@ -2,6 +2,7 @@
 // latency faults whether the trace breakdown named the slowed hop.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FaultRun, FaultsReport } from '@shellgrade/console-contract';
 import type { FaultResult } from './analyse';
 import { namedShare, type QuantileIncrease } from './attribution';
 import type { WindowFigures } from './series';
@@ -58,9 +59,13 @@ export function attributionShare(results: FaultResult[]): ReturnType<typeof name
   return namedShare(results.filter((r) => r.attribution !== undefined).map((r) => r.attribution));
 }
 
-/** faults.json: the runs, and the share of latency faults whose hop the attribution named. */
+/**
+ * faults.json: the runs, and the share of latency faults whose hop the attribution named. What the
+ * console reads of it is the contract's (`satisfies`): a field renamed here fails the typecheck.
+ */
 export function faultsJson(results: FaultResult[]) {
-  return { schema: 'shellgrade.faults/1', attribution: attributionShare(results), results };
+  const read = { attribution: attributionShare(results), results: results satisfies FaultRun[] } satisfies Pick<FaultsReport, 'attribution' | 'results'>;
+  return { schema: 'shellgrade.faults/1', ...read };
 }
 
 export function writeFaultsReport(dir: string, results: FaultResult[]): { json: string; markdown: string } {

@@ -2,6 +2,7 @@
 // the runs and exemplar traces it rests on), then the 2 × 2, then each finding in full.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FindingResult as ContractFindingResult, FindingsRunRecord } from '@shellgrade/console-contract';
 import type { Difference } from '../compare/difference';
 import type { Side } from '../compare/sides';
 import { toHtml, toMarkdown, type Block } from './blocks';
@@ -185,6 +186,8 @@ export function writeFindingsReport(results: FindingResult[], design: DesignRow[
   const files = [join(ctx.dir, 'findings.md'), join(ctx.dir, 'findings.html'), join(ctx.dir, 'findings.json')];
   writeFileSync(files[0], markdown);
   writeFileSync(files[1], toHtml(`Paper 000's findings on shellgrade (${ctx.plan.mode})`, blocks));
-  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, record: ctx.record ?? null, cells: Object.fromEntries(Object.entries(ctx.cells).map(([k, s]) => [k, s.ref])), methodology: ctx.methodology ?? [], design, results }, null, 2));
+  // What the console reads of findings.json is the contract's (`satisfies`): a field renamed here fails the typecheck.
+  const record = (ctx.record ?? null) satisfies FindingsRunRecord | null;
+  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, record, cells: Object.fromEntries(Object.entries(ctx.cells).map(([k, s]) => [k, s.ref])), methodology: ctx.methodology ?? [], design, results: results satisfies ContractFindingResult[] }, null, 2));
   return { markdown, files };
 }
