@@ -150,9 +150,13 @@ function caveats(input: EvaluationInput, c: Claim): string[] {
     .map((x) => cellOf(input, x.role, x.level))
     .filter((s): s is Side => s !== null);
   if (c.scaling && sides.length) {
-    const cores = sides[0].result.aggregated.meta.machine.cores;
-    const crowded = sides.filter((s) => Object.values(s.result.aggregated.meta.replicas).reduce((a, b) => a + b, 0) > cores);
-    if (crowded.length) out.push(`this machine has ${cores} cores: ${crowded.map((s) => s.result.aggregated.meta.variant).join(', ')} run more app processes than cores, so replication here shares CPU rather than adding it (the paper had 24 threads)`);
+    // With placement the system under test has only its cpuset's CPUs, not the machine's.
+    const meta = sides[0].result.aggregated.meta;
+    const placed = meta.placement?.state === 'on' ? meta.placement.sutCpus.length : null;
+    const cores = placed ?? meta.machine.cores;
+    const where = placed === null ? `this machine has ${cores} cores` : `the system under test has ${cores} CPU${cores > 1 ? 's' : ''} (placement; the client has its own)`;
+    const crowded = [...new Set(sides.filter((s) => Object.values(s.result.aggregated.meta.replicas).reduce((a, b) => a + b, 0) > cores).map((s) => s.result.aggregated.meta.variant))];
+    if (crowded.length) out.push(`${where}: ${crowded.join(', ')} run more app processes than that, so replication here shares CPU rather than adding it (the paper had 24 threads)`);
   }
   if (c.tests.some((t) => t.metric === 'energyWh')) {
     const sources = [...new Set(sides.map((s) => energySource(s.runs)))];

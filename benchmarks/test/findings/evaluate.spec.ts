@@ -124,8 +124,18 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     expect(finding('v').explanation.join('\n')).toMatch(/naked-mon at 0.5x: .*no trace breakdown/);
     expect(finding('v').explanation.join('\n')).toMatch(/msa-1-1 at 0.5x: .*critical-path shares of the SPS latency: p50 100 ms: exercise 60%, database 30%, gateway 10%; p99 2000 ms: grading.process 65%, broker.queue_wait 24%, broker.consume 10% \(exemplar trace 4bf92f3577b34da6a3ce929d0e0e4736\) \(10 traces\)/);
     expect(finding('vii').caveats.join('\n')).toMatch(/energy is the harness ESTIMATE/);
-    expect(finding('vi').caveats.join('\n')).toMatch(/this machine has 2 cores: msa-1-2 run more app processes than cores/);
+    expect(finding('vi').caveats.join('\n')).toMatch(/this machine has 2 cores: msa-1-2 run more app processes than that/);
     expect(finding('ii').caveats).toEqual([]);
+  });
+
+  it("counts the system under test's CPUs, not the machine's, when the client was placed apart", () => {
+    const placed = (key: string) => {
+      const c = cells[key];
+      const meta = { ...c.result.aggregated.meta, placement: { state: 'on' as const, why: 'default for findings', clientCpus: [1], sutCpus: [0], cgroup: 1 as const } };
+      return { ...c, result: { ...c.result, aggregated: { ...c.result.aggregated, meta } } };
+    };
+    const [vi] = evaluateFindings({ plan, cells: { ...cells, 'mon-x2@1x': placed('mon-x2@1x'), 'msa-1-2@1x': placed('msa-1-2@1x') } }).filter((r) => r.claim.id === 'vi');
+    expect(vi.caveats.join('\n')).toMatch(/the system under test has 1 CPU \(placement; the client has its own\): mon-x2, msa-1-2 run more app processes than that/);
   });
 
   it('warns when the tests compared ran different protocols', () => {
