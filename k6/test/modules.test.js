@@ -141,10 +141,10 @@ export default function () {
   const stressSc = scenarioOptions(stress);
   check(stress, {
     'suite profile: steps from the profile, peak = highest rate, the whole schedule is the hold stage': (c) =>
-      c.suite === 'stress' && c.peak === 32 && c.rampS === 0 && c.holdS === 7 * 60 + 6 * 5 && c.steps.length === 7,
-    'stress bounds the client timeout (VUs = peak x (pauses + 2 s + timeout))': (c) => c.timeoutS === 10 && stressSc.preAllocatedVUs === 32 * (5 + 2 + 10),
+      c.suite === 'stress' && c.peak === 128 && c.rampS === 0 && c.holdS === 11 * 40 + 10 * 5 && c.steps.length === 11,
+    'stress bounds the client timeout (VUs = peak x (pauses + 2 s + timeout))': (c) => c.timeoutS === 10 && stressSc.preAllocatedVUs === 128 * (5 + 2 + 10),
     'suite scenario: starts at the first rate, stages from the steps': () =>
-      stressSc.startRate === 2 && stressSc.stages.length === 13 && stressSc.stages[1].target === 4 && stressSc.stages[1].duration === '5s',
+      stressSc.startRate === 2 && stressSc.stages.length === 21 && stressSc.stages[1].target === 4 && stressSc.stages[1].duration === '5s',
     'steps and transitionS from the runner override the profile; a soak holds peak for soakS': () => {
       const o = loadConfig({ profile: 'spike', steps: [{ rate: 3, holdS: 10 }, { rate: 15, holdS: 4 }], transitionS: 2 }, profiles);
       const soak = loadConfig({ profile: 'soak-scaled', peak: 6 }, profiles);
