@@ -36,7 +36,7 @@ export class RabbitMqPipelineWorkers {
     productions: ProductionRepository,
     private readonly options: PipelineWorkersOptions,
   ) {
-    this.forward = connection.manager.createChannel({
+    this.forward = connection.createChannel({
       name: 'sg-pipeline-forward',
       confirm: true,
       publishTimeout: options.publishTimeoutMs,

@@ -82,20 +82,23 @@ export class QueueConsumer<T extends { productionId: number }> {
   ) {
     this.log = options.log ?? ((line) => console.warn(line));
     const { topology } = work;
-    this.channel = connection.manager.createChannel({
-      name: work.name,
-      confirm: false,
-      // Runs on every (re)connection: acks go to the very channel that delivered the message.
-      setup: async (ch: Channel) => {
-        await connection.assertTopologyOf(ch, topology);
-        if (this.stopping) return;
-        await ch.prefetch(options.prefetch);
-        const workTag = await ch.consume(topology.work, (msg) => msg && void this.onWork(ch, msg));
-        await ch.prefetch(1);
-        const deadTag = await ch.consume(topology.deadLetter, (msg) => msg && void this.onDeadLetter(ch, msg));
-        this.subscription = { channel: ch, tags: [workTag.consumerTag, deadTag.consumerTag] };
+    this.channel = connection.createChannel(
+      {
+        name: work.name,
+        confirm: false,
+        // Runs on every (re)connection: acks go to the very channel that delivered the message.
+        setup: async (ch: Channel) => {
+          await connection.assertTopologyOf(ch, topology);
+          if (this.stopping) return;
+          await ch.prefetch(options.prefetch);
+          const workTag = await ch.consume(topology.work, (msg) => msg && void this.onWork(ch, msg));
+          await ch.prefetch(1);
+          const deadTag = await ch.consume(topology.deadLetter, (msg) => msg && void this.onDeadLetter(ch, msg));
+          this.subscription = { channel: ch, tags: [workTag.consumerTag, deadTag.consumerTag] };
+        },
       },
-    });
+      this.log,
+    );
   }
 
   ready(): Promise<void> {

@@ -2,7 +2,7 @@
  * One AMQP connection per process, re-established by amqp-connection-manager after a
  * broker restart; every channel re-runs its setup (topology, consumers) on reconnection.
  */
-import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
+import amqp, { type AmqpConnectionManager, type ChannelWrapper, type CreateChannelOpts } from 'amqp-connection-manager';
 import type { Channel } from 'amqplib';
 import { assertTopology, topologyOf, type Topology } from './topology';
 
@@ -29,6 +29,18 @@ export class RabbitMqConnection {
     });
     // Failed (re)connection attempts are retried by the manager; keep them from crashing the process.
     this.manager.on('connectFailed', () => undefined);
+  }
+
+  /**
+   * A channel whose setup re-runs on every reconnection. A setup cut short by a closing
+   * connection ("Channel ended, no reply will be forthcoming") is emitted as 'error': heard here,
+   * because an unheard 'error' event throws and would take the whole process down, while the
+   * manager sets the channel up again on the next connection anyway.
+   */
+  createChannel(options: CreateChannelOpts & { name: string }, log: (line: string) => void = (line) => console.warn(line)): ChannelWrapper {
+    const channel = this.manager.createChannel(options);
+    channel.on('error', (err: Error) => log(`rabbitmq channel ${options.name}: ${err.message} (set up again on reconnection)`));
+    return channel;
   }
 
   /** Declares this connection's work queue (and its dead-letter queue). */

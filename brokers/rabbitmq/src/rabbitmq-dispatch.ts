@@ -57,7 +57,7 @@ export class RabbitMqDispatch implements GradingDispatch {
     private readonly archives: ArchiveStore,
     private readonly options: RabbitMqDispatchOptions,
   ) {
-    this.channel = connection.manager.createChannel({
+    this.channel = connection.createChannel({
       name: 'sg-dispatch',
       confirm: true,
       publishTimeout: options.publishTimeoutMs,
