@@ -75,6 +75,16 @@ export function minIterationS(cfg) {
 }
 
 /**
+ * Full request timeouts one iteration's VU is budgeted for, pre-allocated and at most. Overload
+ * suites keep many slowed iterations in flight at once: at 128 it/s naked-mon-async timed out
+ * 1.7 requests per iteration and k6 dropped 310 arrivals while still growing its VUs (2,425 of
+ * 3,456 initialised), so there the pre-allocation covers two timeouts and the maximum four.
+ */
+export function timeoutsCovered(cfg) {
+  return cfg.suite === 'stress' || cfg.suite === 'spike' ? { pre: 2, max: 4 } : { pre: 1, max: 2 };
+}
+
+/**
  * Open-model injection (paper §IV-B): arrivals ramp 1 -> peak per second, then hold peak.
  * VUs are sized from peak x iteration duration. k6 drops an arrival when no initialised VU is
  * free at that instant (it grows towards maxVUs only in the background), so the pre-allocation
@@ -83,8 +93,9 @@ export function minIterationS(cfg) {
  */
 export function scenarioOptions(cfg) {
   const busyS = minIterationS(cfg) + 2;
-  const preAllocatedVUs = Math.max(2, Math.ceil(cfg.peak * (busyS + cfg.timeoutS)));
-  const maxVUs = Math.max(preAllocatedVUs, Math.ceil(cfg.peak * (busyS + 2 * cfg.timeoutS)));
+  const t = timeoutsCovered(cfg);
+  const preAllocatedVUs = Math.max(2, Math.ceil(cfg.peak * (busyS + t.pre * cfg.timeoutS)));
+  const maxVUs = Math.max(preAllocatedVUs, Math.ceil(cfg.peak * (busyS + t.max * cfg.timeoutS)));
   // Exponential arrivals: ticks `oversample` times faster, each a user with probability 1/oversample (scenario-r.js).
   const tick = cfg.arrivals === 'exponential' ? cfg.oversample : 1;
   return {

@@ -142,7 +142,7 @@ export default function () {
   check(stress, {
     'suite profile: steps from the profile, peak = highest rate, the whole schedule is the hold stage': (c) =>
       c.suite === 'stress' && c.peak === 128 && c.rampS === 0 && c.holdS === 11 * 40 + 10 * 5 && c.steps.length === 11,
-    'stress bounds the client timeout (VUs = peak x (pauses + 2 s + timeout))': (c) => c.timeoutS === 10 && stressSc.preAllocatedVUs === 128 * (5 + 2 + 10),
+    'stress bounds the client timeout and budgets its VUs for slowed iterations (VUs = peak x (pauses + 2 s + 2 timeouts), at most 4)': (c) => c.timeoutS === 10 && stressSc.preAllocatedVUs === 128 * (5 + 2 + 2 * 10) && stressSc.maxVUs === 128 * (5 + 2 + 4 * 10),
     'suite scenario: starts at the first rate, stages from the steps': () =>
       stressSc.startRate === 2 && stressSc.stages.length === 21 && stressSc.stages[1].target === 4 && stressSc.stages[1].duration === '5s',
     'steps and transitionS from the runner override the profile; a soak holds peak for soakS': () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--rate <it/s>] [--seed <n>] [--out <dir>]
+// npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--continue [dir] [--claims ids] [--rerun cells --because why]] [--rate <it/s>] [--seed <n>] [--out <dir>]
 // (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
 import { Command, InvalidArgumentError } from 'commander';
@@ -12,6 +12,9 @@ import { measuredCapacity, type Capacity } from './loads';
 import { findingsPlan, planText } from './plan';
 import { latestRecordDir, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings } from './run';
+import { continueFindings } from './continue';
+
+const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 const positive = (v: string): number => {
   const n = Number(v);
@@ -23,10 +26,14 @@ const positive = (v: string): number => {
 export function defineFindingsCommand(program: Command): Command {
   return program
     .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
-    .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 1× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
-    .option('--smoke', 'naked-mon and msa-1-1 at 1× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
+    .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 0.5× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
+    .option('--smoke', 'naked-mon and msa-1-1 at 0.5× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
     .option('--dry-run', 'print the plan (every cell × load × run, estimated duration) and run nothing')
     .option('--from [dir]', 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)')
+    .option('--continue [dir]', 'add rounds to the run recorded in <dir> (default: the newest): cells the current claims read that it lacks, --rerun cells, comparisons still too wide; within --budget-min (default 60), then evaluate everything recorded')
+    .option('--claims <ids>', 'with --continue: only these claims\' comparisons keep cells running (comma-separated, e.g. v,RQ2)', list)
+    .option('--rerun <cells>', 'with --continue: set these cells\' runs aside (kept in the record as superseded) and run them again (comma-separated variant@level)', list)
+    .option('--because <reason>', 'with --rerun: why the earlier runs are set aside (recorded)')
     .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
     .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
     .option('--out <dir>', 'output folder (default: results/findings/<date>)')
@@ -34,7 +41,7 @@ export function defineFindingsCommand(program: Command): Command {
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
-    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; because?: string; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
       const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity, budgetMin: f.budgetMin });
       if (f.from) {
@@ -43,6 +50,19 @@ export function defineFindingsCommand(program: Command): Command {
         const record = readRecord(dir);
         const out = evaluateRecord({ ...findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity }) }, record, f.out ?? dir);
         process.stdout.write(out.markdown + '\n');
+        return;
+      }
+      if (f.continue) {
+        const dir = f.continue === true ? latestRecordDir() : f.continue;
+        if (!dir) throw new Error('no results/findings/*/findings-runs.json to continue');
+        if (f.rerun?.length && !f.because) throw new Error('--rerun needs --because <reason>: the record keeps why runs were set aside');
+        const record = readRecord(dir);
+        const resumed = findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity });
+        const started = Date.now();
+        await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, because: f.because, placement: placementRequest(f) });
+        const out = evaluateRecord(resumed, record, dir);
+        process.stdout.write(out.markdown + '\n');
+        phase(`findings --continue: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
         return;
       }
       process.stdout.write(planText(plan) + '\n');

@@ -42,13 +42,23 @@ function repeated(i: MethodologyInput): Principle {
     atMax.length ? `${atMax.length} comparison(s) stopped at the maximum of ${rule.maxRuns} with the half-width above ${100 * rule.precision}% of the baseline median: ${atMax.map((w) => `${w.b} vs ${w.a} (${w.metric})`).join(', ')}` : '',
     rule.minRuns < 3 ? `this mode's rule asks only ${rule.minRuns} runs per cell` : '',
     i.record?.stoppedEarly ? `rounds stopped early, comparisons still too wide got no further runs: ${i.record.stoppedEarly}` : '',
+    ...(i.record?.continuations ?? []).filter((c) => c.stoppedEarly).map((c) => `continuation of ${c.startedAt.slice(0, 16)} stopped early: ${c.stoppedEarly}`),
+    ...(i.record?.continuations ?? []).filter((c) => c.claims !== 'all').map((c) => `continuation of ${c.startedAt.slice(0, 16)} ran only for claims ${(c.claims as string[]).join(', ')}: other comparisons got no further runs`),
   ].filter(Boolean);
+  const sessions = i.record?.continuations?.length ? `; ${sessions_(i.record)}` : '';
   return {
     id: 'P1',
     name: 'Repeated experiments',
-    evidence: `${ns.length} cells, valid runs per cell ${ns.length ? `${Math.min(...ns)}–${Math.max(...ns)} (median ${median(ns)})` : 'none'}; rule: ${rule.minRuns}–${rule.maxRuns} runs until the 95% half-width of B − A ≤ ${100 * rule.precision}% of A's median; ${precise}/${comparisons.length} comparisons reached that precision; runs interleaved in a seeded random order (seed ${i.record?.seed ?? i.plan.seed})`,
+    evidence: `${ns.length} cells, valid runs per cell ${ns.length ? `${Math.min(...ns)}–${Math.max(...ns)} (median ${median(ns)})` : 'none'}; rule: ${rule.minRuns}–${rule.maxRuns} runs until the 95% half-width of B − A ≤ ${100 * rule.precision}% of A's median; ${precise}/${comparisons.length} comparisons reached that precision; runs interleaved in a seeded random order (seed ${i.record?.seed ?? i.plan.seed})${sessions}`,
     ...(flags.length ? { flag: flags.join('; ') } : {}),
   };
+}
+
+/** "continued 1× (claims v2, seed 7; rerun msa-1-1@paper: why)" — what later sessions added. */
+function sessions_(r: FindingsRecord): string {
+  const cs = r.continuations ?? [];
+  const sup = (r.superseded ?? []).map((s) => `${s.cell} (${s.runs.length} runs set aside: ${s.reason})`);
+  return `planned with claims v${r.claimsVersion ?? 1}, continued ${cs.length}× (${cs.map((c) => `claims v${c.claimsVersion}, seed ${c.seed}, from round ${c.firstRound + 1}, commit ${c.commit.slice(0, 12)}`).join('; ')})${sup.length ? `; rerun ${sup.join('; ')}` : ''}`;
 }
 
 function coverage(i: MethodologyInput): Principle {
@@ -131,14 +141,15 @@ function units(i: MethodologyInput): Principle {
 }
 
 function cost(i: MethodologyInput): Principle {
-  const runs = Object.values(i.cells).reduce((s, c) => s + c.result.aggregated.runs, 0) + (i.record?.paper.probes.length ?? 0);
+  const runs = Object.values(i.cells).reduce((s, c) => s + c.result.aggregated.runs, 0) + (i.record?.paper.probes.length ?? 0) + (i.record?.superseded ?? []).reduce((s, x) => s + x.runs.length, 0);
   const cores = Object.values(i.cells)[0]?.result.aggregated.meta.machine.cores ?? 0;
-  const wallMin = i.record?.endedAt ? (Date.parse(i.record.endedAt) - Date.parse(i.record.startedAt)) / 60000 : null;
-  const budget = i.plan.protocol.budgetMin;
+  const spans = i.record ? [[i.record.startedAt, i.record.endedAt], ...(i.record.continuations ?? []).map((c) => [c.startedAt, c.endedAt])] : [];
+  const wallMin = spans.length && spans.every(([, e]) => e) ? spans.reduce((s, [a, e]) => s + (Date.parse(e!) - Date.parse(a!)) / 60000, 0) : null;
+  const budget = (i.record?.budgetMin ?? i.plan.protocol.budgetMin) + (i.record?.continuations ?? []).reduce((s, c) => s + c.budgetMin, 0);
   return {
     id: 'P8',
     name: 'Cost',
-    evidence: `${runs} runs${wallMin === null ? '' : ` in ${wallMin.toFixed(0)} min wall time = ${((wallMin / 60) * cores).toFixed(1)} core-hours on this ${cores}-core machine`}; planned worst case ${i.plan.estimate.totalMin} min, budget ${budget} min`,
+    evidence: `${runs} runs${i.record?.continuations?.length ? ` over ${1 + i.record.continuations.length} sessions` : ''}${wallMin === null ? '' : ` in ${wallMin.toFixed(0)} min wall time = ${((wallMin / 60) * cores).toFixed(1)} core-hours on this ${cores}-core machine`}; planned worst case ${i.plan.estimate.totalMin} min, budget ${budget} min`,
     ...(wallMin === null ? { flag: 'wall time not recorded (evaluated from results, not run)' } : wallMin > budget ? { flag: `over the ${budget} min budget` } : {}),
   };
 }

@@ -64,7 +64,7 @@ export const MSA_ASYNC: DerivedVariant = { name: 'msa-1-1-async', from: 'msa-1-1
 /**
  * Replicated cells sized to this 2-core machine (the paper had 24 threads; MON × 8 or MSA 2-4-4
  * here would measure CPU contention, not scaling). --quick keeps the 2 × 2 and one replicated
- * configuration per architecture at 1× and the paper-equivalent load.
+ * configuration per architecture at 0.5× and the paper-equivalent load.
  */
 const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
   full: {
@@ -97,8 +97,8 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
  */
 export const PROTOCOLS: Record<Mode, Protocol> = {
   full: { profile: 'small', rampS: 10, holdS: 30, pauseS: 5, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 }, paperProbes: 5, budgetMin: 180 },
-  quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 5, levels: ['1x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30 },
-  smoke: { profile: 'small', rampS: 3, holdS: 7, pauseS: 0, levels: ['1x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 1, budgetMin: 10 },
+  quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 5, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30 },
+  smoke: { profile: 'small', rampS: 3, holdS: 7, pauseS: 0, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 1, budgetMin: 10 },
 };
 
 /**

@@ -25,8 +25,34 @@ export interface FindingsRecord {
   comparisons: WatchedComparison[];
   /** Why rounds stopped before every comparison was precise or at its maximum (the time budget); absent otherwise. */
   stoppedEarly?: string;
+  /** The time budget the rounds obeyed, minutes (absent in records written before it was kept). */
+  budgetMin?: number;
+  /** claims.ts CLAIMS_VERSION the run was planned with (absent: version 1). */
+  claimsVersion?: number;
+  /** Later sessions that added rounds to this run (--continue), in order. */
+  continuations?: Continuation[];
+  /** Runs taken out of their cell by a continuation (--rerun), kept here with the reason. */
+  superseded?: { cell: string; runs: string[]; reason: string }[];
   startedAt: string;
   endedAt: string | null;
+}
+
+/** One --continue session: what it was allowed to do and why it stopped. */
+export interface Continuation {
+  startedAt: string;
+  endedAt: string | null;
+  seed: number;
+  claimsVersion: number;
+  budgetMin: number;
+  /** Claims whose comparisons kept cells running ("all" when not restricted). */
+  claims: string[] | 'all';
+  /** Cells whose earlier runs were superseded and run again from scratch. */
+  rerun: string[];
+  /** Index into rounds of this session's first round. */
+  firstRound: number;
+  /** The code the session ran. */
+  commit: string;
+  stoppedEarly?: string;
 }
 
 export const RECORD_FILE = 'findings-runs.json';

@@ -10,6 +10,7 @@ import { protocolKey, type FindingResult, type PartResult } from './evaluate';
 import { METRICS } from './metrics';
 import type { Principle } from './methodology';
 import type { FindingsPlan } from './plan';
+import { CLAIMS_VERSION } from './claims';
 import type { FindingsRecord } from './record';
 import type { CompareLink } from './design-compares';
 import type { DesignRow } from './two-by-two';
@@ -152,7 +153,7 @@ function protocolText(ctx: ReportContext): string {
   const rate = rec?.capacity.rate ?? ctx.plan.capacity?.rate;
   const peaks = rec ? Object.entries(rec.peaks).map(([l, p]) => `${l} = ${p} it/s`).join(', ') : pr.levels.join(', ');
   const paper = rec ? (rec.paper.multiple === null ? 'paper-equivalent load not found' : `paper-equivalent load ${rec.paper.multiple}× (naked-mon EFR ${(100 * rec.paper.efr!).toFixed(1)}% against paper 000's 61.5% at 200 users/s)`) : 'paper-equivalent load from the run';
-  return `Loads as multiples of naked-mon's sustainable rate (SPS p95 ≤ 2 s, 0 KO) ${rate ?? '?'} it/s: ${peaks}; ${paper}. Each run: profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s. Repetitions: ${pr.stopping.minRuns}–${pr.stopping.maxRuns} runs per cell, interleaved in a seeded random order (seed ${rec?.seed ?? ctx.plan.seed}), until the 95% interval of B − A is within ±${100 * pr.stopping.precision}% of A's median. Figures over VALID runs only; each comparison: Welch's 95% interval, Mann–Whitney U with Cliff's δ, and TOST at the claim's margin (±10% of the larger mean unless it states another).`;
+  return `Loads as multiples of naked-mon's sustainable rate (SPS p95 ≤ 2 s, 0 KO) ${rate ?? '?'} it/s: ${peaks}; ${paper}. Each run: profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s. Repetitions: ${pr.stopping.minRuns}–${pr.stopping.maxRuns} runs per cell, interleaved in a seeded random order (seed ${rec?.seed ?? ctx.plan.seed}), until the 95% interval of B − A is within ±${100 * pr.stopping.precision}% of A's median. Claims' tests: version ${CLAIMS_VERSION} (claims.ts)${rec?.claimsVersion !== undefined && rec.claimsVersion !== CLAIMS_VERSION ? `; the run was planned with version ${rec.claimsVersion}${rec.continuations?.length ? ' and continued with the current one' : ''}` : ''}. Figures over VALID runs only; each comparison: Welch's 95% interval, Mann–Whitney U with Cliff's δ, and TOST at the claim's margin (±10% of the larger mean unless it states another).`;
 }
 
 export function findingsBlocks(results: FindingResult[], design: DesignRow[], ctx: ReportContext): Block[] {

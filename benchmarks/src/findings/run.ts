@@ -24,7 +24,8 @@ import type { DerivedVariant, FindingsPlan } from './plan';
 import { activeCells, watchedComparisons } from './watched';
 import { RECORD_FILE, type FindingsRecord } from './record';
 import { writeFindingsReport } from './report';
-import { cellKey, roundOrder, seededRng } from './schedule';
+import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
+import { CLAIMS_VERSION } from './claims';
 import { designTable } from './two-by-two';
 
 export function findingsDir(at = new Date()): string {
@@ -50,16 +51,56 @@ export function sidesOf(record: Pick<FindingsRecord, 'runs'>, root?: string): Re
   return out;
 }
 
+/** One run of a variant at a peak under the plan's protocol, kept up for the next cell of the same variant. */
+export type OneRun = (variant: string, peak: number, label: string) => Promise<Aggregated>;
+
+export function oneRun(plan: FindingsPlan, placement?: PlacementRequest): OneRun {
+  const pr = plan.protocol;
+  return (variant, peak, label) =>
+    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement });
+}
+
+/** Spec files of the plan's derived cells, by variant name. */
+export function derivedSpecs(plan: FindingsPlan, dir: string): Map<string, string> {
+  const specs = new Map<string, string>();
+  for (const c of plan.cells) if (c.derived && !specs.has(c.variant)) specs.set(c.variant, writeDerivedSpec(c.derived, join(dir, 'specs')));
+  return specs;
+}
+
+export interface RoundContext {
+  record: FindingsRecord;
+  specs: Map<string, string>;
+  one: OneRun;
+  save: () => void;
+}
+
+/** One round in the given order: each cell once, its run id recorded (or its failure), the record saved after each. Returns the runs attempted. */
+export async function runRound(order: CellId[], round: number, x: RoundContext): Promise<number> {
+  x.record.rounds.push(order.map(cellKey));
+  for (const [i, c] of order.entries()) {
+    const key = cellKey(c);
+    phase(`findings round ${round}: ${key} (${i + 1}/${order.length})`);
+    try {
+      const a = await x.one(x.specs.get(c.variant) ?? c.variant, x.record.peaks[c.level]!, `findings-${c.level}-r${round}`);
+      (x.record.runs[key] ??= []).push(a.meta.runId);
+    } catch (err) {
+      x.record.failed.push({ cell: key, round, error: err instanceof Error ? err.message : String(err) });
+      phase(`findings: ${key} failed: ${x.record.failed.at(-1)!.error}`);
+    }
+    x.save();
+  }
+  return order.length;
+}
+
 export async function runFindings(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
   if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate <it/s>');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
   const rate = plan.capacity.rate;
   const started = Date.now();
-  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), startedAt: new Date().toISOString(), endedAt: null };
+  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, claimsVersion: CLAIMS_VERSION, startedAt: new Date().toISOString(), endedAt: null };
   const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
-  const one = async (variant: string, peak: number, label: string): Promise<Aggregated> =>
-    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement });
+  const one = oneRun(plan, placement);
   try {
     // The paper-equivalent load, searched on naked-mon before the rounds (its runs are recorded, not compared).
     // An INVALID probe's EFR steers the search; only a VALID probe's multiple becomes the load.
@@ -78,8 +119,7 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
     }
     const found = record.paper.multiple === null ? `paper-equivalent not found (${record.paper.notFound}): its cells are not run` : `paper-equivalent ${record.paper.multiple}× (EFR ${(100 * record.paper.efr!).toFixed(1)}%)`;
     phase(`findings: peaks ${JSON.stringify(record.peaks)}; ${found}`);
-    const specs = new Map<string, string>();
-    for (const c of plan.cells) if (c.derived && !specs.has(c.variant)) specs.set(c.variant, writeDerivedSpec(c.derived, join(dir, 'specs')));
+    const specs = derivedSpecs(plan, dir);
     const rng = seededRng(plan.seed);
     let active = plan.cells.filter((c) => record.peaks[c.level] !== undefined);
     const roundsStarted = Date.now();
@@ -93,21 +133,7 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
         phase(`findings: stopped, ${record.stoppedEarly}`);
         break;
       }
-      const order = roundOrder(active, rng);
-      record.rounds.push(order.map(cellKey));
-      for (const [i, c] of order.entries()) {
-        const key = cellKey(c);
-        phase(`findings round ${round}: ${key} (${i + 1}/${order.length})`);
-        try {
-          const a = await one(specs.get(c.variant) ?? c.variant, record.peaks[c.level]!, `findings-${c.level}-r${round}`);
-          (record.runs[key] ??= []).push(a.meta.runId);
-        } catch (err) {
-          record.failed.push({ cell: key, round, error: err instanceof Error ? err.message : String(err) });
-          phase(`findings: ${key} failed: ${record.failed.at(-1)!.error}`);
-        }
-        runsDone++;
-        save();
-      }
+      runsDone += await runRound(roundOrder(active, rng), round, { record, specs, one, save });
       active = activeCells(plan, record.comparisons, sidesOf(record)).filter((c) => record.peaks[c.level] !== undefined);
       save();
     }

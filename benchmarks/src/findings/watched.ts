@@ -2,7 +2,7 @@
 // runs — and the cells still needed: those with a comparison not yet precise (stats/stopping.ts).
 import type { Side } from '../compare/sides';
 import { stoppingState, type StoppingState } from '../stats/stopping';
-import { CLAIMS, type FindingMetric } from './claims';
+import { CLAIMS, type Claim, type FindingMetric } from './claims';
 import { metricValues } from './metrics';
 import type { FindingsPlan, PlannedCell } from './plan';
 import { cellKey } from './schedule';
@@ -17,10 +17,10 @@ export interface WatchedComparison {
 }
 
 /** Every claim part both of whose cells the plan runs. */
-export function watchedComparisons(plan: FindingsPlan): WatchedComparison[] {
+export function watchedComparisons(plan: Pick<FindingsPlan, 'cells' | 'roles'>, claims: readonly Claim[] = CLAIMS): WatchedComparison[] {
   const planned = new Set(plan.cells.map(cellKey));
   const out: WatchedComparison[] = [];
-  for (const c of CLAIMS) {
+  for (const c of claims) {
     for (const t of c.tests) {
       const [va, vb] = [plan.roles[t.a], plan.roles[t.b]];
       if (!va || !vb) continue;

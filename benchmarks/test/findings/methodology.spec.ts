@@ -2,6 +2,7 @@ import { evaluateFindings } from '../../src/findings/evaluate';
 import { LEVELS } from '../../src/findings/loads';
 import { methodology } from '../../src/findings/methodology';
 import { findingsPlan, type FindingsPlan } from '../../src/findings/plan';
+import type { FindingsRecord } from '../../src/findings/record';
 import type { StoppingRule } from '../../src/stats/stopping';
 import { useRecordedCells } from './recorded';
 
@@ -35,17 +36,34 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
 
   it('flags a run with fewer repetitions than the rule asks', () => {
     const p1 = principles(planWith({ minRuns: 5, maxRuns: 10, precision: 0.1 }))[0];
-    expect(p1.flag).toMatch(/^fewer valid runs than the rule's minimum of 5: naked-mon@1x 3, naked-mon@paper 3, /);
+    expect(p1.flag).toMatch(/^fewer valid runs than the rule's minimum of 5: naked-mon@0.5x 3, naked-mon@paper 3, /);
   });
 
   it('flags one cell short of the minimum, naming it', () => {
-    const short = { ...recorded(), 'mon-x2@1x': { ...recorded()['mon-x2@1x'], runs: recorded()['mon-x2@1x'].runs.slice(0, 2) } };
-    expect(principles(planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 }), short)[0].flag).toBe("fewer valid runs than the rule's minimum of 3: mon-x2@1x 2");
+    const short = { ...recorded(), 'mon-x2@0.5x': { ...recorded()['mon-x2@0.5x'], runs: recorded()['mon-x2@0.5x'].runs.slice(0, 2) } };
+    expect(principles(planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 }), short)[0].flag).toBe("fewer valid runs than the rule's minimum of 3: mon-x2@0.5x 2");
   });
 
   it('flags comparisons that reached the maximum without the precision, and a mode that asks fewer than 3 runs', () => {
     const p1 = principles(planWith({ minRuns: 2, maxRuns: 3, precision: 0.1 }))[0];
-    expect(p1.flag).toMatch(/comparison\(s\) stopped at the maximum of 3 with the half-width above 10% of the baseline median: .*msa-1-2@1x vs msa-1-1@1x \(p95\)/);
+    expect(p1.flag).toMatch(/comparison\(s\) stopped at the maximum of 3 with the half-width above 10% of the baseline median: .*msa-1-2@0.5x vs msa-1-1@0.5x \(p95\)/);
     expect(p1.flag).toMatch(/this mode's rule asks only 2 runs per cell$/);
+  });
+
+  it('names the sessions of a continued run, the runs set aside and why, and a continuation limited to some claims', () => {
+    const plan = planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 });
+    const record: FindingsRecord = {
+      mode: 'quick', seed: 3, capacity: { rate: 8, source: '--rate' }, paper: { target: 0.615, multiple: 16, efr: 0.65, probes: [] }, peaks: {}, rounds: [[], [], []], runs: {}, failed: [], comparisons: [],
+      budgetMin: 115, claimsVersion: 1, startedAt: '2026-11-27T09:00:00.000Z', endedAt: '2026-11-27T10:50:00.000Z',
+      superseded: [{ cell: 'msa-1-1@paper', runs: ['a', 'b', 'c'], reason: 'gateway crash fixed in 5535b89' }],
+      continuations: [{ startedAt: '2026-11-27T13:00:00.000Z', endedAt: '2026-11-27T14:00:00.000Z', seed: 11, claimsVersion: 2, budgetMin: 60, claims: ['v', 'RQ2'], rerun: ['msa-1-1@paper'], firstRound: 3, commit: 'abcdef0123456789', stoppedEarly: 'time budget: round x' }],
+    };
+    const ps = methodology({ plan, cells: recorded(), results: evaluateFindings({ plan, cells: recorded() }), record });
+    expect(ps[0].evidence).toMatch(/; planned with claims v1, continued 1× \(claims v2, seed 11, from round 4, commit abcdef012345\); rerun msa-1-1@paper \(3 runs set aside: gateway crash fixed in 5535b89\)$/);
+    expect(ps[0].flag).toContain('continuation of 2026-11-27T13:00 stopped early: time budget: round x');
+    expect(ps[0].flag).toContain('continuation of 2026-11-27T13:00 ran only for claims v, RQ2: other comparisons got no further runs');
+    // Cost: both sessions' wall time (110 + 60 min) against both budgets (115 + 60), the set-aside runs counted.
+    expect(ps[7].evidence).toMatch(/ runs over 2 sessions in 170 min wall time = 5\.7 core-hours on this 2-core machine; planned worst case \d+ min, budget 175 min$/);
+    expect(ps[7].flag).toBeUndefined();
   });
 });

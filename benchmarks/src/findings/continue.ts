@@ -1,0 +1,98 @@
+// --continue: more rounds for a findings run already recorded, under a budget of its own — for
+// the cells the current claims read that the run lacks (a newer claims version), the cells rerun
+// because their earlier runs are known to be wrong (--rerun, with the reason: the runs stay in
+// the record as superseded), and the comparisons still too wide. --claims limits which claims'
+// comparisons keep cells running. The record keeps every session (continuations[]).
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { phase } from '../log';
+import type { PlacementRequest } from '../placement/plan';
+import { variantDown } from '../stack';
+import { roundCells } from './budget';
+import { CLAIMS, CLAIMS_VERSION } from './claims';
+import type { FindingsPlan, PlannedCell } from './plan';
+import { RECORD_FILE, type Continuation, type FindingsRecord } from './record';
+import { derivedSpecs, oneRun, runRound, sidesOf } from './run';
+import { cellKey, roundOrder, seededRng } from './schedule';
+import { activeCells, watchedComparisons } from './watched';
+
+export interface ContinueOptions {
+  budgetMin: number;
+  seed: number;
+  /** Only these claims' comparisons keep cells running (default: every claim). */
+  claims?: string[];
+  /** Cells ("variant@level") whose earlier runs are set aside and run again. */
+  rerun?: string[];
+  because?: string;
+  placement?: PlacementRequest;
+}
+
+/** Takes the cells' runs out of the record, keeping them (and why) under superseded. */
+export function supersede(record: FindingsRecord, cells: readonly string[], reason: string): void {
+  for (const cell of cells) {
+    const runs = record.runs[cell];
+    if (!runs?.length) throw new Error(`--rerun ${cell}: the record has no runs of that cell (cells: ${Object.keys(record.runs).join(', ')})`);
+    (record.superseded ??= []).push({ cell, runs, reason });
+    delete record.runs[cell];
+  }
+}
+
+/** The plan narrowed to the claims named (their cells and comparisons), or the whole plan. */
+export function planFor(plan: FindingsPlan, claims?: readonly string[]): { plan: FindingsPlan; comparisons: ReturnType<typeof watchedComparisons> } {
+  if (!claims) return { plan, comparisons: watchedComparisons(plan) };
+  const unknown = claims.filter((id) => !CLAIMS.some((c) => c.id === id));
+  if (unknown.length) throw new Error(`--claims: no claim ${unknown.join(', ')} (claims: ${CLAIMS.map((c) => c.id).join(', ')})`);
+  const narrowed = { ...plan, cells: plan.cells.filter((c) => c.usedBy.some((id) => claims.includes(id))) };
+  return { plan: narrowed, comparisons: watchedComparisons(narrowed, CLAIMS.filter((c) => claims.includes(c.id))) };
+}
+
+/** Seconds per run of the recorded run so far (search and bring-ups included): the pace a continuation plans its first round with. */
+export function recordedPace(record: FindingsRecord): number | null {
+  const runs = Object.values(record.runs).reduce((n, ids) => n + ids.length, 0) + (record.superseded ?? []).reduce((n, s) => n + s.runs.length, 0) + record.paper.probes.length;
+  if (!record.endedAt || !runs) return null;
+  return (Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000 / runs;
+}
+
+function commitNow(): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function continueFindings(plan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
+  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], firstRound: record.rounds.length, commit: commitNow() };
+  if (o.rerun?.length) supersede(record, o.rerun, o.because ?? 'rerun requested');
+  (record.continuations ??= []).push(session);
+  const scope = planFor(plan, o.claims);
+  record.comparisons = watchedComparisons(plan);
+  const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
+  const ctx = { record, specs: derivedSpecs(plan, dir), one: oneRun(plan, o.placement), save };
+  const stopping = plan.protocol.stopping;
+  const attempts = (c: PlannedCell): number => record.runs[cellKey(c)]?.length ?? 0;
+  const rng = seededRng(o.seed);
+  const started = Date.now();
+  let runsDone = 0;
+  save();
+  try {
+    for (let i = 0; i < stopping.maxRuns; i++) {
+      const active = activeCells(scope.plan, scope.comparisons, sidesOf(record)).filter((c) => record.peaks[c.level] !== undefined && attempts(c) < stopping.maxRuns);
+      const pace = runsDone ? (Date.now() - started) / 1000 / runsDone : (recordedPace(record) ?? 120);
+      const { cells, stopped } = roundCells(active, attempts, { round: record.rounds.length + 1, minRuns: stopping.minRuns, elapsedS: (Date.now() - started) / 1000, secondsPerRun: pace, budgetS: o.budgetMin * 60 });
+      if (stopped) {
+        session.stoppedEarly = `time budget: ${stopped}`;
+        phase(`findings --continue: stopped, ${session.stoppedEarly}`);
+        break;
+      }
+      if (!cells.length) break;
+      runsDone += await runRound(roundOrder(cells, rng), record.rounds.length + 1, ctx);
+    }
+  } finally {
+    session.endedAt = new Date().toISOString();
+    save();
+    await variantDown().catch(() => undefined);
+  }
+  return record;
+}

@@ -1,0 +1,69 @@
+import { roundCells } from '../../src/findings/budget';
+import { planFor, recordedPace, supersede } from '../../src/findings/continue';
+import { findingsPlan } from '../../src/findings/plan';
+import type { FindingsRecord } from '../../src/findings/record';
+import { cellKey } from '../../src/findings/schedule';
+
+const record = (): FindingsRecord => ({
+  mode: 'full',
+  seed: 1,
+  capacity: { rate: 8, source: '--rate' },
+  paper: { target: 0.615, multiple: 16, efr: 0.65, probes: [{ multiple: 2, peak: 16, efr: 0, runId: 'p1' }] },
+  peaks: { '0.5x': 4, paper: 128 },
+  rounds: [],
+  runs: { 'msa-1-1@paper': ['r1', 'r2', 'r3'], 'naked-mon@paper': ['n1', 'n2', 'n3'] },
+  failed: [],
+  comparisons: [],
+  startedAt: '2026-11-27T09:00:00.000Z',
+  endedAt: '2026-11-27T09:14:00.000Z',
+});
+
+describe('findings --continue', () => {
+  it('--rerun sets a cell\'s runs aside with the reason, so the cell runs again from none', () => {
+    const r = record();
+    supersede(r, ['msa-1-1@paper'], 'gateway crash fixed in 5535b89');
+    expect(r.runs).toEqual({ 'naked-mon@paper': ['n1', 'n2', 'n3'] });
+    expect(r.superseded).toEqual([{ cell: 'msa-1-1@paper', runs: ['r1', 'r2', 'r3'], reason: 'gateway crash fixed in 5535b89' }]);
+  });
+
+  it('--rerun of a cell the record never ran is refused, naming the cells it has', () => {
+    expect(() => supersede(record(), ['msa-9-9@paper'], 'x')).toThrow('--rerun msa-9-9@paper: the record has no runs of that cell (cells: msa-1-1@paper, naked-mon@paper)');
+  });
+
+  it('--claims narrows the cells and comparisons to those claims; an unknown claim is refused', () => {
+    const plan = findingsPlan('full', { seed: 1 });
+    const v = planFor(plan, ['v']);
+    expect(v.plan.cells.map(cellKey).sort()).toEqual(['msa-1-1-async@0.5x', 'msa-1-1@0.5x', 'naked-mon-async@0.5x', 'naked-mon@0.5x']);
+    expect(v.comparisons.map((w) => `${w.claim} ${w.a} ${w.b} ${w.metric}`)).toEqual(['v naked-mon@0.5x msa-1-1@0.5x cpuPerIteration']);
+    // RQ2's ceiling is the same comparison as (iii)'s: it is watched for RQ2 alone too.
+    expect(planFor(plan, ['RQ2']).comparisons.map((w) => w.b)).toContain('msa-1-4@1.5x');
+    expect(planFor(plan).plan.cells).toHaveLength(plan.cells.length);
+    expect(() => planFor(plan, ['v', 'viii'])).toThrow('--claims: no claim viii');
+  });
+
+  it('plans its first round at the recorded run\'s pace (search probes and set-aside runs counted)', () => {
+    // 14 min over 6 cell runs + 1 probe = 120 s a run.
+    expect(recordedPace(record())).toBe(120);
+    expect(recordedPace({ ...record(), endedAt: null })).toBeNull();
+  });
+});
+
+describe('a continuation round under its budget', () => {
+  const s = { round: 7, minRuns: 3, secondsPerRun: 120, elapsedS: 59 * 60, budgetS: 60 * 60 };
+  const runs: Record<string, number> = { old: 5, atMinimum: 3, fresh: 1, rerun: 0 };
+
+  it('runs every active cell while the round fits, whatever its number', () => {
+    expect(roundCells(['old', 'fresh', 'rerun'], (c) => runs[c], { ...s, elapsedS: 0 })).toEqual({ cells: ['old', 'fresh', 'rerun'], stopped: null });
+    expect(roundCells(['old'], (c) => runs[c], { ...s, round: 2, elapsedS: 0 })).toEqual({ cells: ['old'], stopped: null });
+  });
+
+  it('past the budget, runs only the cells still below the minimum', () => {
+    expect(roundCells(['old', 'atMinimum', 'fresh', 'rerun'], (c) => runs[c], s)).toEqual({ cells: ['fresh', 'rerun'], stopped: null });
+  });
+
+  it('stops, saying why, when every cell has its minimum and the round does not fit', () => {
+    const r = roundCells(['old'], (c) => runs[c], s);
+    expect(r.cells).toEqual([]);
+    expect(r.stopped).toBe("round 7 (1 runs, ~2 min at this run's 120 s a run) would end after the 60 min budget (59 min spent)");
+  });
+});
