@@ -39,6 +39,7 @@ import { formatCpuList } from './placement/cpu-list';
 import { detectCpuset, type CpusetFlavour } from './placement/detect';
 import { planPlacement, placementText, type PlacementPlan, type PlacementRequest } from './placement/plan';
 import { PlacementSession } from './placement/session';
+import { DEFAULT_QUIET, waitForQuiet, type QuietWait } from './quiet';
 
 /** Test hooks: the integration tests break the system under test at a chosen point. */
 export interface RunHooks {
@@ -63,8 +64,10 @@ export interface RunOptions extends ProtocolOverrides {
   dashboard?: boolean;
   /** The client and the system under test on cpusets of their own (placement/; default by the kind of test). */
   placement?: PlacementRequest;
-  /** Part of `npm run findings`: placement is on by default. */
+  /** Part of `npm run findings`: placement is on by default, and each run waits for an idle system. */
   findings?: boolean;
+  /** Wait for an idle system before each run's load (quiet.ts; default: on in findings). */
+  quietWait?: boolean;
   /** auto (default): skip the warm-up when these very processes served scenario R moments before (warm-processes.ts); always: warm up anyway. */
   warmUp?: 'auto' | 'always';
   hooks?: RunHooks;
@@ -114,6 +117,8 @@ interface TestContext {
   placement: PlacementSession | null;
   /** The processes this test's warm-up warmed (or found warm); a measured run on them keeps them marked warm. */
   warmIdentity: string[] | null;
+  /** The current run's wait for an idle system (null: it did not wait). */
+  quiet?: QuietWait | null;
 }
 
 /** What driving one run's load produced, before it is audited and judged. */
@@ -396,6 +401,7 @@ function startSampling(ctx: TestContext): void {
 /** Step 5 (per run): load, drain and audit, judgement, record. */
 async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   await ensureUp(ctx);
+  ctx.quiet = await quietBeforeLoad(ctx, r);
   const load = await driveLoad(ctx, r);
   const audit = await auditRun(ctx, r, load);
   const record = await judgeAndRecord(ctx, r, load, audit);
@@ -404,6 +410,16 @@ async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   if (ctx.warmIdentity && processIdentity(ctx.status)?.join(' ') === ctx.warmIdentity.join(' ')) recordWarm(ctx.status, ctx.meta.runId);
   if (ctx.profile.suite) await writeSuiteRun(ctx, r, load);
   return record;
+}
+
+/** Step 5a: an idle system before the load (quiet.ts): the system's CPUs under placement, else the machine's. */
+async function quietBeforeLoad(ctx: TestContext, r: number): Promise<QuietWait | null> {
+  if (!(ctx.opts.quietWait ?? ctx.opts.findings)) return null;
+  const cpus = ctx.placementPlan.state === 'on' ? ctx.placementPlan.sutCpus : null;
+  phase(`run ${r}: waiting for an idle system (below ${DEFAULT_QUIET.thresholdCores} cores for ${DEFAULT_QUIET.quietS} s, at most ${DEFAULT_QUIET.timeoutS} s)`);
+  const q = await waitForQuiet(cpus);
+  phase(q.quiet ? `run ${r}: idle after ${q.waitedS.toFixed(0)} s` : `run ${r}: still busy after ${q.waitedS.toFixed(0)} s (${q.lastCores.toFixed(2)} cores): the run will be INVALID`);
+  return q;
 }
 
 /** k6 against the entry, with crashes watched and the sampler told about k6 and restarted processes. */
@@ -519,6 +535,7 @@ async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, aud
     variantSwitched: after.variant !== load.variantBefore,
     audit,
     placement: { state: ctx.placementPlan.state, clientCpus: formatCpuList(ctx.placementPlan.clientCpus), trespassers },
+    quiet: ctx.quiet,
   });
   const restarts = Object.fromEntries(
     Object.entries(restartsOf(after))
@@ -550,6 +567,7 @@ async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, aud
     dashboard: load.dashboard,
     // The machine is shared: the 1-min load average says how busy it was besides us.
     loadAvg1: { before: load.loadBefore, after: loadavg()[0] },
+    ...(ctx.quiet ? { quietBeforeLoad: ctx.quiet } : {}),
   };
   writeFileSync(join(ctx.dir, `run-${r}.json`), JSON.stringify(record, null, 2));
   return record;

@@ -7,6 +7,7 @@ import type { EnergyEstimate, PowerModel } from './energy';
 import type { MachineFacts } from './machine';
 import type { Profile } from './profiles';
 import type { ResourceSummary } from './resource-summary';
+import type { QuietWait } from './quiet';
 
 /** The `paper` block written by benchmarks/sps.js handleSummary (k6/lib/paper-metrics.js); definitions in benchmarks/METRICS.md. */
 export interface PaperMetrics {
@@ -114,6 +115,8 @@ export interface RunRecord {
   /** k6's own HTML report of this run (file name in the run folder). */
   dashboard: string | null;
   loadAvg1: { before: number; after: number };
+  /** The wait for an idle system before the load (quiet.ts); absent when the run did not wait (runs before it, or outside findings without --quiet-wait). */
+  quietBeforeLoad?: QuietWait | null;
 }
 
 export interface TestMeta {

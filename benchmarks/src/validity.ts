@@ -20,6 +20,7 @@
 // sample never taken (coordinated omission): INVALID with or without placement.
 import type { Audit } from './audit';
 import type { ResourceSummary } from './resource-summary';
+import { busyReason, type QuietWait } from './quiet';
 
 export interface ValidityRules {
   /** k6 CPU above this (100 = one core) counts as a saturated sample. */
@@ -58,6 +59,8 @@ export interface ValidityInput {
   audit?: Pick<Audit, 'balanced' | 'summary'> | null;
   /** The test's placement (placement/plan.ts) and, when on, what the kernel allowed at the run's end. */
   placement?: PlacementCheck;
+  /** The wait for an idle system before the load (quiet.ts); absent when the run did not wait. */
+  quiet?: QuietWait | null;
 }
 
 export interface PlacementCheck {
@@ -92,6 +95,8 @@ export function judgeRun(input: ValidityInput, rules: ValidityRules = DEFAULT_VA
     );
   }
   if (input.clientErrors > 0) reasons.push(`${input.clientErrors} client-side errors (k6 script exceptions or local resource exhaustion)`);
+  const busy = busyReason(input.quiet);
+  if (busy) reasons.push(busy);
   if (input.variantSwitched) reasons.push('the variant was switched by another launcher user during the run');
   if (input.audit && !input.audit.balanced) reasons.push(`zero-loss audit: ${input.audit.summary}`);
   if (r.samples === 0) reasons.push('no resource samples were taken');

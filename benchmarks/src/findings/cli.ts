@@ -33,7 +33,8 @@ export function defineFindingsCommand(program: Command): Command {
     .option('--continue [dir]', 'add rounds to the run recorded in <dir> (default: the newest): cells the current claims read that it lacks, --rerun cells, comparisons still too wide; within --budget-min (default 60), then evaluate everything recorded')
     .option('--claims <ids>', 'with --continue: only these claims\' comparisons keep cells running (comma-separated, e.g. v,RQ2)', list)
     .option('--rerun <cells>', 'with --continue: set these cells\' runs aside (kept in the record as superseded) and run them again (comma-separated variant@level)', list)
-    .option('--because <reason>', 'with --rerun: why the earlier runs are set aside (recorded)')
+    .option('--set-aside <run-ids>', 'with --continue: take these runs out of their cells (kept in the record as superseded; comma-separated run ids)', list)
+    .option('--because <reason>', 'with --rerun or --set-aside: why the runs are set aside (recorded)')
     .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
     .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
     .option('--out <dir>', 'output folder (default: results/findings/<date>)')
@@ -41,7 +42,7 @@ export function defineFindingsCommand(program: Command): Command {
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
-    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; because?: string; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
       const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity, budgetMin: f.budgetMin });
       if (f.from) {
@@ -55,11 +56,11 @@ export function defineFindingsCommand(program: Command): Command {
       if (f.continue) {
         const dir = f.continue === true ? latestRecordDir() : f.continue;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to continue');
-        if (f.rerun?.length && !f.because) throw new Error('--rerun needs --because <reason>: the record keeps why runs were set aside');
+        if ((f.rerun?.length || f.setAside?.length) && !f.because) throw new Error('--rerun and --set-aside need --because <reason>: the record keeps why runs were set aside');
         const record = readRecord(dir);
         const resumed = findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity });
         const started = Date.now();
-        await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, because: f.because, placement: placementRequest(f) });
+        await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, placement: placementRequest(f) });
         const out = evaluateRecord(resumed, record, dir);
         process.stdout.write(out.markdown + '\n');
         phase(`findings --continue: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);

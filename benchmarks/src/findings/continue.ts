@@ -15,7 +15,7 @@ import type { FindingsPlan, PlannedCell } from './plan';
 import { RECORD_FILE, type Continuation, type FindingsRecord } from './record';
 import { derivedSpecs, oneRun, runRound, sidesOf } from './run';
 import { cellKey, roundOrder, seededRng } from './schedule';
-import { activeCells, watchedComparisons } from './watched';
+import { activeCells, settle, watchedComparisons } from './watched';
 
 export interface ContinueOptions {
   budgetMin: number;
@@ -24,6 +24,8 @@ export interface ContinueOptions {
   claims?: string[];
   /** Cells ("variant@level") whose earlier runs are set aside and run again. */
   rerun?: string[];
+  /** Single runs (ids) set aside. */
+  setAside?: string[];
   because?: string;
   placement?: PlacementRequest;
 }
@@ -35,6 +37,16 @@ export function supersede(record: FindingsRecord, cells: readonly string[], reas
     if (!runs?.length) throw new Error(`--rerun ${cell}: the record has no runs of that cell (cells: ${Object.keys(record.runs).join(', ')})`);
     (record.superseded ??= []).push({ cell, runs, reason });
     delete record.runs[cell];
+  }
+}
+
+/** Takes single runs out of their cells (by run id), keeping them (and why) under superseded. */
+export function setAside(record: FindingsRecord, runIds: readonly string[], reason: string): void {
+  for (const id of runIds) {
+    const cell = Object.keys(record.runs).find((k) => record.runs[k].includes(id));
+    if (!cell) throw new Error(`--set-aside ${id}: no cell of the record has that run`);
+    record.runs[cell] = record.runs[cell].filter((x) => x !== id);
+    (record.superseded ??= []).push({ cell, runs: [id], reason });
   }
 }
 
@@ -63,8 +75,9 @@ function commitNow(): string {
 }
 
 export async function continueFindings(plan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
-  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], firstRound: record.rounds.length, commit: commitNow() };
+  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), firstRound: record.rounds.length, commit: commitNow() };
   if (o.rerun?.length) supersede(record, o.rerun, o.because ?? 'rerun requested');
+  if (o.setAside?.length) setAside(record, o.setAside, o.because ?? 'set aside');
   (record.continuations ??= []).push(session);
   const scope = planFor(plan, o.claims);
   record.comparisons = watchedComparisons(plan);
@@ -91,6 +104,8 @@ export async function continueFindings(plan: FindingsPlan, record: FindingsRecor
     }
   } finally {
     session.endedAt = new Date().toISOString();
+    // The record's stopping states, over every comparison of the current claims (not only --claims').
+    settle(plan, record.comparisons, sidesOf(record));
     save();
     await variantDown().catch(() => undefined);
   }

@@ -48,6 +48,8 @@ export interface Continuation {
   claims: string[] | 'all';
   /** Cells whose earlier runs were superseded and run again from scratch. */
   rerun: string[];
+  /** Single runs set aside (their cells run again as the rules ask). */
+  setAside?: string[];
   /** Index into rounds of this session's first round. */
   firstRound: number;
   /** The code the session ran. */

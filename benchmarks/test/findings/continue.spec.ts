@@ -1,5 +1,5 @@
 import { roundCells } from '../../src/findings/budget';
-import { planFor, recordedPace, supersede } from '../../src/findings/continue';
+import { planFor, recordedPace, setAside, supersede } from '../../src/findings/continue';
 import { findingsPlan } from '../../src/findings/plan';
 import type { FindingsRecord } from '../../src/findings/record';
 import { cellKey } from '../../src/findings/schedule';
@@ -65,5 +65,15 @@ describe('a continuation round under its budget', () => {
     const r = roundCells(['old'], (c) => runs[c], s);
     expect(r.cells).toEqual([]);
     expect(r.stopped).toBe("round 7 (1 runs, ~2 min at this run's 120 s a run) would end after the 60 min budget (59 min spent)");
+  });
+});
+
+describe('--set-aside', () => {
+  it('takes single runs out of their cells, keeping them and the reason', () => {
+    const r = record();
+    setAside(r, ['r2'], 'started on a busy system');
+    expect(r.runs['msa-1-1@paper']).toEqual(['r1', 'r3']);
+    expect(r.superseded).toEqual([{ cell: 'msa-1-1@paper', runs: ['r2'], reason: 'started on a busy system' }]);
+    expect(() => setAside(r, ['r9'], 'x')).toThrow('--set-aside r9: no cell of the record has that run');
   });
 });
