@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median } from 'simple-statistics';
 import type { Side } from '../compare/sides';
+import { resultsDir } from '../paths';
 import { formatCpuList } from '../placement/cpu-list';
 import type { FindingResult } from './evaluate';
 import { METRICS } from './metrics';
@@ -26,6 +27,8 @@ export interface MethodologyInput {
   cells: Record<string, Side>;
   results: FindingResult[];
   record?: FindingsRecord;
+  /** Where the recorded runs' folders are (default: results/). */
+  resultsRoot?: string;
 }
 
 function repeated(i: MethodologyInput): Principle {
@@ -90,9 +93,15 @@ function setup(i: MethodologyInput): Principle {
   };
 }
 
+/** Every run folder behind the report: each recorded run (a cell merges several), else each cell's folder. */
+function runDirs(i: MethodologyInput): string[] {
+  const ids = i.record ? Object.values(i.record.runs).flat() : [];
+  return ids.length ? ids.map((id) => join(i.resultsRoot ?? resultsDir(), id)) : Object.values(i.cells).map((s) => s.result.dir);
+}
+
 function artifact(i: MethodologyInput): Principle {
-  const projects = Object.values(i.cells).map((s) => {
-    const file = join(s.result.dir, 'manifest.json');
+  const projects = runDirs(i).map((dir) => {
+    const file = join(dir, 'manifest.json');
     return existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { project?: { commit?: string | null; dirty?: boolean | null } }).project ?? {}) : {};
   });
   const commits = [...new Set(projects.map((p) => p.commit ?? 'unknown'))];

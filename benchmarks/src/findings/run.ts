@@ -151,7 +151,7 @@ export function evaluateCells(plan: FindingsPlan, cells: Record<string, Side>, d
   const results = evaluateFindings(input);
   const designCells = designCellsOf(input);
   const compares = writeDesignCompares(designCells, dir);
-  const method = methodology({ plan, cells, results, record });
+  const method = methodology({ plan, cells, results, record, resultsRoot });
   return writeFindingsReport(results, designTable(designCells), { plan, cells, dir, resultsRel: relative(dir, resultsRoot) || '.', generatedAt: new Date().toISOString(), compares, record, methodology: method });
 }
 

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { evaluateFindings } from '../../src/findings/evaluate';
 import { LEVELS } from '../../src/findings/loads';
 import { methodology } from '../../src/findings/methodology';
@@ -65,5 +68,24 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
     // Cost: both sessions' wall time (110 + 60 min) against both budgets (115 + 60), the set-aside runs counted.
     expect(ps[7].evidence).toMatch(/ runs over 2 sessions in 170 min wall time = 5\.7 core-hours on this 2-core machine; planned worst case \d+ min, budget 175 min$/);
     expect(ps[7].flag).toBeUndefined();
+  });
+
+  it('P4 reads the commit of every recorded run, not one folder per cell', () => {
+    const root = mkdtempSync(join(tmpdir(), 'sg-p4-'));
+    try {
+      const write = (id: string, commit: string, dirty: boolean) => {
+        mkdirSync(join(root, id), { recursive: true });
+        writeFileSync(join(root, id, 'manifest.json'), JSON.stringify({ project: { commit, dirty } }));
+      };
+      write('r1', 'aaaaaaaaaaaaaaaa', false);
+      write('r2', 'bbbbbbbbbbbbbbbb', true);
+      const plan = planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 });
+      const record = { mode: 'quick', seed: 3, capacity: { rate: 8, source: '--rate' }, paper: { target: 0.615, multiple: null, efr: null, probes: [] }, peaks: {}, rounds: [], runs: { 'naked-mon@paper': ['r1', 'r2'] }, failed: [], comparisons: [], startedAt: '2026-11-27T09:00:00.000Z', endedAt: null } satisfies FindingsRecord;
+      const p4 = methodology({ plan, cells: recorded(), results: [], record, resultsRoot: root })[3];
+      expect(p4.evidence).toMatch(/^code at commit aaaaaaaaaaaa, bbbbbbbbbbbb;/);
+      expect(p4.flag).toBe('1 run folder(s) from a working tree with uncommitted changes; runs from 2 commits');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
