@@ -7,9 +7,13 @@ import { promisify } from 'node:util';
 import type { Hop } from '@shellgrade/variant';
 import { repoRoot } from '../paths';
 
-/** The API the harness drives (loopback only); the proxies listen from HOP_LISTEN_PORT up. */
-export const TOXIPROXY_API = `http://127.0.0.1:${process.env.SG_TOXIPROXY_PORT ?? 58474}`;
-export const HOP_LISTEN = `127.0.0.1:${process.env.SG_HOP_PROXY_PORT ?? 58600}`;
+/**
+ * The API the harness drives (loopback only) and the hop proxy's address. Both below Linux's
+ * ephemeral range (32768–60999): at 58474 the API once failed to bind, "address already in
+ * use", because an outgoing connection of a load test had been given that local port.
+ */
+export const TOXIPROXY_API = `http://127.0.0.1:${process.env.SG_TOXIPROXY_PORT ?? 28474}`;
+export const HOP_LISTEN = `127.0.0.1:${process.env.SG_HOP_PROXY_PORT ?? 28600}`;
 
 /** A hop the variant runs routed through a proxy of the fault proxy (route.ts). */
 export interface RoutedHop {

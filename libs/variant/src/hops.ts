@@ -26,7 +26,7 @@ const CONNECTION_OF: Record<'postgres' | 'rabbitmq' | 'redis', 'DATABASE_URL' | 
   redis: 'REDIS_URL',
 };
 
-/** `exercise=127.0.0.1:58600` (launcher flag --hop-via). */
+/** `exercise=127.0.0.1:28600` (launcher flag --hop-via). */
 export function parseHopRoute(text: string): HopRoute {
   const m = /^([a-z]+)=([^:=\s]+:\d{1,5})$/.exec(text);
   if (!m || !(HOPS as readonly string[]).includes(m[1])) throw new VariantSpecError(`--hop-via expects <hop>=<host:port> with hop one of ${HOPS.join(', ')}, got "${text}"`);
