@@ -37,7 +37,7 @@ export interface QuietWait {
 }
 
 /** Per-CPU lines of /proc/stat ("cpuN user nice system idle iowait irq softirq steal ..."): idle and iowait are not busy. */
-export function parseProcStat(text: string): CpuJiffies[] {
+export function parseCpuStat(text: string): CpuJiffies[] {
   const out: CpuJiffies[] = [];
   for (const line of text.split('\n')) {
     const m = /^cpu(\d+)\s+(.*)$/.exec(line);
@@ -62,7 +62,7 @@ export function busyCores(before: CpuJiffies[], after: CpuJiffies[], cpus: numbe
 }
 
 /** Waits until the CPUs stay below the threshold for `quietS` consecutive readings a second apart (`tickMs`), or the timeout. */
-export async function waitForQuiet(cpus: number[] | null, rule: QuietRule = DEFAULT_QUIET, read: () => CpuJiffies[] = () => parseProcStat(readFileSync('/proc/stat', 'utf8')), tickMs = 1000): Promise<QuietWait> {
+export async function waitForQuiet(cpus: number[] | null, rule: QuietRule = DEFAULT_QUIET, read: () => CpuJiffies[] = () => parseCpuStat(readFileSync('/proc/stat', 'utf8')), tickMs = 1000): Promise<QuietWait> {
   let last = read();
   let quietFor = 0;
   let lastCores = 0;

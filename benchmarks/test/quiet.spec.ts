@@ -1,4 +1,4 @@
-import { busyCores, busyReason, parseProcStat, waitForQuiet, type CpuJiffies } from '../src/quiet';
+import { busyCores, busyReason, parseCpuStat, waitForQuiet, type CpuJiffies } from '../src/quiet';
 import { judgeRun } from '../src/validity';
 
 const STAT = `cpu  300 0 100 900 10 0 0 0 0 0
@@ -24,7 +24,7 @@ function readings(busy: number[]): () => CpuJiffies[] {
 
 describe('an idle system before the load', () => {
   it('reads per-CPU busy and total jiffies from /proc/stat (idle and iowait are not busy)', () => {
-    expect(parseProcStat(STAT)).toEqual([
+    expect(parseCpuStat(STAT)).toEqual([
       { cpu: 0, busy: 250, total: 655 },
       { cpu: 1, busy: 150, total: 655 },
     ]);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--continue [dir] [--claims ids] [--rerun cells --because why]] [--rate <it/s>] [--seed <n>] [--out <dir>]
+// npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--continue [dir] [--claims ids] [--rerun cells | --set-aside run-ids --because why]] [--rate <it/s>] [--seed <n>] [--out <dir>]
 // (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
 import { Command, InvalidArgumentError } from 'commander';

@@ -3,11 +3,11 @@
 // because their earlier runs are known to be wrong (--rerun, with the reason: the runs stay in
 // the record as superseded), and the comparisons still too wide. --claims limits which claims'
 // comparisons keep cells running. The record keeps every session (continuations[]).
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { phase } from '../log';
 import type { PlacementRequest } from '../placement/plan';
+import { projectCommit } from '../provenance/facts';
 import { variantDown } from '../stack';
 import { roundCells } from './budget';
 import { CLAIMS, CLAIMS_VERSION } from './claims';
@@ -66,16 +66,8 @@ export function recordedPace(record: FindingsRecord): number | null {
   return (Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000 / runs;
 }
 
-function commitNow(): string {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
 export async function continueFindings(plan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
-  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), firstRound: record.rounds.length, commit: commitNow() };
+  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), firstRound: record.rounds.length, commit: (await projectCommit()) ?? 'unknown' };
   if (o.rerun?.length) supersede(record, o.rerun, o.because ?? 'rerun requested');
   if (o.setAside?.length) setAside(record, o.setAside, o.because ?? 'set aside');
   (record.continuations ??= []).push(session);

@@ -48,7 +48,7 @@ function repeated(i: MethodologyInput): Principle {
     ...(i.record?.continuations ?? []).filter((c) => c.stoppedEarly).map((c) => `continuation of ${c.startedAt.slice(0, 16)} stopped early: ${c.stoppedEarly}`),
     ...(i.record?.continuations ?? []).filter((c) => c.claims !== 'all').map((c) => `continuation of ${c.startedAt.slice(0, 16)} ran only for claims ${(c.claims as string[]).join(', ')}: other comparisons got no further runs`),
   ].filter(Boolean);
-  const sessions = i.record?.continuations?.length ? `; ${sessions_(i.record)}` : '';
+  const sessions = i.record?.continuations?.length ? `; ${sessionsText(i.record)}` : '';
   return {
     id: 'P1',
     name: 'Repeated experiments',
@@ -57,8 +57,11 @@ function repeated(i: MethodologyInput): Principle {
   };
 }
 
-/** "continued 1× (claims v2, seed 7; rerun msa-1-1@paper: why)" — what later sessions added. */
-function sessions_(r: FindingsRecord): string {
+/**
+ * What later sessions added: "planned with claims v1, continued 1× (claims v2, seed 7, from round
+ * 4, commit abcdef012345); rerun msa-1-1@paper (3 runs set aside: why)".
+ */
+function sessionsText(r: FindingsRecord): string {
   const cs = r.continuations ?? [];
   const sup = (r.superseded ?? []).map((s) => `${s.cell} (${s.runs.length} runs set aside: ${s.reason})`);
   return `planned with claims v${r.claimsVersion ?? 1}, continued ${cs.length}× (${cs.map((c) => `claims v${c.claimsVersion}, seed ${c.seed}, from round ${c.firstRound + 1}, commit ${c.commit.slice(0, 12)}`).join('; ')})${sup.length ? `; rerun ${sup.join('; ')}` : ''}`;

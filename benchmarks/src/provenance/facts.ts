@@ -34,8 +34,13 @@ export function parsePins(text: string): Record<string, string> {
   return Object.fromEntries([...text.matchAll(/^([A-Z0-9]+)_MODULE=(\S+)$/gm)].map((m) => [m[1].toLowerCase(), m[2]]));
 }
 
+/** The commit checked out where the harness runs, null outside a git tree. */
+export function projectCommit(): Promise<string | null> {
+  return output('git', ['rev-parse', 'HEAD']);
+}
+
 export async function environmentFacts(): Promise<EnvironmentFacts> {
-  const commit = await output('git', ['rev-parse', 'HEAD']);
+  const commit = await projectCommit();
   const status = await output('git', ['status', '--porcelain']);
   const dpkg = (await run('dpkg-query', ['-W', '-f', '${Package} ${Version}\n', ...SERVER_PACKAGES], { allowFail: true }).catch(() => null))?.stdout ?? '';
   const python = await output('python3', ['--version']);
