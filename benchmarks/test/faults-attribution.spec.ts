@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Component, RequestBreakdown } from '@shellgrade/traces';
-import { attributeHopFault, namedShare } from '../src/faults/attribution';
+import { attributeHopFault, MIN_BAND_REQUESTS, namedShare } from '../src/faults/attribution';
 
 /** n requests whose components are `base` plus a spread on the exercise self time (so percentiles differ). */
 function requests(n: number, base: Partial<Record<Component, number>>, startUs = 0): RequestBreakdown[] {
@@ -37,6 +37,22 @@ describe('attributeHopFault', () => {
     const same = attributeHopFault('exercise', steady, steady);
     expect(same.p50.largest).toBeNull();
     expect(same.named).toBe(false);
+  });
+
+  it('a short window: one slow grading in the p95 band does not outweigh +100 ms on every request (the band holds at least MIN_BAND_REQUESTS)', () => {
+    // 12 SPS a window, as in the e2e's smoke run: gradings 100..155 ms; in the fault window the
+    // slowest took 320 ms (+165 ms over the steady window's slowest), every request waited +100 ms.
+    const window = (queueing: number, slowest: number | null, startUs: number): RequestBreakdown[] =>
+      Array.from({ length: 12 }, (_, i) => {
+        const components: Partial<Record<Component, number>> = { gateway: 5, 'exercise.queueing': queueing, 'grading.process': i === 11 && slowest !== null ? slowest : 100 + 5 * i };
+        const totalMs = Object.values(components).reduce((s, v) => s + (v ?? 0), 0);
+        return { traceId: `w${startUs + i}`, variant: 'msa-1-2', rootService: 'shellgrade-gateway', startUs: startUs + i, serverMs: totalMs, clientMs: null, totalMs, status: 200, components };
+      });
+    const v = attributeHopFault('exercise', window(2, null, 0), window(102, 320, 1000));
+    expect(MIN_BAND_REQUESTS).toBeGreaterThan(1);
+    expect(v.p95.largest).toBe('exercise.queueing');
+    expect(v.p95.increases.find(([c]) => c === 'grading.process')![1]).toBeLessThan(v.p95.increases[0][1]);
+    expect(v.named).toBe(true);
   });
 
   it('a broker hop is named by any of its hand-off components; an empty window has no verdict', () => {

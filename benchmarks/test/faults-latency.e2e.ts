@@ -33,8 +33,9 @@ it('+100 ms on gateway → exercise: 0 lost or duplicated, the fault undone, the
     share: 0.6,
     profile: 'smoke',
     rampS: 2,
-    steadyS: 10,
-    faultS: 10,
+    // ~17 SPS traces a window: the p95 band's parts average over MIN_BAND_REQUESTS of them.
+    steadyS: 14,
+    faultS: 14,
     recoveryS: 5,
     bucketS: 2,
     drainTimeoutS: 30,

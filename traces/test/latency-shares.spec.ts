@@ -77,6 +77,16 @@ describe('latency shares over a run (critical paths of many synthetic traces)', 
     expect(renderMarkdown(file)).toContain("Shares of the run's p50 (100.0 ms) and p99 (2000.0 ms): database 50.0%, storage 30.0%, exercise 20.0% · grading.process 65.0%, broker.queue_wait 24.0%, broker.consume 9.5%, exercise 1.0%.");
   });
 
+  it('with a minimum band, takes the requests nearest the quantile in rank (a short run\'s p95 is not one request)', () => {
+    const few = run.slice(85, 97).map((r, i) => ({ ...r, totalMs: r.totalMs + i })); // 5 fast, 7 slow, totals distinct
+    expect(sharesAt(few, 0.95, 0.025).requests).toBe(1);
+    const banded = sharesAt(few, 0.95, 0.025, 5);
+    expect(banded.requests).toBe(5);
+    expect(banded.shares[0][0]).toBe('grading.process');
+    expect(sharesAt(few, 0.5, 0.025, 5).requests).toBe(6); // centred on rank 5.5 of 0..11
+    expect(sharesAt(few.slice(0, 3), 0.95, 0.025, 5).requests).toBe(3);
+  });
+
   it('refuses an empty run', () => {
     expect(() => sharesAt([], 0.5, 0.05)).toThrow(/no requests/);
   });

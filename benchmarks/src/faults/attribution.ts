@@ -56,6 +56,13 @@ export function hopRoot(hop: Hop): RootFinder | undefined {
 /** Percentile → half-width of the band its shares come from (p95: p92.5–p97.5). */
 const BANDS = { p50: [0.5, 0.05], p95: [0.95, 0.025] } as const;
 
+/**
+ * Fewest requests a band's parts are averaged over. A short window's p95 band is one request:
+ * measured in CI (12 SPS a window), one slow grading there (+165 ms at p95 against +100 ms
+ * injected) named grading.process instead of the slowed hop.
+ */
+export const MIN_BAND_REQUESTS = 5;
+
 export interface QuantileIncrease {
   steadyMs: number;
   faultMs: number;
@@ -82,7 +89,7 @@ export interface AttributionVerdict {
 }
 
 function parts(requests: RequestBreakdown[], quantile: number, halfWidth: number): { latencyMs: number; ms: Map<Component, number> } {
-  const s = sharesAt(requests, quantile, halfWidth);
+  const s = sharesAt(requests, quantile, halfWidth, MIN_BAND_REQUESTS);
   return { latencyMs: s.latencyMs, ms: new Map(s.shares.map(([c, share]) => [c, share * s.latencyMs])) };
 }
 

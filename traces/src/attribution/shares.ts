@@ -25,8 +25,28 @@ function nearest(requests: RequestBreakdown[], ms: number): RequestBreakdown {
   return requests.reduce((best, r) => (Math.abs(r.totalMs - ms) < Math.abs(best.totalMs - ms) ? r : best));
 }
 
-/** Requests whose total lies within [quantile − halfWidth, quantile + halfWidth] of the run's totals (at least the one nearest). */
-export function sharesAt(requests: RequestBreakdown[], quantile: number, halfWidth: number): LatencyShares {
+/**
+ * The `minRequests` requests whose rank lies nearest the quantile's: a band of a few requests
+ * around a tail percentile of a short window would be one request, whose own noise (one slow
+ * grading) then decides the shares.
+ */
+function rankBand(requests: RequestBreakdown[], quantile: number, minRequests: number): RequestBreakdown[] {
+  const sorted = [...requests].sort((a, b) => a.totalMs - b.totalMs);
+  const position = quantile * (sorted.length - 1);
+  // Centred on the quantile's position: an odd count around a whole rank, an even one around a half rank.
+  const wantsEven = Number.isInteger(position * 2) && !Number.isInteger(position);
+  const wantsOdd = Number.isInteger(position);
+  const offCentre = (wantsEven && minRequests % 2 === 1) || (wantsOdd && minRequests % 2 === 0);
+  const k = Math.min(minRequests + (offCentre ? 1 : 0), sorted.length);
+  const start = Math.min(Math.max(0, Math.round(position - (k - 1) / 2)), sorted.length - k);
+  return sorted.slice(start, start + k);
+}
+
+/**
+ * Requests whose total lies within [quantile − halfWidth, quantile + halfWidth] of the run's
+ * totals; when that band holds fewer than `minRequests` (default 1), the ones nearest in rank.
+ */
+export function sharesAt(requests: RequestBreakdown[], quantile: number, halfWidth: number, minRequests = 1): LatencyShares {
   if (requests.length === 0) throw new Error('no requests to take latency shares from');
   const totals = requests.map((r) => r.totalMs).sort((a, b) => a - b);
   const latencyMs = quantileSorted(totals, quantile);
@@ -34,6 +54,7 @@ export function sharesAt(requests: RequestBreakdown[], quantile: number, halfWid
   const hi = quantileSorted(totals, Math.min(1, quantile + halfWidth));
   let band = requests.filter((r) => r.totalMs >= lo && r.totalMs <= hi);
   if (band.length === 0) band = [nearest(requests, latencyMs)];
+  if (band.length < minRequests) band = rankBand(requests, quantile, minRequests);
   const total = mean(band.map((r) => r.totalMs));
   const components = [...new Set(band.flatMap((r) => Object.keys(r.components) as Component[]))];
   const shares = components
