@@ -77,6 +77,7 @@ function fmt(raw: number, unit: string): string {
   // Float noise of a difference between equal means prints as 0, not -2.22e-16.
   const v = Math.abs(raw) < 1e-9 ? 0 : raw;
   if (unit === '') return `${(100 * v).toFixed(1)} pt`;
+  if (unit === 'index') return v.toFixed(3);
   return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${unit}`;
 }
 
@@ -169,7 +170,8 @@ function caveats(input: EvaluationInput, c: Claim): string[] {
   }
   const invalid = sides.filter((s) => s.excluded.length);
   if (invalid.length) out.push(`INVALID runs left out: ${invalid.map((s) => `${s.result.runId} run ${s.excluded.map((e) => e.run).join(',')}`).join('; ')}`);
-  return out;
+  // Two parts over the same cells (Apdex and EFR at one load) raise the same caveat once.
+  return [...new Set(out)];
 }
 
 export function protocolKey(s: Side): string {

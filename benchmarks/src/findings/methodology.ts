@@ -124,7 +124,7 @@ function probabilistic(i: MethodologyInput): Principle {
   return {
     id: 'P5',
     name: 'Probabilistic result description',
-    evidence: `latency as percentiles of each run (p95 of OK responses, SPS p95), then means over runs with 95% intervals; ${parts.filter((p) => p.difference?.lo != null).length}/${parts.length} claim parts with an interval; failure as EFR shares per run`,
+    evidence: `performance as each run's Apdex (the paper's aggregate of its response-time ratios, Gatling report: T 1.5 s, a KO frustrated) beside its percentiles (p95 of OK responses, SPS p95), then means over runs with 95% intervals; ${parts.filter((p) => p.difference?.lo != null).length}/${parts.length} claim parts with an interval; failure as EFR shares per run`,
     ...(noInterval.length ? { flag: `${noInterval.length} part(s) with a side of fewer than 2 valid runs: no interval` } : {}),
   };
 }
@@ -147,7 +147,7 @@ function units(i: MethodologyInput): Principle {
   return {
     id: 'P7',
     name: 'Measurement units',
-    evidence: used.map((m) => `${METRICS[m].label} in ${METRICS[m].unit || 'share of requests (%)'}`).join('; ') + '; loads in iterations (new users) per second, each iteration the paper\'s 10 requests',
+    evidence: used.map((m) => `${METRICS[m].label} ${METRICS[m].unit === 'index' ? 'as an index from 0 (every request frustrated) to 1 (every one satisfied)' : `in ${METRICS[m].unit || 'share of requests (%)'}`}`).join('; ') + '; loads in iterations (new users) per second, each iteration the paper\'s 10 requests',
     ...(unitless.length ? { flag: `metrics without a unit: ${unitless.join(', ')}` } : {}),
   };
 }

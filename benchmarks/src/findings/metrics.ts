@@ -15,7 +15,7 @@ export const METRICS: Record<FindingMetric, MetricInfo> = {
   p95: { label: 'p95 of OK responses', unit: 'ms' },
   spsP95: { label: 'SPS p95', unit: 'ms' },
   throughput: { label: 'throughput (OK/s)', unit: '/s' },
-  apdex: { label: 'Apdex', unit: 'index' },
+  apdex: { label: 'Apdex (Gatling report: T 1.5 s, KO frustrated)', unit: 'index' },
   cpuPerIteration: { label: 'variant CPU per iteration', unit: 's' },
   memMiB: { label: 'variant memory (mean PSS)', unit: 'MiB' },
   energyWh: { label: 'energy per run', unit: 'Wh' },

@@ -40,9 +40,9 @@ function num(v: number | null | undefined, unit: string): string {
 
 function diffCell(d: Difference | null, unit: string): string {
   if (!d || d.diff === null) return 'n/a';
-  const u = unit === '' ? 'pt' : unit;
-  const f = (v: number): string => (unit === '' ? `${(100 * v).toFixed(1)}` : Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
-  return `${f(d.diff)} ${u} ${d.lo === null ? '(no CI)' : `[${f(d.lo)}, ${f(d.hi!)}]`}`;
+  const u = unit === '' ? ' pt' : unit === 'index' ? '' : ` ${unit}`;
+  const f = (v: number): string => (unit === '' ? `${(100 * v).toFixed(1)}` : unit === 'index' ? v.toFixed(3) : Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
+  return `${f(d.diff)}${u} ${d.lo === null ? '(no CI)' : `[${f(d.lo)}, ${f(d.hi!)}]`}`;
 }
 
 function runLinks(r: FindingResult, ctx: ReportContext): string {

@@ -63,18 +63,18 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     }
   });
 
-  it('(i) reproduced: MSA-1-1 is faster and fails less than Naked MON, both intervals below 0', () => {
+  it('(i) reproduced: MSA-1-1 answers faster (Apdex above) and fails less (EFR below) than Naked MON', () => {
     const r = finding('i');
     expect(r.verdict).toBe('reproduced');
-    expect(r.parts.map((p) => p.difference!.diff)).toEqual([expect.closeTo(-800, 6), expect.closeTo(-0.2, 6)]);
-    expect(r.keyFigure).toMatch(/^p95 at 0.5x: msa-1-1 − naked-mon = -800 ms \[-\d+ ms, -\d+ ms\], Cliff's δ -1\.00$/);
+    expect(r.parts.map((p) => p.difference!.diff)).toEqual([expect.closeTo(0.2, 6), expect.closeTo(-0.2, 6)]);
+    expect(r.keyFigure).toMatch(/^apdex at paper: msa-1-1 − naked-mon = 0\.200 \[0\.\d{3}, 0\.\d{3}\], Cliff's δ 1\.00$/);
   });
 
-  it('(ii) refuted: the replicated monolith is slower, the interval above 0', () => {
+  it('(ii) refuted: the replicated monolith is slower, its Apdex interval below 0', () => {
     const r = finding('ii');
     expect(r.verdict).toBe('refuted');
     expect(r.parts[0].verdict.verdict).toBe('refuted');
-    expect(r.parts[0].verdict.why).toMatch(/lies above 0: the opposite of the claim/);
+    expect(r.parts[0].verdict.why).toMatch(/lies below 0: the opposite of the claim/);
   });
 
   it('(v) reproduced: MSA spends more CPU per iteration', () => {
@@ -93,7 +93,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
   it('(iv) inconclusive: it needs a cell --quick does not run, and says how to settle it', () => {
     const r = finding('iv');
     expect(r.verdict).toBe('inconclusive');
-    expect(r.parts[0].verdict).toEqual({ verdict: 'inconclusive', why: 'msa-gateway-replicated at 0.5x is not run in --quick mode', settle: 'run the full protocol (npm run findings), which runs msa-gateway-replicated at 0.5x' });
+    expect(r.parts[0].verdict).toEqual({ verdict: 'inconclusive', why: 'msa-gateway-replicated at paper is not run in --quick mode', settle: 'run the full protocol (npm run findings), which runs msa-gateway-replicated at paper' });
     expect(r.keyFigure).toBe('no figure (cells not run)');
   });
 
@@ -139,9 +139,9 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
   });
 
   it('warns when the tests compared ran different protocols', () => {
-    const x2 = cells['mon-x2@0.5x'];
+    const x2 = cells['mon-x2@paper'];
     const other = { ...x2, result: { ...x2.result, aggregated: { ...x2.result.aggregated, meta: { ...x2.result.aggregated.meta, profile: { ...x2.result.aggregated.meta.profile, peak: 20 } } } } };
-    const [ii] = evaluateFindings({ plan, cells: { ...cells, 'mon-x2@0.5x': other } }).filter((r) => r.claim.id === 'ii');
+    const [ii] = evaluateFindings({ plan, cells: { ...cells, 'mon-x2@paper': other } }).filter((r) => r.claim.id === 'ii');
     expect(ii.caveats).toEqual(['the runs compared ran different protocols (naked-mon: small peak 6/s 30+60 s; mon-x2: small peak 20/s 30+60 s): their differences mix protocol and configuration']);
   });
 
@@ -154,7 +154,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     const md = out.markdown;
     const firstH2 = md.indexOf('## ');
     expect(md.slice(firstH2, firstH2 + 10)).toBe('## Summary');
-    expect(md).toMatch(/\| \(i\) MSA outperforms the monolith, nothing replicated \| \*\*reproduced\*\* \| p95 at 0.5x: msa-1-1 − naked-mon = -800 ms .* \| \[naked-mon\]\(\.\.\/\.\.\/20261125T030000Z-naked-mon-small\/\), \[msa-1-1\]/);
+    expect(md).toMatch(/\| \(i\) MSA outperforms the monolith, nothing replicated \| \*\*reproduced\*\* \| apdex at paper: msa-1-1 − naked-mon = 0\.200 .* \| \[naked-mon\]\(\.\.\/\.\.\/20261125T030000Z-naked-mon-small\/\), \[msa-1-1\]/);
     expect(md).toContain('> when no app component is replicated, MSA outperforms the monolithic architecture');
     const html = readFileSync(join(dir, 'findings.html'), 'utf8');
     expect(html).toContain('<tr class="refuted"><td>(ii) Replicating the whole monolith helps</td>');

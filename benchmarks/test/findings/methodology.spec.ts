@@ -43,13 +43,13 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
   });
 
   it('flags one cell short of the minimum, naming it', () => {
-    const short = { ...recorded(), 'mon-x2@0.5x': { ...recorded()['mon-x2@0.5x'], runs: recorded()['mon-x2@0.5x'].runs.slice(0, 2) } };
-    expect(principles(planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 }), short)[0].flag).toBe("fewer valid runs than the rule's minimum of 3: mon-x2@0.5x 2");
+    const short = { ...recorded(), 'mon-x2@paper': { ...recorded()['mon-x2@paper'], runs: recorded()['mon-x2@paper'].runs.slice(0, 2) } };
+    expect(principles(planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 }), short)[0].flag).toBe("fewer valid runs than the rule's minimum of 3: mon-x2@paper 2");
   });
 
   it('flags comparisons that reached the maximum without the precision, and a mode that asks fewer than 3 runs', () => {
     const p1 = principles(planWith({ minRuns: 2, maxRuns: 3, precision: 0.1 }))[0];
-    expect(p1.flag).toMatch(/comparison\(s\) stopped at the maximum of 3 with the half-width above 10% of the baseline median: .*msa-1-2@0.5x vs msa-1-1@0.5x \(p95\)/);
+    expect(p1.flag).toMatch(/comparison\(s\) stopped at the maximum of 3 with the half-width above 10% of the baseline median: .*msa-1-2@paper vs msa-1-1@paper \(apdex\)/);
     expect(p1.flag).toMatch(/this mode's rule asks only 2 runs per cell$/);
   });
 

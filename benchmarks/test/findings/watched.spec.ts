@@ -14,16 +14,16 @@ const plan = { ...q, protocol: { ...q.protocol, levels: LEVELS, stopping: { minR
 describe('which cells the next round runs (recorded runs, 3 each)', () => {
   it('watches every claim part both of whose cells are planned, once', () => {
     const w = watchedComparisons(plan);
-    expect(w.map((x) => `${x.b} vs ${x.a} ${x.metric}`)).toContain('msa-1-1@0.5x vs naked-mon@0.5x p95');
+    expect(w.map((x) => `${x.b} vs ${x.a} ${x.metric}`)).toContain('msa-1-1@paper vs naked-mon@paper apdex');
     expect(new Set(w.map((x) => `${x.a} ${x.b} ${x.metric}`)).size).toBe(w.length);
   });
 
-  it('keeps the cells of a comparison still too wide (msa-1-2: p95 ±40 % run to run) and drops the precise ones', () => {
+  it('keeps the cells of a comparison still too wide (msa-1-2: Apdex ±10 % run to run) and drops the precise ones', () => {
     const w = watchedComparisons(plan);
     const active = activeCells(plan, w, recorded()).map(cellKey);
-    expect(active).toEqual(expect.arrayContaining(['msa-1-2@0.5x', 'msa-1-1@0.5x']));
-    expect(active).not.toContain('naked-mon-async@0.5x');
-    expect(w.find((x) => x.a === 'naked-mon-async@0.5x')!.state).toMatchObject({ stop: true, reason: 'precise' });
+    expect(active).toEqual(expect.arrayContaining(['msa-1-2@paper', 'msa-1-1@paper']));
+    expect(active).not.toContain('naked-mon-async@paper');
+    expect(w.find((x) => x.a === 'naked-mon-async@paper')!.state).toMatchObject({ stop: true, reason: 'precise' });
   });
 
   it('every cell runs again while below the minimum', () => {
