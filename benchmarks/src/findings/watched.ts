@@ -40,12 +40,24 @@ export function settle(plan: Pick<FindingsPlan, 'protocol'>, comparisons: Watche
   }
 }
 
+/**
+ * Whether a comparison still needs runs of this cell: it is too wide, or this side is below the
+ * minimum. A side that has its minimum waits while the other catches up (a new cell compared
+ * with an old one), instead of adding runs that cannot decide anything yet.
+ */
+function needsRunsOf(w: WatchedComparison, key: string, minRuns: number): boolean {
+  const s = w.state!;
+  if (s.stop) return false;
+  return s.reason !== 'too few runs' || (w.a === key ? s.nA : s.nB) < minRuns;
+}
+
 export function activeCells(plan: FindingsPlan, comparisons: WatchedComparison[], sides: Record<string, Side>): PlannedCell[] {
   settle(plan, comparisons, sides);
+  const { minRuns } = plan.protocol.stopping;
   return plan.cells.filter((c) => {
     const key = cellKey(c);
     const mine = comparisons.filter((w) => w.a === key || w.b === key);
-    return mine.length === 0 ? (sides[key]?.runs.length ?? 0) < plan.protocol.stopping.minRuns : mine.some((w) => !w.state!.stop);
+    return mine.length === 0 ? (sides[key]?.runs.length ?? 0) < minRuns : mine.some((w) => needsRunsOf(w, key, minRuns));
   });
 }
 

@@ -26,6 +26,15 @@ describe('which cells the next round runs (recorded runs, 3 each)', () => {
     expect(w.find((x) => x.a === 'naked-mon-async@paper')!.state).toMatchObject({ stop: true, reason: 'precise' });
   });
 
+  it('a comparison with one side below the minimum keeps only that side running (a new cell against one that has its runs)', () => {
+    const newCell = { ...recorded(), 'msa-1-1-async@paper': { ...recorded()['msa-1-1-async@paper'], runs: recorded()['msa-1-1-async@paper'].runs.slice(0, 1) } };
+    const w = watchedComparisons(plan);
+    const active = activeCells(plan, w, newCell).map(cellKey);
+    expect(w.find((x) => x.b === 'msa-1-1-async@paper')!.state).toMatchObject({ stop: false, reason: 'too few runs', nA: 3, nB: 1 });
+    expect(active).toContain('msa-1-1-async@paper');
+    expect(active).not.toContain('naked-mon-async@paper');
+  });
+
   it('every cell runs again while below the minimum', () => {
     const fewer = Object.fromEntries(Object.entries(recorded()).map(([k, s]) => [k, { ...s, runs: s.runs.slice(0, 2) }]));
     expect(activeCells(plan, watchedComparisons(plan), fewer)).toHaveLength(plan.cells.length);
