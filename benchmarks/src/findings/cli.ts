@@ -34,6 +34,7 @@ export function defineFindingsCommand(program: Command): Command {
     .option('--claims <ids>', 'with --continue: only these claims\' comparisons keep cells running (comma-separated, e.g. v,RQ2)', list)
     .option('--rerun <cells>', 'with --continue: set these cells\' runs aside (kept in the record as superseded) and run them again (comma-separated variant@level)', list)
     .option('--set-aside <run-ids>', 'with --continue: take these runs out of their cells (kept in the record as superseded; comma-separated run ids)', list)
+    .option('--max-runs <n>', "with --continue: raise the stated maximum of runs a cell for this session (recorded), e.g. to the runs a verdict says would settle it", positive)
     .option('--because <reason>', 'with --rerun or --set-aside: why the runs are set aside (recorded)')
     .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
     .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
@@ -42,7 +43,7 @@ export function defineFindingsCommand(program: Command): Command {
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
-    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
       const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity, budgetMin: f.budgetMin });
       if (f.from) {
@@ -60,7 +61,7 @@ export function defineFindingsCommand(program: Command): Command {
         const record = readRecord(dir);
         const resumed = findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity });
         const started = Date.now();
-        await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, placement: placementRequest(f) });
+        await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, maxRuns: f.maxRuns, placement: placementRequest(f) });
         const out = evaluateRecord(resumed, record, dir);
         process.stdout.write(out.markdown + '\n');
         phase(`findings --continue: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);

@@ -27,7 +27,16 @@ export interface ContinueOptions {
   /** Single runs (ids) set aside. */
   setAside?: string[];
   because?: string;
+  /** Raises the protocol's maximum of runs a cell for this session (recorded): where a verdict names the runs that would settle it. */
+  maxRuns?: number;
   placement?: PlacementRequest;
+}
+
+/** The plan with this session's stated maximum of runs a cell. */
+export function withMaxRuns(plan: FindingsPlan, maxRuns?: number): FindingsPlan {
+  if (maxRuns === undefined) return plan;
+  if (maxRuns < plan.protocol.stopping.minRuns) throw new Error(`--max-runs ${maxRuns}: below the protocol's minimum of ${plan.protocol.stopping.minRuns} runs a cell`);
+  return { ...plan, protocol: { ...plan.protocol, stopping: { ...plan.protocol.stopping, maxRuns } } };
 }
 
 /** Takes the cells' runs out of the record, keeping them (and why) under superseded. */
@@ -66,8 +75,9 @@ export function recordedPace(record: FindingsRecord): number | null {
   return (Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000 / runs;
 }
 
-export async function continueFindings(plan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
-  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), firstRound: record.rounds.length, commit: (await projectCommit()) ?? 'unknown' };
+export async function continueFindings(recordedPlan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
+  const plan = withMaxRuns(recordedPlan, o.maxRuns);
+  const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), ...(o.maxRuns !== undefined ? { maxRuns: o.maxRuns } : {}), firstRound: record.rounds.length, commit: (await projectCommit()) ?? 'unknown' };
   if (o.rerun?.length) supersede(record, o.rerun, o.because ?? 'rerun requested');
   if (o.setAside?.length) setAside(record, o.setAside, o.because ?? 'set aside');
   (record.continuations ??= []).push(session);

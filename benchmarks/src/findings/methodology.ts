@@ -10,7 +10,7 @@ import { formatCpuList } from '../placement/cpu-list';
 import type { FindingResult } from './evaluate';
 import { METRICS } from './metrics';
 import type { FindingsPlan } from './plan';
-import type { FindingsRecord } from './record';
+import type { Continuation, FindingsRecord } from './record';
 import { cellKey } from './schedule';
 import { settle, watchedComparisons } from './watched';
 
@@ -64,7 +64,8 @@ function repeated(i: MethodologyInput): Principle {
 function sessionsText(r: FindingsRecord): string {
   const cs = r.continuations ?? [];
   const sup = (r.superseded ?? []).map((s) => `${s.cell} (${s.runs.length} runs set aside: ${s.reason})`);
-  return `planned with claims v${r.claimsVersion ?? 1}, continued ${cs.length}× (${cs.map((c) => `claims v${c.claimsVersion}, seed ${c.seed}, from round ${c.firstRound + 1}, commit ${c.commit.slice(0, 12)}`).join('; ')})${sup.length ? `; rerun ${sup.join('; ')}` : ''}`;
+  const scope = (c: Continuation): string => (c.maxRuns !== undefined ? `, up to ${c.maxRuns} runs a cell` : '');
+  return `planned with claims v${r.claimsVersion ?? 1}, continued ${cs.length}× (${cs.map((c) => `claims v${c.claimsVersion}, seed ${c.seed}, from round ${c.firstRound + 1}, commit ${c.commit.slice(0, 12)}${scope(c)}`).join('; ')})${sup.length ? `; rerun ${sup.join('; ')}` : ''}`;
 }
 
 function coverage(i: MethodologyInput): Principle {

@@ -50,6 +50,8 @@ export interface Continuation {
   rerun: string[];
   /** Single runs set aside (their cells run again as the rules ask). */
   setAside?: string[];
+  /** The stated maximum of runs a cell this session raised the protocol's to (--max-runs), if any. */
+  maxRuns?: number;
   /** Index into rounds of this session's first round. */
   firstRound: number;
   /** The code the session ran. */

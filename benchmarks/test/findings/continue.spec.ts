@@ -1,5 +1,5 @@
 import { roundCells } from '../../src/findings/budget';
-import { planFor, recordedPace, setAside, supersede } from '../../src/findings/continue';
+import { planFor, recordedPace, setAside, supersede, withMaxRuns } from '../../src/findings/continue';
 import { findingsPlan } from '../../src/findings/plan';
 import type { FindingsRecord } from '../../src/findings/record';
 import { cellKey } from '../../src/findings/schedule';
@@ -19,6 +19,14 @@ const record = (): FindingsRecord => ({
 });
 
 describe('findings --continue', () => {
+  it('--max-runs raises the stated maximum for the session only, never below the minimum', () => {
+    const plan = findingsPlan('full', { seed: 1, capacity: { rate: 8, source: '--rate' } });
+    expect(withMaxRuns(plan, 12).protocol.stopping).toEqual({ minRuns: 3, maxRuns: 12, precision: 0.1 });
+    expect(plan.protocol.stopping.maxRuns).toBe(6);
+    expect(withMaxRuns(plan, undefined)).toBe(plan);
+    expect(() => withMaxRuns(plan, 2)).toThrow("--max-runs 2: below the protocol's minimum of 3 runs a cell");
+  });
+
   it('--rerun sets a cell\'s runs aside with the reason, so the cell runs again from none', () => {
     const r = record();
     supersede(r, ['msa-1-1@paper'], 'gateway crash fixed in 5535b89');

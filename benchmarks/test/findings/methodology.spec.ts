@@ -59,10 +59,10 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
       mode: 'quick', seed: 3, capacity: { rate: 8, source: '--rate' }, paper: { target: 0.615, multiple: 16, efr: 0.65, probes: [] }, peaks: {}, rounds: [[], [], []], runs: {}, failed: [], comparisons: [],
       budgetMin: 115, claimsVersion: 1, startedAt: '2026-11-27T09:00:00.000Z', endedAt: '2026-11-27T10:50:00.000Z',
       superseded: [{ cell: 'msa-1-1@paper', runs: ['a', 'b', 'c'], reason: 'gateway crash fixed in 5535b89' }],
-      continuations: [{ startedAt: '2026-11-27T13:00:00.000Z', endedAt: '2026-11-27T14:00:00.000Z', seed: 11, claimsVersion: 2, budgetMin: 60, claims: ['v', 'RQ2'], rerun: ['msa-1-1@paper'], firstRound: 3, commit: 'abcdef0123456789', stoppedEarly: 'time budget: round x' }],
+      continuations: [{ startedAt: '2026-11-27T13:00:00.000Z', endedAt: '2026-11-27T14:00:00.000Z', seed: 11, claimsVersion: 2, budgetMin: 60, claims: ['v', 'RQ2'], rerun: ['msa-1-1@paper'], maxRuns: 12, firstRound: 3, commit: 'abcdef0123456789', stoppedEarly: 'time budget: round x' }],
     };
     const ps = methodology({ plan, cells: recorded(), results: evaluateFindings({ plan, cells: recorded() }), record });
-    expect(ps[0].evidence).toMatch(/; planned with claims v1, continued 1× \(claims v2, seed 11, from round 4, commit abcdef012345\); rerun msa-1-1@paper \(3 runs set aside: gateway crash fixed in 5535b89\)$/);
+    expect(ps[0].evidence).toMatch(/; planned with claims v1, continued 1× \(claims v2, seed 11, from round 4, commit abcdef012345, up to 12 runs a cell\); rerun msa-1-1@paper \(3 runs set aside: gateway crash fixed in 5535b89\)$/);
     expect(ps[0].flag).toContain('continuation of 2026-11-27T13:00 stopped early: time budget: round x');
     expect(ps[0].flag).toContain('continuation of 2026-11-27T13:00 ran only for claims v, RQ2: other comparisons got no further runs');
     // Cost: both sessions' wall time (110 + 60 min) against both budgets (115 + 60), the set-aside runs counted.
