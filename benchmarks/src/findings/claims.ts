@@ -34,13 +34,13 @@ export const DESIGN_LEVEL: LoadLevel = '0.5x';
  * lengths, not service; RQ2's EFR moved from 2× (EFR 0 on both sides: nothing to compare) to the
  * paper-equivalent load. The ceiling parts stay at 1.5× (a ceiling shows only under saturation);
  * throughput cannot show it there (every request is answered, so OK/s equals the offered rate).
+ * 3 (2026-11-27): performance parts judged on the paper's own metric at the paper's own load —
+ * Apdex at the paper-equivalent load (Table I/II were measured at 200 users/s) — instead of p95 at
+ * 0.5×, a level of our choosing where every configuration answers 100 % of requests under 800 ms
+ * (Apdex 1.000 in every 0.5× run) and the p95 differences (0–27 ms) sit inside a ±20 % run-to-run
+ * spread: 40–90 runs a side would have been needed. The ceilings read Apdex at 1.5× too. Chosen
+ * after v2's runs were seen; v2's verdicts are kept in the closing note of 2026-11-27.
  */
-// 3 (2026-11-28): performance parts judged on the paper's own metric at the paper's own load —
-// Apdex at the paper-equivalent load (Table I/II were measured at 200 users/s) — instead of p95 at
-// 0.5×, a level of our choosing where every configuration answers 100 % of requests under 800 ms
-// (Apdex 1.000 in every 0.5× run) and the p95 differences (0–27 ms) sit inside a ±20 % run-to-run
-// spread: 40–90 runs a side would have been needed. The ceilings read Apdex at 1.5× too. Chosen
-// after v2's runs were seen; v2's verdicts are kept in the closing note of 2026-11-27.
 export const CLAIMS_VERSION = 3;
 
 /** Every role a claim reads: its comparisons', and the 2 × 2's when it has a design metric. */

@@ -6,7 +6,7 @@ import { CLAIMS, DEFAULT_MARGIN, DESIGN_LEVEL, DESIGN_ROLES, type Claim, type Cl
 import { compareRuns, type Comparison } from './comparison';
 import type { LoadLevel } from './loads';
 import { cellKey } from './schedule';
-import { energySource, METRICS, metricValues } from './metrics';
+import { differenceNumber, differenceUnit, energySource, METRICS, metricValues } from './metrics';
 import type { FindingsPlan } from './plan';
 import { designRow, type DesignRow } from './two-by-two';
 import { combine, judgePart, RULES, type PartVerdict, type Verdict } from './verdict';
@@ -76,9 +76,7 @@ function judgeTest(input: EvaluationInput, c: Claim, t: ClaimTest): PartResult {
 function fmt(raw: number, unit: string): string {
   // Float noise of a difference between equal means prints as 0, not -2.22e-16.
   const v = Math.abs(raw) < 1e-9 ? 0 : raw;
-  if (unit === '') return `${(100 * v).toFixed(1)} pt`;
-  if (unit === 'index') return v.toFixed(3);
-  return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)} ${unit}`;
+  return `${differenceNumber(v, unit)}${differenceUnit(unit)}`;
 }
 
 /**

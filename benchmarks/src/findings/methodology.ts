@@ -64,8 +64,8 @@ function repeated(i: MethodologyInput): Principle {
 function sessionsText(r: FindingsRecord): string {
   const cs = r.continuations ?? [];
   const sup = (r.superseded ?? []).map((s) => `${s.cell} (${s.runs.length} runs set aside: ${s.reason})`);
-  const scope = (c: Continuation): string => (c.maxRuns !== undefined ? `, up to ${c.maxRuns} runs a cell` : '');
-  return `planned with claims v${r.claimsVersion ?? 1}, continued ${cs.length}× (${cs.map((c) => `claims v${c.claimsVersion}, seed ${c.seed}, from round ${c.firstRound + 1}, commit ${c.commit.slice(0, 12)}${scope(c)}`).join('; ')})${sup.length ? `; rerun ${sup.join('; ')}` : ''}`;
+  const maxRunsText = (c: Continuation): string => (c.maxRuns !== undefined ? `, up to ${c.maxRuns} runs a cell` : '');
+  return `planned with claims v${r.claimsVersion ?? 1}, continued ${cs.length}× (${cs.map((c) => `claims v${c.claimsVersion}, seed ${c.seed}, from round ${c.firstRound + 1}, commit ${c.commit.slice(0, 12)}${maxRunsText(c)}`).join('; ')})${sup.length ? `; rerun ${sup.join('; ')}` : ''}`;
 }
 
 function coverage(i: MethodologyInput): Principle {

@@ -37,6 +37,18 @@ function of(r: RunRecord, metric: FindingMetric): number | null {
   }
 }
 
+/** A difference's number as the reports print it: EFR shares in points, an index to 3 decimals, else 3 significant digits (whole from 100). */
+export function differenceNumber(v: number, unit: string): string {
+  if (unit === '') return (100 * v).toFixed(1);
+  if (unit === 'index') return v.toFixed(3);
+  return Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3);
+}
+
+/** What follows a difference's number: " pt" for EFR shares, nothing for an index, else " <unit>". */
+export function differenceUnit(unit: string): string {
+  return unit === '' ? ' pt' : unit === 'index' ? '' : ` ${unit}`;
+}
+
 export function metricValues(runs: RunRecord[], metric: FindingMetric): number[] {
   return runs.map((r) => of(r, metric)).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
 }

@@ -7,7 +7,7 @@ import type { Difference } from '../compare/difference';
 import type { Side } from '../compare/sides';
 import { toHtml, toMarkdown, type Block } from './blocks';
 import { protocolKey, type FindingResult, type PartResult } from './evaluate';
-import { METRICS } from './metrics';
+import { differenceNumber, differenceUnit, METRICS } from './metrics';
 import type { Principle } from './methodology';
 import type { FindingsPlan } from './plan';
 import { CLAIMS_VERSION } from './claims';
@@ -40,9 +40,8 @@ function num(v: number | null | undefined, unit: string): string {
 
 function diffCell(d: Difference | null, unit: string): string {
   if (!d || d.diff === null) return 'n/a';
-  const u = unit === '' ? ' pt' : unit === 'index' ? '' : ` ${unit}`;
-  const f = (v: number): string => (unit === '' ? `${(100 * v).toFixed(1)}` : unit === 'index' ? v.toFixed(3) : Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3));
-  return `${f(d.diff)}${u} ${d.lo === null ? '(no CI)' : `[${f(d.lo)}, ${f(d.hi!)}]`}`;
+  const f = (v: number): string => differenceNumber(v, unit);
+  return `${f(d.diff)}${differenceUnit(unit)} ${d.lo === null ? '(no CI)' : `[${f(d.lo)}, ${f(d.hi!)}]`}`;
 }
 
 function runLinks(r: FindingResult, ctx: ReportContext): string {
