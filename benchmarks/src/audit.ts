@@ -37,6 +37,8 @@ export interface Audit {
   summary: string;
   drainS: number;
   drained: boolean;
+  /** Of the stuck, left open with no client told of them and stopped with the processes (drainDecision 'untold-only'). */
+  discarded: number;
 }
 
 export interface AuditInput {
@@ -47,6 +49,7 @@ export interface AuditInput {
   acked: number | null;
   drainS: number;
   drained: boolean;
+  untoldBacklog?: number;
 }
 
 const FINAL = new Set(['graded', 'failed']);
@@ -81,7 +84,8 @@ export function judgeAudit(input: AuditInput): Audit {
   const details = [`accepted ${input.acceptedCount}`, `persisted final ${final.length}`];
   if (input.acked !== null) details.push(`acked ${input.acked}`);
   if (unacked) details.push(`${unacked} final but never acked`);
-  if (stuck) details.push(`${stuck} not final after a ${input.drainS.toFixed(0)} s drain`);
+  const discarded = input.untoldBacklog ?? 0;
+  if (stuck) details.push(`${stuck} not final after a ${input.drainS.toFixed(0)} s drain${discarded ? ` (${discarded} of them no client was told of: stopped with the processes)` : ''}`);
   if (unacknowledgedWrites) details.push(`${unacknowledgedWrites} written after the client gave up`);
   const failedGrading = final.filter((r) => r.status === 'failed').length;
   const expired = final.filter((r) => r.status === 'failed' && r.failureReason?.startsWith('expired:')).length;
@@ -101,6 +105,7 @@ export function judgeAudit(input: AuditInput): Audit {
     summary: `${balanced ? 'balanced' : `lost ${lost} / duplicated ${duplicated}${unacked ? ` / unacked ${unacked}` : ''}`} (${details.join(', ')})`,
     drainS: input.drainS,
     drained: input.drained,
+    discarded,
   };
 }
 
@@ -126,17 +131,52 @@ export async function deleteProduction(id: number): Promise<void> {
   await withDb((db) => db.query('DELETE FROM exercise_productions WHERE id = $1', [id]));
 }
 
+/** How a drain ends: nothing open; only work no client was told about left (discardable); out of time. */
+export type DrainEnd = 'drained' | 'untold-only' | 'timeout';
+
+export interface DrainPoll {
+  /** Productions still received/queued/grading. */
+  open: number;
+  /** Of which the client was told were accepted (null: the told ids are not known). */
+  openTold: number | null;
+  elapsedS: number;
+  timeoutS: number;
+  /** From this many seconds on, a backlog nobody was told about ends the drain (null: never). */
+  untoldAfterS: number | null;
+}
+
+/**
+ * One poll of the drain, decided. A backlog of productions whose client already gave up (it was
+ * never answered 201/202) is work no student waits for: after `untoldAfterS` the drain need not
+ * outwait it (issue 30: a blocking monolith past its capacity grades such a backlog for 90–120 s).
+ */
+export function drainDecision(p: DrainPoll): DrainEnd | 'wait' {
+  if (p.open === 0) return 'drained';
+  if (p.untoldAfterS !== null && p.openTold === 0 && p.elapsedS >= p.untoldAfterS) return 'untold-only';
+  return p.elapsedS >= p.timeoutS ? 'timeout' : 'wait';
+}
+
+export interface DrainResult {
+  drainS: number;
+  drained: boolean;
+  /** Productions left open when the drain ended on 'untold-only' (the caller discards them with the processes), else 0. */
+  untoldBacklog: number;
+}
+
 /**
  * Bounded drain: waits until no production is received/queued/grading, polling the database
- * once a second, at most `timeoutS`. Returns how long it took and whether it drained.
+ * once a second, at most `timeoutS`; with the told ids and `untoldAfterS`, it also ends once
+ * only productions no client was told about remain.
  */
-export async function drain(timeoutS: number): Promise<{ drainS: number; drained: boolean }> {
+export async function drain(timeoutS: number, opts: { told?: readonly number[] | null; untoldAfterS?: number | null } = {}): Promise<DrainResult> {
   const started = Date.now();
+  const told = opts.told ? new Set(opts.told) : null;
   for (;;) {
-    const open = await withDb(async (db) => Number((await db.query<{ n: string }>("SELECT count(*) AS n FROM exercise_productions WHERE status NOT IN ('graded', 'failed')")).rows[0].n));
+    const open = await withDb(async (db) => (await db.query<{ id: number }>("SELECT id FROM exercise_productions WHERE status NOT IN ('graded', 'failed')")).rows.map((r) => Number(r.id)));
     const drainS = (Date.now() - started) / 1000;
-    if (open === 0) return { drainS, drained: true };
-    if (drainS >= timeoutS) return { drainS, drained: false };
+    const openTold = told ? open.filter((id) => told.has(id)).length : null;
+    const end = drainDecision({ open: open.length, openTold, elapsedS: drainS, timeoutS, untoldAfterS: told ? (opts.untoldAfterS ?? null) : null });
+    if (end !== 'wait') return { drainS, drained: end === 'drained', untoldBacklog: end === 'untold-only' ? open.length : 0 };
     await sleep(1000);
   }
 }

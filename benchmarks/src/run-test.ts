@@ -59,6 +59,11 @@ export interface RunOptions extends ProtocolOverrides {
   runId?: string;
   /** Upper bound of the post-run drain (no production left queued or grading), seconds. */
   drainTimeoutS?: number;
+  /**
+   * End the drain after this many seconds when every production left open is one no client was
+   * told was accepted, and stop the variant with that backlog (default: wait it out; findings: 15).
+   */
+  discardUntoldAfterS?: number;
   powerModel?: PowerModel;
   /** k6 web dashboard HTML export per run (default on). */
   dashboard?: boolean;
@@ -496,20 +501,33 @@ async function driveLoad(ctx: TestContext, r: number): Promise<LoadResult> {
 /** Bounded drain, then what the client was told vs what the database (and the broker) kept. */
 async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<Audit> {
   const timeoutS = ctx.opts.drainTimeoutS ?? 120;
-  phase(`run ${r}: draining (no production queued or grading; at most ${timeoutS} s)`);
-  const d = await drain(timeoutS);
-  await ctx.opts.hooks?.beforeAudit?.(r);
   const accepted = load.samples.filter((s) => s.status === 201 || s.status === 202);
   const ids = accepted.map((s) => s.ep_id).filter((id): id is number => typeof id === 'number');
+  // Ids when the sample lines carry every accepted SPS; counts otherwise.
+  const acceptedIds = ids.length === load.paper.sps.accepted ? ids : null;
+  const untoldAfterS = acceptedIds ? (ctx.opts.discardUntoldAfterS ?? null) : null;
+  phase(`run ${r}: draining (no production queued or grading; at most ${timeoutS} s${untoldAfterS === null ? '' : `, or ${untoldAfterS} s when no client was told of those left`})`);
+  const d = await drain(timeoutS, { told: acceptedIds, untoldAfterS });
+  if (d.untoldBacklog) await discardBacklog(ctx, r, d.untoldBacklog);
+  await ctx.opts.hooks?.beforeAudit?.(r);
   const acksAfter = load.acksBefore === null ? null : await settledRabbitAcks();
   return judgeAudit({
     acceptedCount: load.paper.sps.accepted,
-    // Ids when the sample lines carry every accepted SPS; counts otherwise.
-    acceptedIds: ids.length === load.paper.sps.accepted ? ids : null,
+    acceptedIds,
     rows: await productionRows(),
     acked: load.acksBefore === null || acksAfter === null ? null : acksAfter - load.acksBefore,
     ...d,
   });
+}
+
+/**
+ * Work no client waits for any more (its SPS was never answered) is stopped with the processes
+ * doing it: the next run, or the next test's bring-up, starts on fresh processes instead of
+ * waiting while they grade it (ensureUp / bringUp bring the variant back).
+ */
+async function discardBacklog(ctx: TestContext, r: number, open: number): Promise<void> {
+  phase(`run ${r}: ${open} productions still open, none told accepted: stopping ${ctx.opts.variant} rather than waiting for work no client waits for`);
+  await variantDown();
 }
 
 /** Validity, resources, energy, restarts: the run's record (run-N.json). */

@@ -1,4 +1,4 @@
-import { judgeAudit, settledRabbitAcks } from '../src/audit';
+import { drainDecision, judgeAudit, settledRabbitAcks } from '../src/audit';
 
 const rows = (n: number, status = 'graded') => Array.from({ length: n }, (_, i) => ({ id: i + 1, status }));
 const base = { acked: null, drainS: 1, drained: true };
@@ -52,6 +52,35 @@ describe('zero-loss audit arithmetic', () => {
     // Answered 503 (or cut): a write the client was not told was accepted, still no loss.
     const refused = judgeAudit({ ...base, acked: 3, acceptedCount: 2, acceptedIds: [1, 2], rows: [...rows(2), expired] });
     expect(refused).toMatchObject({ balanced: true, lost: 0, expired: 1, unacknowledgedWrites: 1 });
+  });
+});
+
+describe('the drain: when it may stop waiting', () => {
+  const poll = { open: 3, openTold: 0, elapsedS: 15, timeoutS: 120, untoldAfterS: 15 };
+
+  it('ends when nothing is open', () => {
+    expect(drainDecision({ ...poll, open: 0, elapsedS: 0 })).toBe('drained');
+  });
+
+  it('leaves a backlog no client was told of once untoldAfterS has passed, not before', () => {
+    expect(drainDecision(poll)).toBe('untold-only');
+    expect(drainDecision({ ...poll, elapsedS: 14 })).toBe('wait');
+  });
+
+  it('waits for a production a client was told was accepted, up to the timeout', () => {
+    expect(drainDecision({ ...poll, openTold: 1 })).toBe('wait');
+    expect(drainDecision({ ...poll, openTold: 1, elapsedS: 120 })).toBe('timeout');
+  });
+
+  it('without the told ids (or untoldAfterS) it waits out every open production', () => {
+    expect(drainDecision({ ...poll, openTold: null })).toBe('wait');
+    expect(drainDecision({ ...poll, untoldAfterS: null })).toBe('wait');
+  });
+
+  it('a discarded backlog is reported as stuck work nobody was told of, not a loss', () => {
+    const a = judgeAudit({ ...base, drained: false, untoldBacklog: 1, acceptedCount: 1, acceptedIds: [1], rows: [{ id: 1, status: 'graded' }, { id: 2, status: 'grading' }] });
+    expect(a).toMatchObject({ balanced: true, lost: 0, stuck: 1, discarded: 1 });
+    expect(a.summary).toMatch(/1 of them no client was told of/);
   });
 });
 

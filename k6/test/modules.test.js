@@ -2,7 +2,7 @@
 //   k6 run --quiet k6/test/modules.test.js     (exit 0 = every check passed)
 // benchmarks/test/k6-modules.parallel.int.ts runs this file and pins how many checks ran: count a new check there.
 import { check } from 'k6';
-import { loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
+import { iterationsScheduled, loadConfig, scenarioOptions, thresholdOptions } from '../lib/config.js';
 import { OPTIONS_SCHEMA, readOptions } from '../lib/options.js';
 import { bucketOf, classify, responseTimeMs, retryAfterS, spsOkStatuses } from '../lib/outcome.js';
 import { productionDataJson, spsBody } from '../lib/sps-body.js';
@@ -83,6 +83,11 @@ export default function () {
       thresholdOptions(loadConfig({ profile: 'smoke' }, profiles)).sg_ko[0] === 'count==0' && Object.keys(thresholdOptions(cfg)).length === 0,
     'paper profile: like Gatling, no connection reuse between users, evenly spaced arrivals': () =>
       cfg.connectionReuse === false && cfg.arrivals === 'even',
+    'VUs never exceed the iterations the schedule starts (findings at 128/s: 10 s ramp + 30 s hold = 4,485, not 11,136)': () => {
+      const f = scenarioOptions(loadConfig({ profile: 'small', peak: 128, rampS: 10, holdS: 30, pauseS: 5 }, profiles));
+      const most = iterationsScheduled(1, [{ target: 128, duration: '10s' }, { target: 128, duration: '30s' }]);
+      return most === Math.ceil((645 + 3840) * 1.01) + 2 && f.preAllocatedVUs === most && f.maxVUs === most && sc.preAllocatedVUs === 200 * (25 + 2 + 60);
+    },
     'exponential arrivals: the executor ticks oversample x faster': () => {
       const e = scenarioOptions(loadConfig({ profile: 'paper', arrivals: 'exponential' }, profiles));
       return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ profile: 'paper', arrivals: 'bursty' }, profiles));

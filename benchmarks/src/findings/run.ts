@@ -51,13 +51,20 @@ export function sidesOf(record: Pick<FindingsRecord, 'runs'>, root?: string): Re
   return out;
 }
 
+/**
+ * A backlog no client was told of (its SPS unanswered) is stopped with the processes after this
+ * long instead of graded: past the paper-equivalent load a blocking variant otherwise grades for
+ * 90–120 s after every run (record full-20261127), a third of its run's time.
+ */
+export const DISCARD_UNTOLD_AFTER_S = 15;
+
 /** One run of a variant at a peak under the plan's protocol, kept up for the next cell of the same variant. */
 export type OneRun = (variant: string, peak: number, label: string) => Promise<Aggregated>;
 
 export function oneRun(plan: FindingsPlan, placement?: PlacementRequest): OneRun {
   const pr = plan.protocol;
   return (variant, peak, label) =>
-    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement });
+    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S });
 }
 
 /** Spec files of the plan's derived cells, by variant name. */
