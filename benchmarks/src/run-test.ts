@@ -178,6 +178,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     ...injection,
     connectionReuse: opts.connectionReuse ?? named.connectionReuse,
     arrivals: opts.arrivals ?? named.arrivals,
+    ...(opts.timeoutS !== undefined ? { timeoutS: opts.timeoutS } : {}),
   };
   const runs = opts.runs ?? profile.runs;
   const betweenS = opts.pauseS ?? profile.betweenRunsS;
@@ -234,6 +235,7 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     arrivals: profile.arrivals,
   };
   if (opts.apdexTMs) k6Overrides.apdexTMs = opts.apdexTMs;
+  if (profile.timeoutS !== undefined) k6Overrides.timeoutS = profile.timeoutS;
   if (profile.suite) {
     // The steps as resolved (a soak's rate, --peak scaling) and one log line per request.
     Object.assign(k6Overrides, { steps: profile.suite.steps, transitionS: profile.suite.transitionS, logRequests: true });

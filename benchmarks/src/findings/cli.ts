@@ -9,8 +9,8 @@ import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
 import { resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
-import { findingsPlan, planText } from './plan';
-import { latestRecordDir, readRecord } from './record';
+import { findingsPlan, planText, PROTOCOLS } from './plan';
+import { latestRecordDir, previousPaperStart, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings } from './run';
 import { continueFindings } from './continue';
 
@@ -45,7 +45,9 @@ export function defineFindingsCommand(program: Command): Command {
     .option(...PLACEMENT_OPTIONS.sutCpus)
     .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
       const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
-      const plan = findingsPlan(f.smoke ? 'smoke' : f.quick ? 'quick' : 'full', { seed: f.seed, capacity, budgetMin: f.budgetMin });
+      const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
+      const paperStart = capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined;
+      const plan = findingsPlan(mode, { seed: f.seed, capacity, budgetMin: f.budgetMin, paperStart });
       if (f.from) {
         const dir = f.from === true ? latestRecordDir() : f.from;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');

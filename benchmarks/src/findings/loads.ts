@@ -121,9 +121,9 @@ function bracket(ps: Measured[], target: number): { lo: number | null; hi: numbe
  * probe measured its multiple, or it contradicts the VALID ones); one within tolerance is probed
  * again, for a VALID figure there.
  */
-export function nextPaperProbe(probes: PaperProbe[], maxProbes: number, target = PAPER_EFR, tolerance = PAPER_TOLERANCE): number | null {
+export function nextPaperProbe(probes: PaperProbe[], maxProbes: number, target = PAPER_EFR, tolerance = PAPER_TOLERANCE, first = FIRST_PROBE): number | null {
   if (probes.length >= maxProbes) return null;
-  if (probes.length === 0) return FIRST_PROBE;
+  if (probes.length === 0) return first;
   const within = (p: Measured) => Math.abs(p.efr - target) <= tolerance;
   const valid = measuredOf(probes).filter(isValid);
   if (valid.some(within)) return null;
@@ -146,9 +146,11 @@ export function paperResult(probes: PaperProbe[], target = PAPER_EFR): PaperSear
 }
 
 /** Runs the search: `probe(m)` runs naked-mon at m × and returns its probe; `onProbe` sees the search after each. */
-export async function searchPaperLoad(probe: (multiple: number) => Promise<PaperProbe>, maxProbes: number, onProbe?: (s: PaperSearch) => void, target = PAPER_EFR, tolerance = PAPER_TOLERANCE): Promise<PaperSearch> {
+export async function searchPaperLoad(probe: (multiple: number) => Promise<PaperProbe>, maxProbes: number, onProbe?: (s: PaperSearch) => void, opts: { target?: number; tolerance?: number; first?: number } = {}): Promise<PaperSearch> {
+  const { target = PAPER_EFR, tolerance = PAPER_TOLERANCE, first = FIRST_PROBE } = opts;
   const probes: PaperProbe[] = [];
-  for (let m = nextPaperProbe(probes, maxProbes, target, tolerance); m !== null; m = nextPaperProbe(probes, maxProbes, target, tolerance)) {
+  const next = (): number | null => nextPaperProbe(probes, maxProbes, target, tolerance, first);
+  for (let m = next(); m !== null; m = next()) {
     probes.push(await probe(m));
     onProbe?.(paperResult(probes, target));
   }

@@ -162,7 +162,7 @@ function cost(i: MethodologyInput): Principle {
   return {
     id: 'P8',
     name: 'Cost',
-    evidence: `${runs} runs${i.record?.continuations?.length ? ` over ${1 + i.record.continuations.length} sessions` : ''}${wallMin === null ? '' : ` in ${wallMin.toFixed(0)} min wall time = ${((wallMin / 60) * cores).toFixed(1)} core-hours on this ${cores}-core machine`}; planned worst case ${i.plan.estimate.totalMin} min, budget ${budget} min`,
+    evidence: `${runs} runs${i.record?.continuations?.length ? ` over ${1 + i.record.continuations.length} sessions` : ''}${wallMin === null ? '' : ` in ${wallMin.toFixed(0)} min wall time = ${((wallMin / 60) * cores).toFixed(1)} core-hours on this ${cores}-core machine`}; planned ${i.plan.estimate.minimumMin} min for the minimum runs (${i.plan.estimate.totalMin} min at the maximum), budget ${budget} min`,
     ...(wallMin === null ? { flag: 'wall time not recorded (evaluated from results, not run)' } : wallMin > budget ? { flag: `over the ${budget} min budget` } : {}),
   };
 }

@@ -4,7 +4,9 @@
 // maximum (stats/stopping.ts). The plan is data: --dry-run prints it, run.ts runs it.
 import type { StoppingRule } from '../stats/stopping';
 import { CLAIMS, cellsOf, type Role } from './claims';
-import { LEVELS, peakOf, type Capacity, type LoadLevel } from './loads';
+import { loadProfile } from '../profiles';
+import { FIRST_PROBE, LEVELS, MULTIPLES, peakOf, type Capacity, type LoadLevel } from './loads';
+import { BRING_UP_S, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from './pricing';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 
 /** smoke: the pipeline end to end in minutes (two cells a level, one search probe) — proves the machinery, decides nothing. */
@@ -36,13 +38,21 @@ export interface Protocol {
   paperProbes: number;
   /** What the plan must fit in, minutes. */
   budgetMin: number;
+  /** The client's request timeout, s (60: Gatling's default, the paper's client). */
+  timeoutS: number;
 }
 
 export interface Estimate {
-  runS: number;
+  /** Seconds a run takes at each level run (pricing.ts; the paper level at paperMultiple). */
+  runS: Partial<Record<LoadLevel, number>>;
+  /** One round: a bring-up per variant and each cell once. */
   roundS: number;
   searchS: number;
-  /** Worst case: every cell runs the maximum. */
+  /** The multiple the paper level is priced at: where the search starts. */
+  paperMultiple: number;
+  /** Search + the minimum rounds: what every run of this mode spends (rounds past it run only if they fit the budget). */
+  minimumMin: number;
+  /** Search + every round to the maximum. */
   totalMin: number;
 }
 
@@ -55,7 +65,14 @@ export interface FindingsPlan {
   notRun: string[];
   seed: number;
   capacity: Capacity | null;
+  /** The search's first multiple, and where it comes from (a previous run's finding on this machine, or the default). */
+  paperStart: PaperStart;
   estimate: Estimate;
+}
+
+export interface PaperStart {
+  multiple: number;
+  source: string;
 }
 
 /** The 2 × 2's fourth cell: MSA-1-1 with the grader spawned instead of blocking the Exercise MS. */
@@ -63,8 +80,9 @@ export const MSA_ASYNC: DerivedVariant = { name: 'msa-1-1-async', from: 'msa-1-1
 
 /**
  * Replicated cells sized to this 2-core machine (the paper had 24 threads; MON × 8 or MSA 2-4-4
- * here would measure CPU contention, not scaling). --quick keeps the 2 × 2 and one replicated
- * configuration per architecture at 0.5× and the paper-equivalent load.
+ * here would measure CPU contention, not scaling). --quick keeps the 2 × 2 at 0.5× and the
+ * paper-equivalent load: an overloaded run costs ~2 min even there, and 30 min hold two rounds of
+ * four (the replicated cells' claims (ii)–(iv), (vi) stay inconclusive in it).
  */
 const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
   full: {
@@ -82,8 +100,6 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
     'mon-async': 'naked-mon-async',
     'msa-blocking': 'msa-1-1',
     'msa-async': MSA_ASYNC.name,
-    'mon-replicated': 'mon-x2',
-    'msa-replicated': 'msa-1-2',
   },
   smoke: {
     'mon-blocking': 'naked-mon',
@@ -92,33 +108,62 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
 };
 
 /**
- * Maxima chosen by the arithmetic below so the worst case fits the budget: full ≤ 3 h with
- * 3–6 runs per cell; quick ≤ 30 min with 2 runs (its methodology section flags that).
+ * Maxima chosen by the pricing (pricing.ts) so the minimum fits the budget: full ≤ 3 h with 3–6
+ * runs per cell; quick ≤ 30 min with 2 runs (its methodology section flags that) and a 20 s client
+ * timeout, so an overloaded run's started users are done in 65 s instead of 145 s — Apdex is the
+ * same either way (a reply later than 4T = 6 s is frustrated, as a timeout is); EFR is not, which
+ * is why its paper-equivalent multiple is searched under that timeout.
  */
 export const PROTOCOLS: Record<Mode, Protocol> = {
-  full: { profile: 'small', rampS: 10, holdS: 30, pauseS: 5, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 }, paperProbes: 5, budgetMin: 180 },
-  quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 5, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30 },
-  smoke: { profile: 'small', rampS: 3, holdS: 7, pauseS: 0, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 1, budgetMin: 10 },
+  full: { profile: 'small', rampS: 10, holdS: 30, pauseS: 5, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 }, paperProbes: 5, budgetMin: 180, timeoutS: 60 },
+  quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 0, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30, timeoutS: 20 },
+  smoke: { profile: 'small', rampS: 3, holdS: 7, pauseS: 0, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 1, budgetMin: 15, timeoutS: 10 },
 };
 
 /**
- * Measured here (results of 2026-11-25): bring-up, seeding and warm-up of a variant 10–30 s;
- * each run ends ~25 s after its hold (iterations started late finish their five 5 s pauses)
- * plus ~5 s of drain, audit and reset.
+ * Where the search starts without a previous finding on this machine: the multiple found on one
+ * of this kind (2 cores; record full-20261127: 16× = 128 it/s, EFR 65.1 %), so it takes one to
+ * three probes, not five from 2×. Smoke runs at toy rates and starts at FIRST_PROBE.
  */
-export const SETUP_S = 30;
-export const TAIL_S = 30;
+export const DEFAULT_PAPER_START: Record<Mode, PaperStart> = {
+  full: { multiple: 16, source: 'the multiple found on a machine of this kind, 2026-11-27' },
+  quick: { multiple: 16, source: 'the multiple found on a machine of this kind, 2026-11-27' },
+  smoke: { multiple: FIRST_PROBE, source: 'the first probe' },
+};
+/** The rate a plan without a calibration is priced at (naked-mon's here, 2026-11-27). */
+const ASSUMED_RATE = 8;
 
-/** Plan arithmetic: a round brings every variant up once and runs each of its cells once. */
-export function estimate(p: Protocol, variants: number, cells: number): Estimate {
-  const runS = p.rampS + p.holdS + TAIL_S + p.pauseS;
-  const roundS = variants * SETUP_S + cells * runS;
-  const searchS = SETUP_S + p.paperProbes * runS;
-  return { runS, roundS, searchS, totalMin: Math.ceil((searchS + p.stopping.maxRuns * roundS) / 60) };
+/** A run's shape at a level (the paper level at the multiple the search starts from). */
+function shapeAt(p: Protocol, level: LoadLevel, rate: number, paperMultiple: number): RunShape {
+  const multiple = level === 'paper' ? paperMultiple : MULTIPLES[level];
+  return { peak: Math.max(1, Math.round(multiple * rate)), overloaded: multiple > 1, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S };
 }
 
-export function findingsPlan(mode: Mode, opts: { seed?: number; capacity?: Capacity | null; budgetMin?: number } = {}): FindingsPlan {
-  const roles = ROLES[mode];
+/**
+ * Plan arithmetic: a round brings every variant up once and runs each of its cells once; the
+ * search probes naked-mon up to paperProbes times near the paper level.
+ */
+export function estimate(p: Protocol, cells: readonly CellId[], rate = ASSUMED_RATE, paperMultiple = DEFAULT_PAPER_START.full.multiple): Estimate {
+  const runS: Partial<Record<LoadLevel, number>> = {};
+  for (const level of new Set(cells.map((c) => c.level))) runS[level] = priceRun(shapeAt(p, level, rate, paperMultiple)).totalS;
+  const variants = new Set(cells.map((c) => c.variant)).size;
+  const roundS = variants * BRING_UP_S + cells.reduce((sum, c) => sum + runS[c.level]!, 0);
+  const searchS = BRING_UP_S + p.paperProbes * priceRun(shapeAt(p, 'paper', rate, paperMultiple)).totalS;
+  const minutes = (rounds: number): number => Math.ceil((searchS + rounds * roundS) / 60);
+  return { runS, roundS, searchS, paperMultiple, minimumMin: minutes(p.stopping.minRuns), totalMin: minutes(p.stopping.maxRuns) };
+}
+
+export interface PlanOptions {
+  seed?: number;
+  capacity?: Capacity | null;
+  budgetMin?: number;
+  paperStart?: PaperStart;
+  /** Variants in the design roles instead of the mode's (the tests' fixtures; a study of other presets). */
+  roles?: Partial<Record<Role, string>>;
+}
+
+export function findingsPlan(mode: Mode, opts: PlanOptions = {}): FindingsPlan {
+  const roles = opts.roles ?? ROLES[mode];
   const protocol = { ...PROTOCOLS[mode], ...(opts.budgetMin ? { budgetMin: opts.budgetMin } : {}) };
   const cells = new Map<string, PlannedCell>();
   const notRun = new Set<string>();
@@ -139,11 +184,17 @@ export function findingsPlan(mode: Mode, opts: { seed?: number; capacity?: Capac
   // Variants in the roles' order, levels in LEVELS order: a stable listing (the run order is the schedule's).
   const order = Object.values(roles);
   const list = [...cells.values()].sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
-  const variants = new Set(list.map((c) => c.variant)).size;
-  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity: opts.capacity ?? null, estimate: estimate(protocol, variants, list.length) };
+  const paperStart = opts.paperStart ?? DEFAULT_PAPER_START[mode];
+  const capacity = opts.capacity ?? null;
+  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity, paperStart, estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple) };
 }
 
 const fmtMin = (s: number): string => `${(s / 60).toFixed(1)} min`;
+
+const runPrices = (e: Estimate): string =>
+  LEVELS.filter((l) => e.runS[l] !== undefined)
+    .map((l) => `${l}${l === 'paper' ? ` (${e.paperMultiple}×)` : ''} ≤ ${e.runS[l]} s`)
+    .join(', ');
 
 /** Every cell × load × run of the worst case, in the seeded order (later rounds run only cells still undecided). */
 export function planText(p: FindingsPlan): string {
@@ -164,9 +215,9 @@ export function planText(p: FindingsPlan): string {
   return [
     `findings (${p.mode}): ${p.cells.length} cells (variant × load) over ${new Set(p.cells.map((c) => c.variant)).size} variants; profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s, ${pr.pauseS} s apart; seed ${p.seed}`,
     `capacity: ${rate === null ? 'no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate' : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
-    `paper-equivalent load: naked-mon EFR → 61.5 % (paper 000, Table I, 200 users/s), searched from 2× (double, then bisect) in at most ${pr.paperProbes} runs`,
+    `paper-equivalent load: naked-mon EFR → 61.5 % (paper 000, Table I, 200 users/s), searched from ${p.paperStart.multiple}× (${p.paperStart.source}; double, halve, then bisect) in at most ${pr.paperProbes} runs; client timeout ${pr.timeoutS} s`,
     `repetitions per comparison: ${pr.stopping.minRuns} to ${pr.stopping.maxRuns}, until the 95% CI half-width of B − A ≤ ${100 * pr.stopping.precision}% of A's median`,
-    `estimated duration (worst case): search ${fmtMin(e.searchS)} + ${pr.stopping.maxRuns} rounds × ${fmtMin(e.roundS)} (${e.runS} s a run, ${SETUP_S} s a bring-up) = ${e.totalMin} min (budget ${pr.budgetMin} min: a round past the minimum of ${pr.stopping.minRuns} starts only if it fits at the pace measured)`,
+    `estimated duration: search ≤ ${fmtMin(e.searchS)} + ${fmtMin(e.roundS)} a round (a run at ${runPrices(e)}; ${BRING_UP_S} s a bring-up) = ${e.minimumMin} min for the minimum of ${pr.stopping.minRuns} rounds${pr.stopping.maxRuns > pr.stopping.minRuns ? `, ${e.totalMin} min if all ${pr.stopping.maxRuns} ran` : ''} (budget ${pr.budgetMin} min: a round past the minimum starts only if it fits at the pace measured)`,
     'cells:',
     ...p.cells.map((c, i) => `${i + 1}. ${c.variant}${c.derived ? ` (= ${c.derived.from} with ${JSON.stringify(c.derived.set)})` : ''} @ ${c.level} (${peak(c.level)}) — roles ${c.roles.join(', ')} — for ${c.usedBy.join(', ')}`),
     'runs (cell × load × run, seeded order):',

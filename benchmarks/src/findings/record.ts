@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from '../paths';
 import type { Capacity, LoadLevel, PaperSearch } from './loads';
-import type { FindingsPlan } from './plan';
+import type { FindingsPlan, PaperStart } from './plan';
 import type { WatchedComparison } from './watched';
 
 /** What a findings run did, in the order it did it. */
@@ -27,6 +27,10 @@ export interface FindingsRecord {
   stoppedEarly?: string;
   /** The time budget the rounds obeyed, minutes (absent in records written before it was kept). */
   budgetMin?: number;
+  /** The client's request timeout, s (absent: 60, the only one before it was kept). */
+  clientTimeoutS?: number;
+  /** Where the paper-equivalent search started (absent: at FIRST_PROBE). */
+  paperStart?: PaperStart;
   /** claims.ts CLAIMS_VERSION the run was planned with (absent: version 1). */
   claimsVersion?: number;
   /** Later sessions that added rounds to this run (--continue), in order. */
@@ -73,3 +77,20 @@ export function readRecord(dir: string): FindingsRecord {
   return JSON.parse(readFileSync(join(dir, RECORD_FILE), 'utf8')) as FindingsRecord;
 }
 
+
+/**
+ * Where a new search starts: the paper-equivalent multiple the newest run found on this machine
+ * at the same sustainable rate and client timeout (EFR depends on both), else null.
+ */
+export function previousPaperStart(at: { rate: number; timeoutS: number }, root = join(resultsDir(), 'findings')): PaperStart | null {
+  if (!existsSync(root)) return null;
+  const found = readdirSync(root)
+    .filter((d) => existsSync(join(root, d, RECORD_FILE)))
+    .map((d) => ({ dir: d, record: readRecord(join(root, d)) }))
+    .filter(({ record: r }) => r.paper?.multiple != null && r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS)
+    .sort((a, b) => a.record.startedAt.localeCompare(b.record.startedAt));
+  const newest = found.at(-1);
+  if (!newest) return null;
+  const p = newest.record.paper;
+  return { multiple: p.multiple!, source: `found by results/findings/${newest.dir}: EFR ${(100 * p.efr!).toFixed(1)} %` };
+}

@@ -15,6 +15,7 @@ import { variantDown } from '../stack';
 import type { Aggregated } from '../types';
 import type { PlacementRequest } from '../placement/plan';
 import { roundOverBudget } from './budget';
+import { DISCARD_UNTOLD_AFTER_S } from './pricing';
 import { writeDesignCompares } from './design-compares';
 import { designCellsOf, evaluateFindings } from './evaluate';
 import { CAPACITY_VARIANT, paperProbeOf, paperResult, peakOf, searchPaperLoad } from './loads';
@@ -51,20 +52,13 @@ export function sidesOf(record: Pick<FindingsRecord, 'runs'>, root?: string): Re
   return out;
 }
 
-/**
- * A backlog no client was told of (its SPS unanswered) is stopped with the processes after this
- * long instead of graded: past the paper-equivalent load a blocking variant otherwise grades for
- * 90–120 s after every run (record full-20261127), a third of its run's time.
- */
-export const DISCARD_UNTOLD_AFTER_S = 15;
-
 /** One run of a variant at a peak under the plan's protocol, kept up for the next cell of the same variant. */
 export type OneRun = (variant: string, peak: number, label: string) => Promise<Aggregated>;
 
 export function oneRun(plan: FindingsPlan, placement?: PlacementRequest): OneRun {
   const pr = plan.protocol;
   return (variant, peak, label) =>
-    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S });
+    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, timeoutS: pr.timeoutS, runId: makeRunId(variant.replace(/^.*\/|\.yaml$/g, ''), label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S });
 }
 
 /** Spec files of the plan's derived cells, by variant name. */
@@ -105,7 +99,7 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
   const pr = plan.protocol;
   const rate = plan.capacity.rate;
   const started = Date.now();
-  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, claimsVersion: CLAIMS_VERSION, startedAt: new Date().toISOString(), endedAt: null };
+  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, clientTimeoutS: pr.timeoutS, paperStart: plan.paperStart, claimsVersion: CLAIMS_VERSION, startedAt: new Date().toISOString(), endedAt: null };
   const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
   const one = oneRun(plan, placement);
   try {
@@ -116,10 +110,15 @@ export async function runFindings(plan: FindingsPlan, dir: string, placement?: P
       phase(`findings: paper-equivalent search, naked-mon at ${m}× = ${peak} it/s`);
       return paperProbeOf(m, peak, await one(CAPACITY_VARIANT, peak, `findings-search-${m}x`));
     };
-    record.paper = await searchPaperLoad(probe, pr.paperProbes, (search) => {
-      record.paper = search;
-      save();
-    });
+    record.paper = await searchPaperLoad(
+      probe,
+      pr.paperProbes,
+      (search) => {
+        record.paper = search;
+        save();
+      },
+      { first: plan.paperStart.multiple },
+    );
     for (const level of pr.levels) {
       const p = peakOf(level, rate, record.paper.multiple);
       if (p !== null) record.peaks[level] = p;

@@ -33,6 +33,8 @@ export interface ProtocolOverrides {
    */
   kdfCost?: number;
   apdexTMs?: number;
+  /** The client's request timeout, s (default: the profile's, else 60). */
+  timeoutS?: number;
   raw?: boolean;
 }
 

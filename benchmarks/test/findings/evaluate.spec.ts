@@ -7,13 +7,13 @@ import { evaluateFindings, type FindingResult, type PartResult } from '../../src
 import { LEVELS } from '../../src/findings/loads';
 import { findingsPlan } from '../../src/findings/plan';
 import { evaluateCells } from '../../src/findings/run';
-import { atEveryLevel, writeRecordedResults } from './recorded';
+import { atEveryLevel, writeRecordedResults, RECORDED_ROLES } from './recorded';
 
 let root: string;
 let cells: Record<string, Side>;
 let results: FindingResult[];
 // The quick plan's cells, run here at every level (the recorded figures do not depend on it).
-const quick = findingsPlan('quick', { seed: 1 });
+const quick = findingsPlan('quick', { seed: 1, roles: RECORDED_ROLES });
 const plan = { ...quick, protocol: { ...quick.protocol, levels: LEVELS } };
 const MARGIN = 0.1;
 

@@ -96,6 +96,11 @@ describe('loads from measured capacity', () => {
       const b = await searchPaperLoad(probeFn((m) => m !== 3), 5, (s) => seen.push(s.multiple));
       expect(b).toMatchObject({ multiple: 4, runId: 'r1', notFound: null });
       expect(seen).toEqual([2, 4, 4, 4, 4]);
+      // Started where a previous run found the level (8×, EFR 100 % here): halves, then bisects.
+      const started: number[] = [];
+      const d = await searchPaperLoad(async (m) => (started.push(m), { multiple: m, peak: m * 8, efr: efrAt(m), valid: true, runId: `s${m}` }), 4, undefined, { first: 8 });
+      expect(started).toEqual([8, 4, 2, 3]);
+      expect(d.multiple).toBe(3);
       const c = await searchPaperLoad(probeFn(() => false), 3);
       expect(c).toMatchObject({ multiple: null, efr: null, runId: null, notFound: 'no VALID probe measured EFR in 3 probes (3 INVALID)' });
     });

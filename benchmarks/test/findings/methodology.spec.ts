@@ -7,12 +7,12 @@ import { methodology } from '../../src/findings/methodology';
 import { findingsPlan, type FindingsPlan } from '../../src/findings/plan';
 import type { FindingsRecord } from '../../src/findings/record';
 import type { StoppingRule } from '../../src/stats/stopping';
-import { useRecordedCells } from './recorded';
+import { useRecordedCells, RECORDED_ROLES } from './recorded';
 
 const recorded = useRecordedCells('sg-method-');
 
 function planWith(stopping: StoppingRule): FindingsPlan {
-  const q = findingsPlan('quick', { seed: 3, capacity: { rate: 8, source: '--rate' } });
+  const q = findingsPlan('quick', { seed: 3, capacity: { rate: 8, source: '--rate' }, roles: RECORDED_ROLES });
   return { ...q, protocol: { ...q.protocol, levels: LEVELS, stopping } };
 }
 
@@ -66,7 +66,7 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
     expect(ps[0].flag).toContain('continuation of 2026-11-27T13:00 stopped early: time budget: round x');
     expect(ps[0].flag).toContain('continuation of 2026-11-27T13:00 ran only for claims v, RQ2: other comparisons got no further runs');
     // Cost: both sessions' wall time (110 + 60 min) against both budgets (115 + 60), the set-aside runs counted.
-    expect(ps[7].evidence).toMatch(/ runs over 2 sessions in 170 min wall time = 5\.7 core-hours on this 2-core machine; planned worst case \d+ min, budget 175 min$/);
+    expect(ps[7].evidence).toMatch(/ runs over 2 sessions in 170 min wall time = 5\.7 core-hours on this 2-core machine; planned \d+ min for the minimum runs \(\d+ min at the maximum\), budget 175 min$/);
     expect(ps[7].flag).toBeUndefined();
   });
 

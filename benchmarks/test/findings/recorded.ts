@@ -24,6 +24,16 @@ interface CellFigures {
 
 const NOISE = [0, 1, -1];
 
+/** The plan the recorded figures were made for: the 2 × 2 and one replicated configuration per architecture, at 0.5× and the paper level (the quick plan before it was cut to the 2 × 2). */
+export const RECORDED_ROLES = {
+  'mon-blocking': 'naked-mon',
+  'mon-async': 'naked-mon-async',
+  'msa-blocking': 'msa-1-1',
+  'msa-async': 'msa-1-1-async',
+  'mon-replicated': 'mon-x2',
+  'msa-replicated': 'msa-1-2',
+} as const;
+
 export const FIGURES: Record<string, CellFigures> = {
   // (i): MSA faster and fewer failures than Naked MON; (v), (vii): MSA more CPU and energy.
   'naked-mon': { p95: 1500, apdex: 0.5, efr: 0.3, cpuS: 9, memMiB: 300, energyWh: 0.08, replicas: { monolith: 1 } },

@@ -4,11 +4,11 @@ import { mergeSides } from '../../src/findings/merge-sides';
 import { findingsPlan } from '../../src/findings/plan';
 import { cellKey } from '../../src/findings/schedule';
 import { activeCells, watchedComparisons } from '../../src/findings/watched';
-import { useRecordedCells } from './recorded';
+import { useRecordedCells, RECORDED_ROLES } from './recorded';
 
 const recorded = useRecordedCells('sg-watched-');
 
-const q = findingsPlan('quick', { seed: 3 });
+const q = findingsPlan('quick', { seed: 3, roles: RECORDED_ROLES });
 const plan = { ...q, protocol: { ...q.protocol, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 } } };
 
 describe('which cells the next round runs (recorded runs, 3 each)', () => {

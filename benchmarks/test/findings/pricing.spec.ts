@@ -1,0 +1,38 @@
+/** What a findings run costs (pricing.ts): k6's own VU sizing and graceful stop, and the bound against runs measured here. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig, scenarioOptions } from '../../../k6/lib/config.js';
+import { BRING_UP_S, gracefulStopS, priceRun, vusOf, type RunShape } from '../../src/findings/pricing';
+
+const profiles = JSON.parse(readFileSync(join(__dirname, '../../../k6/profiles.json'), 'utf8')) as Record<string, unknown>;
+
+const shape = (o: Partial<RunShape>): RunShape => ({ peak: 128, overloaded: true, rampS: 10, holdS: 30, thinkS: 5, timeoutS: 60, betweenS: 5, discardS: 10, ...o });
+
+describe('findings run pricing', () => {
+  it.each([
+    { peak: 128, rampS: 10, holdS: 30, timeoutS: 60 },
+    { peak: 128, rampS: 5, holdS: 15, timeoutS: 20 },
+    { peak: 4, rampS: 10, holdS: 30, timeoutS: 60 },
+    { peak: 200, rampS: 60, holdS: 60, timeoutS: 60 },
+  ])('prices the VUs and the graceful stop k6 itself sets (peak $peak, $rampS + $holdS s, timeout $timeoutS s)', (o) => {
+    const k6 = scenarioOptions(loadConfig({ profile: 'small', pauseS: 5, ...o }, profiles));
+    expect(vusOf(shape(o))).toBe(k6.preAllocatedVUs);
+    expect(`${gracefulStopS(shape(o))}s`).toBe(k6.gracefulStop);
+  });
+
+  it('bounds the runs measured below capacity here (record full-20261127: 0.5× 66–70 s, 1× 68–74 s at 10 s + 30 s)', () => {
+    const below = (peak: number) => priceRun(shape({ peak, overloaded: false })).totalS;
+    expect(below(4)).toBeGreaterThanOrEqual(70);
+    expect(below(8)).toBeGreaterThanOrEqual(74);
+    expect(below(8)).toBeLessThanOrEqual(74 * 1.2);
+  });
+
+  it('an overloaded run is priced at its users running into the graceful stop, the backlog discarded and the variant brought up again', () => {
+    const p = priceRun(shape({}));
+    expect(p.loadS).toBe(40);
+    expect(p.tailS).toBe(25 + 2 * 60);
+    expect(p.afterS).toBe(10 + BRING_UP_S + 3 + 5);
+    expect(p.initS).toBeCloseTo(0.005 * vusOf(shape({})), 6);
+    expect(priceRun(shape({ timeoutS: 20 })).tailS).toBe(65);
+  });
+});

@@ -1,0 +1,18 @@
+// Types of the pure k6 module config.js, for the runner's tests (benchmarks/test/findings/pricing.spec.ts).
+export interface K6Config {
+  peak: number;
+  rampS: number;
+  holdS: number;
+  pauseS: number;
+  timeoutS: number;
+}
+export interface K6Scenario {
+  preAllocatedVUs: number;
+  maxVUs: number;
+  gracefulStop: string;
+  startRate: number;
+  stages: { target: number; duration: string }[];
+}
+export function loadConfig(options: Record<string, unknown>, profiles: Record<string, unknown>): K6Config;
+export function scenarioOptions(cfg: K6Config): K6Scenario;
+export function iterationsScheduled(startRate: number, stages: { target: number; duration: string }[]): number;
