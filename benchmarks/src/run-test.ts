@@ -413,8 +413,9 @@ async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   const audit = await auditRun(ctx, r, load);
   const record = await judgeAndRecord(ctx, r, load, audit);
   phase(runLine(r, ctx.runs, record));
+  if (audit.discarded) await discardBacklog(ctx, r, audit.discarded);
   // Still the processes warmed before: they stay marked warm (a restarted one is not).
-  if (ctx.warmIdentity && processIdentity(ctx.status)?.join(' ') === ctx.warmIdentity.join(' ')) recordWarm(ctx.status, ctx.meta.runId);
+  else if (ctx.warmIdentity && processIdentity(ctx.status)?.join(' ') === ctx.warmIdentity.join(' ')) recordWarm(ctx.status, ctx.meta.runId);
   if (ctx.profile.suite) await writeSuiteRun(ctx, r, load);
   return record;
 }
@@ -510,7 +511,6 @@ async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<
   const untoldAfterS = acceptedIds ? (ctx.opts.discardUntoldAfterS ?? null) : null;
   phase(`run ${r}: draining (no production queued or grading; at most ${timeoutS} s${untoldAfterS === null ? '' : `, or ${untoldAfterS} s when no client was told of those left`})`);
   const d = await drain(timeoutS, { told: acceptedIds, untoldAfterS });
-  if (d.untoldBacklog) await discardBacklog(ctx, r, d.untoldBacklog);
   await ctx.opts.hooks?.beforeAudit?.(r);
   const acksAfter = load.acksBefore === null ? null : await settledRabbitAcks();
   return judgeAudit({
@@ -524,8 +524,9 @@ async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<
 
 /**
  * Work no client waits for any more (its SPS was never answered) is stopped with the processes
- * doing it: the next run, or the next test's bring-up, starts on fresh processes instead of
- * waiting while they grade it (ensureUp / bringUp bring the variant back).
+ * doing it, once the run is judged (a variant stopped before would read as switched): the next
+ * run, or the next test's bring-up, starts on fresh processes instead of waiting while they grade
+ * it (ensureUp / bringUp bring the variant back, warmed up again).
  */
 async function discardBacklog(ctx: TestContext, r: number, open: number): Promise<void> {
   phase(`run ${r}: ${open} productions still open, none told accepted: stopping ${ctx.opts.variant} rather than waiting for work no client waits for`);

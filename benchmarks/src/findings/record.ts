@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from '../paths';
-import type { Capacity, LoadLevel, PaperSearch } from './loads';
+import { PAPER_EFR, PAPER_TOLERANCE, type Capacity, type LoadLevel, type PaperSearch } from './loads';
 import type { FindingsPlan, PaperStart } from './plan';
 import type { WatchedComparison } from './watched';
 
@@ -80,14 +80,15 @@ export function readRecord(dir: string): FindingsRecord {
 
 /**
  * Where a new search starts: the paper-equivalent multiple the newest run found on this machine
- * at the same sustainable rate and client timeout (EFR depends on both), else null.
+ * at the same sustainable rate and client timeout (EFR depends on both), within the search's
+ * tolerance of the paper's EFR (a search that ran out of probes far from it is no guide), else null.
  */
 export function previousPaperStart(at: { rate: number; timeoutS: number }, root = join(resultsDir(), 'findings')): PaperStart | null {
   if (!existsSync(root)) return null;
   const found = readdirSync(root)
     .filter((d) => existsSync(join(root, d, RECORD_FILE)))
     .map((d) => ({ dir: d, record: readRecord(join(root, d)) }))
-    .filter(({ record: r }) => r.paper?.multiple != null && r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS)
+    .filter(({ record: r }) => r.paper?.multiple != null && Math.abs(r.paper.efr! - PAPER_EFR) <= PAPER_TOLERANCE && r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS)
     .sort((a, b) => a.record.startedAt.localeCompare(b.record.startedAt));
   const newest = found.at(-1);
   if (!newest) return null;

@@ -14,12 +14,13 @@ describe('previousPaperStart', () => {
     writeFileSync(join(root, dir, RECORD_FILE), JSON.stringify({ startedAt: r.startedAt, capacity: { rate: r.rate }, paper: { multiple: r.multiple, efr: r.efr ?? 0.6 }, ...(r.clientTimeoutS ? { clientTimeoutS: r.clientTimeoutS } : {}) }));
   };
 
-  it('takes the newest run (by start, not folder name) with the same rate and timeout that found a multiple', () => {
+  it('takes the newest run (by start, not folder name) with the same rate and timeout that found a multiple near the paper\'s EFR', () => {
     record('b-old', { startedAt: '2026-11-26T10:00:00Z', rate: 8, multiple: 8 });
     record('a-new', { startedAt: '2026-11-27T10:00:00Z', rate: 8, multiple: 16, efr: 0.651 });
     record('c-none', { startedAt: '2026-11-28T10:00:00Z', rate: 8, multiple: null });
     record('d-other-rate', { startedAt: '2026-11-28T11:00:00Z', rate: 9, multiple: 4 });
     record('e-quick', { startedAt: '2026-11-28T12:00:00Z', rate: 8, multiple: 12, clientTimeoutS: 20 });
+    record('f-far', { startedAt: '2026-11-28T13:00:00Z', rate: 8, multiple: 16, efr: 0.922, clientTimeoutS: 20 });
     expect(previousPaperStart({ rate: 8, timeoutS: 60 }, root)).toEqual({ multiple: 16, source: 'found by results/findings/a-new: EFR 65.1 %' });
     expect(previousPaperStart({ rate: 8, timeoutS: 20 }, root)?.multiple).toBe(12);
     expect(previousPaperStart({ rate: 10, timeoutS: 60 }, root)).toBeNull();
