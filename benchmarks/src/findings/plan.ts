@@ -127,8 +127,8 @@ export const PROTOCOLS: Record<Mode, Protocol> = {
  */
 export const DEFAULT_PAPER_START: Record<Mode, PaperStart> = {
   full: { multiple: 16, source: 'the multiple found on a machine of this kind, 2026-11-27' },
-  // A 20 s timeout fails more at the same load: 8× gave EFR 39.9 %, 16× 92.2 % here (2026-11-27).
-  quick: { multiple: 12, source: 'between 8× (EFR 39.9 %) and 16× (92.2 %) probed with a 20 s timeout on a machine of this kind, 2026-11-27' },
+  // A 20 s timeout fails more at the same load, and EFR climbs steeply: 6× gave 10.2 %, 12× 88.1 % here (2026-11-27).
+  quick: { multiple: 10, source: 'interpolated between 6× (EFR 10.2 %) and 12× (88.1 %), probed with a 20 s timeout on a machine of this kind, 2026-11-27' },
   smoke: { multiple: FIRST_PROBE, source: 'the first probe' },
 };
 /** The rate a plan without a calibration is priced at (naked-mon's here, 2026-11-27). */

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from '../paths';
-import { PAPER_EFR, PAPER_TOLERANCE, type Capacity, type LoadLevel, type PaperSearch } from './loads';
+import { PAPER_EFR, PAPER_TOLERANCE, type Capacity, type LoadLevel, type PaperProbe, type PaperSearch } from './loads';
 import type { FindingsPlan, PaperStart } from './plan';
 import type { WatchedComparison } from './watched';
 
@@ -79,19 +79,33 @@ export function readRecord(dir: string): FindingsRecord {
 
 
 /**
- * Where a new search starts: the paper-equivalent multiple the newest run found on this machine
- * at the same sustainable rate and client timeout (EFR depends on both), within the search's
- * tolerance of the paper's EFR (a search that ran out of probes far from it is no guide), else null.
+ * Where a new search starts: from the newest run on this machine at the same sustainable rate
+ * and client timeout (EFR depends on both) whose search says something about the target — the
+ * multiple it found within the search's tolerance of the paper's EFR, or, when it ran out of
+ * probes first, the linear interpolation between its VALID probes either side — else null.
  */
 export function previousPaperStart(at: { rate: number; timeoutS: number }, root = join(resultsDir(), 'findings')): PaperStart | null {
   if (!existsSync(root)) return null;
-  const found = readdirSync(root)
+  const guides = readdirSync(root)
     .filter((d) => existsSync(join(root, d, RECORD_FILE)))
     .map((d) => ({ dir: d, record: readRecord(join(root, d)) }))
-    .filter(({ record: r }) => r.paper?.multiple != null && Math.abs(r.paper.efr! - PAPER_EFR) <= PAPER_TOLERANCE && r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS)
-    .sort((a, b) => a.record.startedAt.localeCompare(b.record.startedAt));
-  const newest = found.at(-1);
-  if (!newest) return null;
-  const p = newest.record.paper;
-  return { multiple: p.multiple!, source: `found by results/findings/${newest.dir}: EFR ${(100 * p.efr!).toFixed(1)} %` };
+    .filter(({ record: r }) => r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS)
+    .sort((a, b) => a.record.startedAt.localeCompare(b.record.startedAt))
+    .map(({ dir, record }) => ({ dir, start: startFrom(record.paper) }))
+    .filter((g): g is { dir: string; start: { multiple: number; why: string } } => g.start !== null);
+  const newest = guides.at(-1);
+  return newest ? { multiple: newest.start.multiple, source: `${newest.start.why} by results/findings/${newest.dir}` } : null;
+}
+
+/** What one search says about where the target lies (multiples to the nearest 0.5). */
+function startFrom(search: PaperSearch | undefined): { multiple: number; why: string } | null {
+  if (!search) return null;
+  const pct = (efr: number): string => `${(100 * efr).toFixed(1)} %`;
+  if (search.multiple != null && Math.abs(search.efr! - PAPER_EFR) <= PAPER_TOLERANCE) return { multiple: search.multiple, why: `found at EFR ${pct(search.efr!)}` };
+  const valid = search.probes.filter((p): p is PaperProbe & { efr: number } => p.valid !== false && p.efr !== null);
+  const below = valid.filter((p) => p.efr < PAPER_EFR).sort((a, b) => b.multiple - a.multiple)[0];
+  const above = valid.filter((p) => p.efr > PAPER_EFR).sort((a, b) => a.multiple - b.multiple)[0];
+  if (!below || !above || below.multiple >= above.multiple) return null;
+  const m = below.multiple + ((PAPER_EFR - below.efr) / (above.efr - below.efr)) * (above.multiple - below.multiple);
+  return { multiple: Math.round(m * 2) / 2, why: `interpolated between ${below.multiple}× (EFR ${pct(below.efr)}) and ${above.multiple}× (${pct(above.efr)})` };
 }

@@ -16,7 +16,7 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     expect([...new Set(p.cells.map((c) => c.variant))]).toEqual(['naked-mon', 'naked-mon-async', 'msa-1-1', 'msa-1-1-async']);
     expect(p.cells.map((c) => `${c.variant}@${c.level}`)).toEqual(['naked-mon@0.5x', 'naked-mon@paper', 'naked-mon-async@0.5x', 'naked-mon-async@paper', 'msa-1-1@0.5x', 'msa-1-1@paper', 'msa-1-1-async@0.5x', 'msa-1-1-async@paper']);
     expect(p.protocol.timeoutS).toBe(20);
-    expect(p.paperStart.multiple).toBe(12);
+    expect(p.paperStart.multiple).toBe(10);
     expect(p.estimate.totalMin).toBeLessThanOrEqual(30);
     expect(p.notRun).toEqual(expect.arrayContaining(['msa-gateway-replicated@paper', 'mon-replicated@paper', 'msa-replicated@paper', 'mon-replicated@1x']));
   });
@@ -57,8 +57,8 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     const text = planText(findingsPlan('quick', { seed: 7, capacity }));
     expect(text.split('\n')[0]).toBe('findings (quick): 8 cells (variant × load) over 4 variants; profile small, ramp 5 s + hold 15 s, 0 s apart; seed 7');
     expect(text).toContain('capacity: naked-mon sustains 8 it/s (SPS p95 ≤ 2 s, 0 KO; 20261127T000000Z-naked-mon-calibration.json); levels 0.5x = 4 it/s, paper = searched');
-    expect(text).toContain('searched from 12× (between 8× (EFR 39.9 %) and 16× (92.2 %) probed with a 20 s timeout on a machine of this kind, 2026-11-27; double, halve, then bisect) in at most 2 runs; client timeout 20 s');
-    expect(text).toMatch(/estimated duration: search ≤ [\d.]+ min \+ [\d.]+ min a round \(a run at 0\.5x ≤ \d+ s, paper \(12×\) ≤ \d+ s; 15 s a bring-up\) = \d+ min for the minimum of 2 rounds \(budget 30 min: a round past the minimum starts only if it fits at the pace measured\)/);
+    expect(text).toContain('searched from 10× (interpolated between 6× (EFR 10.2 %) and 12× (88.1 %), probed with a 20 s timeout on a machine of this kind, 2026-11-27; double, halve, then bisect) in at most 2 runs; client timeout 20 s');
+    expect(text).toMatch(/estimated duration: search ≤ [\d.]+ min \+ [\d.]+ min a round \(a run at 0\.5x ≤ \d+ s, paper \(10×\) ≤ \d+ s; 15 s a bring-up\) = \d+ min for the minimum of 2 rounds \(budget 30 min: a round past the minimum starts only if it fits at the pace measured\)/);
     expect(text).toContain('7. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}}) @ 0.5x (4 it/s)');
     const rounds = text.split('\n').filter((l) => l.startsWith('round '));
     expect(rounds).toHaveLength(2);

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, scenarioOptions } from '../../../k6/lib/config.js';
+import { estimate, findingsPlan, PROTOCOLS } from '../../src/findings/plan';
 import { BRING_UP_S, gracefulStopS, priceRun, vusOf, type RunShape } from '../../src/findings/pricing';
 
 const profiles = JSON.parse(readFileSync(join(__dirname, '../../../k6/profiles.json'), 'utf8')) as Record<string, unknown>;
@@ -34,5 +35,19 @@ describe('findings run pricing', () => {
     expect(p.afterS).toBe(10 + BRING_UP_S + 3 + 5);
     expect(p.initS).toBeCloseTo(0.005 * vusOf(shape({})), 6);
     expect(priceRun(shape({ timeoutS: 20 })).tailS).toBe(65);
+  });
+
+  it('held the quick run of 2026-11-27 (results/findings/quick-20261127, 18 runs all VALID, 27.0 min): every part priced at or above what it took, by less than a quarter', () => {
+    const plan = findingsPlan('quick', { seed: 1, capacity: { rate: 8, source: 'test' } });
+    const ran = estimate(PROTOCOLS.quick, plan.cells, 8, 12); // its paper level: 12× = 96 it/s
+    const measured = { searchS: 222, roundS: [688, 709], paperRunS: 120, totalS: 1621 };
+    expect(ran.searchS - BRING_UP_S).toBeGreaterThanOrEqual(measured.searchS); // two probes; the bring-up came with the first
+    for (const r of measured.roundS) {
+      expect(ran.roundS).toBeGreaterThanOrEqual(r);
+      expect(ran.roundS).toBeLessThanOrEqual(r * 1.25);
+    }
+    expect(ran.runS['paper']).toBeGreaterThanOrEqual(measured.paperRunS);
+    expect(ran.totalMin * 60).toBeGreaterThanOrEqual(measured.totalS);
+    expect(ran.totalMin * 60).toBeLessThanOrEqual(measured.totalS * 1.25);
   });
 });
