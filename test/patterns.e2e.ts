@@ -90,8 +90,12 @@ describe('gateway aggregation (msa-aggregation-1-2)', () => {
     expect(res.status).toBe(200);
 
     const jaeger = new JaegerClient('http://127.0.0.1:16686');
+    // Every process exports its spans on its own schedule: wait for the gateway's (its request and
+    // its three reads, exported last as they end last) as well as the three services'.
     const served = (t: Awaited<ReturnType<JaegerClient['trace']>>) =>
-      ['GET /api/business-session', 'GET /api/student-statement', 'GET /api/exercise-production'].every((name) => t?.spans.some((x) => x.name.startsWith(name) && x.kind === 'server'));
+      ['GET /api/business-session', 'GET /api/student-statement', 'GET /api/exercise-production'].every((name) => t?.spans.some((x) => x.name.startsWith(name) && x.kind === 'server' && x.service !== 'shellgrade-gateway')) &&
+      Boolean(t?.spans.some((x) => x.service === 'shellgrade-gateway' && x.kind === 'server')) &&
+      (t?.spans.filter((x) => x.service === 'shellgrade-gateway' && x.kind === 'client').length ?? 0) >= 3;
     let trace = await jaeger.trace(traceId);
     for (let polls = 0; !served(trace) && polls < 60; polls++) {
       await new Promise((r) => setTimeout(r, 500));

@@ -10,6 +10,7 @@ import { resultsDir } from './paths';
 import type { PlacementRequest } from './placement/plan';
 import { makeRunId, runTest } from './run-test';
 import type { Aggregated } from './types';
+import { exclusive } from './harness-lock';
 
 export interface CalibrationStep {
   peak: number;
@@ -126,7 +127,11 @@ export function peaksAround(rate: number, factors = MODEL_STEP_FACTORS): number[
   return [...new Set(peaks)].sort((a, b) => a - b);
 }
 
-export async function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
+export function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
+  return exclusive(`bench calibrate ${input.variant}`, () => calibrateNow(input));
+}
+
+async function calibrateNow(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
   let placement: Calibration['placement'];

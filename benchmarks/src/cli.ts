@@ -11,6 +11,7 @@ import { calibrate, calibrationMarkdown, MODEL_STEP_FACTORS, peaksAround } from 
 import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
+import { exclusive } from './harness-lock';
 import { runComparison } from './compare/write';
 import { DEFAULT_LAST, presetTrend, trendMarkdown } from './compare/trend';
 import { executeReplay, replayPlanFor } from './provenance/replay-run';
@@ -166,12 +167,15 @@ common(program.command('matrix').description('run several variants one after the
   .action(async (variants: string[], f: CommonFlags) => {
     const ids: string[] = [];
     let allValid = true;
-    for (const v of variants) {
-      phase(`matrix: ${v} (${ids.length + 1}/${variants.length})`);
-      const a = await runTest(runOptions(v, f));
-      ids.push(a.meta.runId);
-      allValid &&= a.valid;
-    }
+    // The machine stays the matrix's between its variants.
+    await exclusive(`bench matrix ${variants.join(' ')}`, async () => {
+      for (const v of variants) {
+        phase(`matrix: ${v} (${ids.length + 1}/${variants.length})`);
+        const a = await runTest(runOptions(v, f));
+        ids.push(a.meta.runId);
+        allValid &&= a.valid;
+      }
+    });
     const report = buildReport(ids);
     process.stdout.write(report.markdown + '\n');
     phase(`report: ${report.markdownFile} and ${report.htmlFile}`);

@@ -40,6 +40,7 @@ import { detectCpuset, type CpusetFlavour } from './placement/detect';
 import { planPlacement, placementText, type PlacementPlan, type PlacementRequest } from './placement/plan';
 import { PlacementSession } from './placement/session';
 import { DEFAULT_QUIET, waitForQuiet, type QuietWait } from './quiet';
+import { exclusive } from './harness-lock';
 
 /** Test hooks: the integration tests break the system under test at a chosen point. */
 export interface RunHooks {
@@ -144,7 +145,11 @@ interface LoadResult {
   acksBefore: number | null;
 }
 
-export async function runTest(opts: RunOptions): Promise<Aggregated> {
+export function runTest(opts: RunOptions): Promise<Aggregated> {
+  return exclusive(`bench run ${opts.variant} (${opts.profile})`, () => runTestNow(opts));
+}
+
+async function runTestNow(opts: RunOptions): Promise<Aggregated> {
   const ctx = await prepareTest(opts);
   await recordProvenance(ctx);
   await bringUp(ctx);

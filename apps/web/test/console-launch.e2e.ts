@@ -4,7 +4,8 @@
  * watches it to its end on the live page (server-sent events from the harness's own log and
  * k6's live log); the run folder holds the manifest of the very command shown. A second launch
  * while one runs is refused with 409 problem+json. A cancelled run stops the harness and k6 and
- * is left marked INVALID with who cancelled it. A student and a teacher see no Launch entry, no
+ * is left marked INVALID with who cancelled it. A launch while another measurement holds the
+ * machine (the harness lock) waits its turn, saying for whom. A student and a teacher see no Launch entry, no
  * page, and the endpoints answer them 404.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
 import { ADMIN, asStudentAndTeacher, call } from './console-roles';
 import { livingGroupMembers } from '@shellgrade/http';
+import { HARNESS_LOCK } from '@shellgrade/launcher';
 
 jest.setTimeout(600_000);
 
@@ -78,6 +80,28 @@ it('an admin launches a smoke run and watches it finish; a second launch meanwhi
     for (const f of ['aggregated.json', 'run-1.json', 'k6-run-1.log', 'meta.json']) expect(existsSync(join(dir, f))).toBe(true);
     expect(await page.getByText(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`).count()).toBe(1);
   } finally {
+    await context.close();
+  }
+});
+
+it('a launch while another measurement holds the machine waits its turn, the live page saying for whom, then runs', async () => {
+  const { entry } = await variantUp('naked-mon');
+  await seed(1);
+  const { context, page } = await newPage(browser);
+  // This test process plays a shell run going on: it holds the harness lock as `bench run` would.
+  await HARNESS_LOCK.acquire('a shell run (console-launch.e2e.ts)', { waitMs: 0 });
+  let held = true;
+  try {
+    await logIn(page, entry, ADMIN.email, ADMIN.password);
+    await launchSmoke(page);
+    await page.getByTestId('launch-stage').filter({ hasText: `waiting for the machine: pid ${process.pid} is measuring (a shell run (console-launch.e2e.ts), since ` }).waitFor();
+    expect(await page.getByTestId('launch-state').textContent()).toBe('running');
+    HARNESS_LOCK.release();
+    held = false;
+    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
+    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+  } finally {
+    if (held) HARNESS_LOCK.release();
     await context.close();
   }
 });

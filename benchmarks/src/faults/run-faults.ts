@@ -19,6 +19,7 @@ import { replayLeftJournals, UndoJournal } from './journal';
 import { writeFaultsReport } from './report';
 import { asHop, checkHop, routeHop, type RoutedHop } from './route';
 import { judgeLatencyRun } from './judge-latency';
+import { exclusive } from '../harness-lock';
 
 export interface FaultsOptions extends FaultWindowsS {
   variant: string;
@@ -42,7 +43,11 @@ export function faultRate(o: Pick<FaultsOptions, 'rate' | 'share' | 'saturation'
   return { rate: Math.max(1, Math.round(o.share * saturation)), source: `${Math.round(o.share * 100)} % of ${saturation} it/s (${o.saturation !== undefined ? '--saturation' : calibrated!.file})` };
 }
 
-export async function runFaults(o: FaultsOptions): Promise<{ dir: string; results: FaultResult[]; skipped: string[] }> {
+export function runFaults(o: FaultsOptions): Promise<{ dir: string; results: FaultResult[]; skipped: string[] }> {
+  return exclusive(`bench faults ${o.variant}`, () => runFaultsNow(o));
+}
+
+async function runFaultsNow(o: FaultsOptions): Promise<{ dir: string; results: FaultResult[]; skipped: string[] }> {
   for (const r of replayLeftJournals(resultsDir(), phase)) if (r.error) throw new Error(`an undo left by an earlier run failed: ${r.error}`);
   for (const f of o.faults) faultKind(f);
   const { rate, source } = faultRate(o);

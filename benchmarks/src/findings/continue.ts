@@ -16,6 +16,7 @@ import { RECORD_FILE, type Continuation, type FindingsRecord } from './record';
 import { derivedSpecs, oneRun, runRound, sidesOf } from './run';
 import { cellKey, roundOrder, seededRng } from './schedule';
 import { activeCells, settle, watchedComparisons } from './watched';
+import { exclusive } from '../harness-lock';
 
 export interface ContinueOptions {
   budgetMin: number;
@@ -75,7 +76,11 @@ export function recordedPace(record: FindingsRecord): number | null {
   return (Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000 / runs;
 }
 
-export async function continueFindings(recordedPlan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
+export function continueFindings(recordedPlan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
+  return exclusive(`bench findings --continue ${dir}`, () => continueFindingsNow(recordedPlan, record, dir, o));
+}
+
+async function continueFindingsNow(recordedPlan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
   const plan = withMaxRuns(recordedPlan, o.maxRuns);
   const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), ...(o.maxRuns !== undefined ? { maxRuns: o.maxRuns } : {}), firstRound: record.rounds.length, commit: (await projectCommit()) ?? 'unknown' };
   if (o.rerun?.length) supersede(record, o.rerun, o.because ?? 'rerun requested');

@@ -28,6 +28,7 @@ import { writeFindingsReport } from './report';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 import { CLAIMS_VERSION } from './claims';
 import { designTable } from './two-by-two';
+import { exclusive } from '../harness-lock';
 
 export function findingsDir(at = new Date()): string {
   return join(resultsDir(), 'findings', at.toISOString().slice(0, 10));
@@ -93,7 +94,11 @@ export async function runRound(order: CellId[], round: number, x: RoundContext):
   return order.length;
 }
 
-export async function runFindings(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
+export function runFindings(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
+  return exclusive(`bench findings (${plan.mode})`, () => runFindingsNow(plan, dir, placement));
+}
+
+async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
   if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate <it/s>');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;

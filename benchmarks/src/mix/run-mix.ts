@@ -22,6 +22,7 @@ import { mixHtml, mixMarkdown } from './report';
 
 export type { MixVariantResult } from './analyse';
 import { patternPlan, type PatternPlan } from './patterns';
+import { exclusive } from '../harness-lock';
 
 export interface MixOptions {
   pattern: string;
@@ -41,7 +42,11 @@ export interface MixRun {
   htmlFile: string;
 }
 
-export async function runMix(opts: MixOptions): Promise<MixRun> {
+export function runMix(opts: MixOptions): Promise<MixRun> {
+  return exclusive(`bench mix ${opts.pattern}`, () => runMixNow(opts));
+}
+
+async function runMixNow(opts: MixOptions): Promise<MixRun> {
   const plan = patternPlan(opts.pattern);
   const profile = loadProfile(opts.profile);
   if (!profile.mix) throw new Error(`profile ${opts.profile} is not a mix profile (mix, mix-scaled, mix-smoke)`);

@@ -13,6 +13,7 @@ import { replayAgreement, type Agreement } from './agreement';
 import { environmentFacts } from './facts';
 import { manifestOrReconstruction } from './legacy';
 import { planReplay, type ReplayPlan } from './replay-plan';
+import { exclusive } from '../harness-lock';
 
 export async function replayPlanFor(manifestPath: string): Promise<ReplayPlan> {
   const { manifest: m, reconstructed } = manifestOrReconstruction(manifestPath);
@@ -22,7 +23,11 @@ export async function replayPlanFor(manifestPath: string): Promise<ReplayPlan> {
   return plan;
 }
 
-export async function executeReplay(plan: ReplayPlan): Promise<{ comparison: ComparisonOutput; agreement: Agreement; valid: boolean }> {
+export function executeReplay(plan: ReplayPlan): Promise<{ comparison: ComparisonOutput; agreement: Agreement; valid: boolean }> {
+  return exclusive('bench replay', () => executeReplayNow(plan));
+}
+
+async function executeReplayNow(plan: ReplayPlan): Promise<{ comparison: ComparisonOutput; agreement: Agreement; valid: boolean }> {
   mkdirSync(dirname(plan.specFile), { recursive: true });
   writeFileSync(plan.specFile, stringify(plan.spec));
   const a = await runTest(plan.options);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { lineChartsPage } from '../report/html';
 import { resultStamp, resultsDir } from '../paths';
 import { classMarkdown, runSweep, type SweepClass, type SweepClassResult, type SweepOptions } from './run-sweep';
+import { exclusive } from '../harness-lock';
 
 /** The four presets, as the paper's experiments: architecture × cache. */
 export const PAPER001_VARIANTS = [
@@ -116,7 +117,11 @@ export interface Paper001Run {
 }
 
 /** Every experiment, one after the other (each variant brought up cold), then the report. */
-export async function runPaper001(opts: Omit<SweepOptions, 'variant' | 'runId'> & { variants?: string[] }): Promise<Paper001Run> {
+export function runPaper001(opts: Omit<SweepOptions, 'variant' | 'runId'> & { variants?: string[] }): Promise<Paper001Run> {
+  return exclusive('bench paper001', () => runPaper001Now(opts));
+}
+
+async function runPaper001Now(opts: Omit<SweepOptions, 'variant' | 'runId'> & { variants?: string[] }): Promise<Paper001Run> {
   const stamp = resultStamp();
   const dir = join(resultsDir(), `${stamp}-paper001-${opts.profile}`);
   mkdirSync(dir, { recursive: true });

@@ -22,6 +22,7 @@ import { judgeRun } from '../validity';
 import { cacheDelta, parseRedisInfo, scrapeCaches, type ProcessCacheStats, type RedisUsage } from './cache-stats';
 import { seedSessionProductions } from './data';
 import { analyseSweep, sweepMarkdown, type SweepAnalysis, type SweepScheduleStep } from './steps';
+import { exclusive } from '../harness-lock';
 
 export type SweepClass = 's1' | 's2';
 export const SWEEP_CLASSES: SweepClass[] = ['s1', 's2'];
@@ -85,7 +86,11 @@ async function redisUsage(url: string): Promise<RedisUsage | null> {
   }
 }
 
-export async function runSweep(opts: SweepOptions): Promise<SweepRun> {
+export function runSweep(opts: SweepOptions): Promise<SweepRun> {
+  return exclusive(`bench sweep ${opts.variant}`, () => runSweepNow(opts));
+}
+
+async function runSweepNow(opts: SweepOptions): Promise<SweepRun> {
   const profile = loadProfile(opts.profile);
   if (!profile.sweep) throw new Error(`profile ${opts.profile} is not a sweep profile (sweep, sweep-scaled, sweep-smoke)`);
   const sweep = { ...profile.sweep, ...(opts.vus ? { vus: opts.vus } : {}), ...(opts.holdS ? { holdS: opts.holdS } : {}), ...(opts.rampS !== undefined ? { rampS: opts.rampS } : {}) };

@@ -23,3 +23,5 @@ export function stopVariant(): Promise<string[]> {
 export function variantStatus(): Promise<VariantStatus> {
   return withConnection(() => status());
 }
+
+export { HARNESS_LOCK, LockBusyError, PidLock, type LockHolder, type LockWait } from './lock';
