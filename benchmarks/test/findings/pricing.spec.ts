@@ -50,4 +50,12 @@ describe('findings run pricing', () => {
     expect(ran.totalMin * 60).toBeGreaterThanOrEqual(measured.totalS);
     expect(ran.totalMin * 60).toBeLessThanOrEqual(measured.totalS * 1.25);
   });
+
+  it('held two full-protocol runs at the paper level (16× = 128 it/s, 60 s timeout) measured here after the cheaper k6 start and backlog discard: 232 and 234 s, bring-up included (342 and 367 s before, without)', () => {
+    const paper = estimate(PROTOCOLS.full, [{ variant: 'naked-mon', level: 'paper' }], 8, 16).runS['paper']!;
+    for (const measuredS of [232, 234]) {
+      expect(paper + BRING_UP_S).toBeGreaterThanOrEqual(measuredS);
+      expect(paper).toBeLessThanOrEqual(measuredS * 1.25);
+    }
+  });
 });
