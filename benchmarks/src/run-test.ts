@@ -62,7 +62,8 @@ export interface RunOptions extends ProtocolOverrides {
   drainTimeoutS?: number;
   /**
    * End the drain after this many seconds when every production left open is one no client was
-   * told was accepted, and stop the variant with that backlog (default: wait it out; findings: 15).
+   * told was accepted, and stop the variant with that backlog (default: wait it out; findings:
+   * DISCARD_UNTOLD_AFTER_S).
    */
   discardUntoldAfterS?: number;
   powerModel?: PowerModel;
@@ -418,8 +419,8 @@ async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   const audit = await auditRun(ctx, r, load);
   const record = await judgeAndRecord(ctx, r, load, audit);
   phase(runLine(r, ctx.runs, record));
+  // Still the processes warmed before: they stay marked warm (a restarted one is not, nor one stopped with its backlog).
   if (audit.discarded) await discardBacklog(ctx, r, audit.discarded);
-  // Still the processes warmed before: they stay marked warm (a restarted one is not).
   else if (ctx.warmIdentity && processIdentity(ctx.status)?.join(' ') === ctx.warmIdentity.join(' ')) recordWarm(ctx.status, ctx.meta.runId);
   if (ctx.profile.suite) await writeSuiteRun(ctx, r, load);
   return record;

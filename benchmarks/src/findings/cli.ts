@@ -44,10 +44,6 @@ export function defineFindingsCommand(program: Command): Command {
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
     .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
-      const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
-      const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
-      const paperStart = capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined;
-      const plan = findingsPlan(mode, { seed: f.seed, capacity, budgetMin: f.budgetMin, paperStart });
       if (f.from) {
         const dir = f.from === true ? latestRecordDir() : f.from;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
@@ -69,6 +65,11 @@ export function defineFindingsCommand(program: Command): Command {
         phase(`findings --continue: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
         return;
       }
+      // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
+      const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
+      const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
+      const paperStart = capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined;
+      const plan = findingsPlan(mode, { seed: f.seed, capacity, budgetMin: f.budgetMin, paperStart });
       process.stdout.write(planText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
       if (f.dryRun) return;

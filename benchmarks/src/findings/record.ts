@@ -77,7 +77,6 @@ export function readRecord(dir: string): FindingsRecord {
   return JSON.parse(readFileSync(join(dir, RECORD_FILE), 'utf8')) as FindingsRecord;
 }
 
-
 /**
  * Where a new search starts: from the newest run on this machine at the same sustainable rate
  * and client timeout (EFR depends on both) whose search says something about the target — the
