@@ -13,6 +13,8 @@ import { findingsPlan, planText, PROTOCOLS } from './plan';
 import { latestRecordDir, previousPaperStart, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings } from './run';
 import { continueFindings } from './continue';
+import { calibrateFirst } from './calibrate-first';
+import { exclusive } from '../harness-lock';
 
 const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -75,8 +77,17 @@ export function defineFindingsCommand(program: Command): Command {
       if (f.dryRun) return;
       const dir = f.out ?? findingsDir();
       const started = Date.now();
-      const record = await runFindings(plan, dir, placementRequest(f));
-      const out = evaluateRecord(plan, record, dir);
+      // One hold of the harness lock over the calibration and the run: nothing else loads the machine between them.
+      const { planned, record } = await exclusive(`bench findings (${mode})`, async () => {
+        if (plan.capacity) return { planned: plan, record: await runFindings(plan, dir, placementRequest(f)) };
+        const calibration = await calibrateFirst(placementRequest(f));
+        const calibratedFirst = { source: calibration.capacity.source, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000) };
+        phase(`findings: naked-mon calibrated first: ${calibration.capacity.rate} it/s (${calibratedFirst.seconds} s)`);
+        const replanned = findingsPlan(mode, { seed: plan.seed, capacity: calibration.capacity, budgetMin: f.budgetMin, paperStart: previousPaperStart({ rate: calibration.capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined });
+        process.stdout.write(planText(replanned) + '\n');
+        return { planned: replanned, record: await runFindings(replanned, dir, placementRequest(f), calibratedFirst) };
+      });
+      const out = evaluateRecord(planned, record, dir);
       process.stdout.write(out.markdown + '\n');
       phase(`findings: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
     });

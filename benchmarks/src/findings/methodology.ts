@@ -157,12 +157,13 @@ function cost(i: MethodologyInput): Principle {
   const runs = Object.values(i.cells).reduce((s, c) => s + c.result.aggregated.runs, 0) + (i.record?.paper.probes.length ?? 0) + (i.record?.superseded ?? []).reduce((s, x) => s + x.runs.length, 0);
   const cores = Object.values(i.cells)[0]?.result.aggregated.meta.machine.cores ?? 0;
   const spans = i.record ? [[i.record.startedAt, i.record.endedAt], ...(i.record.continuations ?? []).map((c) => [c.startedAt, c.endedAt])] : [];
-  const wallMin = spans.length && spans.every(([, e]) => e) ? spans.reduce((s, [a, e]) => s + (Date.parse(e!) - Date.parse(a!)) / 60000, 0) : null;
+  const calibrationMin = (i.record?.calibratedFirst?.seconds ?? 0) / 60;
+  const wallMin = spans.length && spans.every(([, e]) => e) ? calibrationMin + spans.reduce((s, [a, e]) => s + (Date.parse(e!) - Date.parse(a!)) / 60000, 0) : null;
   const budget = (i.record?.budgetMin ?? i.plan.protocol.budgetMin) + (i.record?.continuations ?? []).reduce((s, c) => s + c.budgetMin, 0);
   return {
     id: 'P8',
     name: 'Cost',
-    evidence: `${runs} runs${i.record?.continuations?.length ? ` over ${1 + i.record.continuations.length} sessions` : ''}${wallMin === null ? '' : ` in ${wallMin.toFixed(0)} min wall time = ${((wallMin / 60) * cores).toFixed(1)} core-hours on this ${cores}-core machine`}; planned ${i.plan.estimate.minimumMin} min for the minimum runs (${i.plan.estimate.totalMin} min at the maximum), budget ${budget} min`,
+    evidence: `${runs} runs${i.record?.continuations?.length ? ` over ${1 + i.record.continuations.length} sessions` : ''}${wallMin === null ? '' : ` in ${wallMin.toFixed(0)} min wall time${calibrationMin ? ` (${calibrationMin.toFixed(0)} of them calibrating naked-mon first)` : ''} = ${((wallMin / 60) * cores).toFixed(1)} core-hours on this ${cores}-core machine`}; planned ${i.plan.estimate.minimumMin} min for the minimum runs (${i.plan.estimate.totalMin} min at the maximum), budget ${budget} min`,
     ...(wallMin === null ? { flag: 'wall time not recorded (evaluated from results, not run)' } : wallMin > budget ? { flag: `over the ${budget} min budget` } : {}),
   };
 }

@@ -6,7 +6,7 @@ import type { StoppingRule } from '../stats/stopping';
 import { CLAIMS, cellsOf, type Role } from './claims';
 import { loadProfile } from '../profiles';
 import { FIRST_PROBE, LEVELS, MULTIPLES, peakOf, type Capacity, type LoadLevel } from './loads';
-import { BRING_UP_S, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from './pricing';
+import { BRING_UP_S, CALIBRATION, calibrationPriceS, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from './pricing';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 
 /** smoke: the pipeline end to end in minutes (two cells a level, one search probe) — proves the machinery, decides nothing. */
@@ -48,11 +48,13 @@ export interface Estimate {
   /** One round: a bring-up per variant and each cell once. */
   roundS: number;
   searchS: number;
+  /** naked-mon's calibration, made first where the machine has none (0: the plan has a capacity). */
+  calibrationS: number;
   /** The multiple the paper level is priced at: where the search starts. */
   paperMultiple: number;
-  /** Search + the minimum rounds: what every run of this mode spends (rounds past it run only if they fit the budget). */
+  /** Calibration + search + the minimum rounds: what every run of this mode spends (rounds past it run only if they fit the budget). */
   minimumMin: number;
-  /** Search + every round to the maximum. */
+  /** Calibration + search + every round to the maximum. */
   totalMin: number;
 }
 
@@ -144,14 +146,14 @@ function shapeAt(p: Protocol, level: LoadLevel, rate: number, paperMultiple: num
  * Plan arithmetic: a round brings every variant up once and runs each of its cells once; the
  * search probes naked-mon up to paperProbes times near the paper level.
  */
-export function estimate(p: Protocol, cells: readonly CellId[], rate = ASSUMED_RATE, paperMultiple = DEFAULT_PAPER_START.full.multiple): Estimate {
+export function estimate(p: Protocol, cells: readonly CellId[], rate = ASSUMED_RATE, paperMultiple = DEFAULT_PAPER_START.full.multiple, calibrationS = 0): Estimate {
   const runS: Partial<Record<LoadLevel, number>> = {};
   for (const level of new Set(cells.map((c) => c.level))) runS[level] = priceRun(shapeAt(p, level, rate, paperMultiple)).totalS;
   const variants = new Set(cells.map((c) => c.variant)).size;
   const roundS = variants * BRING_UP_S + cells.reduce((sum, c) => sum + runS[c.level]!, 0);
   const searchS = BRING_UP_S + p.paperProbes * priceRun(shapeAt(p, 'paper', rate, paperMultiple)).totalS;
-  const minutes = (rounds: number): number => Math.ceil((searchS + rounds * roundS) / 60);
-  return { runS, roundS, searchS, paperMultiple, minimumMin: minutes(p.stopping.minRuns), totalMin: minutes(p.stopping.maxRuns) };
+  const minutes = (rounds: number): number => Math.ceil((calibrationS + searchS + rounds * roundS) / 60);
+  return { runS, roundS, searchS, calibrationS, paperMultiple, minimumMin: minutes(p.stopping.minRuns), totalMin: minutes(p.stopping.maxRuns) };
 }
 
 export interface PlanOptions {
@@ -187,7 +189,7 @@ export function findingsPlan(mode: Mode, opts: PlanOptions = {}): FindingsPlan {
   const list = [...cells.values()].sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
   const paperStart = opts.paperStart ?? DEFAULT_PAPER_START[mode];
   const capacity = opts.capacity ?? null;
-  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity, paperStart, estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple) };
+  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity, paperStart, estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple, capacity ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS)) };
 }
 
 const fmtMin = (s: number): string => `${(s / 60).toFixed(1)} min`;
@@ -215,10 +217,10 @@ export function planText(p: FindingsPlan): string {
   }
   return [
     `findings (${p.mode}): ${p.cells.length} cells (variant × load) over ${new Set(p.cells.map((c) => c.variant)).size} variants; profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s, ${pr.pauseS} s apart; seed ${p.seed}`,
-    `capacity: ${rate === null ? 'no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate' : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
+    `capacity: ${rate === null ? `no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): the run calibrates it first (steps ${CALIBRATION.peaks.join(', ')} it/s until one fails, then bisected to 1 it/s; ≤ ${fmtMin(e.calibrationS)}; or pass --rate)` : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
     `paper-equivalent load: naked-mon EFR → 61.5 % (paper 000, Table I, 200 users/s), searched from ${p.paperStart.multiple}× (${p.paperStart.source}; double, halve, then bisect) in at most ${pr.paperProbes} runs; client timeout ${pr.timeoutS} s`,
     `repetitions per comparison: ${pr.stopping.minRuns} to ${pr.stopping.maxRuns}, until the 95% CI half-width of B − A ≤ ${100 * pr.stopping.precision}% of A's median`,
-    `estimated duration: search ≤ ${fmtMin(e.searchS)} + ${fmtMin(e.roundS)} a round (a run at ${runPrices(e)}; ${BRING_UP_S} s a bring-up) = ${e.minimumMin} min for the minimum of ${pr.stopping.minRuns} rounds${pr.stopping.maxRuns > pr.stopping.minRuns ? `, ${e.totalMin} min if all ${pr.stopping.maxRuns} ran` : ''} (budget ${pr.budgetMin} min: a round past the minimum starts only if it fits at the pace measured)`,
+    `estimated duration: ${e.calibrationS ? `calibration ≤ ${fmtMin(e.calibrationS)} + ` : ''}search ≤ ${fmtMin(e.searchS)} + ${fmtMin(e.roundS)} a round (a run at ${runPrices(e)}; ${BRING_UP_S} s a bring-up) = ${e.minimumMin} min for the minimum of ${pr.stopping.minRuns} rounds${pr.stopping.maxRuns > pr.stopping.minRuns ? `, ${e.totalMin} min if all ${pr.stopping.maxRuns} ran` : ''} (budget ${pr.budgetMin} min: a round past the minimum starts only if it fits at the pace measured)`,
     'cells:',
     ...p.cells.map((c, i) => `${i + 1}. ${c.variant}${c.derived ? ` (= ${c.derived.from} with ${JSON.stringify(c.derived.set)})` : ''} @ ${c.level} (${peak(c.level)}) — roles ${c.roles.join(', ')} — for ${c.usedBy.join(', ')}`),
     'runs (cell × load × run, seeded order):',

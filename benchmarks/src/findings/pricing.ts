@@ -72,3 +72,24 @@ export function priceRun(s: RunShape): RunPrice {
   const afterS = (s.overloaded ? s.discardS + BRING_UP_S : 0) + SETTLE_S + s.betweenS;
   return { initS, loadS, tailS, afterS, totalS: Math.ceil(initS + loadS + tailS + afterS) };
 }
+
+/**
+ * The calibration a findings run makes first where naked-mon has none (calibrate-first.ts):
+ * ascending steps bracketing the rate found on machines of this kind (8 it/s, 2026-11-27) until
+ * one fails the SLO, then bench calibrate's bisection to 1 it/s; its defaults otherwise (10 s
+ * ramp + 30 s hold of the small profile, k6's 60 s request timeout).
+ */
+export const CALIBRATION = { peaks: [4, 8, 12, 16], rampS: 10, holdS: 30, timeoutS: 60 } as const;
+
+/** Probes of the worst case: every step sustained but the last, then a bisection failing each probe. */
+export function calibrationProbes(peaks: readonly number[] = CALIBRATION.peaks): { sustained: number; failed: number } {
+  const gap = Math.max(peaks[0]!, ...peaks.slice(1).map((p, i) => p - peaks[i]!));
+  return { sustained: peaks.length - 1, failed: 1 + Math.ceil(Math.log2(gap)) };
+}
+
+/** Seconds the calibration takes at most: a sustained step ends with its users, a failed one runs into k6's graceful stop and drains its backlog. */
+export function calibrationPriceS(thinkS: number, peaks: readonly number[] = CALIBRATION.peaks): number {
+  const shape = (overloaded: boolean): RunShape => ({ peak: peaks[peaks.length - 1]!, overloaded, rampS: CALIBRATION.rampS, holdS: CALIBRATION.holdS, thinkS, timeoutS: CALIBRATION.timeoutS, betweenS: 0, discardS: DISCARD_UNTOLD_AFTER_S });
+  const { sustained, failed } = calibrationProbes(peaks);
+  return BRING_UP_S + sustained * priceRun(shape(false)).totalS + failed * priceRun(shape(true)).totalS;
+}

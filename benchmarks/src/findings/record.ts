@@ -37,8 +37,17 @@ export interface FindingsRecord {
   continuations?: Continuation[];
   /** Runs taken out of their cell by a continuation (--rerun), kept here with the reason. */
   superseded?: { cell: string; runs: string[]; reason: string }[];
+  /** naked-mon's calibration this run made before its search, the machine having none (absent: the capacity came from an earlier calibration or --rate). */
+  calibratedFirst?: CalibratedFirst;
   startedAt: string;
   endedAt: string | null;
+}
+
+export interface CalibratedFirst {
+  /** The calibration file (also capacity.source). */
+  source: string;
+  startedAt: string;
+  seconds: number;
 }
 
 /** One --continue session: what it was allowed to do and why it stopped. */

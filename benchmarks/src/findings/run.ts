@@ -23,7 +23,7 @@ import { mergeSides } from './merge-sides';
 import { methodology } from './methodology';
 import type { DerivedVariant, FindingsPlan } from './plan';
 import { activeCells, watchedComparisons } from './watched';
-import { RECORD_FILE, type FindingsRecord } from './record';
+import { RECORD_FILE, type CalibratedFirst, type FindingsRecord } from './record';
 import { writeFindingsReport } from './report';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 import { CLAIMS_VERSION } from './claims';
@@ -94,17 +94,19 @@ export async function runRound(order: CellId[], round: number, x: RoundContext):
   return order.length;
 }
 
-export function runFindings(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
-  return exclusive(`bench findings (${plan.mode})`, () => runFindingsNow(plan, dir, placement));
+/** `calibratedFirst`: the calibration the command made before (calibrate-first.ts): recorded, and counted in the time budget. */
+export function runFindings(plan: FindingsPlan, dir: string, placement?: PlacementRequest, calibratedFirst?: CalibratedFirst): Promise<FindingsRecord> {
+  return exclusive(`bench findings (${plan.mode})`, () => runFindingsNow(plan, dir, placement, calibratedFirst));
 }
 
-async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: PlacementRequest): Promise<FindingsRecord> {
+async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: PlacementRequest, calibratedFirst?: CalibratedFirst): Promise<FindingsRecord> {
   if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate <it/s>');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
   const rate = plan.capacity.rate;
-  const started = Date.now();
-  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, clientTimeoutS: pr.timeoutS, paperStart: plan.paperStart, claimsVersion: CLAIMS_VERSION, startedAt: new Date().toISOString(), endedAt: null };
+  // The budget is the command's: a calibration made first spent part of it.
+  const started = calibratedFirst ? Date.parse(calibratedFirst.startedAt) : Date.now();
+  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, clientTimeoutS: pr.timeoutS, paperStart: plan.paperStart, claimsVersion: CLAIMS_VERSION, ...(calibratedFirst ? { calibratedFirst } : {}), startedAt: new Date().toISOString(), endedAt: null };
   const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
   const one = oneRun(plan, placement);
   try {

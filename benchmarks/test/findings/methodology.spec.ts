@@ -70,6 +70,17 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
     expect(ps[7].flag).toBeUndefined();
   });
 
+  it('counts a calibration made first in the cost and names it', () => {
+    const plan = planWith({ minRuns: 3, maxRuns: 6, precision: 0.1 });
+    const record: FindingsRecord = {
+      mode: 'full', seed: 3, capacity: { rate: 8, source: 'c.json' }, paper: { target: 0.615, multiple: 16, efr: 0.65, probes: [] }, peaks: {}, rounds: [[], [], []], runs: {}, failed: [], comparisons: [],
+      budgetMin: 150, claimsVersion: 3, startedAt: '2026-11-27T09:12:00.000Z', endedAt: '2026-11-27T11:00:00.000Z',
+      calibratedFirst: { source: 'c.json', startedAt: '2026-11-27T09:00:00.000Z', seconds: 720 },
+    };
+    const cost = methodology({ plan, cells: recorded(), results: evaluateFindings({ plan, cells: recorded() }), record })[7];
+    expect(cost.evidence).toMatch(/ in 120 min wall time \(12 of them calibrating naked-mon first\) = 4\.0 core-hours on this 2-core machine; .*budget 150 min$/);
+  });
+
   it('P4 reads the commit of every recorded run, not one folder per cell', () => {
     const root = mkdtempSync(join(tmpdir(), 'sg-p4-'));
     try {

@@ -5,7 +5,7 @@ import { loadVariant } from '@shellgrade/variant';
 import { CLAIMS } from '../../src/findings/claims';
 import { OVERLOAD_LEVELS } from '../../src/findings/loads';
 import { estimate, findingsPlan, MSA_ASYNC, planText, PROTOCOLS } from '../../src/findings/plan';
-import { BRING_UP_S } from '../../src/findings/pricing';
+import { BRING_UP_S, calibrationPriceS } from '../../src/findings/pricing';
 import { writeDerivedSpec } from '../../src/findings/run';
 
 const capacity = { rate: 8, source: '20261127T000000Z-naked-mon-calibration.json' };
@@ -49,8 +49,21 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     expect(e.runS['paper']).toBeGreaterThan(e.runS['0.5x']!);
     expect(e.roundS).toBe(2 * BRING_UP_S + e.runS['0.5x']! + 2 * e.runS['paper']!);
     expect(e.searchS).toBe(BRING_UP_S + 5 * e.runS['paper']!);
+    expect(e.calibrationS).toBe(0);
     expect(e.minimumMin).toBe(Math.ceil((e.searchS + 3 * e.roundS) / 60));
     expect(e.totalMin).toBe(Math.ceil((e.searchS + 6 * e.roundS) / 60));
+  });
+
+  it('a machine without a calibration (a fresh one): the plan calibrates naked-mon first, priced into the minimum, and a full run still fits 3 h', () => {
+    const fresh = findingsPlan('full', { seed: 7, capacity: null, paperStart: { multiple: 16, source: 'test' } });
+    const known = findingsPlan('full', { seed: 7, capacity, paperStart: { multiple: 16, source: 'test' } });
+    expect(known.estimate.calibrationS).toBe(0);
+    expect(fresh.estimate.calibrationS).toBe(calibrationPriceS(5));
+    expect(fresh.estimate.minimumMin).toBe(Math.ceil((fresh.estimate.calibrationS + fresh.estimate.searchS + 3 * fresh.estimate.roundS) / 60));
+    expect(fresh.estimate.minimumMin).toBeLessThanOrEqual(180);
+    const text = planText(fresh);
+    expect(text).toContain('the run calibrates it first (steps 4, 8, 12, 16 it/s until one fails, then bisected to 1 it/s;');
+    expect(text).toContain(`estimated duration: calibration ≤ ${(fresh.estimate.calibrationS / 60).toFixed(1)} min + search`);
   });
 
   it('--dry-run prints the capacity, each level in it/s, every cell, every round in the seeded order and the duration', () => {

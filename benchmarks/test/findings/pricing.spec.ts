@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, scenarioOptions } from '../../../k6/lib/config.js';
 import { estimate, findingsPlan, PROTOCOLS } from '../../src/findings/plan';
-import { BRING_UP_S, gracefulStopS, priceRun, vusOf, type RunShape } from '../../src/findings/pricing';
+import { BRING_UP_S, CALIBRATION, calibrationPriceS, calibrationProbes, gracefulStopS, priceRun, vusOf, type RunShape } from '../../src/findings/pricing';
 
 const profiles = JSON.parse(readFileSync(join(__dirname, '../../../k6/profiles.json'), 'utf8')) as Record<string, unknown>;
 
@@ -26,6 +26,13 @@ describe('findings run pricing', () => {
     expect(below(4)).toBeGreaterThanOrEqual(70);
     expect(below(8)).toBeGreaterThanOrEqual(74);
     expect(below(8)).toBeLessThanOrEqual(74 * 1.2);
+  });
+
+  it('a calibration made first is priced at its worst case: every step sustained but the last, then a bisection failing at each probe', () => {
+    expect(calibrationProbes([4, 8, 12, 16])).toEqual({ sustained: 3, failed: 3 });
+    expect(calibrationProbes([2, 3, 4, 6, 8])).toEqual({ sustained: 4, failed: 2 });
+    const run = (overloaded: boolean) => priceRun(shape({ peak: 16, overloaded, rampS: CALIBRATION.rampS, holdS: CALIBRATION.holdS, betweenS: 0 })).totalS;
+    expect(calibrationPriceS(5)).toBe(BRING_UP_S + 3 * run(false) + 3 * run(true));
   });
 
   it('an overloaded run is priced at its users running into the graceful stop, the backlog discarded and the variant brought up again', () => {
