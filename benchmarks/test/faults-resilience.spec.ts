@@ -4,9 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FaultResult } from '../src/faults/analyse';
-import { pairVerdicts } from '../src/faults/pair-verdicts';
 import { pairVerdictTable, readFaultRuns, resilienceTable, writeResilienceReport } from '../src/faults/resilience';
-import { resilienceMatrix } from '@shellgrade/console-contract';
+import { pairVerdicts, resilienceMatrix } from '@shellgrade/console-contract';
 
 const window = (EFR: number) => ({ fromMs: 0, toMs: 1, N: 10, OK: 10, KO: 0, RAC: 1, EFR, koCauses: {}, p95Ms: 100 });
 

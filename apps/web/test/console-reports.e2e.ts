@@ -6,7 +6,8 @@
  * breakdown, an exemplar trace in the trace view); then the Faults page: the resilience table
  * (rows faults, columns variants; each cell lost / EFR during / recovery, linking to its run, a
  * latency fault's slowest trace linked to the trace view) and one faults folder in full — at a
- * phone's width without sideways scrolling. The findings folder, the faults folder and the runs
+ * phone's width without sideways scrolling; under it the architecture verdicts of a fault run three
+ * times on two variants (Welch's interval, the rank test), none for cells of one run. The findings folder, the faults folder and the runs
  * they name are fixtures this test writes under fresh names in the results folder the variant
  * reads (pm2 keeps its own environment) and removes afterwards. A student and a teacher get no
  * nav entry and 404 problem+json from the endpoints.
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 // The endpoints' unit-test fixtures: the harness's findings.json / faults.json formats.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { EXEMPLAR_P50, reportFixtureFolders, reportFixtureIds, SLOWEST_DURING, writeReportFixtures } from '../../../libs/http/src/ops-findings.fixtures';
+import { EXEMPLAR_P50, reportFixtureFolders, reportFixtureIds, SLOWEST_DURING, writeRepeatedFaultFixtures, writeReportFixtures } from '../../../libs/http/src/ops-findings.fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
@@ -36,6 +37,7 @@ const statusOf = (page: Page, url: string) => page.evaluate<number, string>((u) 
 let browser: Browser;
 beforeAll(async () => {
   writeReportFixtures(RESULTS, ids);
+  writeRepeatedFaultFixtures(RESULTS, ids);
   browser = await launch();
 });
 afterAll(async () => {
@@ -117,6 +119,12 @@ it("an admin reads the findings' verdicts with the runs and traces behind them, 
     expect(await table.getByRole('row', { name: /^latency:exercise/ }).locator(`td[data-variant="msa-1-2"] [data-run="${ids.faultLatency}"]`).count()).toBe(1);
     expect(await cell(ids.faultLatency).getByRole('link', { name: 'trace: slowest during the fault (481 ms)' }).getAttribute('href')).toBe(`/console/trace/${SLOWEST_DURING}`);
     expect(await statusOf(page, `/ops/runs/${ids.faultMon}/report/report.html`)).toBe(200);
+    // The architecture verdicts under it: kill-one:exercise ran 3 times on each of msa-1-2 and naked-mon (EFR during 32 % vs 11 %, recovery 1.2 s vs 2.5 s).
+    const verdict = page.getByTestId('verdicts').getByRole('row', { name: /^kill-one:exercise/ });
+    expect(await verdict.locator('th, td').allTextContents()).toEqual([
+      'kill-one:exercise', 'msa-1-2 vs naked-mon', '32.0 / 11.0', '-21.0 pp [-25.2, -16.8]', 'p 0.100 · δ -1.00 (large)', '1.2 / 2.5', '+1.3 s [+0.2, +2.3]', 'p 0.100 · δ +1.00 (large)', 'naked-mon lower; naked-mon higher',
+    ]);
+    expect(await page.getByTestId('verdicts').getByRole('row', { name: /^restart:postgres/ }).count()).toBe(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 
     // One faults folder in full.

@@ -3,12 +3,11 @@
 // faults.json files of `bench faults` runs. Markdown and HTML beside each other, as the other reports.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lostOf, resilienceMatrix, type ResilienceCell } from '@shellgrade/console-contract';
+import { lostOf, resilienceMatrix, type ResilienceCell, MIN_RUNS, PAIR_VERDICT_COLUMNS, pairVerdictCells, pairVerdicts } from '@shellgrade/console-contract';
 import { escapeHtml, tableHtml } from '../report/html';
 import { tableMarkdown } from '../report/markdown';
 import type { Table } from '../report/tables';
 import type { FaultResult } from './analyse';
-import { MIN_RUNS, pairVerdicts, type MetricVerdict } from './pair-verdicts';
 
 /** Every fault run of the faults.json files under `dirs` (a results folder's `*-faults` folders, or those folders). */
 export function readFaultRuns(dirs: string[]): FaultResult[] {
@@ -59,22 +58,6 @@ export function resilienceTable(runs: FaultResult[], variants?: string[]): Table
   };
 }
 
-const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
-
-/** "B − A [lo, hi]" in the metric's unit (scale: share → percentage points, ms → s), or why none. */
-function intervalText(m: MetricVerdict, scale: number, unit: string, digits: number): string {
-  const d = m.difference;
-  if (d.diff === null || d.lo === null || d.hi === null) return m.note ?? d.note ?? 'n/a';
-  return `${signed(d.diff * scale, digits)} ${unit} [${signed(d.lo * scale, digits)}, ${signed(d.hi * scale, digits)}]`;
-}
-
-function rankText(m: MetricVerdict): string {
-  return m.rank ? `p ${m.rank.p.toFixed(3)} · δ ${signed(m.rank.cliffsDelta, 2)} (${m.rank.magnitude})` : 'n/a';
-}
-
-const meanText = (m: MetricVerdict, scale: number, digits: number) =>
-  m.difference.meanA === null || m.difference.meanB === null ? 'n/a' : `${(m.difference.meanA * scale).toFixed(digits)} / ${(m.difference.meanB * scale).toFixed(digits)}`;
-
 /** The architecture verdicts: per fault, every pair of variants whose cells have MIN_RUNS runs or more. */
 export function pairVerdictTable(runs: FaultResult[], variants?: string[]): Table {
   const matrix = resilienceMatrix([{ id: '', results: runs }]);
@@ -82,20 +65,8 @@ export function pairVerdictTable(runs: FaultResult[], variants?: string[]): Tabl
   return {
     id: 'resilience-pairs',
     title: `Architecture verdicts: B − A per fault, over the runs of cells with ${MIN_RUNS} runs or more`,
-    columns: ['A vs B', 'EFR during A / B (%)', 'EFR B − A [95 % CI]', 'EFR rank test', 'recovery A / B (s)', 'recovery B − A [95 % CI]', 'recovery rank test', 'reading (EFR; recovery)'],
-    rows: verdicts.map((v) => ({
-      label: v.fault,
-      cells: [
-        `${v.a} vs ${v.b}`,
-        meanText(v.efrDuring, 100, 1),
-        intervalText(v.efrDuring, 100, 'pp', 1),
-        rankText(v.efrDuring),
-        v.recovery.note ? 'n/a' : meanText(v.recovery, 1 / 1000, 1),
-        intervalText(v.recovery, 1 / 1000, 's', 1),
-        rankText(v.recovery),
-        `${v.efrDuring.reading}; ${v.recovery.reading}`,
-      ],
-    })),
+    columns: ['A vs B', ...PAIR_VERDICT_COLUMNS],
+    rows: verdicts.map((v) => ({ label: v.fault, cells: [`${v.a} vs ${v.b}`, ...pairVerdictCells(v)] })),
     notes: [
       "Welch's t interval over runs (95 %), unequal variances; a reading names B lower or higher when the interval excludes 0, else no significant difference.",
       "Rank test: Mann–Whitney U (two-sided) with Cliff's δ = P(B > A) − P(B < A); a run not recovered within the window ranks above every recovered run.",

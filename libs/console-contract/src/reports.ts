@@ -6,6 +6,8 @@
  * types), and the resilience matrix of `bench faults-table` (benchmarks/src/faults/resilience.ts)
  * as data rather than text. One declaration for the server and the browser.
  */
+import type { Difference } from './compare';
+import type { RankTest } from './rank-test';
 
 export type FindingVerdict = 'reproduced' | 'refuted' | 'inconclusive';
 export const FINDING_VERDICTS: readonly FindingVerdict[] = ['reproduced', 'refuted', 'inconclusive'];
@@ -195,11 +197,32 @@ export interface ResilienceMatrix {
   cells: ResilienceCell[][];
 }
 
+/** One metric of an architecture verdict (pair-verdicts.ts). */
+export interface MetricVerdict {
+  /** B − A with its interval (EFR: share; recovery: ms); null interval when it cannot be given. */
+  difference: Difference;
+  rank: RankTest | null;
+  /** "B lower", "B higher" (the interval excludes 0) or "no significant difference". */
+  reading: string;
+  /** Why the interval is missing or partial (runs not recovered). */
+  note?: string;
+}
+
+export interface PairVerdict {
+  fault: string;
+  a: string;
+  b: string;
+  efrDuring: MetricVerdict;
+  recovery: MetricVerdict;
+}
+
 /** GET /ops/faults. */
 export interface FaultsList {
   folders: FaultsSummary[];
   /** Over every folder; a run named by two folders counts once. */
   matrix: ResilienceMatrix;
+  /** The matrix's architecture verdicts (pair-verdicts.ts): per fault, each pair of variants with MIN_RUNS runs or more a cell. */
+  verdicts: PairVerdict[];
   runs: Record<string, RunLink>;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { faultsJson, reportFixtureIds, SLOWEST_DURING, writeReportFixtures, type ReportFixtureIds } from './ops-findings.fixtures';
+import { faultsJson, reportFixtureIds, SLOWEST_DURING, writeRepeatedFaultFixtures, writeReportFixtures, type ReportFixtureIds } from './ops-findings.fixtures';
 import { serveWebApp } from './web-app';
 
 let root: string;
@@ -47,6 +47,21 @@ describe('GET /ops/faults (admins only)', () => {
     expect(m.cells[1][0].runs).toEqual([{ runId: ids.faultMsa, folder: ids.faults, lost: 3, efrDuring: 0.5, recovered: false, recoveryMs: null, valid: false, reasons: ['foreign CPU load: 0.63 cores'] }]);
     expect(m.cells[1][1].runs).toEqual([{ runId: ids.faultMon, folder: ids.faults, lost: 0, efrDuring: 0.25, recovered: true, recoveryMs: 2000, valid: true, reasons: [] }]);
     expect(res.body.runs[ids.faultLatency]).toEqual({ id: ids.faultLatency, present: true, variant: 'msa-1-2', report: 'report/report.html', breakdown: null, traces: [{ label: 'slowest during the fault (481 ms)', traceId: SLOWEST_DURING }] });
+  });
+
+  it('gives no architecture verdict for cells of fewer than 3 runs, and one per fault and pair of variants with 3 runs or more a cell', async () => {
+    expect((await request(entry()).get('/ops/faults')).body.verdicts).toEqual([]);
+    writeRepeatedFaultFixtures(results, ids);
+    const res = await request(entry()).get('/ops/faults');
+    expect(res.body.verdicts).toHaveLength(1);
+    const v = res.body.verdicts[0];
+    expect([v.fault, v.a, v.b]).toEqual(['kill-one:exercise', 'msa-1-2', 'naked-mon']);
+    // EFR during: 32 % (64 of 200 failed, on average) on msa-1-2, 11 % on naked-mon.
+    expect(v.efrDuring.difference.meanA).toBeCloseTo(0.32, 6);
+    expect(v.efrDuring.difference.meanB).toBeCloseTo(0.11, 6);
+    expect(v.efrDuring.reading).toBe('naked-mon lower');
+    expect(v.recovery.reading).toBe('naked-mon higher');
+    expect(v.recovery.rank).toMatchObject({ nA: 3, nB: 3, cliffsDelta: 1 });
   });
 
   it('counts a run named by two folders once, and reads the first slice\'s bare array', async () => {

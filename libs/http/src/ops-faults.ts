@@ -15,7 +15,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import { lostOf, resilienceMatrix, type FaultRun, type FaultsList, type FaultsReport, type FaultsSummary } from '@shellgrade/console-contract';
+import { lostOf, pairVerdicts, resilienceMatrix, type FaultRun, type FaultsList, type FaultsReport, type FaultsSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, type OpsReportsOptions } from './ops-findings-files';
@@ -107,9 +107,11 @@ export function listFaults(resultsDir: string): FaultsList {
     }
   }
   folders.sort((a, b) => b.id.localeCompare(a.id));
+  const matrix = resilienceMatrix([...folders].reverse());
   return {
     folders: folders.map(({ results: _results, ...summary }) => summary),
-    matrix: resilienceMatrix([...folders].reverse()),
+    matrix,
+    verdicts: pairVerdicts(matrix),
     runs: runLinks(
       resultsDir,
       folders.flatMap((f) => f.results.map((r) => r.runId)),

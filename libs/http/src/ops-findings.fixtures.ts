@@ -20,6 +20,10 @@ export interface ReportFixtureIds {
   faultMon: string;
   faultMsa: string;
   faultLatency: string;
+  /** results/<faultsRepeated>/: kill-one:exercise three times on naked-mon and on msa-1-2 (enough for a verdict), run folders absent. */
+  faultsRepeated: string;
+  /** Its runs, per variant. */
+  repeatedRuns: Record<'naked-mon' | 'msa-1-2', string[]>;
 }
 
 /** Ids under one stamp prefix ("29991231T0000"), so a test's folders sort first and are found again. */
@@ -34,6 +38,11 @@ export function reportFixtureIds(stamp: string, tag: string): ReportFixtureIds {
     faultMon: `${stamp}05Z-naked-mon-fault-restart-postgres-${tag}`,
     faultMsa: `${stamp}06Z-msa-1-2-fault-restart-postgres-${tag}`,
     faultLatency: `${stamp}07Z-msa-1-2-fault-latency-exercise-${tag}`,
+    faultsRepeated: `${stamp}08Z-mixed-${tag}-faults`,
+    repeatedRuns: {
+      'naked-mon': [1, 2, 3].map((i) => `${stamp}1${i}Z-naked-mon-fault-kill-one-exercise-${tag}`),
+      'msa-1-2': [1, 2, 3].map((i) => `${stamp}2${i}Z-msa-1-2-fault-kill-one-exercise-${tag}`),
+    },
   };
 }
 
@@ -191,6 +200,26 @@ export function faultsJson(ids: ReportFixtureIds) {
   };
 }
 
+/** The repeated cells' figures: EFR during (failed of 200) and recovery after the undo, ms. */
+export const REPEATED: Record<keyof ReportFixtureIds['repeatedRuns'], { failed: number; recoveryMs: number }[]> = {
+  'naked-mon': [{ failed: 20, recoveryMs: 2000 }, { failed: 24, recoveryMs: 2500 }, { failed: 22, recoveryMs: 3000 }],
+  'msa-1-2': [{ failed: 60, recoveryMs: 1000 }, { failed: 68, recoveryMs: 1500 }, { failed: 64, recoveryMs: 1200 }],
+};
+
+/** faults.json of a fault run three times on each of two variants: the matrix's architecture verdict. */
+export function repeatedFaultsJson(ids: ReportFixtureIds) {
+  const runs = (['naked-mon', 'msa-1-2'] as const).flatMap((variant) =>
+    REPEATED[variant].map((r, i) => faultRun('kill-one:exercise', variant, ids.repeatedRuns[variant][i]!, { lost: 0, efrDuring: [200, 200 - r.failed], recovered: true, sinceUndoMs: r.recoveryMs })),
+  );
+  return { schema: 'shellgrade.faults/1', attribution: null, results: runs };
+}
+
+/** Writes the repeated faults folder (its runs have no folders: their links say so). */
+export function writeRepeatedFaultFixtures(results: string, ids: ReportFixtureIds): void {
+  mkdirSync(join(results, ids.faultsRepeated), { recursive: true });
+  writeFileSync(join(results, ids.faultsRepeated, 'faults.json'), JSON.stringify(repeatedFaultsJson(ids), null, 2));
+}
+
 /**
  * findings.html with the links the harness writes (benchmarks/src/findings/report.ts): each run
  * relative to the report, "../../<run-id>/" (resultsRel = relative(dir, results root)), its trace
@@ -225,4 +254,4 @@ export function writeReportFixtures(results: string, ids: ReportFixtureIds): voi
 }
 
 /** Every folder writeReportFixtures wrote, relative to the results folder (to remove them). */
-export const reportFixtureFolders = (ids: ReportFixtureIds): string[] => [join('findings', ids.findings), ids.faults, ids.mon1, ids.mon2, ids.msa1, ids.msa2, ids.faultMon, ids.faultMsa, ids.faultLatency];
+export const reportFixtureFolders = (ids: ReportFixtureIds): string[] => [join('findings', ids.findings), ids.faults, ids.mon1, ids.mon2, ids.msa1, ids.msa2, ids.faultMon, ids.faultMsa, ids.faultLatency, ids.faultsRepeated];

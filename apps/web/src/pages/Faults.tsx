@@ -6,7 +6,7 @@
  */
 import { Link, useSearchParams } from 'react-router';
 import { request } from '../api';
-import type { FaultsList, FaultsReport, RunLink } from '@shellgrade/console-contract';
+import { MIN_RUNS, PAIR_VERDICT_COLUMNS, pairVerdictCells, type FaultsList, type FaultsReport, type PairVerdict, type RunLink } from '@shellgrade/console-contract';
 import { cellRunText, percent, recoveryText, runFileHref, runLinkItems, seconds } from '../lib/reports';
 import { ErrorMessage, Loading, Page, useLoad } from '../ui';
 
@@ -65,6 +65,7 @@ export function Faults() {
               </tbody>
             </table>
           </div>
+          <Verdicts verdicts={list.data!.verdicts} />
         </>
       )}
       {list.data && list.data.folders.length > 0 && (
@@ -100,6 +101,51 @@ export function Faults() {
       {folder.loading && id && <Loading what="the faults folder" />}
       {folder.data && <FolderView f={folder.data} />}
     </Page>
+  );
+}
+
+/** The architecture verdicts under the matrix, as bench faults-table writes them (resilience.md). */
+function Verdicts({ verdicts }: { verdicts: PairVerdict[] }) {
+  return (
+    <>
+      <h2>Architecture verdicts</h2>
+      <p>
+        B − A per fault, for each pair of variants whose cells hold {MIN_RUNS} runs or more: Welch&apos;s 95 % interval over runs and the Mann–Whitney rank test with Cliff&apos;s δ (a run not recovered
+        ranks above every recovered one).
+      </p>
+      {verdicts.length === 0 ? (
+        <p data-testid="no-verdicts">No fault has {MIN_RUNS} runs or more on two variants yet: run one {MIN_RUNS} times on each (npm run bench -- faults --variant run a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).lt;vrun a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).gt; --faults run a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).lt;faultrun a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).gt;, once a run).</p>
+      ) : (
+        <div className="scroll">
+          <table data-testid="verdicts">
+            <thead>
+              <tr>
+                <th scope="col">Fault</th>
+                <th scope="col">A vs B</th>
+                {PAIR_VERDICT_COLUMNS.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {verdicts.map((v) => (
+                <tr key={`${v.fault} ${v.a} ${v.b}`}>
+                  <th scope="row">{v.fault}</th>
+                  <td>
+                    {v.a} vs {v.b}
+                  </td>
+                  {pairVerdictCells(v).map((c, i) => (
+                    <td key={PAIR_VERDICT_COLUMNS[i]}>{c}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
   );
 }
 

@@ -4,11 +4,8 @@
 // nominal level, so the interval is Welch's t (unequal variances, Welch–Satterthwaite degrees
 // of freedom), the standard two-sample interval for small samples.
 import quantile from '@stdlib/stats-base-dists-t-quantile';
-import type { Difference } from '@shellgrade/console-contract';
+import type { Difference } from './compare';
 import { mean, sampleVariance } from 'simple-statistics';
-
-/** Declared in the console's contract (a comparison row of compare.json is one). */
-export type { Difference };
 
 const finite = (xs: readonly number[]): number[] => xs.filter((x) => Number.isFinite(x));
 

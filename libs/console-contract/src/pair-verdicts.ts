@@ -4,30 +4,13 @@
 // compare) and the Mann–Whitney rank test with Cliff's δ beside it. A run that did not recover
 // ranks above every run that did (censored: it took longer than the window), and the recovery
 // interval is given only when every run of both cells recovered.
-import type { ResilienceCell, ResilienceMatrix } from '@shellgrade/console-contract';
-import { difference, type Difference } from '../compare/difference';
-import { mannWhitney, type RankTest } from '../stats/rank-test';
+import type { Difference } from './compare';
+import { difference } from './difference';
+import { mannWhitney } from './rank-test';
+import type { MetricVerdict, PairVerdict, ResilienceCell, ResilienceMatrix } from './reports';
 
 /** Fewer runs than this per cell: no verdict (the intervals of 2 runs are too wide to read). */
 export const MIN_RUNS = 3;
-
-export interface MetricVerdict {
-  /** B − A with its interval (EFR: share; recovery: ms); null interval when it cannot be given. */
-  difference: Difference;
-  rank: RankTest | null;
-  /** "B lower", "B higher" (the interval excludes 0) or "no significant difference". */
-  reading: string;
-  /** Why the interval is missing or partial (runs not recovered). */
-  note?: string;
-}
-
-export interface PairVerdict {
-  fault: string;
-  a: string;
-  b: string;
-  efrDuring: MetricVerdict;
-  recovery: MetricVerdict;
-}
 
 type CellRun = ResilienceCell['runs'][number];
 
@@ -70,4 +53,35 @@ export function pairVerdicts(matrix: ResilienceMatrix, variants: string[] = matr
     });
   });
   return out;
+}
+
+const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
+
+/** "B − A [lo, hi]" in the metric's unit (scale: share → percentage points, ms → s), or why none. */
+function intervalText(m: MetricVerdict, scale: number, unit: string, digits: number): string {
+  const d = m.difference;
+  if (d.diff === null || d.lo === null || d.hi === null) return m.note ?? d.note ?? 'n/a';
+  return `${signed(d.diff * scale, digits)} ${unit} [${signed(d.lo * scale, digits)}, ${signed(d.hi * scale, digits)}]`;
+}
+
+function rankText(m: MetricVerdict): string {
+  return m.rank ? `p ${m.rank.p.toFixed(3)} · δ ${signed(m.rank.cliffsDelta, 2)} (${m.rank.magnitude})` : 'n/a';
+}
+
+const meanText = (m: MetricVerdict, scale: number, digits: number) =>
+  m.difference.meanA === null || m.difference.meanB === null ? 'n/a' : `${(m.difference.meanA * scale).toFixed(digits)} / ${(m.difference.meanB * scale).toFixed(digits)}`;
+
+/** The figures of a verdict row after "A vs B", as the resilience report and the console's Faults page print them. */
+export const PAIR_VERDICT_COLUMNS = ['EFR during A / B (%)', 'EFR B − A [95 % CI]', 'EFR rank test', 'recovery A / B (s)', 'recovery B − A [95 % CI]', 'recovery rank test', 'reading (EFR; recovery)'];
+
+export function pairVerdictCells(v: PairVerdict): string[] {
+  return [
+    meanText(v.efrDuring, 100, 1),
+    intervalText(v.efrDuring, 100, 'pp', 1),
+    rankText(v.efrDuring),
+    v.recovery.note ? 'n/a' : meanText(v.recovery, 1 / 1000, 1),
+    intervalText(v.recovery, 1 / 1000, 's', 1),
+    rankText(v.recovery),
+    `${v.efrDuring.reading}; ${v.recovery.reading}`,
+  ];
 }

@@ -1,4 +1,4 @@
-import { magnitudeOf, mannWhitney } from '../../src/stats/rank-test';
+import { magnitudeOf, mannWhitney } from './rank-test';
 
 // Wikipedia, "Mann–Whitney U test", section "Illustration of calculation methods": Aesop's six
 // tortoises (T) and six hares (H) finish in the order T H H H H H T T T T T H. Counting, per

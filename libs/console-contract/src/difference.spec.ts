@@ -1,4 +1,4 @@
-import { difference } from '../../src/compare/difference';
+import { difference } from './difference';
 
 describe("difference (Welch's t interval over runs)", () => {
   it('gives the textbook interval for a known case: A = 1,2,3 vs B = 4,5,6 -> 3 ± t(0.975, df 4) · sqrt(2/3)', () => {
