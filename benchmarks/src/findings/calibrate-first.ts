@@ -9,9 +9,9 @@ import { CAPACITY_VARIANT, measuredCapacity, type Capacity } from './loads';
 import { CALIBRATION } from './pricing';
 
 /** Calibrates naked-mon (placed as asked) and returns the capacity it found; throws when even the lowest rate fails. */
-export async function calibrateFirst(placement: PlacementRequest | undefined): Promise<{ capacity: Capacity }> {
+export async function calibrateFirst(placement: PlacementRequest | undefined): Promise<Capacity> {
   await calibrate({ variant: CAPACITY_VARIANT, peaks: [...CALIBRATION.peaks], rampS: CALIBRATION.rampS, holdS: CALIBRATION.holdS, placement });
   const capacity = measuredCapacity(resultsDir(), { placed: placement?.mode !== 'off' });
   if (!capacity) throw new Error(`${CAPACITY_VARIANT}'s calibration found no rate within the SLO (SPS p95 ≤ 2 s, 0 KO) down to 1 it/s (its calibration file is in results/): the findings need one`);
-  return { capacity };
+  return capacity;
 }

@@ -68,10 +68,10 @@ export function defineFindingsCommand(program: Command): Command {
         return;
       }
       // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
-      const capacity: Capacity | null = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
-      const paperStart = capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined;
-      const plan = findingsPlan(mode, { seed: f.seed, capacity, budgetMin: f.budgetMin, paperStart });
+      const planFor = (capacity: Capacity | null, seed = f.seed) =>
+        findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
+      const plan = planFor(f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
       process.stdout.write(planText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
       if (f.dryRun) return;
@@ -80,10 +80,10 @@ export function defineFindingsCommand(program: Command): Command {
       // One hold of the harness lock over the calibration and the run: nothing else loads the machine between them.
       const { planned, record } = await exclusive(`bench findings (${mode})`, async () => {
         if (plan.capacity) return { planned: plan, record: await runFindings(plan, dir, placementRequest(f)) };
-        const calibration = await calibrateFirst(placementRequest(f));
-        const calibratedFirst = { source: calibration.capacity.source, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000) };
-        phase(`findings: naked-mon calibrated first: ${calibration.capacity.rate} it/s (${calibratedFirst.seconds} s)`);
-        const replanned = findingsPlan(mode, { seed: plan.seed, capacity: calibration.capacity, budgetMin: f.budgetMin, paperStart: previousPaperStart({ rate: calibration.capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined });
+        const capacity = await calibrateFirst(placementRequest(f));
+        const calibratedFirst = { source: capacity.source, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000) };
+        phase(`findings: naked-mon calibrated first: ${capacity.rate} it/s (${calibratedFirst.seconds} s)`);
+        const replanned = planFor(capacity, plan.seed);
         process.stdout.write(planText(replanned) + '\n');
         return { planned: replanned, record: await runFindings(replanned, dir, placementRequest(f), calibratedFirst) };
       });
