@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { meetsSlo } from './findings/loads';
 import { phase } from './log';
+import { currentBootId } from './machine-speed';
 import { resultsDir } from './paths';
 import type { PlacementRequest } from './placement/plan';
 import { makeRunId, runTest } from './run-test';
@@ -53,6 +54,8 @@ export interface Calibration {
   firstFailedRate: number | null;
   /** Where the steps ran: 'on' when k6 and the system had CPUs apart (the findings read only such a rate); absent in older files. */
   placement?: { state: 'on' | 'off' | 'unavailable'; clientCpus: number[]; sutCpus: number[] };
+  /** The boot it was measured on (currentBootId): the findings reuse a capacity only on the same boot. Absent in older files. */
+  bootId?: string | null;
 }
 
 /**
@@ -167,7 +170,7 @@ async function calibrateNow(input: { variant: string; peaks: number[]; rampS: nu
     firstFailed = b.failed;
   }
   const { placement: _asked, ...asked } = input;
-  const result: Calibration = { ...asked, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement };
+  const result: Calibration = { ...asked, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, bootId: currentBootId() };
   // With --kdf-cost the name ends -calibration-kdfN.json: a soak's rate never comes from a cheap-login calibration.
   const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));

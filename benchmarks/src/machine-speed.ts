@@ -8,6 +8,7 @@
  * comparable, ratios measured in one session are.
  */
 import { scryptSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { MachineSpeed } from '@shellgrade/console-contract';
 import { median } from 'simple-statistics';
@@ -51,4 +52,16 @@ export function speedMismatch(a: MachineSpeed | undefined, b: MachineSpeed | und
 /** The probe as the report's machine line says it. */
 export function speedText(s: MachineSpeed | undefined): string {
   return s ? `speed probe: scrypt 2^14 ${s.scryptN14Ms} ms, process spawn ${s.spawnMs} ms` : 'speed probe not recorded';
+}
+
+/**
+ * This boot of this host (Linux's random boot id), or null where the kernel does not say. A
+ * capacity measured on another boot may be another host's: hosts of one type differ up to 2×.
+ */
+export function currentBootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }

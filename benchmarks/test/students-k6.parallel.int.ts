@@ -30,13 +30,18 @@ const refuseFirstAttempts: SpsHandler = (req, res) => {
   res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ep_id: ++epId, grade: 100 }));
 };
 
-/** Per student: a login refused (503 + Retry-After 1 s), the next accepted, alternately; `refusedLogins` counts the refusals. */
+/**
+ * Per connection: a login refused (503 + Retry-After 1 s), the next accepted, alternately;
+ * `refusedLogins` counts the refusals. Per connection, not per student: the two students of the
+ * users file are played by several VUs at once, and alternating per student let one VU's retries
+ * meet refusals meant for another's first attempts until its retries ran out (a KO). A VU sends
+ * its retry on the connection that was refused (keep-alive).
+ */
 let refusedLogins = 0;
-const refusedLast = new Map<string, boolean>();
-const refuseEveryOtherLogin: SpsHandler = (_req, res, body) => {
-  const student = (JSON.parse(body) as { email: string }).email;
-  const refuse = loginRefusals && !refusedLast.get(student);
-  refusedLast.set(student, refuse);
+const refusedLast = new WeakMap<object, boolean>();
+const refuseEveryOtherLogin: SpsHandler = (req, res) => {
+  const refuse = loginRefusals && !refusedLast.get(req.socket);
+  refusedLast.set(req.socket, refuse);
   if (!refuse) return res.writeHead(200, { 'Set-Cookie': 'access_token=t; Path=/' }).end('{}');
   refusedLogins++;
   res.writeHead(503, { 'Retry-After': '1', 'Content-Type': 'application/problem+json' }).end('{"status":503,"detail":"the server is busy"}');

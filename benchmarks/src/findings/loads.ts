@@ -4,6 +4,7 @@
 // the naked monolith at 200 users/s (Table I: EFR 61.5 %), found by search during the run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { currentBootId } from '../machine-speed';
 import type { Aggregated } from '../types';
 
 export type LoadLevel = '0.5x' | '1x' | '1.5x' | '2x' | 'paper';
@@ -56,15 +57,18 @@ export function sustainableRate(c: { steps: SloStep[] }): number | null {
 /**
  * naked-mon's sustainable rate from its newest calibration in `resultsDir` (not a -kdfN one).
  * Placed findings (the client on CPUs of its own) read only a calibration made the same way: a
- * rate measured with k6 on the system's cores is another machine's capacity.
+ * rate measured with k6 on the system's cores is another machine's capacity. Likewise only one
+ * made on this boot (`bootId`; null: any): results/ may come from another host of the same type,
+ * up to 2× faster or slower, whose rate would put every load level in the wrong place.
  */
-export function measuredCapacity(resultsDir: string, opts: { variant?: string; placed?: boolean } = {}): Capacity | null {
-  const { variant = CAPACITY_VARIANT, placed = true } = opts;
+export function measuredCapacity(resultsDir: string, opts: { variant?: string; placed?: boolean; bootId?: string | null } = {}): Capacity | null {
+  const { variant = CAPACITY_VARIANT, placed = true, bootId = currentBootId() } = opts;
   if (!existsSync(resultsDir)) return null;
   const pattern = new RegExp(`^\\d{8}T\\d{6}Z-${variant}-calibration\\.json$`);
   for (const file of readdirSync(resultsDir).filter((f) => pattern.test(f)).sort().reverse()) {
-    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown; placement?: { state?: string } };
+    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown; placement?: { state?: string }; bootId?: string | null };
     if ((c.placement?.state === 'on') !== placed) continue;
+    if (bootId !== null && c.bootId !== bootId) continue;
     // A bisecting calibration states its rate; an older file has only its steps.
     const rate = typeof c.sustainableRate === 'number' && c.sustainableRate > 0 ? c.sustainableRate : sustainableRate(c);
     if (rate !== null) return { rate, source: file };

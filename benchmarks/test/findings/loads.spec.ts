@@ -121,18 +121,36 @@ describe('loads from measured capacity', () => {
   it("reads naked-mon's newest calibration made with the same placement: its stated sustainable rate, else the SLO over its steps; a -kdfN file never", () => {
     const dir = mkdtempSync(join(tmpdir(), 'sg-capacity-'));
     const placed = { state: 'on', clientCpus: [1], sutCpus: [0] };
+    const boot = { bootId: 'boot-1' };
+    const read = (opts: { placed?: boolean } = {}) => measuredCapacity(dir, { ...opts, ...boot });
     try {
-      expect(measuredCapacity(dir)).toBeNull();
-      writeFileSync(join(dir, '20261126T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300), step(8, 0, 2500)], placement: placed }));
-      expect(measuredCapacity(dir)).toEqual({ rate: 4, source: '20261126T100000Z-naked-mon-calibration.json' });
-      writeFileSync(join(dir, '20261127T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300)], sustainableRate: 6, placement: placed }));
-      writeFileSync(join(dir, '20261128T100000Z-naked-mon-calibration-kdf1.json'), JSON.stringify({ steps: [], sustainableRate: 50, placement: placed }));
-      expect(measuredCapacity(dir)).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
+      expect(read()).toBeNull();
+      writeFileSync(join(dir, '20261126T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300), step(8, 0, 2500)], placement: placed, ...boot }));
+      expect(read()).toEqual({ rate: 4, source: '20261126T100000Z-naked-mon-calibration.json' });
+      writeFileSync(join(dir, '20261127T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [step(4, 0, 300)], sustainableRate: 6, placement: placed, ...boot }));
+      writeFileSync(join(dir, '20261128T100000Z-naked-mon-calibration-kdf1.json'), JSON.stringify({ steps: [], sustainableRate: 50, placement: placed, ...boot }));
+      expect(read()).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
       // Newer, but k6 shared the system's cores (or an older file that does not say): not the placed findings' capacity.
-      writeFileSync(join(dir, '20261129T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 9, placement: { state: 'off', clientCpus: [], sutCpus: [] } }));
-      writeFileSync(join(dir, '20261130T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 11 }));
-      expect(measuredCapacity(dir)).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
-      expect(measuredCapacity(dir, { placed: false })).toEqual({ rate: 11, source: '20261130T100000Z-naked-mon-calibration.json' });
+      writeFileSync(join(dir, '20261129T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 9, placement: { state: 'off', clientCpus: [], sutCpus: [] }, ...boot }));
+      writeFileSync(join(dir, '20261130T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 11, ...boot }));
+      expect(read()).toEqual({ rate: 6, source: '20261127T100000Z-naked-mon-calibration.json' });
+      expect(read({ placed: false })).toEqual({ rate: 11, source: '20261130T100000Z-naked-mon-calibration.json' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads only a calibration made on this boot: results/ from another host of the same type (or a file that does not say) is not this host\'s capacity', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sg-capacity-boot-'));
+    const placement = { state: 'on', clientCpus: [1], sutCpus: [0] };
+    try {
+      writeFileSync(join(dir, '20261126T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 6, placement, bootId: 'boot-1' }));
+      writeFileSync(join(dir, '20261127T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 9, placement, bootId: 'boot-2' }));
+      writeFileSync(join(dir, '20261128T100000Z-naked-mon-calibration.json'), JSON.stringify({ steps: [], sustainableRate: 12, placement }));
+      expect(measuredCapacity(dir, { bootId: 'boot-1' })).toEqual({ rate: 6, source: '20261126T100000Z-naked-mon-calibration.json' });
+      expect(measuredCapacity(dir, { bootId: 'boot-3' })).toBeNull();
+      // Where the kernel gives no boot id, any calibration is this host's as far as anyone can tell.
+      expect(measuredCapacity(dir, { bootId: null })).toEqual({ rate: 12, source: '20261128T100000Z-naked-mon-calibration.json' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
