@@ -54,6 +54,8 @@ export interface Calibration {
   firstFailedRate: number | null;
   /** Where the steps ran: 'on' when k6 and the system had CPUs apart (the findings read only such a rate); absent in older files. */
   placement?: { state: 'on' | 'off' | 'unavailable'; clientCpus: number[]; sutCpus: number[] };
+  /** INVALID attempts measured again (measuredValid), by run id: not among the steps. Absent in older files. */
+  setAsideRuns?: string[];
   /** The boot it was measured on (currentBootId): the findings reuse a capacity only on the same boot. Absent in older files. */
   bootId?: string | null;
 }
@@ -130,6 +132,23 @@ export function peaksAround(rate: number, factors = MODEL_STEP_FACTORS): number[
   return [...new Set(peaks)].sort((a, b) => a - b);
 }
 
+/**
+ * A probe measured again when its run was INVALID (foreign CPU load, a client over its share,
+ * dropped iterations: the measurement failed, not necessarily the system), up to `retakes` times.
+ * Without the retake one stray process during a step reads as "fails the SLO" and bisects the
+ * capacity — and every findings level after it — far below the truth. The set-aside attempts are
+ * returned so the calibration can say so.
+ */
+export async function measuredValid<S extends { valid: boolean }>(measure: (attempt: number) => Promise<S>, retakes = 1): Promise<{ step: S; setAside: S[] }> {
+  const setAside: S[] = [];
+  let step = await measure(0);
+  while (!step.valid && setAside.length < retakes) {
+    setAside.push(step);
+    step = await measure(setAside.length);
+  }
+  return { step, setAside };
+}
+
 export function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
   return exclusive(`bench calibrate ${input.variant}`, () => calibrateNow(input));
 }
@@ -138,19 +157,25 @@ async function calibrateNow(input: { variant: string; peaks: number[]; rampS: nu
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
   let placement: Calibration['placement'];
+  const setAsideRuns: string[] = [];
   // A capacity is measured with the client on CPUs of its own unless told otherwise: k6 sharing
   // the cores would lower the rate every placed findings level is a multiple of.
   const placementAsked: PlacementRequest = { mode: 'on', ...input.placement };
-  const probe = async (peak: number, phaseOf: CalibrationStep['phase']): Promise<CalibrationStep> => {
-    phase(`calibrate ${input.variant}: ${phaseOf} at ${peak}/s`);
+  const measure = async (peak: number, phaseOf: CalibrationStep['phase'], attempt: number): Promise<CalibrationStep> => {
+    phase(`calibrate ${input.variant}: ${phaseOf} at ${peak}/s${attempt ? ` (measured again: the last attempt was INVALID)` : ''}`);
     const runId = `${makeRunId(input.variant, 'calibrate', undefined, undefined, input.kdfCost)}-p${peak}`;
     const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked });
-    const step = stepOf(peak, a, phaseOf);
     const placed = a.meta.placement;
     if (placed) placement = { state: placed.state, clientCpus: placed.clientCpus, sutCpus: placed.sutCpus };
-    steps.push(step);
     // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
     baselineGradingsPerS = a.meta.baseline?.best.gradingsPerS ?? baselineGradingsPerS;
+    if (!a.valid) phase(`peak ${peak}/s: INVALID (${a.runLines.flatMap((r) => r.reasons ?? []).join('; ') || 'see its aggregated.json'})`);
+    return stepOf(peak, a, phaseOf);
+  };
+  const probe = async (peak: number, phaseOf: CalibrationStep['phase']): Promise<CalibrationStep> => {
+    const { step, setAside } = await measuredValid((attempt) => measure(peak, phaseOf, attempt));
+    setAsideRuns.push(...setAside.map((s) => s.runId));
+    steps.push(step);
     phase(`peak ${peak}/s: ${step.sustained ? 'within the SLO' : 'FAILS the SLO'} (SPS EFR ${step.spsEfr}, SPS p95 ${step.spsP95Ms?.toFixed(0)} ms, SPS ${step.spsThroughputHold?.toFixed(2)}/s)`);
     return step;
   };
@@ -170,7 +195,7 @@ async function calibrateNow(input: { variant: string; peaks: number[]; rampS: nu
     firstFailed = b.failed;
   }
   const { placement: _asked, ...asked } = input;
-  const result: Calibration = { ...asked, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, bootId: currentBootId() };
+  const result: Calibration = { ...asked, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, bootId: currentBootId(), setAsideRuns };
   // With --kdf-cost the name ends -calibration-kdfN.json: a soak's rate never comes from a cheap-login calibration.
   const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));

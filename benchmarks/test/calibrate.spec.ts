@@ -1,4 +1,4 @@
-import { bisectSustainable, peaksAround, recommend, stepOf } from '../src/calibrate';
+import { bisectSustainable, measuredValid, peaksAround, recommend, stepOf } from '../src/calibrate';
 import { aggregatedFixture } from './support';
 
 const sps = (throughputHold: number, efr: number, p95: number) => ({
@@ -72,5 +72,28 @@ describe('bisection on the SLO (issue 31 item 6)', () => {
       expect(b).toMatchObject({ sustained: capacity, failed: capacity + 1 });
       expect(f.probes.length).toBeLessThanOrEqual(Math.ceil(Math.log2(32 - 8)));
     }
+  });
+});
+
+describe('an INVALID probe is measured again once', () => {
+  const attempts = (...valid: boolean[]) => {
+    let n = 0;
+    return jest.fn(async () => ({ valid: valid[n], attempt: n++ }));
+  };
+
+  it('a VALID probe is measured once', async () => {
+    const measure = attempts(true);
+    expect(await measuredValid(measure)).toEqual({ step: { valid: true, attempt: 0 }, setAside: [] });
+    expect(measure).toHaveBeenCalledTimes(1);
+  });
+
+  it('an INVALID one (a stray process, a busy client) again, the retake counts and the first is set aside', async () => {
+    expect(await measuredValid(attempts(false, true))).toEqual({ step: { valid: true, attempt: 1 }, setAside: [{ valid: false, attempt: 0 }] });
+  });
+
+  it('twice INVALID: the second attempt stands (and fails the step), no third', async () => {
+    const measure = attempts(false, false, true);
+    expect(await measuredValid(measure)).toEqual({ step: { valid: false, attempt: 1 }, setAside: [{ valid: false, attempt: 0 }] });
+    expect(measure).toHaveBeenCalledTimes(2);
   });
 });
