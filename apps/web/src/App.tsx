@@ -36,7 +36,9 @@ class PageErrorBoundary extends Component<{ children: ReactNode; page: string },
 }
 
 export function App() {
-  const { user, ready, logout } = useAuth();
+  const { user, ready, logout, config } = useAuth();
+  // The standalone console (npm run console) serves the console's pages only: no application behind it.
+  const application = !config.standalone;
   const navigate = useNavigate();
   const { pathname } = useLocation();
   if (!ready) return <Loading what="your session" />;
@@ -49,12 +51,14 @@ export function App() {
           </NavLink>
           {user && (
             <>
-              <NavLink to={isStaff(user) ? '/student' : '/'} end>
-                My exercises
-              </NavLink>
-              <NavLink to="/history">My productions</NavLink>
-              {isStaff(user) && <NavLink to="/teacher/exercises">Exercises</NavLink>}
-              {isStaff(user) && <NavLink to="/teacher/sessions">Sessions</NavLink>}
+              {application && (
+                <NavLink to={isStaff(user) ? '/student' : '/'} end>
+                  My exercises
+                </NavLink>
+              )}
+              {application && <NavLink to="/history">My productions</NavLink>}
+              {application && isStaff(user) && <NavLink to="/teacher/exercises">Exercises</NavLink>}
+              {application && isStaff(user) && <NavLink to="/teacher/sessions">Sessions</NavLink>}
               <NavLink to="/console" end>
                 Console
               </NavLink>
@@ -81,16 +85,16 @@ export function App() {
           <Suspense fallback={<Loading what="the page" />}>
             {user ? (
               <Routes>
-                <Route path="/" element={isStaff(user) ? <TeacherSessions /> : <StudentHome />} />
-                <Route path="/student" element={<StudentHome />} />
-                <Route path="/statement/:psId" element={<ExercisePage />} />
-                <Route path="/history" element={<History />} />
-                <Route path="/production/:epId" element={<ProductionPage />} />
-                <Route path="/teacher/exercises" element={<TeacherExercises />} />
-                <Route path="/teacher/exercises/new" element={<ExerciseEditor />} />
-                <Route path="/teacher/exercises/:exId" element={<ExerciseEditor />} />
-                <Route path="/teacher/sessions" element={<TeacherSessions />} />
-                <Route path="/teacher/sessions/:sessionId" element={<SessionResults />} />
+                {application ? <Route path="/" element={isStaff(user) ? <TeacherSessions /> : <StudentHome />} /> : <Route path="/" element={<Navigate to="/console" replace />} />}
+                {application && <Route path="/student" element={<StudentHome />} />}
+                {application && <Route path="/statement/:psId" element={<ExercisePage />} />}
+                {application && <Route path="/history" element={<History />} />}
+                {application && <Route path="/production/:epId" element={<ProductionPage />} />}
+                {application && <Route path="/teacher/exercises" element={<TeacherExercises />} />}
+                {application && <Route path="/teacher/exercises/new" element={<ExerciseEditor />} />}
+                {application && <Route path="/teacher/exercises/:exId" element={<ExerciseEditor />} />}
+                {application && <Route path="/teacher/sessions" element={<TeacherSessions />} />}
+                {application && <Route path="/teacher/sessions/:sessionId" element={<SessionResults />} />}
                 <Route path="/console" element={<Console />} />
                 <Route path="/console/trace/:traceId" element={<TraceView />} />
                 {isAdmin(user) && <Route path="/console/compare" element={<Compare />} />}

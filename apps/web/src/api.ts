@@ -104,6 +104,8 @@ export interface SessionReport {
 export interface AppConfig {
   maxArchiveBytes: number;
   traces: boolean;
+  /** Served by the standalone console (npm run console): its pages only, signed in with the console's token. */
+  standalone: boolean;
 }
 
 export class ApiError extends Error {

@@ -14,7 +14,7 @@ interface AuthState {
 }
 
 /** Until /app-config.json answers: the spec's default archive limit (1 MiB). */
-const DEFAULT_CONFIG: AppConfig = { maxArchiveBytes: 1024 * 1024, traces: false };
+const DEFAULT_CONFIG: AppConfig = { maxArchiveBytes: 1024 * 1024, traces: false, standalone: false };
 
 const AuthContext = createContext<AuthState | null>(null);
 
@@ -25,11 +25,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let live = true;
-    api.config().then((c) => live && setConfig(c), () => undefined);
-    api
-      .verify()
-      .then((u) => live && setUser(u), () => live && setUser(null))
-      .finally(() => live && setReady(true));
+    // Ready once both have answered: the standalone console's config decides which pages exist.
+    const config = api.config().then((c) => live && setConfig(c), () => undefined);
+    const session = api.verify().then((u) => live && setUser(u), () => live && setUser(null));
+    void Promise.all([config, session]).then(() => live && setReady(true));
     return () => {
       live = false;
     };

@@ -8,10 +8,18 @@ import type { LaunchProgress } from './launch-progress';
 /** A launch as recorded beside the results (run/console/launches/<run-id>.json) and as served. */
 export interface LaunchRecord {
   id: string;
-  /** The plans the console launches (the others are refused, LaunchPlanOffer.refused). */
-  plan: LaunchablePlan;
-  preset: string;
-  profile: string;
+  /** What was launched: run or suite anywhere; matrix, findings and faults from the standalone console only (LaunchPlanOffer.refused). */
+  plan: LaunchPlan;
+  /** run, suite, faults: the preset; null for matrix and findings (several presets). */
+  preset: string | null;
+  /** The k6 profile; null for findings (its plan sets the loads). */
+  profile: string | null;
+  /**
+   * The folder under results/ the launch writes as a whole: the run folder (run, suite), the
+   * findings folder (findings/<id>); null for matrix and faults, whose harness names one folder
+   * per run it makes.
+   */
+  results: string | null;
   /** The harness's arguments (`run --variant <preset> --profile <profile> --run-id <id>`). */
   args: string[];
   /** The command a shell user would type for it. */
@@ -41,7 +49,7 @@ export interface LaunchList {
   /** The profiles of the run plan (as before the other plans: the run plan's). */
   profiles: string[];
   plans: LaunchPlanOffer[];
-  /** The variant serving this console: the only preset a run or suite may bring up from here (null: any). */
+  /** The variant serving this console: the only preset a run or suite may bring up from here (null: any — the standalone console, `npm run console`, served by no variant). */
   ownVariant: string | null;
   busy: string | null;
 }
@@ -49,6 +57,7 @@ export interface LaunchList {
 /** The saved plans of the bench CLI (`npm run bench -- --help`): run, a suite (run with a suite profile), matrix, findings, faults. */
 export const LAUNCH_PLANS = ['run', 'suite', 'matrix', 'findings', 'faults'] as const;
 export type LaunchPlan = (typeof LAUNCH_PLANS)[number];
+/** What a console served by a variant launches: a plan that brings up no other preset (the standalone console launches every plan). */
 export type LaunchablePlan = Extract<LaunchPlan, 'run' | 'suite'>;
 export const FINDINGS_MODES = ['smoke', 'quick', 'full'] as const;
 

@@ -14,3 +14,5 @@ export * from './ops-bench-cli';
 export * from './ops-process-group';
 export * from './csrf';
 export * from './frame-denial';
+export * from './console-session';
+export * from './console-server';

@@ -17,7 +17,7 @@ function root(): { dir: string; results: string } {
   return { dir, results };
 }
 
-function entry(dir: string, results: string, admin: boolean) {
+function entry(dir: string, results: string, admin: boolean, ownVariant?: string) {
   const app = express();
   app.use(express.json());
   serveWebApp(app, {
@@ -27,6 +27,7 @@ function entry(dir: string, results: string, admin: boolean) {
     presets: () => [{ name: 'naked-mon', description: '' }],
     resultsDir: results,
     isAdmin: async () => admin,
+    ownVariant,
     bench: { node: process.execPath, script: join(dir, 'no-cli.js'), cwd: dir, resultsDir: results },
   });
   return app;
@@ -62,9 +63,9 @@ describe("the console's actions", () => {
     expect(res.body.detail).toMatch(detail);
   });
 
-  it("list the run profiles (not the sweeps), the plans with the console's refusals, and no launch yet", async () => {
-    const res = await request(entry(dir, results, true)).get('/ops/launches');
-    expect(res.body).toMatchObject({ launches: [], profiles: ['smoke'], ownVariant: null, busy: null });
+  it("list the run profiles (not the sweeps), the plans with the refusals of a console served by a variant, and no launch yet", async () => {
+    const res = await request(entry(dir, results, true, 'naked-mon')).get('/ops/launches');
+    expect(res.body).toMatchObject({ launches: [], profiles: ['smoke'], ownVariant: 'naked-mon', busy: null });
     expect(res.body.plans.map((p: { plan: string; refused: string | null }) => [p.plan, p.refused !== null])).toEqual([
       ['run', false],
       ['suite', false],
@@ -72,6 +73,12 @@ describe("the console's actions", () => {
       ['findings', true],
       ['faults', true],
     ]);
+  });
+
+  it('refuse none of the plans where no variant serves the console (the standalone console)', async () => {
+    const res = await request(entry(dir, results, true)).get('/ops/launches');
+    expect(res.body.ownVariant).toBeNull();
+    expect(res.body.plans.filter((p: { refused: string | null }) => p.refused !== null)).toEqual([]);
   });
 
   it.each([

@@ -21,8 +21,9 @@ const PRESETS = ['naked-mon', 'msa-1-2', 'msa-1-1'];
 const check = (body: unknown, ownVariant: string | undefined = 'naked-mon') => checkLaunch(body, { bench, presets: PRESETS, ownVariant });
 
 describe('the plans a console launch may name', () => {
-  it('offers every plan of the bench CLI with its profiles; matrix, findings and faults refused with the reason', () => {
-    const offers = planOffers(bench);
+  it('offers every plan of the bench CLI with its profiles; a console served by a variant refuses matrix, findings and faults with the reason, the standalone one none', () => {
+    expect(planOffers(bench).map((o) => o.refused)).toEqual([null, null, null, null, null]);
+    const offers = planOffers(bench, 'naked-mon');
     expect(offers.map((o) => [o.plan, o.profiles, o.refused === null])).toEqual([
       ['run', ['smoke', 'small'], true],
       ['suite', ['load-smoke', 'soak-smoke'], true],
@@ -85,6 +86,12 @@ describe('the plans a console launch may name', () => {
     expect(r).toMatchObject({ ok: false, status: 422, command });
     expect(!r.ok && r.detail).toMatch(detail);
     expect(!r.ok && r.detail).toMatch(new RegExp(`Run it from a shell: ${command.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}$`));
+  });
+
+  it('launches matrix, findings and faults from the standalone console (no variant serves it), with the same arguments', () => {
+    expect(checkLaunch({ plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, request: { plan: 'matrix' }, args: ['matrix', 'naked-mon', 'msa-1-2', '--profile', 'smoke'] });
+    expect(checkLaunch({ plan: 'findings', mode: 'quick' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, args: ['findings', '--quick'] });
+    expect(checkLaunch({ plan: 'faults', preset: 'msa-1-2', profile: 'smoke' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, args: ['faults', '--variant', 'msa-1-2', '--faults', 'all', '--profile', 'smoke'] });
   });
 
   it("refuses with 409 a run or a suite of a preset other than the one serving the console (it would take the console down); any preset when the console's variant is unknown", () => {

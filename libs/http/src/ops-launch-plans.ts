@@ -3,10 +3,12 @@
  * profile —, matrix, findings, faults), each request validated here before anything starts:
  * 400 problem+json with the reason for a malformed or unknown value, 409 for a preset other than
  * the variant serving this console, 422 for a plan the console refuses (with the command to run
- * it from a shell). What is launched is `npm run bench -- <launchArgs(request)> --run-id <id>`.
+ * it from a shell). What is launched is `npm run bench -- <launchArgs(request)>` and where it is
+ * told to write (ops-launch.ts: `--run-id <id>`, `--out results/findings/<id>`).
  *
- * Why matrix, findings and faults are refused: the launcher holds one variant at a time, and the
- * console is served by one. A matrix or a findings run brings up other presets in turn (taking
+ * The standalone console (`npm run console`: served by no variant, ownVariant undefined) launches
+ * every plan and any preset. A console served by a variant refuses matrix, findings and faults,
+ * and runs of other presets: the launcher holds one variant at a time, and that console is one. A matrix or a findings run brings up other presets in turn (taking
  * down the console's own variant, with its live page and its Cancel, and bringing the last one
  * down at the end: no console left); a faults run kills, stops and starves the variant it
  * measures and restarts or cuts the native servers this console shares with it (its sessions and
@@ -92,13 +94,17 @@ export function profileKinds(bench: BenchCli): ProfileKinds {
   return kinds;
 }
 
-/** Each plan as the form offers it. */
-export function planOffers(bench: BenchCli): LaunchPlanOffer[] {
+/** Each plan as the form offers it; a console served by a variant (`servedBy`) says why it refuses some. */
+export function planOffers(bench: BenchCli, servedBy?: string): LaunchPlanOffer[] {
   const k = profileKinds(bench);
-  return LAUNCH_PLANS.map((plan) => ({ plan, description: DESCRIPTIONS[plan], profiles: plan === 'suite' ? k.suite : plan === 'findings' ? [] : k.run, refused: REFUSED[plan] ?? null }));
+  return LAUNCH_PLANS.map((plan) => ({ plan, description: DESCRIPTIONS[plan], profiles: plan === 'suite' ? k.suite : plan === 'findings' ? [] : k.run, refused: refusalOf(plan, servedBy) }));
 }
 
-export type LaunchCheck = { ok: true; request: LaunchRequest & { plan: 'run' | 'suite'; preset: string; profile: string }; args: string[] } | { ok: false; status: 400 | 409 | 422; detail: string; command?: string };
+/** Why a console served by the variant `servedBy` does not launch the plan; null where it does (always, for the standalone console). */
+const refusalOf = (plan: LaunchPlan, servedBy: string | undefined): string | null => (servedBy === undefined ? null : (REFUSED[plan] ?? null));
+
+export type CheckedLaunch = LaunchRequest & { plan: LaunchPlan };
+export type LaunchCheck = { ok: true; request: CheckedLaunch; args: string[] } | { ok: false; status: 400 | 409 | 422; detail: string; command?: string };
 
 const bad = (detail: string): LaunchCheck => ({ ok: false, status: 400, detail });
 
@@ -111,7 +117,7 @@ function hasCalibration(resultsDir: string, preset: string): boolean {
   }
 }
 
-/** A launch request checked against the plan's options, the presets, the profiles and this console's variant. */
+/** A launch request checked against the plan's options, the presets, the profiles and this console's variant (undefined: the standalone console). */
 export function checkLaunch(body: unknown, ctx: { bench: BenchCli; presets: string[]; ownVariant?: string }): LaunchCheck {
   const parsed = launchBody.safeParse(body ?? {});
   if (!parsed.success) {
@@ -152,8 +158,8 @@ export function checkLaunch(body: unknown, ctx: { bench: BenchCli; presets: stri
     if (soak && r.saturation === undefined && !hasCalibration(ctx.bench.resultsDir, r.preset!)) return bad(`a soak holds 70 % of ${r.preset}'s sustainable rate: give saturation (it/s), or run npm run bench -- calibrate --variant ${r.preset} first`);
   }
   const args = launchArgs(r);
-  const refused = REFUSED[plan];
-  if (refused) return { ok: false, status: 422, detail: `the ${plan} plan is not launched from the console: ${refused}. Run it from a shell: ${shellCommand(args)}`, command: shellCommand(args) };
+  const refused = refusalOf(plan, ctx.ownVariant);
+  if (refused) return { ok: false, status: 422, detail: `the ${plan} plan is not launched from the console: ${refused}. The standalone console (npm run console), which no variant serves, launches it. Run it from a shell: ${shellCommand(args)}`, command: shellCommand(args) };
   if (ctx.ownVariant !== undefined && r.preset !== ctx.ownVariant)
     return {
       ok: false,
@@ -161,6 +167,6 @@ export function checkLaunch(body: unknown, ctx: { bench: BenchCli; presets: stri
       detail: `this console is served by ${ctx.ownVariant}, and the launcher holds one variant at a time: bringing up ${r.preset} would take the console down with the run's live page and its Cancel. Launch ${r.preset} from its own console (npm run variant -- up ${r.preset}), or from a shell: ${shellCommand(args)}`,
       command: shellCommand(args),
     };
-  return { ok: true, request: { ...r, plan: plan as 'run' | 'suite', preset: r.preset!, profile: r.profile! }, args };
+  return { ok: true, request: { ...r, plan }, args };
 }
 

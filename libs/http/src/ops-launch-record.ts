@@ -5,15 +5,17 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LaunchRecord } from '@shellgrade/console-contract';
+import { LAUNCH_PLANS, type LaunchRecord } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import type { Same } from './same-type';
 
 export const launchRecordSchema = z.object({
   id: z.string(),
-  plan: z.enum(['run', 'suite']),
-  preset: z.string(),
-  profile: z.string(),
+  plan: z.enum(LAUNCH_PLANS),
+  preset: z.string().nullable(),
+  profile: z.string().nullable(),
+  // Absent in records written before the other plans were launched (all ended runs, read only).
+  results: z.string().nullable().default(null),
   args: z.array(z.string()),
   command: z.string(),
   pid: z.number().nullable(),

@@ -5,20 +5,23 @@
  *   POST /ops/launches                  {plan, ...its options} (ops-launch-plans.ts) → 202 with the
  *                                       launch; 409 problem+json while another launch runs (one at a
  *                                       time) or for a preset other than this console's; 400 on a bad
- *                                       option; 422 for a plan the console refuses (matrix, findings,
- *                                       faults: why, and the command to run it from a shell)
+ *                                       option; 422 for a plan a console served by a variant refuses
+ *                                       (matrix, findings, faults: why, and the command to run it
+ *                                       from a shell or the standalone console)
  *   GET  /ops/launches/<id>             one launch and its progress
  *   GET  /ops/launches/<id>/events      text/event-stream: its progress every second until it ends
  *   POST /ops/launches/<id>/cancel      stops the harness and k6, brings the variant down (unless it
- *                                       is the one serving this console) and marks the run INVALID
+ *                                       is the one serving this console) and marks every run folder
+ *                                       the launch made INVALID
  *
- * The server starts `npm run bench -- run --variant <preset> --profile <profile> [...] --run-id <id>`
- * (a run, or a suite: a run with a suite profile) exactly as a shell user would (ops-bench-cli.ts), as a process group of its own so that a
- * cancel reaches k6 too; its stderr progress lines and k6's live log are what the page shows.
+ * The server starts `npm run bench -- <plan's args>` exactly as a shell user would
+ * (ops-bench-cli.ts), told where to write (launchTarget), as a process group of its own so that a
+ * cancel reaches k6 too; its stderr progress lines and the live k6 log of the run it is making
+ * are what the page shows.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { Request, Response } from 'express';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
@@ -27,7 +30,7 @@ import { livingGroupMembers } from './ops-process-group';
 import type { LaunchEvent, LaunchList, LaunchRecord } from '@shellgrade/console-contract';
 import { LaunchWatcher } from './ops-launch-progress';
 import { LaunchRecords } from './ops-launch-record';
-import { checkLaunch, planOffers, profileKinds } from './ops-launch-plans';
+import { checkLaunch, planOffers, profileKinds, type CheckedLaunch } from './ops-launch-plans';
 import type { PresetSummary } from './ops-results';
 import { problem, sendProblem } from './problem';
 
@@ -44,7 +47,50 @@ const HARNESS_INVALID_EXIT = 2;
 const PROGRESS_PERIOD_MS = 1000;
 
 /** Run folders are named as the harness names them: <UTC stamp>-<variant>-<profile>. */
-export const launchRunId = (preset: string, profile: string, at = new Date()): string => `${at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${preset}-${profile}`;
+export const launchRunId = (preset: string, profile: string, at = new Date()): string => `${stampOf(at)}-${preset}-${profile}`;
+
+const stampOf = (at: Date): string => at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const RUN_FOLDER = /^\d{8}T\d{6}Z-/;
+
+/**
+ * A launch's id and where its harness is told to write: a run or suite into results/<id>
+ * (--run-id), a findings run into results/findings/<id> (--out); a matrix and a faults run name
+ * one folder per run themselves (the launch finds them by their stamps, runFoldersOf).
+ */
+export function launchTarget(r: CheckedLaunch, bench: BenchCli, at = new Date()): { id: string; results: string | null; args: string[] } {
+  switch (r.plan) {
+    case 'run':
+    case 'suite': {
+      const id = launchRunId(r.preset!, r.profile!, at);
+      return { id, results: id, args: ['--run-id', id] };
+    }
+    case 'findings': {
+      const id = launchRunId('findings', r.mode ?? 'full', at);
+      return { id, results: `findings/${id}`, args: ['--out', relative(bench.cwd, join(bench.resultsDir, 'findings', id))] };
+    }
+    case 'matrix':
+      return { id: launchRunId('matrix', r.profile!, at), results: null, args: [] };
+    case 'faults':
+      return { id: launchRunId('faults', r.preset!, at), results: null, args: [] };
+  }
+}
+
+/** The run folders (results/<stamp>-...) made since the launch started, oldest first: one machine lock, so all of them are its own. */
+export function runFoldersOf(resultsDir: string, r: Pick<LaunchRecord, 'id'>): string[] {
+  const since = r.id.slice(0, 16);
+  if (!existsSync(resultsDir)) return [];
+  return readdirSync(resultsDir)
+    .filter((f) => RUN_FOLDER.test(f) && f.slice(0, 16) >= since && isDir(join(resultsDir, f)))
+    .sort();
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 interface Context {
   bench: BenchCli;
@@ -72,7 +118,7 @@ export async function serveOpsLaunch(req: Request, res: Response, opts: OpsLaunc
   const ctx = contextOf(opts.bench);
   const [, id, action] = LAUNCH_PATH.exec(req.path)!;
   if (!id && req.method === 'GET') {
-    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), plans: planOffers(opts.bench), ownVariant: opts.ownVariant ?? null, busy: ctx.lock.holder()?.launch ?? null };
+    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), plans: planOffers(opts.bench, opts.ownVariant), ownVariant: opts.ownVariant ?? null, busy: ctx.lock.holder()?.launch ?? null };
     res.json(list);
     return;
   }
@@ -92,14 +138,14 @@ function startLaunch(req: Request, res: Response, ctx: Context, opts: OpsLaunchO
   const presets = opts.presets?.().filter((p) => !p.error).map((p) => p.name) ?? [];
   const checked = checkLaunch(req.body, { bench: ctx.bench, presets, ownVariant: opts.ownVariant });
   if (!checked.ok) return sendProblem(res, problem(checked.status, checked.detail, checked.command ? { command: checked.command } : {}));
-  const { plan, preset, profile } = checked.request;
-  const id = launchRunId(preset, profile);
+  const target = launchTarget(checked.request, ctx.bench);
+  const id = target.id;
   if (!ctx.lock.take(id)) {
     const holder = ctx.lock.holder();
     return sendProblem(res, problem(409, `another run is going on (${holder?.launch ?? 'a launch'}): one run at a time on this machine; wait for it to end or cancel it`, { running: holder?.launch ?? null }));
   }
   try {
-    const record = spawnHarness(ctx, id, plan, preset, profile, checked.args);
+    const record = spawnHarness(ctx, checked.request, target, [...checked.args, ...target.args]);
     res.status(202).json({ launch: record });
   } catch (error) {
     ctx.lock.release(id);
@@ -107,8 +153,8 @@ function startLaunch(req: Request, res: Response, ctx: Context, opts: OpsLaunchO
   }
 }
 
-function spawnHarness(ctx: Context, id: string, plan: LaunchRecord['plan'], preset: string, profile: string, planArgs: string[]): LaunchRecord {
-  const args = [...planArgs, '--run-id', id];
+function spawnHarness(ctx: Context, request: CheckedLaunch, target: { id: string; results: string | null }, args: string[]): LaunchRecord {
+  const id = target.id;
   const log = ctx.records.logFile(id);
   mkdirSync(ctx.records.dir, { recursive: true });
   const fd = openSync(log, 'a');
@@ -117,9 +163,10 @@ function spawnHarness(ctx: Context, id: string, plan: LaunchRecord['plan'], pres
   closeSync(fd);
   const record: LaunchRecord = {
     id,
-    plan,
-    preset,
-    profile,
+    plan: request.plan,
+    preset: request.preset ?? null,
+    profile: request.profile ?? null,
+    results: target.results,
     args,
     command: shellCommand(args),
     pid: child.pid ?? null,
@@ -158,8 +205,32 @@ function alive(pid: number): boolean {
   }
 }
 
-function watcherOf(ctx: Context, r: LaunchRecord): LaunchWatcher {
-  return new LaunchWatcher(join(ctx.bench.resultsDir, r.id), r.log);
+function watcherOf(ctx: Context, r: LaunchRecord): LaunchFollower {
+  return new LaunchFollower(ctx.bench.resultsDir, r);
+}
+
+/**
+ * The progress of a launch: of its own run folder (run, suite), or of the run its harness is
+ * making now (matrix, findings, faults: the newest run folder since it started) — a fresh watcher
+ * each time the harness moves on to the next run.
+ */
+class LaunchFollower {
+  private dir: string | null = null;
+  private watcher: LaunchWatcher | null = null;
+  constructor(
+    private readonly resultsDir: string,
+    private readonly r: LaunchRecord,
+  ) {}
+
+  snapshot(): ReturnType<LaunchWatcher['snapshot']> {
+    const own = this.r.plan === 'run' || this.r.plan === 'suite';
+    const dir = join(this.resultsDir, own ? this.r.id : (runFoldersOf(this.resultsDir, this.r).pop() ?? this.r.id));
+    if (dir !== this.dir || !this.watcher) {
+      this.dir = dir;
+      this.watcher = new LaunchWatcher(dir, this.r.log);
+    }
+    return this.watcher.snapshot();
+  }
 }
 
 /** Server-sent events: one `progress` event per second, an `end` event once the launch has ended. */
@@ -195,7 +266,7 @@ async function cancelLaunch(req: Request, res: Response, ctx: Context, record: L
   // The variant down, as the shell user's Ctrl-C and `npm run variant -- down` would — unless this console runs on it.
   const down = record.preset !== opts.ownVariant;
   if (down) await runLauncher(ctx.bench, ['down']);
-  markInvalid(ctx.bench.resultsDir, record, cancelled, down);
+  for (const folder of foldersOf(ctx.bench.resultsDir, record)) markInvalid(join(ctx.bench.resultsDir, folder), record, cancelled, down);
   res.json({ launch: ctx.records.update(record.id, { state: 'cancelled', endedAt: new Date().toISOString() }) });
 }
 
@@ -221,9 +292,19 @@ function runLauncher(bench: BenchCli, args: string[]): Promise<void> {
   });
 }
 
-/** The run folder says it was cancelled, by whom and when: INVALID whatever it holds (ops-results lists it so). */
-function markInvalid(resultsDir: string, r: LaunchRecord, cancelled: NonNullable<LaunchRecord['cancelled']>, variantDown: boolean): void {
-  const dir = join(resultsDir, r.id);
+/**
+ * The folders a cancel marks: the launch's own (run, suite, findings) and each run folder its
+ * harness left unfinished (no aggregated.json); the runs of a matrix or a findings run that had
+ * ended before the cancel stand as they were judged.
+ */
+function foldersOf(resultsDir: string, r: LaunchRecord): string[] {
+  if (r.plan === 'run' || r.plan === 'suite') return [r.id];
+  const own = r.results === null ? [] : [r.results];
+  return [...own, ...runFoldersOf(resultsDir, r).filter((f) => !existsSync(join(resultsDir, f, 'aggregated.json')))];
+}
+
+/** The folder says it was cancelled, by whom and when: INVALID whatever it holds (ops-results lists it so). */
+function markInvalid(dir: string, r: LaunchRecord, cancelled: NonNullable<LaunchRecord['cancelled']>, variantDown: boolean): void {
   mkdirSync(dir, { recursive: true });
   const reason = `cancelled from the console by an ${cancelled.by} (${cancelled.from}) at ${cancelled.at}`;
   writeFileSync(join(dir, CANCEL_FILE), JSON.stringify({ valid: false, reasons: [reason], command: r.command, cancelled, variantBroughtDown: variantDown, runFilesPresent: existsSync(join(dir, 'run-1.json')) }, null, 2));

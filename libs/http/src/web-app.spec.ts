@@ -50,7 +50,7 @@ describe('serveWebApp', () => {
 
   it('answers the archive limit at /app-config.json, and nothing at / without a build', async () => {
     const res = await request(entry({ dir: join(dir, 'missing') })).get('/app-config.json');
-    expect(res.body).toEqual({ maxArchiveBytes: 4096, traces: false });
+    expect(res.body).toEqual({ maxArchiveBytes: 4096, traces: false, standalone: false });
     expect((await request(entry({ dir: join(dir, 'missing') })).get('/').set('Accept', 'text/html')).status).toBe(404);
   });
 
@@ -73,7 +73,7 @@ describe('serveWebApp', () => {
       const app = entry({ dir, jaegerQueryUrl: url });
       expect((await request(app).get('/ops/jaeger/api/traces/0af7651916cd43dd8448eb211c80319c')).body).toEqual({ data: ['/api/traces/0af7651916cd43dd8448eb211c80319c'] });
       expect((await request(app).get('/ops/jaeger/api/traces?service=shellgrade-monolith&limit=5')).body).toEqual({ data: ['/api/traces?service=shellgrade-monolith&limit=5'] });
-      expect((await request(app).get('/app-config.json')).body).toEqual({ maxArchiveBytes: 4096, traces: true });
+      expect((await request(app).get('/app-config.json')).body).toEqual({ maxArchiveBytes: 4096, traces: true, standalone: false });
     });
 
     it('relays nothing else, and nothing to callers from outside', async () => {

@@ -46,12 +46,16 @@ export interface WebAppOptions extends OpsConsoleOptions {
   presets?: () => PresetSummary[];
   /** The benchmark results folder (GET /ops/runs, /ops/runs/<id>/<file>); undefined: none. */
   resultsDir?: string;
+  /** Served by the standalone console (console-server.ts), not by a variant: the browser shows the console's pages only. */
+  standalone?: boolean;
 }
 
 /** What GET /app-config.json answers. */
 export interface WebAppConfig {
   maxArchiveBytes: number;
   traces: boolean;
+  /** The standalone console (npm run console): no student or teacher pages, the console at /. */
+  standalone: boolean;
 }
 
 interface Use {
@@ -66,7 +70,7 @@ const CONSOLE_PATHS = /^\/ops\//i;
 
 export function serveWebApp(app: Use, opts: WebAppOptions): void {
   const log = new Logger('web-app');
-  const config: WebAppConfig = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.jaegerQueryUrl !== undefined };
+  const config: WebAppConfig = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.jaegerQueryUrl !== undefined, standalone: opts.standalone === true };
   // Also where no configureHttpApp ran before (the gateway): the app's pages are what a decoy would frame.
   app.use(denyFraming);
   if (opts.isStaff) app.use(staffGrantsConsole(opts.isStaff, opts.opsAccess));

@@ -2,8 +2,8 @@
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { join, resolve } from 'node:path';
-import { bodyLimitFor, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
-import { listVariants, loadVariant, variantServers, type ServiceConfig } from '@shellgrade/variant';
+import { bodyLimitFor, type ConsoleServerOptions, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
+import { listVariants, loadVariant, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
 import { trustedProxiesOf } from './trusted-proxies';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
@@ -30,15 +30,33 @@ function scrapeTokenOf(cfg: ServiceConfig): { scrapeToken?: string } {
 /** The browser app beside the API (monolith and gateway): built into dist/apps/web, the same depth from here as from a service's main. */
 export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
   return {
-    dir: join(__dirname, '../../../apps/web'),
+    ...consolePartsOf(cfg.connections),
     maxArchiveBytes: cfg.spec.http.maxArchiveBytes,
     opsAccess: cfg.spec.http.opsAccess,
-    jaegerQueryUrl: cfg.connections.JAEGER_QUERY_URL,
-    presets: firstCallOnly(presetSummaries),
-    resultsDir: resolve(cfg.connections.SG_RESULTS_DIR),
-    // The console's compare and launch start the harness as a shell user does (npm run bench = node dist/benchmarks/src/cli.js)
     ownVariant: cfg.spec.name,
-    bench: { node: process.execPath, script: join(__dirname, '../../../benchmarks/src/cli.js'), cwd: join(__dirname, '../../../..'), resultsDir: resolve(cfg.connections.SG_RESULTS_DIR) },
+  };
+}
+
+/**
+ * The standalone console's (npm run console, services/console): the same app, presets, results
+ * and harness as a variant's console, and no variant of its own. It takes no archive: the
+ * limit is only what the browser's config says.
+ */
+export function consoleServerOptionsOf(connections: Pick<Connections, 'JAEGER_QUERY_URL' | 'SG_RESULTS_DIR'>, token: string): ConsoleServerOptions {
+  return { ...consolePartsOf(connections), maxArchiveBytes: DEFAULT_MAX_ARCHIVE_BYTES, token };
+}
+
+const DEFAULT_MAX_ARCHIVE_BYTES = 1024 * 1024;
+
+function consolePartsOf(connections: Pick<Connections, 'JAEGER_QUERY_URL' | 'SG_RESULTS_DIR'>) {
+  const resultsDir = resolve(connections.SG_RESULTS_DIR);
+  return {
+    dir: join(__dirname, '../../../apps/web'),
+    jaegerQueryUrl: connections.JAEGER_QUERY_URL,
+    presets: firstCallOnly(presetSummaries),
+    resultsDir,
+    // The console's compare and launch start the harness as a shell user does (npm run bench = node dist/benchmarks/src/cli.js)
+    bench: { node: process.execPath, script: join(__dirname, '../../../benchmarks/src/cli.js'), cwd: join(__dirname, '../../../..'), resultsDir },
   };
 }
 

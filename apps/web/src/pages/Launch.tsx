@@ -1,10 +1,11 @@
 /**
- * Launch a saved plan of the bench CLI (admins): run or suite (a run with a suite profile) of the
- * preset serving this console, with their options, started by the server as the shell command
- * shown (one at a time: a busy machine answers 409 with the run going on); matrix, findings and
- * faults are offered with their options and the command, and refused by the server with the
- * reason (they would take down the console that launched them). Below, the launches so far with
- * their state, each opening its live page.
+ * Launch a saved plan of the bench CLI (admins), started by the server as the shell command shown
+ * (one at a time: a busy machine answers 409 with the run going on). On the standalone console
+ * (npm run console) every plan and preset; on a console served by a variant, run or suite (a run
+ * with a suite profile) of that variant only — matrix, findings and faults are offered with their
+ * options and the command, and refused by the server with the reason (they would take down the
+ * console that launched them). Below, the launches so far with their state, each opening its live
+ * page.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';

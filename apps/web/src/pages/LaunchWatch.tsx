@@ -62,6 +62,14 @@ export function LaunchWatch() {
             </dd>
             <dt>State</dt>
             <dd data-testid="launch-state">{launch.state}</dd>
+            {launch.results && (
+              <>
+                <dt>Results</dt>
+                <dd data-testid="launch-results">
+                  <code>results/{launch.results}</code>
+                </dd>
+              </>
+            )}
             <dt>Stage</dt>
             <dd data-testid="launch-stage">{progress.stage}</dd>
             <dt>Elapsed</dt>
@@ -89,7 +97,7 @@ export function LaunchWatch() {
             </button>
           )}
           <ErrorMessage error={cancelError} />
-          <h2>Per run and step (SPS requests)</h2>
+          <h2>Per run and step (SPS requests){launch.plan === 'run' || launch.plan === 'suite' ? '' : ': the run it is making now'}</h2>
           {progress.runs.length === 0 && <p>No load yet (bring-up, seeding, warm-up).</p>}
           {progress.runs.length > 0 && (
             <div className="scroll">

@@ -3,7 +3,7 @@ import { useAuth } from '../auth';
 import { ErrorMessage, Page } from '../ui';
 
 export function Login() {
-  const { login } = useAuth();
+  const { login, config } = useAuth();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<unknown>();
@@ -25,9 +25,14 @@ export function Login() {
   return (
     <Page title="Log in">
       <form onSubmit={(e) => void submit(e)} className="card narrow">
-        <label htmlFor="email">Email</label>
-        <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <label htmlFor="password">Password</label>
+        {config.standalone && (
+          <p data-testid="console-sign-in">
+            The researchers&apos; console: sign in as <code>console</code> with the token in <code>run/console/token</code>.
+          </p>
+        )}
+        <label htmlFor="email">{config.standalone ? 'Name' : 'Email'}</label>
+        <input id="email" type={config.standalone ? 'text' : 'email'} autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <label htmlFor="password">{config.standalone ? 'Token' : 'Password'}</label>
         <input id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         <button type="submit" disabled={busy}>
           {busy ? 'Logging in…' : 'Log in'}

@@ -1,0 +1,133 @@
+// e2e-variants: naked-mon
+/**
+ * Issue 33, the console outside the measured variant (`npm run console`): the researcher signs in
+ * with the console's token (a wrong one is refused with where to find it), sees the console's
+ * pages only, is offered every plan — matrix, findings and faults too, which a console served by a
+ * variant refuses — and launches a smoke run of naked-mon while no variant is up. The harness
+ * brings the variant up and down; the console, served by no variant, keeps watching and shows the
+ * run finished after the variant has gone. The run folder holds the manifest of the very command
+ * shown.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { stopVariant, variantStatus } from '@shellgrade/launcher';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { REPO } from '../../../test/support/stack';
+import { alertText, horizontalOverflow, launch, newPage } from './browser';
+
+jest.setTimeout(600_000);
+
+let browser: Browser;
+let consoleProcess: ChildProcess;
+let url: string;
+const launched: string[] = [];
+
+/** A port no one listens on now (the kernel's pick). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+/** `npm run console -- --port <port>`, once it says it listens. */
+async function startConsole(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(REPO, 'dist', 'services', 'console', 'src', 'main.js'), '--port', String(port)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('console listening on')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the console exited (${code}) before listening: ${out}`)));
+  });
+  return child;
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  consoleProcess = await startConsole(port);
+});
+afterAll(async () => {
+  await browser?.close();
+  if (consoleProcess && consoleProcess.exitCode === null) {
+    const exited = new Promise((r) => consoleProcess.once('exit', r));
+    consoleProcess.kill('SIGTERM');
+    await exited;
+  }
+  for (const id of launched) {
+    rmSync(join(REPO, 'results', id), { recursive: true, force: true });
+    for (const f of [`${id}.json`, `${id}.log`]) rmSync(join(REPO, 'run', 'console', 'launches', f), { force: true });
+  }
+});
+
+it("signs in with the console's token only, and shows the console's pages only", async () => {
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(url);
+    expect(await page.getByTestId('console-sign-in').textContent()).toMatch(/sign in as console with the token in run\/console\/token/);
+    await page.getByLabel('Name').fill('console');
+    await page.getByLabel('Token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    expect(await alertText(page)).toMatch(/^not the console's credential: sign in as console with the token in run\/console\/token/);
+
+    await page.getByLabel('Token').fill(readFileSync(join(REPO, 'run', 'console', 'token'), 'utf8').trim());
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await page.waitForURL(/\/console$/);
+    const nav = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+    expect(nav).toEqual(['shellgrade', 'Console', 'Trend', 'Launch', 'Findings', 'Faults']);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  } finally {
+    await context.close();
+  }
+});
+
+it('launches a smoke run with no variant up and watches it past the variant going down; matrix, findings and faults are offered unrefused', async () => {
+  // No variant up: the harness brings naked-mon up (and seeds it) itself, and down at the end.
+  await stopVariant();
+  const { context, page } = await newPage(browser);
+  try {
+    await page.goto(url);
+    await page.getByLabel('Name').fill('console');
+    await page.getByLabel('Token').fill(readFileSync(join(REPO, 'run', 'console', 'token'), 'utf8').trim());
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('link', { name: 'Launch', exact: true }).click();
+    for (const plan of ['matrix', 'findings', 'faults']) {
+      await page.getByLabel('Plan').selectOption(plan);
+      await page.getByTestId('launch-command').waitFor();
+      expect([plan, await page.getByTestId('plan-refused').count()]).toEqual([plan, 0]);
+    }
+    expect(await page.getByTestId('launch-command').textContent()).toMatch(/^npm run bench -- faults --variant naked-mon --faults all --profile [a-z0-9-]+$/);
+
+    await page.getByLabel('Plan').selectOption('run');
+    await page.getByLabel('Preset').selectOption('naked-mon');
+    await page.getByLabel('Profile').selectOption('smoke');
+    expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- run --variant naked-mon --profile smoke');
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await page.waitForURL(/\/console\/launches\//);
+    const id = decodeURIComponent(page.url().split('/').pop()!);
+    launched.push(id);
+    expect(id).toMatch(/^\d{8}T\d{6}Z-naked-mon-smoke$/);
+    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
+    const verdict = (await page.getByTestId('launch-verdict').textContent()) ?? '';
+    process.stdout.write(`standalone console launched ${id}: ${verdict}\n`);
+    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+    expect(await page.getByTestId('launch-results').textContent()).toBe(`results/${id}`);
+
+    // The harness brought the variant it had brought up down again; the console outlived it.
+    expect((await variantStatus()).variant).toBeNull();
+    const manifest = JSON.parse(readFileSync(join(REPO, 'results', id, 'manifest.json'), 'utf8')) as { command?: string };
+    expect(manifest.command).toBe(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`);
+  } finally {
+    await context.close();
+  }
+});

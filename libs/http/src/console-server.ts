@@ -1,0 +1,64 @@
+/**
+ * The standalone researchers' console (`npm run console`): the web app's console pages and the
+ * /ops surfaces (web-app.ts, ops-console.ts) served by a process of their own, on loopback,
+ * outside every measured variant. A console served by a variant goes down with it, so that one
+ * refuses the plans that bring up other presets (matrix, findings) or break the variant's own
+ * processes and servers (faults); this one launches every plan, watches it across the presets it
+ * brings up and down, and cancels it.
+ *
+ * Everything here asks for the console's sign-in (console-session.ts), /ops included: a loopback
+ * caller is not enough, since every caller of a loopback process is one. Bodies are small JSON
+ * only; unsafe cross-site requests are refused (csrf.ts); nothing is framed.
+ */
+import cookieParser from 'cookie-parser';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { SMALL_JSON_LIMIT_BYTES } from './body-limit';
+import { ConsoleSession } from './console-session';
+import { crossSiteGuard } from './csrf';
+import { denyFraming } from './frame-denial';
+import { problem, sendProblem } from './problem';
+import { serveWebApp, type WebAppOptions } from './web-app';
+
+export type ConsoleServerOptions = Omit<WebAppOptions, 'isAdmin' | 'isStaff' | 'ownVariant' | 'standalone' | 'opsAccess'> & {
+  /** The console's token (consoleToken): the one credential it accepts. */
+  token: string;
+};
+
+const OPS_PATHS = /^\/ops(\/|$)/i;
+
+export function consoleApp(opts: ConsoleServerOptions): Express {
+  const { token, ...web } = opts;
+  const session = new ConsoleSession(token);
+  const signedIn = (req: Request): Promise<boolean> => Promise.resolve(session.signedIn(req));
+  const app = express();
+  app.disable('x-powered-by');
+  // Loopback only, no proxy in front: no X-Forwarded-* is believed.
+  app.set('trust proxy', false);
+  app.use(denyFraming);
+  app.use(crossSiteGuard(''));
+  app.use(cookieParser());
+  app.use(express.json({ limit: SMALL_JSON_LIMIT_BYTES }));
+  // The Console page's status: this process, which serves no variant (anyone may ask, as for a service's /health).
+  app.get('/health', (_req: Request, res: Response) => void res.setHeader('Cache-Control', 'no-store').json({ status: 'ok', role: 'console' }));
+  app.use(session.api);
+  app.use((req: Request, res: Response, next: NextFunction) => (OPS_PATHS.test(req.path) && !session.signedIn(req) ? sendProblem(res, problem(404, 'not found')) : next()));
+  serveWebApp(app, { ...web, opsAccess: 'internal', standalone: true, isStaff: signedIn, isAdmin: signedIn });
+  app.use((_req: Request, res: Response) => sendProblem(res, problem(404, 'not found')));
+  app.use(bodyErrors);
+  return app;
+}
+
+/** A body that is not JSON, or too large: 4xx problem+json with the reason, never a stack trace. */
+function bodyErrors(error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(error);
+  const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+  const detail =
+    error.type === 'entity.too.large'
+      ? `the body is larger than the console accepts (${SMALL_JSON_LIMIT_BYTES / 1024} KiB)`
+      : error.type === 'entity.parse.failed'
+        ? 'the body is not valid JSON'
+        : status === 500
+          ? 'the console failed on this request'
+          : (error.message ?? 'bad request');
+  sendProblem(res, problem(status, detail));
+}
