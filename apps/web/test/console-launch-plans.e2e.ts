@@ -8,27 +8,25 @@
  * reason, and the server answers 422 problem+json with both; a run of another preset is 409. A
  * student and a teacher get 404 from the launch endpoint whatever the plan.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { alertText, horizontalOverflow, launch, logIn, newPage } from './browser';
 import { ADMIN, asStudentAndTeacher, call } from './console-roles';
+import { chooseLaunch, launchEnded, LaunchedRuns, manifestOf, pressLaunch } from './console-launching';
 
 jest.setTimeout(600_000);
 
-const launched: string[] = [];
+const launched = new LaunchedRuns();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
-  for (const id of launched) {
-    rmSync(join(REPO, 'results', id), { recursive: true, force: true });
-    for (const f of [`${id}.json`, `${id}.log`]) rmSync(join(REPO, 'run', 'console', 'launches', f), { force: true });
-  }
+  launched.removeAll();
 });
 
 it('an admin launches a scaled-down load suite of the console\'s variant and watches it finish: the manifest holds the command shown', async () => {
@@ -37,31 +35,24 @@ it('an admin launches a scaled-down load suite of the console\'s variant and wat
   const { context, page } = await newPage(browser);
   try {
     await logIn(page, entry, ADMIN.email, ADMIN.password);
-    await page.getByRole('link', { name: 'Launch', exact: true }).click();
-    await page.getByLabel('Plan').selectOption('suite');
-    await page.getByLabel('Preset').selectOption('naked-mon');
-    await page.getByLabel('Profile').selectOption('load-smoke');
-    expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- run --variant naked-mon --profile load-smoke');
+    expect(await chooseLaunch(page, { plan: 'suite', preset: 'naked-mon', profile: 'load-smoke' })).toBe('npm run bench -- run --variant naked-mon --profile load-smoke');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await page.getByRole('button', { name: 'Launch' }).click();
-    await page.waitForURL(/\/console\/launches\//);
-    const id = decodeURIComponent(page.url().split('/').pop()!);
-    launched.push(id);
+    const id = await pressLaunch(page, launched);
     expect(id).toMatch(/^\d{8}T\d{6}Z-naked-mon-load-smoke$/);
 
     // The suite's steps form while k6 runs; the verdict once it has ended.
     await page.getByTestId('launch-steps').getByRole('row', { name: /^run 1/ }).first().waitFor();
-    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
+    const ended = await launchEnded(page);
     const verdict = (await page.getByTestId('launch-verdict').textContent()) ?? '';
     const steps = await page.getByTestId('launch-steps').locator('tbody tr').allTextContents();
     const facts = await page.evaluate<string, string>((url) => fetch(url).then((r) => r.text()), `/ops/launches/${id}`);
     process.stdout.write(`launched suite ${id}: ${verdict} | ${steps.join(' | ')}\n${facts}\n`);
-    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+    expect(ended).toBe('finished');
     expect(verdict).toMatch(/^(VALID|INVALID): \d+ \/ 1 runs valid$/);
 
     // The run folder is the shell command's: a suite run's files and the same manifest.
     const dir = join(REPO, 'results', id);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { runId: string; variant: { name: string }; profile: { name: string }; command?: string };
+    const manifest = manifestOf(id);
     expect([manifest.runId, manifest.variant.name, manifest.profile.name]).toEqual([id, 'naked-mon', 'load-smoke']);
     expect(manifest.command).toBe(`npm run bench -- run --variant naked-mon --profile load-smoke --run-id ${id}`);
     for (const f of ['aggregated.json', 'suite-run-1.json', 'k6-run-1.log', 'meta.json']) expect([f, existsSync(join(dir, f))]).toEqual([f, true]);

@@ -8,42 +8,33 @@
  * machine (the harness lock) waits its turn, saying for whom. A student and a teacher see no Launch entry, no
  * page, and the endpoints answer them 404.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
 import { ADMIN, asStudentAndTeacher, call } from './console-roles';
+import { chooseLaunch, launchEnded, LaunchedRuns, manifestOf, pressLaunch } from './console-launching';
 import { livingGroupMembers } from '@shellgrade/http';
 import { HARNESS_LOCK } from '@shellgrade/launcher';
 
 jest.setTimeout(600_000);
 
-const launched: string[] = [];
+const launched = new LaunchedRuns();
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
-  for (const id of launched) {
-    rmSync(join(REPO, 'results', id), { recursive: true, force: true });
-    for (const f of [`${id}.json`, `${id}.log`]) rmSync(join(REPO, 'run', 'console', 'launches', f), { force: true });
-  }
+  launched.removeAll();
 });
 
 /** Launches naked-mon/smoke from the Launch page; the live page's run id. */
 async function launchSmoke(page: Page): Promise<string> {
-  await page.getByRole('link', { name: 'Launch', exact: true }).click();
-  await page.getByLabel('Preset').selectOption('naked-mon');
-  await page.getByLabel('Profile').selectOption('smoke');
-  expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- run --variant naked-mon --profile smoke');
-  await page.getByRole('button', { name: 'Launch' }).click();
-  await page.waitForURL(/\/console\/launches\//);
-  const id = decodeURIComponent(page.url().split('/').pop()!);
-  launched.push(id);
-  return id;
+  expect(await chooseLaunch(page, { preset: 'naked-mon', profile: 'smoke' })).toBe('npm run bench -- run --variant naked-mon --profile smoke');
+  return pressLaunch(page, launched);
 }
 
 it('an admin launches a smoke run and watches it finish; a second launch meanwhile is refused with 409', async () => {
@@ -61,20 +52,20 @@ it('an admin launches a smoke run and watches it finish; a second launch meanwhi
     // The steps table forms while k6 runs; the verdict once the test has ended.
     const steps = page.getByTestId('launch-steps');
     await steps.getByRole('row', { name: /^run 1/ }).waitFor();
-    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
+    const ended = await launchEnded(page);
     const verdict = (await page.getByTestId('launch-verdict').textContent()) ?? '';
     const row = (await steps.getByRole('row', { name: /^run 1/ }).textContent()) ?? '';
     // The figures of this real run, for the record (the closing note quotes them).
     const facts = await page.evaluate<string, string>((url) => fetch(url).then((r) => r.text()), `/ops/launches/${id}`);
     process.stdout.write(`launched ${id}: ${verdict} | ${row} | stage: ${await page.getByTestId('launch-stage').textContent()}\n${facts}\n`);
-    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+    expect(ended).toBe('finished');
     expect(verdict).toMatch(/^(VALID|INVALID): \d+ \/ 1 runs valid$/);
     expect(row).toMatch(/^run 10\d+\.\d+ \/s[1-9]\d*\d+ \(.*\)\d+ ms(VALID|INVALID)/);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
 
     // The run folder is the shell command's: the same manifest (variant, profile, run id) and its results.
     const dir = join(REPO, 'results', id);
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { runId: string; variant: { name: string }; profile: { name: string }; command?: string };
+    const manifest = manifestOf(id);
     expect([manifest.runId, manifest.variant.name, manifest.profile.name]).toEqual([id, 'naked-mon', 'smoke']);
     expect(manifest.command).toBe(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`);
     for (const f of ['aggregated.json', 'run-1.json', 'k6-run-1.log', 'meta.json']) expect(existsSync(join(dir, f))).toBe(true);
@@ -98,8 +89,7 @@ it('a launch while another measurement holds the machine waits its turn, the liv
     expect(await page.getByTestId('launch-state').textContent()).toBe('running');
     HARNESS_LOCK.release();
     held = false;
-    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
-    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+    expect(await launchEnded(page)).toBe('finished');
   } finally {
     if (held) HARNESS_LOCK.release();
     await context.close();

@@ -9,7 +9,6 @@
  * shown.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -17,13 +16,14 @@ import { stopVariant, variantStatus } from '@shellgrade/launcher';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO } from '../../../test/support/stack';
 import { alertText, horizontalOverflow, launch, newPage } from './browser';
+import { chooseLaunch, launchEnded, LaunchedRuns, manifestOf, pressLaunch, signInToConsole } from './console-launching';
 
 jest.setTimeout(600_000);
 
 let browser: Browser;
 let consoleProcess: ChildProcess;
 let url: string;
-const launched: string[] = [];
+const launched = new LaunchedRuns();
 
 /** A port no one listens on now (the kernel's pick). */
 function freePort(): Promise<number> {
@@ -63,24 +63,17 @@ afterAll(async () => {
     consoleProcess.kill('SIGTERM');
     await exited;
   }
-  for (const id of launched) {
-    rmSync(join(REPO, 'results', id), { recursive: true, force: true });
-    for (const f of [`${id}.json`, `${id}.log`]) rmSync(join(REPO, 'run', 'console', 'launches', f), { force: true });
-  }
+  launched.removeAll();
 });
 
 it("signs in with the console's token only, and shows the console's pages only", async () => {
   const { context, page } = await newPage(browser);
   try {
-    await page.goto(url);
+    await signInToConsole(page, url, 'not-the-token');
     expect(await page.getByTestId('console-sign-in').textContent()).toMatch(/sign in as console with the token in run\/console\/token/);
-    await page.getByLabel('Name').fill('console');
-    await page.getByLabel('Token').fill('not-the-token');
-    await page.getByRole('button', { name: 'Log in' }).click();
     expect(await alertText(page)).toMatch(/^not the console's credential: sign in as console with the token in run\/console\/token/);
 
-    await page.getByLabel('Token').fill(readFileSync(join(REPO, 'run', 'console', 'token'), 'utf8').trim());
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await signInToConsole(page, url);
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     await page.waitForURL(/\/console$/);
     const nav = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
@@ -96,10 +89,7 @@ it('launches a smoke run with no variant up and watches it past the variant goin
   await stopVariant();
   const { context, page } = await newPage(browser);
   try {
-    await page.goto(url);
-    await page.getByLabel('Name').fill('console');
-    await page.getByLabel('Token').fill(readFileSync(join(REPO, 'run', 'console', 'token'), 'utf8').trim());
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await signInToConsole(page, url);
     await page.getByRole('link', { name: 'Launch', exact: true }).click();
     for (const plan of ['matrix', 'findings', 'faults']) {
       await page.getByLabel('Plan').selectOption(plan);
@@ -108,25 +98,18 @@ it('launches a smoke run with no variant up and watches it past the variant goin
     }
     expect(await page.getByTestId('launch-command').textContent()).toMatch(/^npm run bench -- faults --variant naked-mon --faults all --profile [a-z0-9-]+$/);
 
-    await page.getByLabel('Plan').selectOption('run');
-    await page.getByLabel('Preset').selectOption('naked-mon');
-    await page.getByLabel('Profile').selectOption('smoke');
-    expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- run --variant naked-mon --profile smoke');
-    await page.getByRole('button', { name: 'Launch' }).click();
-    await page.waitForURL(/\/console\/launches\//);
-    const id = decodeURIComponent(page.url().split('/').pop()!);
-    launched.push(id);
+    expect(await chooseLaunch(page, { plan: 'run', preset: 'naked-mon', profile: 'smoke' })).toBe('npm run bench -- run --variant naked-mon --profile smoke');
+    const id = await pressLaunch(page, launched);
     expect(id).toMatch(/^\d{8}T\d{6}Z-naked-mon-smoke$/);
-    await page.getByTestId('launch-state').filter({ hasText: /^(finished|failed)$/ }).waitFor({ timeout: 540_000 });
+    const ended = await launchEnded(page);
     const verdict = (await page.getByTestId('launch-verdict').textContent()) ?? '';
     process.stdout.write(`standalone console launched ${id}: ${verdict}\n`);
-    expect(await page.getByTestId('launch-state').textContent()).toBe('finished');
+    expect(ended).toBe('finished');
     expect(await page.getByTestId('launch-results').textContent()).toBe(`results/${id}`);
 
     // The harness brought the variant it had brought up down again; the console outlived it.
     expect((await variantStatus()).variant).toBeNull();
-    const manifest = JSON.parse(readFileSync(join(REPO, 'results', id, 'manifest.json'), 'utf8')) as { command?: string };
-    expect(manifest.command).toBe(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`);
+    expect(manifestOf(id).command).toBe(`npm run bench -- run --variant naked-mon --profile smoke --run-id ${id}`);
   } finally {
     await context.close();
   }

@@ -11,8 +11,8 @@ import { resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
 import { findingsPlan, planText, PROTOCOLS } from './plan';
 import { latestRecordDir, previousPaperStart, readRecord } from './record';
-import { evaluateRecord, findingsDir, runFindings } from './run';
-import { continueFindings } from './continue';
+import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
+import { continuationPreview, continueFindings } from './continue';
 import { calibrateFirst } from './calibrate-first';
 import { exclusive } from '../harness-lock';
 
@@ -60,6 +60,10 @@ export function defineFindingsCommand(program: Command): Command {
         if ((f.rerun?.length || f.setAside?.length) && !f.because) throw new Error('--rerun and --set-aside need --because <reason>: the record keeps why runs were set aside');
         const record = readRecord(dir);
         const resumed = findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity });
+        if (f.dryRun) {
+          process.stdout.write(continuationPreview(resumed, record, sidesOf(record), { claims: f.claims, maxRuns: f.maxRuns, budgetMin: f.budgetMin ?? 60 }) + '\n');
+          return;
+        }
         const started = Date.now();
         await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, maxRuns: f.maxRuns, placement: placementRequest(f) });
         const out = evaluateRecord(resumed, record, dir);

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { phase } from '../log';
+import type { Side } from '../compare/sides';
 import type { PlacementRequest } from '../placement/plan';
 import { projectCommit } from '../provenance/facts';
 import { variantDown } from '../stack';
@@ -76,6 +77,32 @@ export function recordedPace(record: FindingsRecord): number | null {
   return (Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000 / runs;
 }
 
+/** Sessions a stopped process left open, closed as interrupted at their last save. */
+export function closeInterrupted(record: FindingsRecord): void {
+  for (const c of record.continuations ?? []) {
+    if (c.endedAt !== null) continue;
+    c.endedAt = c.lastSavedAt ?? c.startedAt;
+    c.interrupted = true;
+  }
+}
+
+/** What a continuation would run (--dry-run): the cells still active under its claims, the runs each may get, the time at the recorded pace. */
+export function continuationPreview(recordedPlan: FindingsPlan, record: FindingsRecord, sides: Record<string, Side>, o: Pick<ContinueOptions, 'claims' | 'maxRuns' | 'budgetMin'>): string {
+  const plan = withMaxRuns(recordedPlan, o.maxRuns);
+  const scope = planFor(plan, o.claims);
+  const { maxRuns } = plan.protocol.stopping;
+  const attempts = (c: PlannedCell): number => record.runs[cellKey(c)]?.length ?? 0;
+  const active = activeCells(scope.plan, scope.comparisons, sides).filter((c) => record.peaks[c.level] !== undefined && attempts(c) < maxRuns);
+  const pace = recordedPace(record) ?? 120;
+  const runs = active.reduce((n, c) => n + maxRuns - attempts(c), 0);
+  const minutes = (runs * pace) / 60;
+  return [
+    `continue (dry run): claims ${o.claims?.join(', ') ?? 'all'}; up to ${maxRuns} runs a cell; budget ${o.budgetMin} min`,
+    ...(active.length ? active.map((c) => `  ${cellKey(c)}: ${attempts(c)} runs so far, up to ${maxRuns - attempts(c)} more`) : ['  no cell needs more runs: every comparison in scope is settled or at its maximum']),
+    `at most ${runs} runs ≈ ${minutes.toFixed(0)} min at the recorded pace of ${pace.toFixed(0)} s a run${minutes > o.budgetMin ? ` (the budget stops it after ≈ ${Math.floor((o.budgetMin * 60) / pace)} runs)` : ''}`,
+  ].join('\n');
+}
+
 export function continueFindings(recordedPlan: FindingsPlan, record: FindingsRecord, dir: string, o: ContinueOptions): Promise<FindingsRecord> {
   return exclusive(`bench findings --continue ${dir}`, () => continueFindingsNow(recordedPlan, record, dir, o));
 }
@@ -85,10 +112,14 @@ async function continueFindingsNow(recordedPlan: FindingsPlan, record: FindingsR
   const session: Continuation = { startedAt: new Date().toISOString(), endedAt: null, seed: o.seed, claimsVersion: CLAIMS_VERSION, budgetMin: o.budgetMin, claims: o.claims ?? 'all', rerun: o.rerun ?? [], ...(o.setAside?.length ? { setAside: o.setAside } : {}), ...(o.maxRuns !== undefined ? { maxRuns: o.maxRuns } : {}), firstRound: record.rounds.length, commit: (await projectCommit()) ?? 'unknown' };
   if (o.rerun?.length) supersede(record, o.rerun, o.because ?? 'rerun requested');
   if (o.setAside?.length) setAside(record, o.setAside, o.because ?? 'set aside');
+  closeInterrupted(record);
   (record.continuations ??= []).push(session);
   const scope = planFor(plan, o.claims);
   record.comparisons = watchedComparisons(plan);
-  const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
+  const save = (): void => {
+    session.lastSavedAt = new Date().toISOString();
+    writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
+  };
   const ctx = { record, specs: derivedSpecs(plan, dir), one: oneRun(plan, o.placement), save };
   const stopping = plan.protocol.stopping;
   const attempts = (c: PlannedCell): number => record.runs[cellKey(c)]?.length ?? 0;

@@ -46,6 +46,7 @@ function repeated(i: MethodologyInput): Principle {
     rule.minRuns < 3 ? `this mode's rule asks only ${rule.minRuns} runs per cell` : '',
     i.record?.stoppedEarly ? `rounds stopped early, comparisons still too wide got no further runs: ${i.record.stoppedEarly}` : '',
     ...(i.record?.continuations ?? []).filter((c) => c.stoppedEarly).map((c) => `continuation of ${c.startedAt.slice(0, 16)} stopped early: ${c.stoppedEarly}`),
+    ...(i.record?.continuations ?? []).filter((c) => c.interrupted).map((c) => `continuation of ${c.startedAt.slice(0, 16)} was interrupted (its process stopped): the run it was in is not in the record, its wall time counted to its last save`),
     ...(i.record?.continuations ?? []).filter((c) => c.claims !== 'all').map((c) => `continuation of ${c.startedAt.slice(0, 16)} ran only for claims ${(c.claims as string[]).join(', ')}: other comparisons got no further runs`),
   ].filter(Boolean);
   const sessions = i.record?.continuations?.length ? `; ${sessionsText(i.record)}` : '';

@@ -70,6 +70,10 @@ export interface Continuation {
   /** The code the session ran. */
   commit: string;
   stoppedEarly?: string;
+  /** When the session last wrote the record (after each run): where an interrupted session ended. */
+  lastSavedAt?: string;
+  /** The session's process was stopped before it closed the session: closed by the next one at its last save (the run it was in is not in the record). */
+  interrupted?: boolean;
 }
 
 export const RECORD_FILE = 'findings-runs.json';

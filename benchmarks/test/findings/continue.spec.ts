@@ -1,6 +1,7 @@
 import { roundCells } from '../../src/findings/budget';
-import { planFor, recordedPace, setAside, supersede, withMaxRuns } from '../../src/findings/continue';
+import { closeInterrupted, continuationPreview, planFor, recordedPace, setAside, supersede, withMaxRuns } from '../../src/findings/continue';
 import { findingsPlan } from '../../src/findings/plan';
+import type { Side } from '../../src/compare/sides';
 import type { FindingsRecord } from '../../src/findings/record';
 import { cellKey } from '../../src/findings/schedule';
 
@@ -53,6 +54,46 @@ describe('findings --continue', () => {
     // 14 min over 6 cell runs + 1 probe = 120 s a run.
     expect(recordedPace(record())).toBe(120);
     expect(recordedPace({ ...record(), endedAt: null })).toBeNull();
+  });
+});
+
+describe('a continuation stopped before it closed its session', () => {
+  const session = { seed: 2, claimsVersion: 3, budgetMin: 25, claims: ['v'], rerun: [], firstRound: 6, commit: 'd9462f4' };
+
+  it('is closed by the next one as interrupted, at its last save (or its start, if it never saved)', () => {
+    const r = { ...record(), continuations: [
+      { ...session, startedAt: '2026-11-28T02:37:00.000Z', endedAt: '2026-11-28T02:44:00.000Z' },
+      { ...session, startedAt: '2026-11-28T03:35:00.000Z', endedAt: null, lastSavedAt: '2026-11-28T03:37:10.000Z' },
+      { ...session, startedAt: '2026-11-28T03:40:00.000Z', endedAt: null },
+    ] };
+    closeInterrupted(r);
+    expect(r.continuations.map((c) => [c.endedAt, 'interrupted' in c ? c.interrupted : undefined])).toEqual([
+      ['2026-11-28T02:44:00.000Z', undefined],
+      ['2026-11-28T03:37:10.000Z', true],
+      ['2026-11-28T03:40:00.000Z', true],
+    ]);
+  });
+});
+
+describe('--continue --dry-run', () => {
+  const plan = findingsPlan('full', { seed: 1, capacity: { rate: 8, source: '--rate' } });
+  const r = { ...record(), runs: { 'naked-mon@0.5x': ['n1', 'n2', 'n3', 'n4'], 'msa-1-1@0.5x': ['m1', 'm2', 'm3'] } };
+  // (v)'s async cells have their minimum (they are in no comparison of (v)); its two sides are not measured yet.
+  const sides = { 'naked-mon-async@0.5x': { runs: [1, 2, 3] }, 'msa-1-1-async@0.5x': { runs: [1, 2, 3] } } as unknown as Record<string, Side>;
+
+  it("lists the claims' cells still active, the runs each may get and the time at the recorded pace", () => {
+    expect(continuationPreview(plan, r, sides, { claims: ['v'], maxRuns: 12, budgetMin: 25 }).split('\n')).toEqual([
+      'continue (dry run): claims v; up to 12 runs a cell; budget 25 min',
+      '  naked-mon@0.5x: 4 runs so far, up to 8 more',
+      '  msa-1-1@0.5x: 3 runs so far, up to 9 more',
+      'at most 17 runs ≈ 30 min at the recorded pace of 105 s a run (the budget stops it after ≈ 14 runs)',
+    ]);
+  });
+
+  it('says so when no cell in scope may run any more', () => {
+    const atFour = continuationPreview(plan, r, sides, { claims: ['v'], maxRuns: 4, budgetMin: 25 });
+    expect([atFour.includes('naked-mon@0.5x'), atFour.includes('msa-1-1@0.5x: 3 runs so far, up to 1 more')]).toEqual([false, true]);
+    expect(continuationPreview(plan, r, sides, { claims: ['v'], maxRuns: 3, budgetMin: 25 })).toContain('no cell needs more runs');
   });
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { LaunchLock } from './ops-launch-lock';
+import { PidLock } from '@shellgrade/pid-lock';
 import { serveWebApp } from './web-app';
 
 /** A repository-like root: k6/profiles.json, a results folder with one finished run; the harness is never started here. */
@@ -93,8 +93,8 @@ describe("the console's actions", () => {
   });
 
   it('refuse a launch politely with 409 while another holds the machine', async () => {
-    const lock = new LaunchLock(join(dir, 'run', 'console'));
-    expect(lock.take('20261127T000000Z-naked-mon-smoke')).toBe(true);
+    const lock = new PidLock('launch', join(dir, 'run', 'console'));
+    expect(lock.tryAcquire('20261127T000000Z-naked-mon-smoke')).toBeNull();
     const res = await request(entry(dir, results, true)).post('/ops/launches').send({ plan: 'run', preset: 'naked-mon', profile: 'smoke' });
     expect(res.status).toBe(409);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -110,11 +110,11 @@ describe("the console's actions", () => {
   });
 
   it('take over the lock of a harness that died', () => {
-    const lock = new LaunchLock(join(dir, 'run', 'console'));
-    expect(lock.take('a')).toBe(true);
-    lock.handOver('a', 2 ** 22 + 12345); // above pid_max's default: no such process
+    const lock = new PidLock('launch', join(dir, 'run', 'console'));
+    expect(lock.tryAcquire('a')).toBeNull();
+    lock.handOver(2 ** 22 + 12345); // above pid_max's default: no such process
     expect(lock.holder()).toBeNull();
-    expect(lock.take('b')).toBe(true);
-    expect(lock.holder()).toEqual({ pid: process.pid, launch: 'b' });
+    expect(lock.tryAcquire('b')).toBeNull();
+    expect(lock.holder()).toMatchObject({ pid: process.pid, what: 'b' });
   });
 });

@@ -25,7 +25,7 @@ import { join, relative } from 'node:path';
 import type { Request, Response } from 'express';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { benchEnv, shellCommand, type BenchCli } from './ops-bench-cli';
-import { LaunchLock } from './ops-launch-lock';
+import { PidLock } from '@shellgrade/pid-lock';
 import { livingGroupMembers } from './ops-process-group';
 import type { LaunchEvent, LaunchList, LaunchRecord } from '@shellgrade/console-contract';
 import { LaunchWatcher } from './ops-launch-progress';
@@ -95,12 +95,13 @@ function isDir(path: string): boolean {
 interface Context {
   bench: BenchCli;
   records: LaunchRecords;
-  lock: LaunchLock;
+  /** One console launch at a time: held by the harness it started, which may outlive this server. */
+  lock: PidLock;
 }
 
 function contextOf(bench: BenchCli): Context {
   const consoleDir = join(bench.cwd, 'run', 'console');
-  return { bench, records: new LaunchRecords(consoleDir), lock: new LaunchLock(consoleDir) };
+  return { bench, records: new LaunchRecords(consoleDir), lock: new PidLock('launch', consoleDir) };
 }
 
 /** The profiles the run plan may use (k6/profiles.json): not the suites (the suite plan's), nor the closed-model sweeps and mixes `bench run` refuses. */
@@ -118,7 +119,7 @@ export async function serveOpsLaunch(req: Request, res: Response, opts: OpsLaunc
   const ctx = contextOf(opts.bench);
   const [, id, action] = LAUNCH_PATH.exec(req.path)!;
   if (!id && req.method === 'GET') {
-    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), plans: planOffers(opts.bench, opts.ownVariant), ownVariant: opts.ownVariant ?? null, busy: ctx.lock.holder()?.launch ?? null };
+    const list: LaunchList = { launches: ctx.records.list(), profiles: runProfiles(opts.bench), plans: planOffers(opts.bench, opts.ownVariant), ownVariant: opts.ownVariant ?? null, busy: ctx.lock.holder()?.what ?? null };
     res.json(list);
     return;
   }
@@ -140,15 +141,13 @@ function startLaunch(req: Request, res: Response, ctx: Context, opts: OpsLaunchO
   if (!checked.ok) return sendProblem(res, problem(checked.status, checked.detail, checked.command ? { command: checked.command } : {}));
   const target = launchTarget(checked.request, ctx.bench);
   const id = target.id;
-  if (!ctx.lock.take(id)) {
-    const holder = ctx.lock.holder();
-    return sendProblem(res, problem(409, `another run is going on (${holder?.launch ?? 'a launch'}): one run at a time on this machine; wait for it to end or cancel it`, { running: holder?.launch ?? null }));
-  }
+  const holder = ctx.lock.tryAcquire(id);
+  if (holder) return sendProblem(res, problem(409, `another run is going on (${holder.what}): one run at a time on this machine; wait for it to end or cancel it`, { running: holder.what }));
   try {
     const record = spawnHarness(ctx, checked.request, target, [...checked.args, ...target.args]);
     res.status(202).json({ launch: record });
   } catch (error) {
-    ctx.lock.release(id);
+    ctx.lock.releaseFor(id);
     sendProblem(res, problem(500, `the harness did not start: ${(error as Error).message}`));
   }
 }
@@ -161,6 +160,7 @@ function spawnHarness(ctx: Context, request: CheckedLaunch, target: { id: string
   // A process group of its own (detached): a cancel signals the harness and k6 together.
   const child = spawn(ctx.bench.node, [ctx.bench.script, ...args], { cwd: ctx.bench.cwd, env: benchEnv(ctx.bench), detached: true, stdio: ['ignore', fd, fd] });
   closeSync(fd);
+  if (!child.pid) throw new Error(`${ctx.bench.node} could not be started`);
   const record: LaunchRecord = {
     id,
     plan: request.plan,
@@ -169,7 +169,7 @@ function spawnHarness(ctx: Context, request: CheckedLaunch, target: { id: string
     results: target.results,
     args,
     command: shellCommand(args),
-    pid: child.pid ?? null,
+    pid: child.pid,
     log,
     startedAt: new Date().toISOString(),
     endedAt: null,
@@ -178,13 +178,13 @@ function spawnHarness(ctx: Context, request: CheckedLaunch, target: { id: string
     cancelled: null,
   };
   ctx.records.put(record);
-  if (child.pid) ctx.lock.handOver(id, child.pid);
+  ctx.lock.handOver(child.pid);
   child.on('exit', (code, signal) => {
     const now = ctx.records.get(id);
     // bench run exits 0 when every run is VALID, 2 when the test ended with an INVALID verdict (still a finished test), 1 on an error.
     const state = now?.cancelled ? 'cancelled' : code === 0 || code === HARNESS_INVALID_EXIT ? 'finished' : 'failed';
     ctx.records.update(id, { endedAt: new Date().toISOString(), exitCode: code ?? (signal ? 128 : null), state });
-    ctx.lock.release(id);
+    ctx.lock.releaseFor(id);
   });
   child.unref();
   return record;

@@ -1,9 +1,9 @@
-/** Machine-wide locks (lock.ts): one holder, re-entrant in it, another process waits or is refused by name, a dead holder is taken over. */
+/** Machine-wide locks: one holder, re-entrant in it, another process waits or is refused by name, a dead holder is taken over, a hold handed over to a child outlives its taker. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LockBusyError, PidLock, type LockHolder } from './lock';
+import { LockBusyError, PidLock, type LockHolder } from './pid-lock';
 
 describe('PidLock', () => {
   let root: string;
@@ -74,5 +74,23 @@ describe('PidLock', () => {
     await new Promise((resolve) => dead.on('exit', resolve));
     heldBy(lock, dead.pid!);
     await lock.with('after a crash', async () => expect(lock.holder()?.what).toBe('after a crash'), { waitMs: 0 });
+  });
+
+  it('hands over to a process it started: held while that one lives, released only for the launch it names', () => {
+    const lock = new PidLock('launch', root);
+    expect(lock.tryAcquire('run-a')).toBeNull();
+    const child = liveProcess();
+    lock.handOver(child);
+    expect(lock.holder()).toMatchObject({ pid: child, what: 'run-a' });
+    // This process no longer holds it: a second launch from it is refused, naming the first.
+    expect(lock.tryAcquire('run-b')).toMatchObject({ pid: child, what: 'run-a' });
+    lock.releaseFor('run-b');
+    expect(lock.holder()?.what).toBe('run-a');
+    lock.releaseFor('run-a');
+    expect(lock.holder()).toBeNull();
+  });
+
+  it('refuses to hand over a lock it does not hold', () => {
+    expect(() => new PidLock('launch', root).handOver(process.pid)).toThrow('the launch lock is not held by this process: nothing to hand over');
   });
 });

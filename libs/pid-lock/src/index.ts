@@ -1,0 +1,1 @@
+export { LockBusyError, PidLock, type LockHolder, type LockWait } from './pid-lock';
