@@ -26,7 +26,8 @@ function timedMs(work: () => void): number {
 export function measureMachineSpeed(repetitions = { scrypt: 5, spawn: 21 }): MachineSpeed {
   const scrypt = Array.from({ length: repetitions.scrypt }, () => timedMs(() => scryptSync('speed probe', 'salt', 64, { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 2 ** 20 })));
   const spawn = Array.from({ length: repetitions.spawn }, () => timedMs(() => spawnSync('/bin/true')));
-  return { scryptN14Ms: round2(median(scrypt)), spawnMs: round2(median(spawn)) };
+  const bootId = currentBootId();
+  return { scryptN14Ms: round2(median(scrypt)), spawnMs: round2(median(spawn)), ...(bootId ? { bootId } : {}) };
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -36,10 +37,13 @@ export const SPEED_TOLERANCE = 1.25;
 
 /**
  * Why two results should not be compared in milliseconds (their hosts' probes differ by more than
- * SPEED_TOLERANCE), or null when they may be (or a side has no probe: results older than it).
+ * SPEED_TOLERANCE), or null when they may be (the same boot of one host, or a side has no probe:
+ * results older than it).
  */
 export function speedMismatch(a: MachineSpeed | undefined, b: MachineSpeed | undefined): string | null {
   if (!a || !b) return null;
+  // One boot is one host: probes 69 and 42 ms apart were seen within one boot (a probe meets passing load).
+  if (a.bootId && a.bootId === b.bootId) return null;
   const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
   const differs = ratio(a.scryptN14Ms, b.scryptN14Ms) > SPEED_TOLERANCE || ratio(a.spawnMs, b.spawnMs) > SPEED_TOLERANCE;
   if (!differs) return null;

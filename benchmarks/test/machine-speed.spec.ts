@@ -23,6 +23,14 @@ describe('machine speed probe', () => {
     // Results written before the probe existed: nothing to judge by.
     expect(speedMismatch(reference, undefined)).toBeNull();
   });
+
+  it('never calls two probes of one boot different hosts, however far apart their figures', () => {
+    const boot = 'b4d21f0a-4dad-490e-ad57-d375eaa726b5';
+    expect(speedMismatch({ scryptN14Ms: 69.1, spawnMs: 5.89, bootId: boot }, { scryptN14Ms: 41.7, spawnMs: 5.39, bootId: boot })).toBeNull();
+    expect(speedMismatch({ scryptN14Ms: 69.1, spawnMs: 5.89, bootId: boot }, { scryptN14Ms: 41.7, spawnMs: 5.39, bootId: 'another-boot' })).not.toBeNull();
+    expect(speedMismatch({ scryptN14Ms: 69.1, spawnMs: 5.89 }, { scryptN14Ms: 41.7, spawnMs: 5.39 })).not.toBeNull();
+    expect(measureMachineSpeed({ scrypt: 1, spawn: 1 }).bootId).toBe(readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+  });
 });
 
 describe('bench compare across hosts', () => {

@@ -20,6 +20,8 @@ export interface MachineSpeed {
   scryptN14Ms: number;
   /** Spawning /bin/true and reaping it (ms, median). */
   spawnMs: number;
+  /** The kernel's boot id where the probe ran: two probes of one boot are one host, whatever their figures (the probe sees passing load). */
+  bootId?: string;
 }
 
 /** The difference B − A of one metric between two tests, with its interval over their runs (benchmarks/src/compare/difference.ts). */
