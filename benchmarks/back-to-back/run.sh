@@ -3,9 +3,10 @@
 # reference (its own harness and k6 client, in a git worktree) and of this tree, interleaved
 # config by config so a host's drift falls on both sides alike. Hosts of this kind differ up to
 # 2x in speed: only the ratios of one run of this script count.
-#   bash benchmarks/back-to-back/run.sh [--ref 6b185a2] [--steps small,calibrate,overload]
+#   bash benchmarks/back-to-back/run.sh [--ref 6b185a2] [--steps grader,small,calibrate,overload]
 #        [--presets naked-mon-zygote,msa-zygote-1-2] [--out results/back-to-back/<stamp>]
 # Steps:
+#   grader     CPU ms per grading (cpu.sh, zygote and async), three alternating rounds a side
 #   small      bench run --profile small (3 runs) of each preset, kdf cost 1 and the default:
 #              CPU per iteration per process group (grading, Node, PostgreSQL) and k6's own
 #   calibrate  the sustainable rate of the first preset (SLO: SPS p95 <= 2 s, 0 KO), both costs
@@ -18,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=$PWD
 ref=6b185a2
-steps=small,calibrate,overload
+steps=grader,small,calibrate,overload
 presets=naked-mon-zygote,msa-zygote-1-2
 out=results/back-to-back/$(date -u +%Y%m%dT%H%M%SZ)
 while [ $# -gt 0 ]; do
@@ -64,6 +65,35 @@ bench() {
   log "$side: npm run bench -- $*"
   (cd "$dir" && npm run --silent bench -- "$@") >> "$out/$side.log" 2>&1 || log "$side: exited $? (see $side.log)"
   echo "$side $*" >> "$out/commands.txt"
+}
+
+# CPU per grading of the paper exercise (benchmarks/grader-baseline/cpu.sh: a cpuacct group, start-up
+# left out), reference and this tree alternately. The reference may predate cpu.sh: this tree's
+# copy is compiled against the reference's grader (its baseline loop then lived in libs/admin-cli).
+port_cpu_tool() {
+  [ -f "$refdir/benchmarks/grader-baseline/cpu.sh" ] && [ -f "$refdir/benchmarks/grader-baseline/cpu-per-grading.ts" ] && return
+  sed "s#from './grader-baseline-runner'#from '../../libs/admin-cli/src/grader-baseline-runner'#" benchmarks/grader-baseline/cpu-per-grading.ts > "$refdir/benchmarks/grader-baseline/cpu-per-grading.ts"
+  cat > "$refdir/benchmarks/grader-baseline/tsconfig.cpu.json" <<'JSON'
+{
+  "extends": "../../tsconfig.build.json",
+  "compilerOptions": { "outDir": "../../run/grader-cpu/dist", "rootDir": "../.." },
+  "include": ["../../libs/grading/src/**/*.ts", "../../libs/domain/src/**/*.ts", "../../libs/variant/src/**/*.ts", "../../libs/admin-cli/src/grader-baseline-runner.ts", "cpu-per-grading.ts"]
+}
+JSON
+  sed -e 's#benchmarks/grader-baseline/tsconfig.json#benchmarks/grader-baseline/tsconfig.cpu.json#' -e 's#run/grader-baseline/dist/#run/grader-cpu/dist/#' benchmarks/grader-baseline/cpu.sh > "$refdir/benchmarks/grader-baseline/cpu.sh"
+}
+
+step_grader() {
+  port_cpu_tool
+  for round in 1 2 3; do
+    for side in ref new; do
+      local dir=$here
+      [ "$side" = ref ] && dir=$refdir
+      quiet_down "$here"; quiet_down "$refdir"
+      log "$side: grader CPU, round $round"
+      (cd "$dir" && bash benchmarks/grader-baseline/cpu.sh --modes zygote,async --gradings 300) 2>&1 | tee -a "$out/$side.log" | grep -E 'CPU ms per grading' | sed "s/^/$side round $round: /" >> "$out/grader-cpu.txt" || log "$side: cpu.sh failed (see $side.log)"
+    done
+  done
 }
 
 kdf_args() { [ "$1" = default ] || echo "--kdf-cost $1"; }
