@@ -56,14 +56,15 @@ quiet_down() {
   (cd "$1" && npm run --silent variant -- down >/dev/null 2>&1 || true; bash infra/bin/servers down >/dev/null 2>&1 || true)
 }
 
+# The tree a side runs from.
+side_dir() { if [ "$1" = ref ]; then echo "$refdir"; else echo "$here"; fi; }
+
 # side (ref|new), then the bench arguments; the run id is recorded with the side and the arguments.
 bench() {
   local side=$1; shift
-  local dir=$here
-  [ "$side" = ref ] && dir=$refdir
   quiet_down "$here"; quiet_down "$refdir"
   log "$side: npm run bench -- $*"
-  (cd "$dir" && npm run --silent bench -- "$@") >> "$out/$side.log" 2>&1 || log "$side: exited $? (see $side.log)"
+  (cd "$(side_dir "$side")" && npm run --silent bench -- "$@") >> "$out/$side.log" 2>&1 || log "$side: exited $? (see $side.log)"
   echo "$side $*" >> "$out/commands.txt"
 }
 
@@ -87,11 +88,9 @@ step_grader() {
   port_cpu_tool
   for round in 1 2 3; do
     for side in ref new; do
-      local dir=$here
-      [ "$side" = ref ] && dir=$refdir
       quiet_down "$here"; quiet_down "$refdir"
       log "$side: grader CPU, round $round"
-      (cd "$dir" && bash benchmarks/grader-baseline/cpu.sh --modes zygote,async --gradings 300) 2>&1 | tee -a "$out/$side.log" | grep -E 'CPU ms per grading' | sed "s/^/$side round $round: /" >> "$out/grader-cpu.txt" || log "$side: cpu.sh failed (see $side.log)"
+      (cd "$(side_dir "$side")" && bash benchmarks/grader-baseline/cpu.sh --modes zygote,async --gradings 300) 2>&1 | tee -a "$out/$side.log" | grep -E 'CPU ms per grading' | sed "s/^/$side round $round: /" >> "$out/grader-cpu.txt" || log "$side: cpu.sh failed (see $side.log)"
     done
   done
 }

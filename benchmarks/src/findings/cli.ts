@@ -60,12 +60,13 @@ export function defineFindingsCommand(program: Command): Command {
         if ((f.rerun?.length || f.setAside?.length) && !f.because) throw new Error('--rerun and --set-aside need --because <reason>: the record keeps why runs were set aside');
         const record = readRecord(dir);
         const resumed = findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity });
+        const budgetMin = f.budgetMin ?? 60;
         if (f.dryRun) {
-          process.stdout.write(continuationPreview(resumed, record, sidesOf(record), { claims: f.claims, maxRuns: f.maxRuns, budgetMin: f.budgetMin ?? 60 }) + '\n');
+          process.stdout.write(continuationPreview(resumed, record, sidesOf(record), { claims: f.claims, maxRuns: f.maxRuns, budgetMin }) + '\n');
           return;
         }
         const started = Date.now();
-        await continueFindings(resumed, record, dir, { budgetMin: f.budgetMin ?? 60, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, maxRuns: f.maxRuns, placement: placementRequest(f) });
+        await continueFindings(resumed, record, dir, { budgetMin, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, maxRuns: f.maxRuns, placement: placementRequest(f) });
         const out = evaluateRecord(resumed, record, dir);
         process.stdout.write(out.markdown + '\n');
         phase(`findings --continue: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);

@@ -77,6 +77,18 @@ export function recordedPace(record: FindingsRecord): number | null {
   return (Date.parse(record.endedAt) - Date.parse(record.startedAt)) / 1000 / runs;
 }
 
+/** Runs recorded so far for a cell. */
+const attemptsIn =
+  (record: FindingsRecord) =>
+  (c: PlannedCell): number =>
+    record.runs[cellKey(c)]?.length ?? 0;
+
+/** The cells in scope a continuation runs next: still active by the stopping rule, with a peak measured, below the session's maximum. */
+function cellsStillToRun(scope: ReturnType<typeof planFor>, record: FindingsRecord, sides: Record<string, Side>, maxRuns: number): PlannedCell[] {
+  const attempts = attemptsIn(record);
+  return activeCells(scope.plan, scope.comparisons, sides).filter((c) => record.peaks[c.level] !== undefined && attempts(c) < maxRuns);
+}
+
 /** Sessions a stopped process left open, closed as interrupted at their last save. */
 export function closeInterrupted(record: FindingsRecord): void {
   for (const c of record.continuations ?? []) {
@@ -89,10 +101,9 @@ export function closeInterrupted(record: FindingsRecord): void {
 /** What a continuation would run (--dry-run): the cells still active under its claims, the runs each may get, the time at the recorded pace. */
 export function continuationPreview(recordedPlan: FindingsPlan, record: FindingsRecord, sides: Record<string, Side>, o: Pick<ContinueOptions, 'claims' | 'maxRuns' | 'budgetMin'>): string {
   const plan = withMaxRuns(recordedPlan, o.maxRuns);
-  const scope = planFor(plan, o.claims);
   const { maxRuns } = plan.protocol.stopping;
-  const attempts = (c: PlannedCell): number => record.runs[cellKey(c)]?.length ?? 0;
-  const active = activeCells(scope.plan, scope.comparisons, sides).filter((c) => record.peaks[c.level] !== undefined && attempts(c) < maxRuns);
+  const attempts = attemptsIn(record);
+  const active = cellsStillToRun(planFor(plan, o.claims), record, sides, maxRuns);
   const pace = recordedPace(record) ?? 120;
   const runs = active.reduce((n, c) => n + maxRuns - attempts(c), 0);
   const minutes = (runs * pace) / 60;
@@ -122,14 +133,14 @@ async function continueFindingsNow(recordedPlan: FindingsPlan, record: FindingsR
   };
   const ctx = { record, specs: derivedSpecs(plan, dir), one: oneRun(plan, o.placement), save };
   const stopping = plan.protocol.stopping;
-  const attempts = (c: PlannedCell): number => record.runs[cellKey(c)]?.length ?? 0;
+  const attempts = attemptsIn(record);
   const rng = seededRng(o.seed);
   const started = Date.now();
   let runsDone = 0;
   save();
   try {
     for (let i = 0; i < stopping.maxRuns; i++) {
-      const active = activeCells(scope.plan, scope.comparisons, sidesOf(record)).filter((c) => record.peaks[c.level] !== undefined && attempts(c) < stopping.maxRuns);
+      const active = cellsStillToRun(scope, record, sidesOf(record), stopping.maxRuns);
       const pace = runsDone ? (Date.now() - started) / 1000 / runsDone : (recordedPace(record) ?? 120);
       const { cells, stopped } = roundCells(active, attempts, { round: record.rounds.length + 1, minRuns: stopping.minRuns, elapsedS: (Date.now() - started) / 1000, secondsPerRun: pace, budgetS: o.budgetMin * 60 });
       if (stopped) {

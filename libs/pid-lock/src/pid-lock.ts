@@ -46,7 +46,7 @@ export class PidLock {
   /** The live holder, or null when free (a holder between mkdir and writing counts as alive for 5 s). */
   holder(): LockHolder | null {
     try {
-      const h = JSON.parse(readFileSync(join(this.dir, 'holder.json'), 'utf8')) as LockHolder;
+      const h = this.readHolder();
       return alive(h.pid) ? h : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null;
@@ -123,13 +123,17 @@ export class PidLock {
   /** Removes the lock if it is still held for `what` (by this process or the one it handed over to); another's is left. */
   releaseFor(what: string): void {
     try {
-      const h = JSON.parse(readFileSync(join(this.dir, 'holder.json'), 'utf8')) as LockHolder;
-      if (h.what !== what) return;
+      if (this.readHolder().what !== what) return;
     } catch {
       // nothing readable: ours to remove
     }
     this.depth = 0;
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** The holder file as written, alive or not (throws when there is none or it is unreadable). */
+  private readHolder(): LockHolder {
+    return JSON.parse(readFileSync(join(this.dir, 'holder.json'), 'utf8')) as LockHolder;
   }
 
   private writeHolder(pid: number, what: string, since = new Date().toISOString()): void {
