@@ -12,6 +12,7 @@ import { GradingCgroups, type JobCgroup } from './grading-cgroups';
 import { refreshHelperBytecode } from './helper-bytecode';
 import { ownDirName, prepareSandboxRoot, sweepDeadOwners } from './job-dirs';
 import { buildSandboxCommand, type CommandSpec } from './sandbox-command';
+import { buildSandboxLauncher } from './sandbox-launcher';
 import { buildSeccompFilter } from './seccomp';
 
 /** What a runner adds to the plain command: its interpreter module, a wall-clock bound, a zygote's bindings. */
@@ -39,6 +40,8 @@ export class JobSandbox {
   private readonly cgroupOf = new Map<string, JobCgroup>();
   /** The system-call filter of the grader and student sandboxes (root bwrap only: elsewhere there is no supervisor to load it). */
   private readonly seccompFilter?: string;
+  /** The student sandbox's launcher (root bwrap only, as the filter). */
+  private readonly sandboxLauncher?: string;
 
   constructor(readonly opts: GraderOptions) {
     this.limits = opts.limits;
@@ -53,7 +56,10 @@ export class JobSandbox {
     // Stale bytecode would be compiled again by every grading (read-only in the sandbox): refreshed once here.
     const stale = refreshHelperBytecode(opts.python, this.helperLib);
     if (stale) process.emitWarning(stale);
-    if (opts.isolation === 'bwrap' && this.privileged) this.seccompFilter = buildSeccompFilter(opts.sandboxRoot);
+    if (opts.isolation === 'bwrap' && this.privileged) {
+      this.seccompFilter = buildSeccompFilter(opts.sandboxRoot);
+      this.sandboxLauncher = buildSandboxLauncher(opts.sandboxRoot);
+    }
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
     if (opts.isolation === 'bwrap' && this.privileged && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
@@ -112,6 +118,7 @@ export class JobSandbox {
       cgroupProcs: this.cgroupOf.get(jobDir)?.procsFiles,
       zygote: extras.zygote,
       seccompFilter: this.seccompFilter,
+      sandboxLauncher: this.sandboxLauncher,
     });
   }
 

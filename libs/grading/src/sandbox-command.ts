@@ -46,6 +46,8 @@ export interface SandboxCommandInput {
   zygote?: { cgroupParents: string[] };
   /** The system-call filter (a BPF program, seccomp.ts) the grader and the student scripts run under (root bwrap). */
   seccompFilter?: string;
+  /** The student sandbox's launcher (sandbox-launcher.ts): the supervisor spawns it for each student script (root bwrap). */
+  sandboxLauncher?: string;
 }
 
 /** Pool mode: a warm interpreter that runs grader.py once its job's locale arrives on stdin. */
@@ -66,6 +68,7 @@ const INPUT_MOUNT = '/run/sg-input';
 const INBOX_MOUNT = '/run/sg-inbox';
 const CGROUP_MOUNT = '/run/sg-cgroup';
 const SECCOMP_MOUNT = '/opt/shellgrade/seccomp.bpf';
+const LAUNCHER_MOUNT = '/opt/shellgrade/sandbox-exec';
 const SYSTEM_TOP_DIRS = ['/bin', '/lib', '/lib64', '/sbin'];
 const ETC_FILES = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/localtime'];
 
@@ -117,6 +120,7 @@ export function buildSandboxCommand(input: SandboxCommandInput): CommandSpec {
     SG_ISOLATION: input.isolation,
     ...(supervised ? supervisorEnv(input.limits, byCgroup || (input.zygote?.cgroupParents.length ?? 0) > 0, !input.zygote) : {}),
     ...(supervised && input.seccompFilter ? { SG_SECCOMP: SECCOMP_MOUNT } : {}),
+    ...(supervised && input.sandboxLauncher ? { SG_SANDBOX_EXEC: LAUNCHER_MOUNT } : {}),
   };
   // The autogroup is reniced while still root: without CAP_SYS_ADMIN the kernel accepts one
   // autogroup write per 100 ms machine-wide, fewer than the gradings per second under load.
@@ -195,6 +199,7 @@ function bwrapArgs(input: SandboxCommandInput, env: Record<string, string>, priv
   a.push('--perms', '0755', '--dir', '/opt', '--perms', '0755', '--dir', '/opt/shellgrade');
   a.push('--ro-bind', input.helperLibDir, HELPER_MOUNT);
   if (privileged && input.seccompFilter) a.push('--ro-bind', input.seccompFilter, SECCOMP_MOUNT);
+  if (privileged && input.sandboxLauncher) a.push('--ro-bind', input.sandboxLauncher, LAUNCHER_MOUNT);
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(input.limits.tmpBytes), '--perms', '1777', '--tmpfs', '/tmp');
   if (privileged) a.push('--size', String(input.limits.workBytes), '--perms', '0711', '--tmpfs', WORK_MOUNT);

@@ -34,6 +34,16 @@ describe('buildSandboxCommand', () => {
     expect(a.join(' ')).toContain(`--ro-bind ${pythonPrefix(python)} ${pythonPrefix(python)}`);
   });
 
+  it('binds the filter and the student sandbox\'s launcher read-only and names them to the supervisor (root bwrap only)', () => {
+    const given = { seccompFilter: '/sb/seccomp.bpf', sandboxLauncher: '/sb/sandbox-exec-0123' };
+    const a = buildSandboxCommand({ ...base, isolation: 'bwrap', ...given }).args;
+    const env = (k: string) => a[a.findIndex((x, i) => x === '--setenv' && a[i + 1] === k) + 2];
+    expect(a.join(' ')).toContain('--ro-bind /sb/sandbox-exec-0123 /opt/shellgrade/sandbox-exec');
+    expect([env('SG_SANDBOX_EXEC'), env('SG_SECCOMP')]).toEqual(['/opt/shellgrade/sandbox-exec', '/opt/shellgrade/seccomp.bpf']);
+    const unprivileged = buildSandboxCommand({ ...base, isolation: 'bwrap', privileged: false, ...given }).args;
+    expect(unprivileged.join(' ')).not.toContain('sandbox-exec');
+  });
+
   it('for a non-root service maps its uid to 65534 in a user namespace, under prlimit and without a supervisor', () => {
     const cmd = buildSandboxCommand({ ...base, isolation: 'bwrap', privileged: false });
     expect(cmd.args.slice(0, 5)).toEqual(['--unshare-user', '--uid', '65534', '--gid', '65534']);

@@ -22,7 +22,7 @@ export function makeSandboxRoot(tag: string): { root: string; leftovers: () => s
     /** Job directories still present (they live in <root>/p<pid>/). */
     leftovers: () =>
       readdirSync(root, { withFileTypes: true })
-        .filter((owner) => owner.isDirectory()) // (the system-call filter, seccomp.bpf, sits beside the owners' folders)
+        .filter((owner) => owner.isDirectory()) // (the system-call filter and the student sandbox's launcher sit beside the owners' folders)
         .flatMap((owner) => readdirSync(join(root, owner.name)).map((d) => `${owner.name}/${d}`)),
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };

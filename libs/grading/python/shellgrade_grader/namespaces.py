@@ -1,5 +1,6 @@
-"""The few Linux calls the zygote and the student sandbox need that Python 3.11's os module lacks
-(unshare, clone, mount, pivot_root, prctl, capset).
+"""The few Linux calls the zygote and the grading supervisor need that Python 3.11's os module
+lacks (unshare, setns, clone, mount, umount, prctl). The student sandbox itself is built in C
+(libs/grading/native/sandbox-exec.c).
 
 Thin ctypes wrappers raising OSError like the os module does; nothing here decides policy.
 """
@@ -12,23 +13,17 @@ CLONE_NEWUTS = 0x04000000
 CLONE_NEWIPC = 0x08000000
 CLONE_NEWPID = 0x20000000
 
-MS_RDONLY = 0x1
 MS_NOSUID = 0x2
 MS_NODEV = 0x4
 MS_NOEXEC = 0x8
-MS_REMOUNT = 0x20
-MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
 MNT_DETACH = 0x2
 
 PR_SET_PDEATHSIG = 1
-PR_CAPBSET_DROP = 24
-PR_SET_NO_NEW_PRIVS = 38
 SIGCHLD = 17
 #: x86_64 system-call numbers (the only architecture the sandbox is built for; see clone()).
-_SYS_CLONE, _SYS_PIVOT_ROOT, _SYS_CAPSET = 56, 155, 126
-_CAPABILITY_VERSION_3 = 0x20080522
+_SYS_CLONE = 56
 PR_SET_CHILD_SUBREAPER = 36
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -44,6 +39,11 @@ def _check(result: int, what: str) -> None:
 
 def unshare(flags: int) -> None:
     _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+
+
+def join_pid_namespace(fd: int) -> None:
+    """Children made from now on are born in the PID namespace `fd` refers to (undoes an unshare of CLONE_NEWPID)."""
+    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(CLONE_NEWPID)), "setns")
 
 
 def mount(source: "str | None", target: str, fstype: "str | None", flags: int = 0, data: "str | None" = None) -> None:
@@ -87,45 +87,3 @@ def clone(flags: int) -> int:
         err = ctypes.get_errno()
         raise OSError(err, f"clone: {os.strerror(err)}")
     return pid
-
-
-def bind(source: str, target: str, read_only: bool, devices: bool = False) -> None:
-    """A bind mount of `source` at `target`, never setuid, device files only where asked (as bwrap's binds)."""
-    mount(source, target, None, MS_BIND | MS_REC)
-    flags = MS_BIND | MS_REMOUNT | MS_NOSUID | (0 if devices else MS_NODEV) | (MS_RDONLY if read_only else 0)
-    mount(None, target, None, flags)
-
-
-def pivot_root_here() -> None:
-    """Makes the current directory the root; the old root is detached, out of reach."""
-    _check(_libc.syscall(ctypes.c_long(_SYS_PIVOT_ROOT), b".", b"."), "pivot_root")
-    detach(".")
-    os.chdir("/")
-
-
-def drop_bounding_set() -> None:
-    """No capability can ever come back, whatever the process executes (as root, before the uid change)."""
-    with open("/proc/sys/kernel/cap_last_cap") as f:
-        last = int(f.read())
-    for cap in range(last + 1):
-        _check(_libc.prctl(ctypes.c_int(PR_CAPBSET_DROP), ctypes.c_ulong(cap), 0, 0, 0), "prctl(PR_CAPBSET_DROP)")
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-
-def clear_capabilities() -> None:
-    """Empties the effective, permitted and inheritable sets (a uid change leaves the inheritable one)."""
-    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
-    data = (_CapData * 2)()
-    _check(_libc.syscall(ctypes.c_long(_SYS_CAPSET), ctypes.byref(header), ctypes.byref(data)), "capset")
-
-
-def no_new_privs() -> None:
-    """execve can never grant privileges again (setuid bits, file capabilities)."""
-    _check(_libc.prctl(ctypes.c_int(PR_SET_NO_NEW_PRIVS), ctypes.c_ulong(1), 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")

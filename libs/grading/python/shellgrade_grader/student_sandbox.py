@@ -8,8 +8,8 @@ grader's own tree are not in that sandbox at all, and the copy is thrown away af
 whatever the script writes can change neither the grade nor the files checked after it. Its
 output comes back bounded. It shares the grader sandbox's network namespace, which has no
 interface but loopback and in which nothing listens (a namespace of its own would cost a
-millisecond per run for nothing). The sandbox is built by the supervisor itself — one clone()
-and the script's own fork and exec — not by bwrap, prlimit and setpriv started per run.
+millisecond per run for nothing). The sandbox is built by sandbox-exec, a small C program the
+supervisor starts with posix_spawn (student_spawn.py) — not by bwrap, prlimit and setpriv per run.
 """
 import itertools
 import os
@@ -19,9 +19,8 @@ import shutil
 import time
 from pathlib import Path
 
-from .limits import parse_limits
 from .run import interpreter_of
-from .student_spawn import Spawned, Spec, spawn
+from .student_spawn import Launcher, Spawned, Spec
 
 #: Bytes of stdout and of stderr handed back to the grader (the rest is dropped).
 MAX_OUTPUT = 64 * 1024
@@ -32,15 +31,17 @@ JOB_ROOT = Path("/job")
 
 
 class StudentSandbox:
-    def __init__(self, uid: int, limits: "dict[str, int]", work_root: Path, tmp_bytes: int, seccomp_filter: "str | None" = None) -> None:
-        self.uid, self.limits, self.work_root, self.tmp_bytes = uid, limits, work_root, tmp_bytes
+    def __init__(self, launcher: Launcher, uid: int, limits: str, work_root: Path, tmp_bytes: int, seccomp_filter: "str | None" = None) -> None:
+        self.launcher, self.uid, self.limits, self.work_root, self.tmp_bytes = launcher, uid, limits, work_root, tmp_bytes
         self.seccomp_filter = seccomp_filter
-        self._filter_program: "bytes | None" = None
         self._runs = itertools.count(1)
 
     @classmethod
     def from_env(cls) -> "StudentSandbox":
-        return cls(int(os.environ["SG_STUDENT_UID"]), parse_limits(os.environ.get("SG_LIMITS", "")),
+        launcher = os.environ.get("SG_SANDBOX_EXEC")
+        if not launcher:
+            raise RuntimeError("SG_SANDBOX_EXEC is not set: no student sandbox can be built")
+        return cls(Launcher(launcher), int(os.environ["SG_STUDENT_UID"]), os.environ.get("SG_LIMITS", ""),
                    Path(os.environ.get("SG_WORK_ROOT", "/run/sg-work")), int(os.environ.get("SG_TMP_BYTES", 16 << 20)),
                    os.environ.get("SG_SECCOMP") or None)
 
@@ -61,17 +62,10 @@ class StudentSandbox:
             root = run_dir / "root"
             root.mkdir(mode=0o700)
             env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(tree), "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
-            spec = Spec([*interp, str(script), *args], env, cwd, copy, tree, root, self.uid, self.limits, self.tmp_bytes, self._filter())
-            return _run_bounded(spawn(spec), str(request.get("stdin", "")), timeout)
+            spec = Spec([*interp, str(script), *args], env, cwd, copy, tree, root, self.uid, self.limits, self.tmp_bytes, self.seccomp_filter)
+            return _run_bounded(self.launcher.spawn(spec), str(request.get("stdin", "")), timeout)
         finally:
             shutil.rmtree(run_dir, ignore_errors=True)
-
-    def _filter(self) -> "bytes | None":
-        """The system-call filter's program, read once (each sandbox loads it just before its exec)."""
-        if self.seccomp_filter and self._filter_program is None:
-            with open(self.seccomp_filter, "rb") as f:
-                self._filter_program = f.read()
-        return self._filter_program
 
 
 def _inside_job(path: str) -> "tuple[Path, Path]":

@@ -71,7 +71,7 @@ def _become_grader(channel: "protocol.Channel") -> None:
     if os.environ.get("SG_SECCOMP"):
         seccomp.install(os.environ["SG_SECCOMP"])  # last: the uid change above needs no denied call
     os.environ[protocol.FD_ENV] = str(channel.fileno())
-    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES", "SG_JOB_BYTES", "SG_WORK_BYTES", "SG_SECCOMP"):
+    for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES", "SG_JOB_BYTES", "SG_WORK_BYTES", "SG_SECCOMP", "SG_SANDBOX_EXEC"):
         os.environ.pop(key, None)
 
 
