@@ -40,7 +40,7 @@ import traceback
 
 from . import namespaces as ns
 from .procname import show_as
-from . import supervise
+from . import rehearsal, supervise
 from . import student_sandbox  # noqa: F401  (pre-import: what every job would otherwise import)
 from . import checks, extract, feedback, grading, run  # noqa: F401
 import pathlib  # noqa: F401
@@ -81,6 +81,8 @@ class Requests:
 
 def main() -> None:
     ns.become_subreaper()  # a job's PID 1 orphaned by a kill is re-parented here, to be reaped
+    rehearsal.rehearse()  # specialised bytecode and filled caches, inherited by every job
+    gc.collect()
     gc.freeze()  # what is imported stays out of the jobs' collections: fewer copied pages per fork
     requests = Requests()
     while True:

@@ -151,3 +151,14 @@ def test_importing_the_library_spares_the_grading_process_the_heavy_modules():
             "print(' '.join(m for m in ('dataclasses', 'inspect', 'typing', 'traceback', 'subprocess', 'socket') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == []
+
+
+def test_the_zygote_rehearsal_grades_its_own_material_silently_and_leaves_nothing(tmp_path, monkeypatch, capsys):
+    # rehearsal.py runs the grading library once in the zygote before its first job: it must pass its own
+    # checks (or the zygote would fail to start), print nothing on the zygote's channels and leave no folder
+    import tempfile
+    from shellgrade_grader import rehearsal
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    rehearsal.rehearse()
+    assert capsys.readouterr() == ("", "")
+    assert list(tmp_path.iterdir()) == []
