@@ -23,7 +23,7 @@ from . import namespaces as ns
 from .supervise import _status_of
 
 #: Every signal a fresh process would hold at its default (the supervisor ignores SIGPIPE, as Python does).
-_ALL_SIGNALS = tuple(s for s in range(1, signal.NSIG) if s not in (signal.SIGKILL, signal.SIGSTOP))
+_ALL_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})  # (not the C library's own, 32 and 33: a warning each)
 
 
 class Spec:

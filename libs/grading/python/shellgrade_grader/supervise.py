@@ -15,8 +15,8 @@ nobody to drop privileges to: the grader runs in this process and run_script run
 itself, as before.
 """
 import os
-import runpy
 import select
+import types
 import shutil
 import sys
 
@@ -75,10 +75,27 @@ def _become_grader(channel: "protocol.Channel") -> None:
         os.environ.pop(key, None)
 
 
+def run_as_main(path: str) -> None:
+    """Runs the script at `path` as `python3 path` would, as module __main__ (what runpy.run_path does,
+    without its import of pkgutil and typing: ~4.7 ms of CPU in every grading process, issue 31)."""
+    with open(path, "rb") as f:
+        code = compile(f.read(), path, "exec")
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = __builtins__
+    previous = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        exec(code, main.__dict__)
+    finally:
+        if previous is not None:
+            sys.modules["__main__"] = previous
+
+
 def _run_grader() -> None:
     code = 0
     try:
-        runpy.run_path("grader.py", run_name="__main__")
+        run_as_main("grader.py")
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):

@@ -162,3 +162,28 @@ def test_the_zygote_rehearsal_grades_its_own_material_silently_and_leaves_nothin
     rehearsal.rehearse()
     assert capsys.readouterr() == ("", "")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_grader_runs_as_main_without_the_imports_runpy_would_add(tmp_path):
+    # run_as_main replaces runpy.run_path, which imports pkgutil and typing (~4.7 ms in every grading process)
+    import subprocess
+    import sys
+    grader = tmp_path / "grader.py"
+    grader.write_text("import sys\nprint(__name__, __file__, sys.modules['__main__'].__dict__ is globals(), sys.argv[1:])\n")
+    code = ("import sys; from shellgrade_grader import supervise; sys.argv = ['grader.py', 'a']; supervise.run_as_main('grader.py'); "
+            "print(' '.join(m for m in ('pkgutil', 'typing', 'runpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path,
+                         env={"PYTHONPATH": str(Path(__file__).resolve().parents[1])}).stdout.splitlines()
+    assert out == ["__main__ grader.py True ['a']", ""]
+
+
+def test_the_sandbox_launcher_resets_every_signal_without_a_warning_per_script():
+    # two invalid signal numbers (the C library's own, 32 and 33) cost a RuntimeWarning each on every
+    # student script: formatted and written to the grading's log by the supervisor
+    import os
+    import warnings
+    from shellgrade_grader.student_spawn import _ALL_SIGNALS
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pid = os.posix_spawn("/bin/true", ["true"], {}, setsigdef=_ALL_SIGNALS, setsigmask=())
+    assert os.waitpid(pid, 0)[1] == 0
