@@ -2,7 +2,9 @@
 clones a fresh, isolated job for each grading (DESIGN §8).
 
 Started once inside the worker's bwrap sandbox as root (python -S -u -m shellgrade_grader.zygote),
-with the stdlib and the helper library imported. For each job line on stdin it clones a child that
+with the stdlib and the helper library imported and one grading of synthetic material rehearsed
+(rehearsal.py: every job then starts from specialised bytecode). For each job line on stdin it
+clones a child that
 
 * joins the grading's control groups (pids, memory: the whole job is bounded, as in async mode);
 * leaves for namespaces of its own — mount, PID, IPC, UTS, cgroup — and mounts fresh, empty
