@@ -15,6 +15,7 @@ import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@she
 import { gradingLibDir, type ExecMode } from '@shellgrade/grading';
 import { runGraderBaseline, type BaselineRow } from './grader-baseline-runner';
 import { costByComponent, parseReport, type ComponentCost, type Share } from './perf-report';
+import { costByZygoteRole, ZYGOTE_ROLES, type RoleCosts } from './zygote-roles';
 
 const PERF = '/usr/bin/perf';
 const SAMPLE_HZ = '499';
@@ -30,6 +31,8 @@ interface ModeProfile {
   byProcess: Share[];
   topSymbols: Share[];
   flameGraphInput: string;
+  /** zygote mode: CPU per job by the role of each process of the job (zygote-roles.ts). */
+  roles?: RoleCosts;
 }
 
 async function main(): Promise<void> {
@@ -72,7 +75,8 @@ async function profileMode(exec: ExecMode, concurrency: number, durationS: numbe
   const topSymbols = parseReport(perfText(['report', '-i', data, '--no-children', '--sort', 'comm,dso,sym', '--stdio', '-g', 'none', '--percent-limit', '0.5'])).slice(0, 25);
   const flameGraphInput = `perf-${exec}.txt`;
   writeFileSync(join(outDir, flameGraphInput), perfText(['script', '-i', data]));
-  return { row, components: costByComponent(byProcess, cpus().length, durationS, gradingsSampled), byProcess, topSymbols, flameGraphInput };
+  const roles = exec === 'zygote' ? costByZygoteRole(perfText(['script', '-i', data, '--show-task-events', '-F', 'comm,pid,tid,event']), 1000 / Number(SAMPLE_HZ)) : undefined;
+  return { row, components: costByComponent(byProcess, cpus().length, durationS, gradingsSampled), byProcess, topSymbols, flameGraphInput, roles };
 }
 
 function renderMarkdown(profiles: Record<string, ModeProfile>, concurrency: number): string {
@@ -91,6 +95,12 @@ function renderMarkdown(profiles: Record<string, ModeProfile>, concurrency: numb
     'Python = the interpreters (start-up and imports in pool/async; in zygote the forked job, supervisor and grader.py), extraction and checks; bwrap = namespaces and mounts of the grader sandbox and of each student-script sandbox; shell = the scripts under test and the cgroup-join wrapper. "other" = kernel threads and servers idling beside the loop.',
   ];
   for (const m of modes) {
+    const roles = profiles[m].roles;
+    if (roles?.jobs) {
+      lines.push('', `### ${m}: CPU per job by process (${roles.jobs} jobs in the window; roles from perf's fork records)`, '', '| process of the job | CPU ms per job |', '|---|---:|');
+      lines.push(...ZYGOTE_ROLES.map((r) => `| ${r} | ${roles.msPerJob[r].toFixed(1)} |`));
+      lines.push(`| **all of the job's processes** | ${ZYGOTE_ROLES.reduce((sum, r) => sum + roles.msPerJob[r], 0).toFixed(1)} |`);
+    }
     lines.push('', `### ${m}: top symbols (share of all samples; flame graph input ${profiles[m].flameGraphInput})`, '', '| % | process, object, symbol |', '|---:|---|');
     lines.push(...profiles[m].topSymbols.map((s) => `| ${s.pct.toFixed(2)} | \`${s.name}\` |`));
   }
