@@ -25,19 +25,18 @@ export interface RoleCosts {
 }
 
 interface TaskLine {
-  comm: string;
   pid: number;
   rest: string;
 }
 
-const LINE = /^\s*(.+?)\s+(\d+)\/\d+\s+(.*)$/;
+const LINE = /^\s*.+?\s+(\d+)\/\d+\s+(.*)$/;
 const FORK = /PERF_RECORD_FORK\((\d+):(\d+)\):\((\d+):\d+\)/;
 const RENAME = /PERF_RECORD_COMM: (\S+?):(\d+)\/\d+/;
 
 function parse(text: string): TaskLine[] {
   return text.split('\n').flatMap((line) => {
     const m = LINE.exec(line);
-    return m ? [{ comm: m[1], pid: Number(m[2]), rest: m[3] }] : [];
+    return m ? [{ pid: Number(m[1]), rest: m[2] }] : [];
   });
 }
 

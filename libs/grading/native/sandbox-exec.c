@@ -81,6 +81,13 @@ static char *path_join(const char *a, const char *b) {
   return p;
 }
 
+/* `dir`/`name`. */
+static char *entry_of(const char *dir, const char *name) {
+  char *p;
+  if (asprintf(&p, "%s/%s", dir, name) < 0) fail("out of memory");
+  return p;
+}
+
 static void make_dir(const char *path) {
   check(mkdir(path, 0755), "mkdir", path);
   check(chmod(path, 0755), "chmod", path); /* whatever the umask */
@@ -135,20 +142,19 @@ static void build_dev(const char *dev) {
   make_dir(dev);
   do_mount("tmpfs", dev, "tmpfs", MS_NOSUID, "mode=0755");
   for (size_t i = 0; i < COUNT(DEVICES); i++) {
-    char *host = path_join("/dev/", DEVICES[i]), *node = path_join(dev, "/");
-    char *full = path_join(node, DEVICES[i]);
+    char *host = entry_of("/dev", DEVICES[i]), *node = entry_of(dev, DEVICES[i]);
     if (access(host, F_OK) == 0) {
-      make_file(full);
-      bind(host, full, 0, 1);
+      make_file(node);
+      bind(host, node, 0, 1);
     }
-    free(host), free(node), free(full);
+    free(host), free(node);
   }
   for (size_t i = 0; i < COUNT(DEV_LINKS); i++) {
-    char *base = path_join(dev, "/"), *link = path_join(base, DEV_LINKS[i][0]);
+    char *link = entry_of(dev, DEV_LINKS[i][0]);
     check(symlink(DEV_LINKS[i][1], link), "symlink", link);
-    free(base), free(link);
+    free(link);
   }
-  char *shm = path_join(dev, "/shm"), *pts = path_join(dev, "/pts");
+  char *shm = entry_of(dev, "shm"), *pts = entry_of(dev, "pts");
   make_dir(shm);
   make_dir(pts);
   /* no terminal for scripts when devpts cannot be mounted, as under a bwrap without it */
