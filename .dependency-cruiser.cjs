@@ -20,6 +20,7 @@
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
+ *   libs/api-contract the public API's bodies (zod → OpenAPI → the web app's generated types) → zod
  *   tools        infra, benchmarks, traces, libs/admin-cli (its seed too, which tests of every layer use), test/
  *                                        → anything but services
  *
@@ -42,7 +43,7 @@ const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry|service-cl
 // named one would be doing an adapter's job (no-inbound-to-driver).
 const DRIVERS = '^node_modules/(pg|pg-[^/]+|ioredis|amqplib|amqp-connection-manager|bullmq|minio|jsonwebtoken|@node-rs/argon2|rate-limiter-flexible)/';
 const WIRING = '^libs/wiring/src/';
-const CONTRACTS = '^libs/(trace-model|console-contract)/src/';
+const CONTRACTS = '^libs/(trace-model|console-contract|api-contract)/src/';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/(seed/)?src/|test/)';
 const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
@@ -144,9 +145,9 @@ module.exports = {
       name: 'no-contract-to-outside',
       severity: 'error',
       comment:
-        'A contract shared with the browser (libs/trace-model, libs/console-contract) is plain data and pure functions: it imports nothing of ours and no package but the pure-math statistics ones its intervals and rank tests are computed with (the same figures on the server, in the tools and in the browser).',
+        'A contract shared with the browser (libs/trace-model, libs/console-contract, libs/api-contract) is plain data and pure functions: it imports nothing of ours and no package but the pure-math statistics ones its intervals and rank tests are computed with (the same figures on the server, in the tools and in the browser) and zod, in which the public API\'s bodies are written (their OpenAPI schemas and the web app\'s generated types come from it).',
       from: { path: CONTRACTS },
-      to: { pathNot: `${CONTRACTS}|^node_modules/(simple-statistics|@stdlib/stats-base-dists-[a-z-]+)/` },
+      to: { pathNot: `${CONTRACTS}|^node_modules/(simple-statistics|@stdlib/stats-base-dists-[a-z-]+|zod)/` },
     },
     {
       name: 'no-web-to-server',

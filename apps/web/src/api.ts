@@ -4,102 +4,22 @@
  * whose message is the server's `detail`. An expired access cookie is renewed once through
  * GET /api/auth/verify (the refresh cookie) and the request retried.
  */
-export interface SessionUser {
-  user_id: number;
-  email: string;
-  firstname: string;
-  lastname: string;
-  role: 'admin' | 'teacher' | 'student';
-}
+import type { components } from './api-types.generated';
 
-export interface Exercise {
-  ex_id: number;
-  slug: string;
-  name: string;
-  statement: string;
-  state: 'draft' | 'published' | 'archived';
-  locale: string;
-  skills: string[];
-  author_id: number | null;
-  question_archive?: string;
-  grader_script?: string;
-}
+/** A response body of the public API, as the services document it at /docs (libs/api-contract). */
+type Body<Name extends keyof components['schemas']> = components['schemas'][Name];
 
-export interface Sequence {
-  sequence_id: number;
-  name: string;
-  description: string;
-  exercises: number[];
-}
-
-export interface BusinessSession {
-  session_id: number;
-  name: string;
-  sequence_id: number;
-  starts_at: string;
-  ends_at: string;
-  teacher_id: number | null;
-  enrolment_key?: string;
-}
-
-export interface Statement {
-  ps_id: number;
-  user_id: number;
-  session_id: number;
-  ex_id: number;
-  statement: string;
-  deadline: string | null;
-  question_archive?: string;
-}
-
-export interface FeedbackItem {
-  numQ: number;
-  verif: string;
-  status: string;
-  expl?: string;
-}
-
-export interface Production {
-  ep_id: number;
-  ex_id: number;
-  ps_id: number;
-  user_id: number;
-  status: 'pending' | 'grading' | 'graded' | 'failed' | string;
-  grade: number | null;
-  comment: FeedbackItem[] | null;
-  failure_reason: string | null;
-  archive_size: number;
-  created_at: string;
-  graded_at: string | null;
-}
-
-/** 201 (sync variants) or 202 (async variants) to a submission. */
-export type SubmissionReply =
-  | { ep_id: number; ex_id: number; grade: number; comment: FeedbackItem[] }
-  /** Queued: how many submissions wait ahead and about how long that is (null before the server has a rate). */
-  | { ep_id: number; status: string; queued_ahead?: number; estimated_wait_s?: number | null };
-
+export type SessionUser = Body<'SessionUser'>;
+export type Exercise = Body<'Exercise'>;
+export type Sequence = Body<'Sequence'>;
+export type BusinessSession = Body<'BusinessSession'>;
+export type Statement = Body<'Statement'>;
+export type FeedbackItem = Body<'FeedbackItem'>;
+export type Production = Body<'Production'>;
+/** 201 (sync variants: graded) or 202 (async variants: queued, with how many wait ahead and about how long). */
+export type SubmissionReply = Body<'SubmissionGraded'> | Body<'SubmissionQueued'>;
 /** GET /api/business-session/:id/report — the session's results (paper 001's S2), computed by the server. */
-export interface SessionReport {
-  session_id: number;
-  name: string;
-  pass_mark: number;
-  totals: { students: number; exercises: number; productions: number; graded: number; failed: number; pending: number };
-  grade_distribution: Record<string, number>;
-  mean_grade: number | null;
-  exercises: { ex_id: number; attempts: number; students_attempted: number; students_passed: number; pass_rate: number; mean_best_grade: number | null }[];
-  students: {
-    user_id: number;
-    firstname: string;
-    lastname: string;
-    email: string;
-    attempts: number;
-    best_grades: Record<string, number | null>;
-    exercises_passed: number;
-    progress: number;
-    last_submission_at: string | null;
-  }[];
-}
+export type SessionReport = Body<'SessionReport'>;
 
 export interface AppConfig {
   maxArchiveBytes: number;

@@ -4,6 +4,7 @@
  */
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { withApiContract } from '@shellgrade/api-contract';
 import type { GatewayConfig } from './gateway-config';
 import { ROUTE_TABLE, type UpstreamName } from './route-table';
 
@@ -27,7 +28,7 @@ export function gatewayOpenApi(app: INestApplication, config: GatewayConfig): Op
         'connection fails, 503 (Retry-After) while a replica is known down. CORS preflights are answered here.',
     )
     .build();
-  const doc = SwaggerModule.createDocument(app, info);
+  const doc = withApiContract(SwaggerModule.createDocument(app, info)); // the bodies the upstreams answer with
   for (const rule of ROUTE_TABLE) {
     for (const path of rule.documentedPaths) {
       const item: Record<string, unknown> = {};

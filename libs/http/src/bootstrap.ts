@@ -9,6 +9,7 @@ import { Logger, type DynamicModule, type INestApplication, type Type } from '@n
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { withApiContract } from '@shellgrade/api-contract';
 import cookieParser from 'cookie-parser';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { bodyLimitFor, carriesArchiveJson, SMALL_JSON_LIMIT_BYTES } from './body-limit';
@@ -79,7 +80,8 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
     .addCookieAuth('access_token')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, doc));
+  // The public API's bodies (libs/api-contract) as components, which the controllers' responses refer to.
+  SwaggerModule.setup('docs', app, () => withApiContract(SwaggerModule.createDocument(app, doc)));
 }
 
 /** A form-encoded body is refused, not parsed: no page of ours posts one, and a cross-site form is how login CSRF starts. */

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { exerciseBody, listOf, schemaRef } from '@shellgrade/api-contract';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
 import { EXERCISE_REPOSITORY, type ExerciseRepository, notFound, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
@@ -39,6 +40,7 @@ export class ExercisesController {
 
   @Get()
   @ApiOperation({ summary: 'Exercises without archives (students: published only)' })
+  @ApiOkResponse({ schema: listOf(exerciseBody) })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
     const staff = isStaff(me.role);
     const rows = await this.exercises.list({ ...q, state: staff ? q.state : 'published' });
@@ -46,6 +48,7 @@ export class ExercisesController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ schema: schemaRef(exerciseBody) })
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
     const staff = isStaff(me.role);
     const exercise = await this.exercises.findById(id);
@@ -56,6 +59,7 @@ export class ExercisesController {
 
   @Post()
   @Roles('admin', 'teacher')
+  @ApiCreatedResponse({ schema: schemaRef(exerciseBody) })
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newExerciseSchema)) b: z.infer<typeof newExerciseSchema>) {
     const created = await this.exercises.create({ ...exerciseFieldsOf(b), authorId: me.id });
     return exerciseView(created, { full: true, staff: true });
@@ -63,12 +67,14 @@ export class ExercisesController {
 
   @Put(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(exerciseBody) })
   async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(exerciseBody) })
   async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
     await this.ownExercise(me, id);
     const updated = await this.exercises.update(id, exerciseFieldsOf(b));

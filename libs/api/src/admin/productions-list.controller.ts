@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Inject, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { listOf, productionBody, sessionProductionBody } from '@shellgrade/api-contract';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, listOwner, Roles } from '@shellgrade/auth';
 import { PRODUCTION_LISTING, type ProductionListing, SESSION_REPOSITORY, type SessionProductionsSource, type SessionRepository, STORED_SESSION_PRODUCTIONS } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
@@ -26,6 +27,7 @@ export class ProductionsListController {
 
   @Get()
   @ApiOperation({ summary: 'Productions, newest first (staff: all, filterable; students: their own)' })
+  @ApiOkResponse({ schema: listOf(productionBody) })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
     const rows = await this.productions.list({
       limit: q.limit,
@@ -42,6 +44,7 @@ export class ProductionsListController {
   @Roles('admin', 'teacher')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Every production of a session (compact rows), for its report (its teacher or an admin)' })
+  @ApiOkResponse({ schema: { type: 'object', properties: { session_id: { type: 'integer' }, productions: listOf(sessionProductionBody) }, required: ['session_id', 'productions'] } })
   async ofSession(@CurrentUser() me: AuthenticatedUser, @Param('session_id', new ZodPipe(idParam)) sessionId: number) {
     changeable(me, await this.sessions.findById(sessionId), (s) => s.teacherId, 'business session', sessionId);
     const rows = await this.sessionProductions.productionsOfSession(sessionId, {});

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { listOf, schemaRef, sequenceBody } from '@shellgrade/api-contract';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
 import { notFound, SEQUENCE_REPOSITORY, type SequenceRepository } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
@@ -26,11 +27,13 @@ export class SequencesController {
   constructor(@Inject(SEQUENCE_REPOSITORY) private readonly sequences: SequenceRepository) {}
 
   @Get()
+  @ApiOkResponse({ schema: listOf(sequenceBody) })
   async list(@Query(new ZodPipe(pageQuery)) q: z.infer<typeof pageQuery>) {
     return (await this.sequences.list(q)).map(sequenceView);
   }
 
   @Get(':id')
+  @ApiOkResponse({ schema: schemaRef(sequenceBody) })
   async findOne(@Param('id', new ZodPipe(idParam)) id: number) {
     const s = await this.sequences.findById(id);
     if (!s) throw notFound('sequence', id);
@@ -39,18 +42,21 @@ export class SequencesController {
 
   @Post()
   @Roles('admin', 'teacher')
+  @ApiCreatedResponse({ schema: schemaRef(sequenceBody) })
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSequenceSchema)) b: z.infer<typeof newSequenceSchema>) {
     return sequenceView(await this.sequences.create({ name: b.name, description: b.description, exerciseIds: b.exercises, authorId: me.id }));
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(sequenceBody) })
   async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(sequenceBody) })
   async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
     await this.ownSequence(me, id);
     const s = await this.sequences.update(id, { name: b.name, description: b.description, exerciseIds: b.exercises });

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { businessSessionBody, listOf, schemaRef } from '@shellgrade/api-contract';
 import {
   ATTEMPT_LIMITS,
   type AttemptLimits,
@@ -58,12 +59,14 @@ export class SessionsController {
   ) {}
 
   @Get()
+  @ApiOkResponse({ schema: listOf(businessSessionBody) })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(pageQuery)) q: z.infer<typeof pageQuery>) {
     const rows = await this.sessions.list({ ...q, studentId: listOwner(me, undefined) });
     return rows.map(sessionView);
   }
 
   @Get(':id')
+  @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
     const staff = isStaff(me.role);
     const s = await this.sessions.findById(id);
@@ -131,6 +134,7 @@ export class SessionsController {
   @Post()
   @Roles('admin', 'teacher')
   @ApiOperation({ summary: 'Create a session; the enrolment key (generated when omitted) is shown in this answer only' })
+  @ApiCreatedResponse({ schema: schemaRef(businessSessionBody) })
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSessionSchema)) b: z.infer<typeof newSessionSchema>) {
     const key = b.enrolment_key ?? generateEnrolmentKey();
     const s = await this.sessions.create({
@@ -146,12 +150,14 @@ export class SessionsController {
 
   @Put(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
   async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
   async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
     await this.ownSession(me, id);
     const teacherId = assignedTeacher(me, b.teacher_id);

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { listOf, schemaRef, statementBody } from '@shellgrade/api-contract';
 import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, listOwner, readable, Roles } from '@shellgrade/auth';
 import { EXERCISE_REPOSITORY, type ExerciseRepository, notFound, SESSION_REPOSITORY, type SessionRepository, STATEMENT_REPOSITORY, type StatementRepository, SUBMISSION_CONTEXT_INVALIDATION, type SubmissionContextInvalidation } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
@@ -42,6 +43,7 @@ export class StatementsController {
 
   @Get()
   @ApiOperation({ summary: 'Statements without archives (students: their own)' })
+  @ApiOkResponse({ schema: listOf(statementBody) })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
     const rows = await this.statements.list({
       limit: q.limit,
@@ -54,6 +56,7 @@ export class StatementsController {
   }
 
   @Get(':id')
+  @ApiOkResponse({ schema: schemaRef(statementBody) })
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
     const s = readable(me, await this.statements.findById(id), (row) => row.userId, 'student statement', id);
     return statementView(s, true);
@@ -61,6 +64,7 @@ export class StatementsController {
 
   @Post()
   @Roles('admin', 'teacher')
+  @ApiCreatedResponse({ schema: schemaRef(statementBody) })
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newStatementSchema)) b: z.infer<typeof newStatementSchema>) {
     await this.ownSession(me, b.session_id);
     const exercise = await this.exercises.findById(b.ex_id);
@@ -78,12 +82,14 @@ export class StatementsController {
 
   @Put(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(statementBody) })
   async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
+  @ApiOkResponse({ schema: schemaRef(statementBody) })
   async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateSchema)) b: StatementUpdate) {
     await this.ownStatement(me, id);
     const s = await this.statements.update(id, { statementHtml: b.statement, questionArchive: b.question_archive, deadline: b.deadline });

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { listOf, schemaRef, sessionUserBody } from '@shellgrade/api-contract';
 import {
   AuthGuard,
   type AuthenticatedUser,
@@ -59,6 +60,7 @@ export class UsersController {
   @Get()
   @UseGuards(AuthGuard)
   @ApiOperation({ summary: 'Users (staff: all, filter by role; student: itself)' })
+  @ApiOkResponse({ schema: listOf(sessionUserBody) })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
     if (listOwner(me, undefined) !== undefined) return [userView(await this.get(me.id))];
     return (await this.users.list(q)).map(userView);
@@ -66,12 +68,14 @@ export class UsersController {
 
   @Get('me')
   @UseGuards(AuthGuard)
+  @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   async me(@CurrentUser() me: AuthenticatedUser) {
     return userView(await this.get(me.id));
   }
 
   @Get(':id')
   @UseGuards(AuthGuard)
+  @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
     if (!mayRead(me, id)) throw notFound('user', id);
     return userView(await this.get(id));
@@ -81,6 +85,7 @@ export class UsersController {
   @UseGuards(AuthGuard)
   @Roles('admin')
   @ApiOperation({ summary: 'Create an account (admin)' })
+  @ApiCreatedResponse({ schema: schemaRef(sessionUserBody) })
   async create(@Body(new ZodPipe(newUserSchema)) body: z.infer<typeof newUserSchema>) {
     const { password, ...rest } = body;
     return userView(await this.users.create({ ...rest, passwordHash: await this.secrets.hashPassword(password) }));
@@ -88,6 +93,7 @@ export class UsersController {
 
   @Put(':id')
   @UseGuards(AuthGuard)
+  @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   async replace(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,
@@ -103,6 +109,7 @@ export class UsersController {
   @ApiOperation({
     summary: 'Update an account (admin: any field; a user: own names, and own password with current_password). A new password ends the other sessions.',
   })
+  @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   async update(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,

@@ -1,9 +1,11 @@
 /** Entity → JSON as the original SPA expects it (snake_case ids); hides what a role may not see. */
+import type { BusinessSessionBody, ExerciseBody, SequenceBody, SessionUserBody, StatementBody } from '@shellgrade/api-contract';
 import type { BusinessSession, Exercise, Sequence, StudentStatement, User } from '@shellgrade/domain';
+import { isoTime } from './iso-time';
 
-export const userView = (u: User) => ({ user_id: u.id, email: u.email, firstname: u.firstname, lastname: u.lastname, role: u.role });
+export const userView = (u: User): SessionUserBody => ({ user_id: u.id, email: u.email, firstname: u.firstname, lastname: u.lastname, role: u.role });
 
-export function exerciseView(e: Exercise, opts: { full: boolean; staff: boolean }) {
+export function exerciseView(e: Exercise, opts: { full: boolean; staff: boolean }): ExerciseBody {
   return {
     ex_id: e.id,
     slug: e.slug,
@@ -19,7 +21,7 @@ export function exerciseView(e: Exercise, opts: { full: boolean; staff: boolean 
   };
 }
 
-export const sequenceView = (s: Sequence) => ({
+export const sequenceView = (s: Sequence): SequenceBody => ({
   sequence_id: s.id,
   name: s.name,
   description: s.description,
@@ -28,21 +30,21 @@ export const sequenceView = (s: Sequence) => ({
 });
 
 /** The enrolment key is stored hashed: only the create/update answer that set it shows it. */
-export const sessionView = (s: BusinessSession) => ({
+export const sessionView = (s: BusinessSession): BusinessSessionBody => ({
   session_id: s.id,
   name: s.name,
   sequence_id: s.sequenceId,
-  starts_at: s.startsAt,
-  ends_at: s.endsAt,
+  starts_at: isoTime(s.startsAt),
+  ends_at: isoTime(s.endsAt),
   teacher_id: s.teacherId,
 });
 
-export const statementView = (s: StudentStatement, full: boolean) => ({
+export const statementView = (s: StudentStatement, full: boolean): StatementBody => ({
   ps_id: s.id,
   user_id: s.userId,
   session_id: s.sessionId,
   ex_id: s.exerciseId,
   statement: s.statementHtml,
-  deadline: s.deadline,
+  deadline: s.deadline === null ? null : isoTime(s.deadline),
   ...(full ? { question_archive: s.questionArchive.toString('base64') } : {}),
 });

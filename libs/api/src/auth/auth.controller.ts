@@ -5,7 +5,8 @@
  * token, password or storage class.
  */
 import { Body, Controller, Delete, Get, HttpCode, Injectable, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef, sessionUserBody } from '@shellgrade/api-contract';
 import {
   ACCESS_COOKIE,
   accessTokenOf,
@@ -19,9 +20,9 @@ import {
   type LoginSessions,
   type SessionTokens,
 } from '@shellgrade/auth';
-import type { User } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
 import type { CookieOptions, Request, Response } from 'express';
+import { userView } from '../admin/views';
 import { z } from 'zod';
 
 const loginSchema = z.object({
@@ -29,9 +30,6 @@ const loginSchema = z.object({
   password: z.string().min(1).max(1024),
 });
 type LoginBody = z.infer<typeof loginSchema>;
-
-/** The login/verify body of the original API. */
-export const sessionUserView = (u: User) => ({ user_id: u.id, email: u.email, firstname: u.firstname, lastname: u.lastname, role: u.role });
 
 /** The refresh token from its cookie, or a bearer token (clients without a cookie jar). */
 function refreshTokenOf(req: Request): string | undefined {
@@ -56,14 +54,14 @@ export class SessionHttp {
   async login(body: LoginBody, req: Request, res: Response) {
     const session = await this.auth.login(body.email, body.password, clientOf(req, this.proxies));
     this.setCookies(req, res, session);
-    return sessionUserView(session.user);
+    return userView(session.user);
   }
 
   /** Rotates the refresh token (new refresh and access cookies); a reused one ends the login. */
   async verify(req: Request, res: Response) {
     const session = await this.auth.refresh(refreshTokenOf(req));
     this.setCookies(req, res, session);
-    return sessionUserView(session.user);
+    return userView(session.user);
   }
 
   /** A new access cookie for this session after the account changed (its token version moved). */
@@ -115,12 +113,14 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in: sets httpOnly access_token and refresh_token cookies' })
   @ApiBody({ schema: { properties: { email: { type: 'string' }, password: { type: 'string' } }, required: ['email', 'password'] } })
+  @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   login(@Body(new ZodPipe(loginSchema)) body: LoginBody, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return this.sessions.login(body, req, res);
   }
 
   @Get('auth/verify')
   @ApiOperation({ summary: 'Rotates the refresh token (cookie or bearer) and sets a fresh access token; a reused refresh token revokes its login' })
+  @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   verify(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return this.sessions.verify(req, res);
   }

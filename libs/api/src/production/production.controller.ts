@@ -15,14 +15,15 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { productionBody, schemaRef, submissionGradedBody, submissionQueuedBody } from '@shellgrade/api-contract';
 import type { Request, Response } from 'express';
 import { ATTEMPT_LIMITS, AuthGuard, CurrentUser, readable, type AttemptLimits, type AuthenticatedUser } from '@shellgrade/auth';
 import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
 import { queueWaitOf, retryAfterSeconds } from '@shellgrade/refusal';
 import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
 import { idParam } from '../admin/schemas';
-import { productionView } from './production.view';
+import { productionView, submissionGradedView, submissionQueuedView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 
@@ -41,6 +42,8 @@ export class ProductionController {
   @Post()
   @ApiOperation({ summary: 'Student production submission (SPS): store, grade, answer with the feedback' })
   @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiCreatedResponse({ description: 'graded before the reply (sync variants)', schema: schemaRef(submissionGradedBody) })
+  @ApiAcceptedResponse({ description: 'stored, graded later (async variants): poll GET /api/exercise-production/{ep_id}', schema: schemaRef(submissionQueuedBody) })
   // multer's limits (the archive limit) come from ProductionApiModule's MulterModule.register.
   @UseInterceptors(FileInterceptor('file'))
   async submit(
@@ -74,7 +77,7 @@ export class ProductionController {
         throw err;
       });
     if (production.status === 'graded') {
-      res.status(201).json({ ep_id: production.id, ex_id: production.exerciseId, grade: production.grade, comment: production.comment });
+      res.status(201).json(submissionGradedView(production));
     } else if (isExpired(production)) {
       // Not graded: its answer deadline passed before a grader was free (overload) — a refusal, 503 + Retry-After,
       // and like any refusal it gives back its rate-limit point; a retry with the same Idempotency-Key is a new submission.
@@ -97,12 +100,13 @@ export class ProductionController {
       res
         .status(202)
         .location(`/api/exercise-production/${production.id}`)
-        .json({ ep_id: production.id, status: production.status, ...(wait ? { queued_ahead: wait.ahead, estimated_wait_s: wait.estimatedWaitS } : {}) });
+        .json(submissionQueuedView(production, wait));
     }
   }
 
   @Get(':ep_id')
   @HttpCode(200)
+  @ApiOkResponse({ schema: schemaRef(productionBody) })
   async findOne(@CurrentUser() user: AuthenticatedUser, @Param('ep_id', new ZodPipe(idParam)) id: number) {
     const production = readable(user, await this.productions.findById(id), (p) => p.userId, 'exercise production', id);
     return productionView(production);

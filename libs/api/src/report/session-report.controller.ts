@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef, sessionReportBody } from '@shellgrade/api-contract';
 import type { Request, Response } from 'express';
 import { accessTokenOf, AuthGuard, IDENTITY_ASSERTION_HEADER, type AuthenticatedUser, changeable, CurrentUser } from '@shellgrade/auth';
 import { SESSION_PRODUCTIONS, SESSION_REPOSITORY, SESSION_ROSTER, type SessionProductionsSource, SessionReportService, type SessionRepository, type SessionRosterReader } from '@shellgrade/domain';
@@ -27,6 +28,7 @@ export class SessionReportController {
 
   @Get(':id/report')
   @ApiOperation({ summary: "Results of a session (grade distribution, per-exercise pass rates, per-student progress); ?format=csv for the per-student CSV" })
+  @ApiOkResponse({ schema: schemaRef(sessionReportBody) })
   async report(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,

@@ -1,7 +1,9 @@
+import type { SessionProductionBody, SessionReportBody } from '@shellgrade/api-contract';
 import type { SessionProductionRecord, SessionReport } from '@shellgrade/domain';
+import { isoTime } from '../admin/iso-time';
 
 /** The report as JSON (snake_case, as the rest of the API). */
-export function sessionReportView(r: SessionReport) {
+export function sessionReportView(r: SessionReport): SessionReportBody {
   return {
     session_id: r.sessionId,
     name: r.name,
@@ -26,20 +28,20 @@ export function sessionReportView(r: SessionReport) {
       best_grades: s.bestGrades,
       exercises_passed: s.exercisesPassed,
       progress: s.progress,
-      last_submission_at: s.lastSubmissionAt,
+      last_submission_at: s.lastSubmissionAt === null ? null : isoTime(s.lastSubmissionAt),
     })),
   };
 }
 
 /** One production row of GET /api/exercise-productions/by-session/:id (what the HTTP client parses). */
-export const sessionProductionView = (p: SessionProductionRecord) => ({
+export const sessionProductionView = (p: SessionProductionRecord): SessionProductionBody => ({
   ep_id: p.productionId,
   user_id: p.userId,
   ex_id: p.exerciseId,
   ps_id: p.statementId,
   status: p.status,
   grade: p.grade,
-  created_at: p.createdAt,
+  created_at: isoTime(p.createdAt),
 });
 
 /** What a spreadsheet reads as the start of a formula (OWASP CSV injection): = + - @, TAB, CR. */

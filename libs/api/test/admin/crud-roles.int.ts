@@ -7,7 +7,18 @@ import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders, PgProductionRepository } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_ENROLMENT_KEY, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
+import {
+  apiContractSchemas,
+  businessSessionBody,
+  exerciseBody,
+  listOf,
+  schemaRef,
+  sequenceBody,
+  sessionUserBody,
+  statementBody,
+} from '@shellgrade/api-contract';
 import type { Pool } from 'pg';
+import type { z } from 'zod';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
 import { testAuthConfig, testHttpOptions } from '../support/service-settings';
@@ -21,6 +32,10 @@ const catalog = [
 ];
 
 type Agent = ReturnType<typeof request.agent>;
+interface OpenApiDoc {
+  components: { schemas: Record<string, unknown> };
+  paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: unknown }> }> } | undefined>>;
+}
 
 describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
   let db: TestDatabase;
@@ -78,6 +93,31 @@ describe('CRUD endpoints and role checks (Nest app, real PostgreSQL)', () => {
     for (const p of ['/api/users', '/api/exercise/{id}', '/api/sequences', '/api/business-session/{id}/enrolments', '/api/student-statement', '/api/exercise-production']) {
       expect(paths).toContain(p);
     }
+  });
+
+  it('serves the API contract at /docs (what the web app types are generated from) and answers by it', async () => {
+    const doc = (await request(app.getHttpServer()).get('/docs-json').expect(200)).body as OpenApiDoc;
+    for (const [name, schema] of Object.entries(apiContractSchemas())) expect(doc.components.schemas[name]).toEqual(schema);
+    const answerOf = (path: string, method: string, status: string) => doc.paths[path]?.[method]?.responses[status]?.content['application/json'].schema;
+    expect(answerOf('/api/exercises', 'get', '200')).toEqual(listOf(exerciseBody));
+    expect(answerOf('/api/exercise/{id}', 'get', '200')).toEqual(schemaRef(exerciseBody));
+    expect(answerOf('/api/business-sessions', 'post', '201')).toEqual(schemaRef(businessSessionBody));
+    expect(answerOf('/api/user/login', 'post', '200')).toEqual(schemaRef(sessionUserBody));
+    // The real answers, each key by the contract and no other (timestamps as ISO strings).
+    const lists: [string, z.ZodObject][] = [
+      ['/api/exercises', exerciseBody],
+      ['/api/sequences', sequenceBody],
+      ['/api/business-sessions', businessSessionBody],
+      ['/api/student-statements', statementBody],
+      ['/api/users', sessionUserBody],
+    ];
+    for (const [path, body] of lists) {
+      const rows = (await admin.get(path).expect(200)).body as unknown[];
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(body.strict().safeParse(row).error).toBeUndefined();
+    }
+    const full = (await admin.get(`/api/exercise/${seeded.csvExerciseId}`).expect(200)).body as unknown;
+    expect(exerciseBody.strict().safeParse(full).error).toBeUndefined();
   });
 
   describe('users', () => {
