@@ -26,6 +26,10 @@ export class JobSandbox {
   readonly limits: SandboxLimits;
   /** Root can drop to the real uid 65534; another user runs bwrap in a user namespace. */
   readonly privileged = process.getuid?.() === 0;
+  /** A root bwrap sandbox: its first process is the grading supervisor (supervise.py), which runs grader.py itself. */
+  get supervised(): boolean {
+    return this.opts.isolation === 'bwrap' && this.privileged;
+  }
   /** Per-grading control groups, where the machine has them (bwrap isolation only). */
   readonly cgroups?: GradingCgroups;
   /**

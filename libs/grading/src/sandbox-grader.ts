@@ -15,6 +15,7 @@ import { type ArchiveEntry, validateArchive } from './validate-archive';
 import type { GraderOptions, SandboxLimits } from './grader-options';
 import type { GradingCgroups } from './grading-cgroups';
 import type { JobRunner, JobRunnerFactory, JobSlot } from './job-runner';
+import { GRADER_CODE_FILE, GraderBytecode } from './grader-bytecode';
 import { JobSandbox } from './job-sandbox';
 import { GRADER_FILES } from './sandbox-command';
 import type { RunOutcome } from './run-outcome';
@@ -25,6 +26,8 @@ export class SandboxGrader implements Grader {
   private readonly runner: JobRunner;
   /** The global cap on gradings running at once in this process. */
   private readonly slots: pLimit.Limit;
+  /** Graders compiled once, for the supervisor (root bwrap) to run without compiling them per grading. */
+  private readonly bytecode?: GraderBytecode;
 
   constructor(
     private readonly opts: GraderOptions,
@@ -33,6 +36,7 @@ export class SandboxGrader implements Grader {
     this.sandbox = new JobSandbox(opts);
     this.slots = pLimit(opts.maxConcurrent);
     this.runner = runnerFor(this.sandbox);
+    if (this.sandbox.supervised) this.bytecode = new GraderBytecode(opts.python);
   }
 
   /** Where this grader's isolation is weaker than DESIGN §8 promises (empty: none); see JobSandbox. */
@@ -58,7 +62,7 @@ export class SandboxGrader implements Grader {
     try {
       const ready = await withSpan(SPAN.prepareSandbox, {}, async () => {
         slot = await this.runner.open(job);
-        await writeInputs(slot.dir, job, validated.entries);
+        await writeInputs(slot.dir, job, validated.entries, await this.bytecode?.of(job.graderScript));
         return slot;
       });
       const outcome = await this.traceProcess(job, () => ready.run(this.opts.timeoutMs));
@@ -95,8 +99,9 @@ export class SandboxGrader implements Grader {
   }
 }
 
-async function writeInputs(jobDir: string, job: GradingJob, entries: ArchiveEntry[]): Promise<void> {
+async function writeInputs(jobDir: string, job: GradingJob, entries: ArchiveEntry[], graderCode: Buffer | undefined): Promise<void> {
   await Promise.all([
+    ...(graderCode ? [writeFile(join(jobDir, GRADER_CODE_FILE), graderCode, { mode: 0o644 })] : []),
     writeFile(join(jobDir, GRADER_FILES.submissionManifest), JSON.stringify(entries), { mode: 0o644 }),
     writeFile(join(jobDir, GRADER_FILES.script), job.graderScript, { mode: 0o644 }),
     writeFile(join(jobDir, GRADER_FILES.statement), job.statementHtml, { mode: 0o644 }),

@@ -14,6 +14,7 @@ Outside a privileged bwrap sandbox (isolation ``none``, or a service that is not
 nobody to drop privileges to: the grader runs in this process and run_script runs the script
 itself, as before.
 """
+import marshal
 import os
 import select
 import types
@@ -25,6 +26,8 @@ from .extract import MANIFEST_NAME
 from .limits import apply_limits, parse_limits
 
 GRADER_ARGV = ["grader.py", "statement.html", "question.tar.gz", "submitted.tar.gz"]
+#: grader.py as the service compiled it (libs/grading/src/grader-bytecode.ts): marshal of (source, code).
+GRADER_CODE = "grader.code"
 
 
 def grade(locale: str) -> None:
@@ -57,6 +60,9 @@ def take_inputs(source: "str | None") -> None:
     for name in GRADER_ARGV + [MANIFEST_NAME]:
         shutil.copyfile(os.path.join(source, name), name)
         os.chmod(name, 0o644)
+    if os.path.exists(os.path.join(source, GRADER_CODE)):  # (the service's compiled grader, when it has one)
+        shutil.copyfile(os.path.join(source, GRADER_CODE), GRADER_CODE)
+        os.chmod(GRADER_CODE, 0o644)
     uid = int(os.environ["SG_GRADER_UID"])
     os.chown(".", uid, uid)
 
@@ -75,11 +81,13 @@ def _become_grader(channel: "protocol.Channel") -> None:
         os.environ.pop(key, None)
 
 
-def run_as_main(path: str) -> None:
+def run_as_main(path: str, compiled: "str | None" = None) -> None:
     """Runs the script at `path` as `python3 path` would, as module __main__ (what runpy.run_path does,
-    without its import of pkgutil and typing: ~4.7 ms of CPU in every grading process, issue 31)."""
+    without its import of pkgutil and typing: ~4.7 ms of CPU in every grading process, issue 31).
+    `compiled`: a file of marshal((source, code)) to run instead of compiling, if its source is the script's."""
     with open(path, "rb") as f:
-        code = compile(f.read(), path, "exec")
+        source = f.read()
+    code = _precompiled(compiled, source) or compile(source, path, "exec")
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__builtins__ = __builtins__
@@ -92,10 +100,23 @@ def run_as_main(path: str) -> None:
             sys.modules["__main__"] = previous
 
 
+def _precompiled(compiled: "str | None", source: bytes) -> "types.CodeType | None":
+    """The code in `compiled` when it was compiled from exactly `source`; None otherwise (missing,
+    stale or unreadable: the caller compiles, as without it)."""
+    if compiled is None:
+        return None
+    try:
+        with open(compiled, "rb") as f:
+            known_source, code = marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+    return code if known_source == source and isinstance(code, types.CodeType) else None
+
+
 def _run_grader() -> None:
     code = 0
     try:
-        run_as_main("grader.py")
+        run_as_main("grader.py", GRADER_CODE)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, (int, type(None))):

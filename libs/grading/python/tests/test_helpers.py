@@ -177,6 +177,29 @@ def test_the_grader_runs_as_main_without_the_imports_runpy_would_add(tmp_path):
     assert out == ["__main__ grader.py True ['a']", ""]
 
 
+def _run_grader_with(tmp_path, compiled_from: "bytes | None", code_text: str = "print('compiled')", raw: "bytes | None" = None) -> str:
+    """What grader.py (printing 'source') prints when run by run_as_main beside a grader.code."""
+    import marshal
+    import subprocess
+    import sys
+    (tmp_path / "grader.py").write_text("print('source')\n")
+    if raw is not None:
+        (tmp_path / "grader.code").write_bytes(raw)
+    elif compiled_from is not None:
+        (tmp_path / "grader.code").write_bytes(marshal.dumps((compiled_from, compile(code_text, "grader.py", "exec"))))
+    code = "from shellgrade_grader import supervise; supervise.run_as_main('grader.py', 'grader.code')"
+    return subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path,
+                          env={"PYTHONPATH": str(Path(__file__).resolve().parents[1])}).stdout.strip()
+
+
+def test_the_grader_runs_from_the_services_compiled_code_only_when_it_was_compiled_from_that_source(tmp_path):
+    # issue 31: grader.code (marshal of source and code, from the service) saves compiling grader.py per grading
+    assert _run_grader_with(tmp_path, b"print('source')\n") == "compiled"
+    assert _run_grader_with(tmp_path, b"print('another grader')\n") == "source"  # stale or foreign: never run
+    assert _run_grader_with(tmp_path, None, raw=b"\x00not marshal") == "source"  # unreadable: compiled as before
+    assert _run_grader_with(tmp_path, None, raw=__import__("marshal").dumps((b"print('source')\n", "not code"))) == "source"
+
+
 def test_the_sandbox_launcher_resets_every_signal_without_a_warning_per_script():
     # two invalid signal numbers (the C library's own, 32 and 33) cost a RuntimeWarning each on every
     # student script: formatted and written to the grading's log by the supervisor
