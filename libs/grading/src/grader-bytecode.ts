@@ -9,7 +9,6 @@
  * grading compiles it and fails as it always did, with the grader's own SyntaxError.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 
 /** The file name in the job's folder (supervise.py reads the same name). */
 export const GRADER_CODE_FILE = 'grader.code';
@@ -21,17 +20,17 @@ const KEPT = 64;
 const COMPILE = 'import marshal, sys\ns = sys.stdin.buffer.read()\nsys.stdout.buffer.write(marshal.dumps((s, compile(s, "grader.py", "exec"))))';
 
 export class GraderBytecode {
+  /** By source text (a few KB each, and the jobs hold it anyway). */
   private readonly known = new Map<string, Promise<Buffer | undefined>>();
 
   constructor(private readonly python: string) {}
 
   /** The marshalled (source, code) of `source`, compiled on first use; undefined when it does not compile. */
   of(source: string): Promise<Buffer | undefined> {
-    const key = createHash('sha256').update(source).digest('hex');
-    let code = this.known.get(key);
+    let code = this.known.get(source);
     if (code === undefined) {
       code = compileGrader(this.python, source);
-      this.known.set(key, code);
+      this.known.set(source, code);
       if (this.known.size > KEPT) this.known.delete(this.known.keys().next().value as string);
     }
     return code;

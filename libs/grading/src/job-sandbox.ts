@@ -60,13 +60,13 @@ export class JobSandbox {
     // Stale bytecode would be compiled again by every grading (read-only in the sandbox): refreshed once here.
     const stale = refreshHelperBytecode(opts.python, this.helperLib);
     if (stale) process.emitWarning(stale);
-    if (opts.isolation === 'bwrap' && this.privileged) {
+    if (this.supervised) {
       this.seccompFilter = buildSeccompFilter(opts.sandboxRoot);
       this.sandboxLauncher = buildSandboxLauncher(opts.sandboxRoot);
     }
     sweepDeadOwners(opts.sandboxRoot); // job dirs a crashed process could not remove
     this.ownRoot = join(opts.sandboxRoot, ownDirName());
-    if (opts.isolation === 'bwrap' && this.privileged && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
+    if (this.supervised && opts.cgroups !== 'off') this.cgroups = GradingCgroups.detect();
     this.isolationShortfalls = isolationShortfalls(opts, this.privileged, this.cgroups !== undefined);
   }
 

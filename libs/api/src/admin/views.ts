@@ -45,6 +45,6 @@ export const statementView = (s: StudentStatement, full: boolean): StatementBody
   session_id: s.sessionId,
   ex_id: s.exerciseId,
   statement: s.statementHtml,
-  deadline: s.deadline === null ? null : isoTime(s.deadline),
+  deadline: isoTime(s.deadline),
   ...(full ? { question_archive: s.questionArchive.toString('base64') } : {}),
 });

@@ -17,7 +17,7 @@ export function productionView(p: ExerciseProduction): ProductionBody {
     archive_size: p.archiveSize,
     archive_sha256: p.archiveSha256,
     created_at: isoTime(p.createdAt),
-    graded_at: p.gradedAt === null ? null : isoTime(p.gradedAt),
+    graded_at: isoTime(p.gradedAt),
   };
 }
 

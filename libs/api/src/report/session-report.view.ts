@@ -28,7 +28,7 @@ export function sessionReportView(r: SessionReport): SessionReportBody {
       best_grades: s.bestGrades,
       exercises_passed: s.exercisesPassed,
       progress: s.progress,
-      last_submission_at: s.lastSubmissionAt === null ? null : isoTime(s.lastSubmissionAt),
+      last_submission_at: isoTime(s.lastSubmissionAt),
     })),
   };
 }
