@@ -39,6 +39,13 @@ describe('pm2 ecosystem', () => {
     for (const app of ecosystem(loadVariant('msa-1-2'), options).apps) expect(app.node_args ?? []).not.toContain('--cpu-prof');
   });
 
+  it("service replicas run without pm2's in-process metrics agent (its per-second work is idle CPU per iteration)", () => {
+    const services = ecosystem(loadVariant('msa-1-2'), options).apps.filter((a) => a.name !== 'sg-haproxy');
+    expect(services.length).toBeGreaterThan(0);
+    for (const app of services) expect(app.pmx).toBe(false);
+    expect(ecosystemSource(loadVariant('msa-1-2'), options)).toContain('"pmx": false');
+  });
+
   it('naked-mon has no HAProxy app', () => {
     expect(ecosystem(loadVariant('naked-mon'), options).apps.map((a) => a.name)).toEqual(['sg-monolith-0']);
   });

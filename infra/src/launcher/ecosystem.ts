@@ -16,6 +16,8 @@ export interface Pm2App {
   cwd: string;
   interpreter?: string;
   node_args?: string[];
+  /** pm2's in-process agent (@pm2/io): off — see pm2App. */
+  pmx?: boolean;
   env: Record<string, string>;
   autorestart: boolean;
   restart_delay: number;
@@ -77,6 +79,10 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
       telemetryPreload(),
       ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(options.cpuProfileDir, proc.name)}`] : []),
     ],
+    // No @pm2/io agent in the replicas: its per-second metrics (heap, event loop, IPC to the daemon) cost
+    // an idle replica ~5 ms of CPU a second and allocations that wake the GC; nothing here reads them
+    // (status takes CPU and memory from the daemon's own sampling). Idle CPU is per-iteration CPU at low rates.
+    pmx: false,
     // pm2 merges the caller's environment in: a test runner's NODE_ENV=test must not leak into replicas.
     env: { NODE_ENV: 'production', SG_JWT_SECRET: options.jwtSecret, ...(options.scrapeToken ? { SG_SCRAPE_TOKEN: options.scrapeToken } : {}), ...proc.env },
     ...RESTART,
