@@ -260,7 +260,7 @@ describe('gateway routing and passthrough (live upstreams)', () => {
 
     // Relayed from outside (a front proxy's X-Forwarded-For): no metrics, no docs, no identity.
     const outside = { headers: { 'X-Forwarded-For': '198.51.100.23' } };
-    for (const path of ['/metrics', '/docs-json', '/docs']) expect((await send(`${gateway.url}${path}`, outside)).status).toBe(404);
+    for (const path of ['/metrics', '/docs-json', '/docs', '/metrics?format=text', '/METRICS#x']) expect((await send(`${gateway.url}${path}`, outside)).status).toBe(404);
     expect(json(await send(`${gateway.url}/health`, outside))).toEqual({ status: 'ok' });
 
     const missing = await send(`${gateway.url}/nowhere?x=1`);
