@@ -23,6 +23,7 @@ import { InlineDispatch } from '../../../libs/dispatch/src/inline-dispatch';
 import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
 import { GOOD_ANSWER, realGrader } from '../../../libs/dispatch/test/support/real-grader';
 import { createPool, PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore } from '../../../libs/dispatch/test/support/real-libs';
+import { FilesCrossed } from '../../../libs/dispatch/test/support/files-crossed';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 /* eslint-enable @nx/enforce-module-boundaries */
 
@@ -133,4 +134,46 @@ test('inline: one submission costs four statements', async () => {
   const production = await submissions.submit({ ...fx.seeded, archive: GOOD_ANSWER, submissionKey: randomUUID(), receivedAt: Date.now() });
   expect(production).toMatchObject({ status: 'graded', grade: 100 });
   expect(counted.statements.map(kindOf)).toEqual(['context', 'insert+archive', 'status', 'outcome']);
+});
+
+/**
+ * Files crossed (issue 32 item 5), the submission side and the grading consumer of one RabbitMQ
+ * submission with a sync reply, after a warm-up submission: the files a reader follows from the
+ * use case down to the grader and back. Not counted here: the HTTP layers in front of the use case
+ * (controller, Nest, the gateway's proxy in msa presets). The bound is the count when it was
+ * written (2026-11-28: 32, against issue 32's target of 22): a change that adds a file to the path
+ * must say so here.
+ */
+const MOST_FILES_CROSSED = 32;
+
+test(`RabbitMQ, sync reply: one submission runs code in at most ${MOST_FILES_CROSSED} of our TypeScript files`, async () => {
+  const { productions, context, archives, worker } = services();
+  const ownQueue = `${queue}.files`;
+  const ownConnection = new RabbitMqConnection({ url: AMQP_URL, queue: ownQueue, maxLength: 1000, deliveryLimit: 3, heartbeatSeconds: 5, reconnectSeconds: 1 });
+  const ownDispatch = new RabbitMqDispatch(ownConnection, productions, archives, { queue: ownQueue, reply: 'sync', replyTimeoutMs: 60_000, publishTimeoutMs: 30_000, retryAfterSeconds: 3 });
+  const ownConsumer = new RabbitMqConsumer(ownConnection, worker, productions, { prefetch: 1, retries: 3, retryDelayMs: 20, closeGraceMs: 2_000, log: () => undefined });
+  const files = new FilesCrossed();
+  try {
+    await ownDispatch.ready();
+    await ownConsumer.ready();
+    const submissions = new SubmissionService(context, validator, productions, archives, ownDispatch);
+    const submit = () => submissions.submit({ ...fx.seeded, archive: GOOD_ANSWER, submissionKey: randomUUID(), receivedAt: Date.now() });
+    await expect(submit()).resolves.toMatchObject({ status: 'graded', grade: 100 }); // warm-up: modules loaded, first-use set-up done
+    await files.start();
+    await expect(submit()).resolves.toMatchObject({ status: 'graded', grade: 100 });
+    const crossed = await files.take();
+    process.stdout.write(`files crossed by one submission (${crossed.length}):\n  ${crossed.join('\n  ')}\n`);
+    // The path itself is there: the use case, the broker both ways, the database adapters, the grader.
+    expect(crossed).toEqual(expect.arrayContaining([
+      'libs/domain/src/submission.ts', 'libs/grading/src/sandbox-grader.ts',
+    ]));
+    expect(crossed.some((f) => f.startsWith('brokers/rabbitmq/src/'))).toBe(true);
+    expect(crossed.length).toBeLessThanOrEqual(MOST_FILES_CROSSED);
+  } finally {
+    await files.stop();
+    await ownConsumer.close().catch(() => undefined);
+    await ownDispatch.close().catch(() => undefined);
+    await ownConnection.close().catch(() => undefined);
+    await deleteRabbitTopologies(AMQP_URL, [ownQueue]);
+  }
 });
