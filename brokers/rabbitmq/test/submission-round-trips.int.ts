@@ -72,9 +72,8 @@ const grader: Grader = { grade: (job) => (gradings++, sandbox.grade(job)) };
 let fx: BrokerFixture;
 let counted: ReturnType<typeof countingPool>;
 const queue = `sg.test.rt.${randomBytes(4).toString('hex')}`;
-let connection: RabbitMqConnection | undefined;
-let dispatch: RabbitMqDispatch | undefined;
-let consumer: RabbitMqConsumer | undefined;
+/** Every RabbitMQ pipeline a test started, closed after the file. */
+const pipelines: RabbitPipeline[] = [];
 
 /** The services over the counting pool, as a composition root binds them with storage: postgres. */
 function services() {
@@ -84,27 +83,48 @@ function services() {
   return { productions, context, archives, worker: new GradingWorker(context, productions, archives, grader) };
 }
 
+interface RabbitPipeline {
+  queue: string;
+  dispatch: RabbitMqDispatch;
+  close(): Promise<void>;
+}
+
+/** A sync-reply RabbitMQ dispatch and its grading consumer on `queueName`, as the exercise service and its worker bind them. */
+async function rabbitPipeline(queueName: string, { productions, archives, worker }: ReturnType<typeof services>): Promise<RabbitPipeline> {
+  const connection = new RabbitMqConnection({ url: AMQP_URL, queue: queueName, maxLength: 1000, deliveryLimit: 3, heartbeatSeconds: 5, reconnectSeconds: 1 });
+  const dispatch = new RabbitMqDispatch(connection, productions, archives, { queue: queueName, reply: 'sync', replyTimeoutMs: 60_000, publishTimeoutMs: 30_000, retryAfterSeconds: 3 });
+  const consumer = new RabbitMqConsumer(connection, worker, productions, { prefetch: 1, retries: 3, retryDelayMs: 20, closeGraceMs: 2_000, log: () => undefined });
+  const pipeline = {
+    queue: queueName,
+    dispatch,
+    close: async () => {
+      await consumer.close().catch(() => undefined);
+      await dispatch.close().catch(() => undefined);
+      await connection.close().catch(() => undefined);
+    },
+  };
+  pipelines.push(pipeline);
+  await dispatch.ready();
+  await consumer.ready();
+  return pipeline;
+}
+
 beforeAll(async () => {
   fx = await BrokerFixture.create();
   counted = countingPool(fx.db.url);
 });
 
 afterAll(async () => {
-  await consumer?.close().catch(() => undefined);
-  await dispatch?.close().catch(() => undefined);
-  await connection?.close().catch(() => undefined);
-  await deleteRabbitTopologies(AMQP_URL, [queue]);
+  for (const pipeline of pipelines) await pipeline.close();
+  await deleteRabbitTopologies(AMQP_URL, pipelines.map((p) => p.queue));
   await counted?.pool.end();
   await fx?.close();
 });
 
 test('RabbitMQ, sync reply: one submission costs four statements, a redelivery of it one and no grading', async () => {
-  const { productions, context, archives, worker } = services();
-  connection = new RabbitMqConnection({ url: AMQP_URL, queue, maxLength: 1000, deliveryLimit: 3, heartbeatSeconds: 5, reconnectSeconds: 1 });
-  dispatch = new RabbitMqDispatch(connection, productions, archives, { queue, reply: 'sync', replyTimeoutMs: 60_000, publishTimeoutMs: 30_000, retryAfterSeconds: 3 });
-  await dispatch.ready();
-  consumer = new RabbitMqConsumer(connection, worker, productions, { prefetch: 1, retries: 3, retryDelayMs: 20, closeGraceMs: 2_000, log: () => undefined });
-  await consumer.ready();
+  const bound = services();
+  const { productions, context, archives, worker } = bound;
+  const { dispatch } = await rabbitPipeline(queue, bound);
   const submissions = new SubmissionService(context, validator, productions, archives, dispatch);
 
   counted.statements.length = 0;
@@ -147,16 +167,12 @@ test('inline: one submission costs four statements', async () => {
 const MOST_FILES_CROSSED = 32;
 
 test(`RabbitMQ, sync reply: one submission runs code in at most ${MOST_FILES_CROSSED} of our TypeScript files`, async () => {
-  const { productions, context, archives, worker } = services();
-  const ownQueue = `${queue}.files`;
-  const ownConnection = new RabbitMqConnection({ url: AMQP_URL, queue: ownQueue, maxLength: 1000, deliveryLimit: 3, heartbeatSeconds: 5, reconnectSeconds: 1 });
-  const ownDispatch = new RabbitMqDispatch(ownConnection, productions, archives, { queue: ownQueue, reply: 'sync', replyTimeoutMs: 60_000, publishTimeoutMs: 30_000, retryAfterSeconds: 3 });
-  const ownConsumer = new RabbitMqConsumer(ownConnection, worker, productions, { prefetch: 1, retries: 3, retryDelayMs: 20, closeGraceMs: 2_000, log: () => undefined });
+  const bound = services();
+  const { productions, context, archives } = bound;
+  const { dispatch } = await rabbitPipeline(`${queue}.files`, bound);
   const files = new FilesCrossed();
   try {
-    await ownDispatch.ready();
-    await ownConsumer.ready();
-    const submissions = new SubmissionService(context, validator, productions, archives, ownDispatch);
+    const submissions = new SubmissionService(context, validator, productions, archives, dispatch);
     const submit = () => submissions.submit({ ...fx.seeded, archive: GOOD_ANSWER, submissionKey: randomUUID(), receivedAt: Date.now() });
     await expect(submit()).resolves.toMatchObject({ status: 'graded', grade: 100 }); // warm-up: modules loaded, first-use set-up done
     await files.start();
@@ -171,9 +187,5 @@ test(`RabbitMQ, sync reply: one submission runs code in at most ${MOST_FILES_CRO
     expect(crossed.length).toBeLessThanOrEqual(MOST_FILES_CROSSED);
   } finally {
     await files.stop();
-    await ownConsumer.close().catch(() => undefined);
-    await ownDispatch.close().catch(() => undefined);
-    await ownConnection.close().catch(() => undefined);
-    await deleteRabbitTopologies(AMQP_URL, [ownQueue]);
   }
 });

@@ -8,12 +8,12 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { Logger } from '@nestjs/common';
 import type { ServiceError } from '@grpc/grpc-js';
 import getRawBody from 'raw-body';
-import { formatRequestStart, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
+import { formatRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
 import type { EdgeClient, EdgeHeader, HttpCall, HttpReply } from '@shellgrade/grpc-edge';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { GatewayMiddleware } from './gateway-proxy';
 import { classifyGrpcError } from './grpc-upstream-errors';
-import { classifyPath, pathOf, type UpstreamName } from './route-table';
+import { classifyPath, type UpstreamName } from './route-table';
 import { hopByHopHeaders, mergeVary, stripUpstreamCors } from './upstream-headers';
 
 export interface GrpcForwarderOptions {

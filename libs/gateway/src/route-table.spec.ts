@@ -1,4 +1,4 @@
-import { classifyPath, pathOf } from './route-table';
+import { classifyPath } from './route-table';
 
 describe('classifyPath', () => {
   it.each([
@@ -34,12 +34,4 @@ describe('classifyPath', () => {
       expect(classifyPath(url)).toEqual({ kind: 'local' });
     },
   );
-});
-
-describe('pathOf', () => {
-  it('drops query and fragment', () => {
-    expect(pathOf('/api/a?b=1#c')).toBe('/api/a');
-    expect(pathOf('/api/a#c')).toBe('/api/a');
-    expect(pathOf('/api/a')).toBe('/api/a');
-  });
 });

@@ -3,6 +3,7 @@
  * go to the Exercise service, everything else under /api to the Leftover service.
  * Pure data + a pure classifier so it can be unit-tested and documented at /docs.
  */
+import { pathOf } from '@shellgrade/http';
 
 export type UpstreamName = 'exercise' | 'leftover';
 
@@ -48,12 +49,6 @@ export type RouteClass =
   | { kind: 'local' };
 
 const API_PREFIX = /^\/api(?:\/|$)/i;
-
-/** Path part of a request target, without query string or fragment. */
-export function pathOf(url: string): string {
-  const end = url.search(/[?#]/);
-  return end === -1 ? url : url.slice(0, end);
-}
 
 /** Which upstream serves this request target; `local` means the gateway answers itself. */
 export function classifyPath(url: string): RouteClass {

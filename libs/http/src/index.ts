@@ -5,6 +5,7 @@ export * from './cors';
 export * from './observability';
 export * from './bootstrap';
 export * from './request-start';
+export * from './request-path';
 export * from './internal-request';
 export * from './body-limit';
 export * from './web-app';

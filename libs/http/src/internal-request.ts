@@ -10,6 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIPv4 } from 'node:net';
 import { problem, type ProblemSink, sendProblem } from './problem';
+import { pathOf } from './request-path';
 
 /** `internal`: operational surfaces by credential or loopback only; `public`: for anyone (development). The spec's `http.opsAccess` chooses. */
 export type OpsAccess = 'internal' | 'public';
@@ -62,13 +63,6 @@ const OPS_SURFACES = /^\/(metrics|docs|health|ops)(\/|-json|-yaml|$)/i;
 /** Hidden entirely from a caller without access; /health stays public (load balancers) with its detail trimmed, /ops is refused by its own handler. */
 const HIDDEN_SURFACES = /^\/(metrics|docs)(\/|-json|-yaml|$)/i;
 
-/** The path of a request target without its query (what Express's req.path gives): `/metrics?x` is /metrics. */
-function pathOfUrl(url: string | undefined): string {
-  const target = url ?? '/';
-  const end = target.search(/[?#]/);
-  return end === -1 ? target : target.slice(0, end);
-}
-
 /**
  * Connect-style middleware: recognises the scrape token on the operational surfaces, and answers
  * /metrics and /docs with 404 problem+json to callers that may not read them (as if absent:
@@ -77,7 +71,7 @@ function pathOfUrl(url: string | undefined): string {
  */
 export function opsEndpointsGate(access: OpsAccess, credentials: OpsCredentials = {}) {
   return (req: IncomingMessage & { path?: string }, res: ProblemSink, next: () => void): void => {
-    const path = req.path ?? pathOfUrl(req.url); // (a bare request, in front of Express, has no req.path)
+    const path = req.path ?? pathOf(req.url ?? '/'); // (a bare request, in front of Express, has no req.path)
     if (access === 'public' || !OPS_SURFACES.test(path)) return next();
     if (presentsScrapeToken(req, credentials.scrapeToken)) grantOps(req);
     if (!HIDDEN_SURFACES.test(path) || mayReadOps(req, access)) return next();

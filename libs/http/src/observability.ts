@@ -23,7 +23,7 @@ const OPS_ACCESS = Symbol('OpsAccess');
  * low rates and counted once per process (5 in msa-1-2). The login gate keeps its own finer
  * monitor (libs/event-loop-pressure) where a spec asks for it.
  */
-export const EVENT_LOOP_MONITORING_PRECISION_MS = 100;
+const EVENT_LOOP_MONITORING_PRECISION_MS = 100;
 client.collectDefaultMetrics({ eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS });
 
 export const httpDuration = new client.Histogram({

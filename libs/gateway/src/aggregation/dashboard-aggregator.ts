@@ -11,9 +11,9 @@
  * Every read is bounded by the gateway's upstream timeout: never a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatRequestStart, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
+import { formatRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
 import type { GatewayMiddleware } from '../gateway-proxy';
-import { pathOf, type UpstreamName } from '../route-table';
+import { type UpstreamName } from '../route-table';
 import { mergeDashboard, type Dashboard, type ProductionView, type SessionView, type StatementView } from './student-dashboard';
 import { UpstreamReadError, type ReadUpstream, type UpstreamAnswer } from './upstream-reader';
 
