@@ -4,7 +4,7 @@
  *
  *   services/*   composition roots       → wiring, adapters, spec, domain
  *   libs/wiring  spec value → adapter     → adapters, spec, domain
- *   adapters     libs/{persistence,storage,cache,grading,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,
+ *   adapters     libs/{persistence,sql-transaction,storage,cache,grading,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,
  *                telemetry,http,auth,api,gateway,grpc-edge,service-clients}, brokers/*
  *                                        → adapters, domain
  *                inside them, by side of the hexagon (issue 32 item 2):
@@ -12,7 +12,7 @@
  *                  application  libs/{dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
  *                                                                     use cases and the ports they own; the
  *                                                                     dispatch libs one concern each, apart
- *                  outbound     libs/{persistence,storage,cache,grading,telemetry,service-clients}, brokers/*
+ *                  outbound     libs/{persistence,sql-transaction,storage,cache,grading,telemetry,service-clients}, brokers/*
  *                inbound never imports outbound (it reaches storage, brokers and graders through
  *                domain or application ports), nor a driver or token package itself (pg, Redis,
  *                brokers, object store, JWT, password hashing, rate counters); outbound never
@@ -33,12 +33,12 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|storage|cache|grading|dispatch|admission|event-loop-pressure|refusal|pipeline-filters|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|event-loop-pressure|refusal|pipeline-filters|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
 // What was libs/dispatch, split by concern (issue 32 item 2): each depends on the domain only, admission also on
 // refusal (dispatch-concerns-apart, admission-only-to-refusal).
 const DISPATCH_CONCERNS = '^libs/(dispatch|admission|event-loop-pressure|refusal|pipeline-filters)/src/';
 const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
-const OUTBOUND = '^(libs/(persistence|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
+const OUTBOUND = '^(libs/(persistence|sql-transaction|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
 // The packages outbound adapters (and libs/auth's token and password classes) wrap: an inbound file that
 // named one would be doing an adapter's job (no-inbound-to-driver).
 const DRIVERS = '^node_modules/(pg|pg-[^/]+|ioredis|amqplib|amqp-connection-manager|bullmq|minio|jsonwebtoken|@node-rs/argon2|rate-limiter-flexible)/';

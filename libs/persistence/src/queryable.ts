@@ -9,22 +9,6 @@ export async function one<T extends QueryResultRow>(db: Queryable, sql: string, 
   return rows[0] ?? null;
 }
 
-/** Runs fn in a transaction on a dedicated client of the pool. */
-export async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
 /** Maps PostgreSQL constraint violations to DomainError kinds the HTTP layer understands. */
 export function pgErrorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;

@@ -11,6 +11,7 @@
 import { hashEnrolmentKey, hashPassword } from '@shellgrade/auth';
 import type { Role } from '@shellgrade/domain';
 import type { CatalogExercise as GradingCatalogExercise } from '@shellgrade/grading';
+import { inTransaction } from '@shellgrade/sql-transaction';
 import type { Pool, PoolClient } from 'pg';
 
 /** What the seed needs of a catalog exercise (libs/grading's loadCatalog() returns these and more). */
@@ -81,7 +82,7 @@ export async function seed(pool: Pool, opts: SeedOptions): Promise<SeedResult> {
     })),
   ];
 
-  return seedTransaction(pool, async (c) => {
+  return inTransaction(pool, async (c) => {
     const ids = await upsertUsers(c, users);
     const adminId = ids.get('admin@shellgrade.test')!;
     const teacherIds = users.filter((u) => u.role === 'teacher').map((u) => ids.get(u.email)!);
@@ -187,22 +188,3 @@ async function upsertSession(c: PoolClient, sequenceId: number, teacherId: numbe
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
-/**
- * The seed in one transaction. Written here rather than taken from libs/persistence's
- * inTransaction: persistence's own tests seed their database, and a seed that imported
- * persistence would close a circle between the two projects.
- */
-async function seedTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}

@@ -1,6 +1,7 @@
 import type { NewSequence, Sequence, SequencePatch, SequenceRepository } from '@shellgrade/domain';
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction, one, translatePgError } from '../queryable';
+import { inTransaction } from '@shellgrade/sql-transaction';
+import { one, translatePgError } from '../queryable';
 import { type SequenceRow, toSequence } from '../rows';
 
 export type { NewSequence } from '@shellgrade/domain';

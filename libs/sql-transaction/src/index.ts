@@ -1,0 +1,1 @@
+export { inTransaction } from './in-transaction';
