@@ -4,17 +4,17 @@
  * comes from the fork and comm records perf keeps anyway (`perf script --show-task-events`), so
  * nothing else is recorded.
  *
- * Roles, from the zygote down (shellgrade_grader/zygote.py, supervise.py, student_spawn.py):
+ * Roles, from the zygote down (shellgrade_grader/zygote.py, supervise.py, native/student-supervisor.c):
  *   zygote — the long-lived interpreter (its share: cloning jobs);
- *   job (supervisor) — the clone that renames itself grade-<locale>: mounts, inputs, serving run_script;
- *   grader — the job's first child: grader.py as uid 65534;
- *   teacher scripts — whatever the grader starts itself (run_script(teacher_material=True));
- *   student sandbox (sandbox-exec) — the job's later children: each student script's PID 1;
+ *   job (grader) — the clone that renames itself grade-<locale>: mounts, inputs, then grader.py as uid 65534;
+ *   student supervisor — the job's first child (sandbox-exec --supervise): serving run_script;
+ *   teacher scripts — the job's later children: what the grader starts itself (run_script(teacher_material=True));
+ *   student sandbox (sandbox-exec) — the supervisor's children: each student script's PID 1;
  *   student scripts — what a student sandbox starts.
  * Pure: unit-tested on a recorded excerpt.
  */
 
-export const ZYGOTE_ROLES = ['zygote', 'job (supervisor)', 'grader', 'teacher scripts', 'student sandbox (sandbox-exec)', 'student scripts'] as const;
+export const ZYGOTE_ROLES = ['zygote', 'job (grader)', 'student supervisor', 'teacher scripts', 'student sandbox (sandbox-exec)', 'student scripts'] as const;
 export type ZygoteRole = (typeof ZYGOTE_ROLES)[number];
 
 export interface RoleCosts {
@@ -67,7 +67,7 @@ export function costByZygoteRole(script: string, msPerSample: number): RoleCosts
     const r = role.get(l.pid);
     if (r) samples.set(r, (samples.get(r) ?? 0) + 1);
   }
-  const jobCount = [...role.values()].filter((r) => r === 'job (supervisor)').length;
+  const jobCount = [...role.values()].filter((r) => r === 'job (grader)').length;
   const msPerJob = Object.fromEntries(
     ZYGOTE_ROLES.map((r) => [r, jobCount ? Math.round(((samples.get(r) ?? 0) * msPerSample * 100) / jobCount) / 100 : 0]),
   ) as Record<ZygoteRole, number>;
@@ -75,11 +75,12 @@ export function costByZygoteRole(script: string, msPerSample: number): RoleCosts
 }
 
 function childRole(parent: ZygoteRole | undefined, earlierChildren: number, isJob: boolean): ZygoteRole | undefined {
-  if (isJob) return 'job (supervisor)';
+  if (isJob) return 'job (grader)';
   switch (parent) {
-    case 'job (supervisor)':
-      return earlierChildren === 0 ? 'grader' : 'student sandbox (sandbox-exec)';
-    case 'grader':
+    case 'job (grader)':
+      return earlierChildren === 0 ? 'student supervisor' : 'teacher scripts';
+    case 'student supervisor':
+      return 'student sandbox (sandbox-exec)';
     case 'teacher scripts':
       return 'teacher scripts';
     case 'student sandbox (sandbox-exec)':

@@ -1,11 +1,10 @@
 /*
  * sandbox-exec: the first process of one student script's sandbox (DESIGN §8, issue 31).
  *
- * The grading supervisor (shellgrade_grader/student_spawn.py) starts this program with
- * posix_spawn — a vfork, no copy of the supervisor's memory — as PID 1 of a new PID namespace
- * (it unshares CLONE_NEWPID just for this child). This program then does what bwrap + prlimit +
- * setpriv did in four programs, and a Python clone() and fork() did in two copies of the
- * supervisor:
+ * The student supervisor (this same program run with --supervise, student-supervisor.c) starts it
+ * with posix_spawn as PID 1 of a new PID namespace (it unshares CLONE_NEWPID just for this child),
+ * once per student script. This program then does what bwrap + prlimit + setpriv did in four
+ * programs, and a Python clone() and fork() did in two copies of a Python supervisor:
  *
  *   - new mount, IPC, UTS and cgroup namespaces; a fresh root: a tmpfs holding read-only /usr
  *     (and the /bin, /lib... links), a few /etc files, a fresh /proc (hidepid=2), a minimal
@@ -312,8 +311,11 @@ static void parse(int argc, char **argv, struct spec *s) {
   s->argv = argv + i + 1;
 }
 
+int supervise_main(int argc, char **argv); /* student-supervisor.c: the same program, serving the grader */
+
 int main(int argc, char **argv) {
   struct spec s;
+  if (argc > 1 && !strcmp(argv[1], "--supervise")) return supervise_main(argc, argv);
   syscall(SYS_close_range, 3, ~0U, 0); /* nothing of the supervisor's: its socket to the grader, the pipes' other ends */
   parse(argc, argv, &s);
   check(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), "prctl", "PR_SET_PDEATHSIG");

@@ -26,7 +26,7 @@ export class JobSandbox {
   readonly limits: SandboxLimits;
   /** Root can drop to the real uid 65534; another user runs bwrap in a user namespace. */
   readonly privileged = process.getuid?.() === 0;
-  /** A root bwrap sandbox: its first process is the grading supervisor (supervise.py), which runs grader.py itself. */
+  /** A root bwrap sandbox: its first process is the grading job (supervise.py), which starts the student supervisor and runs grader.py itself. */
   get supervised(): boolean {
     return this.opts.isolation === 'bwrap' && this.privileged;
   }

@@ -1,9 +1,10 @@
 /**
  * Builds the command line that runs one grader. Under `bwrap` (root service): a fresh
  * mount/pid/net/ipc/uts namespace where only the job directory is writable and system folders
- * and the interpreter are read-only; its first process is the grading supervisor
- * (shellgrade_grader.supervise), which runs grader.py as uid 65534 under the resource limits and
- * every student script in a nested sandbox of its own, as another uid. Real uids, no user
+ * and the interpreter are read-only; its first process is the grading job
+ * (shellgrade_grader.supervise), which starts the student supervisor (sandbox-exec --supervise:
+ * every student script in a nested sandbox of its own, as another uid) and then runs grader.py
+ * itself as uid 65534 under the resource limits. Real uids, no user
  * namespace: a namespace mapping 65534 onto root would ignore RLIMIT_NPROC. A non-root service
  * falls back to a user namespace mapping its own uid, with prlimit and no student sandbox.
  */

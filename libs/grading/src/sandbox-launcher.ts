@@ -1,7 +1,8 @@
 /**
- * The student sandbox's launcher (native/sandbox-exec.c): a small C program the grading
- * supervisor starts with posix_spawn for each student script (issue 31: a Python fork of the
- * supervisor per script cost ~5 ms of page faults and interpreter work). Compiled once per
+ * The student sandbox's launcher (native/sandbox-exec.c): a small C program. The grading job starts
+ * it once as the student supervisor (`--supervise`, native/student-supervisor.c), which starts it
+ * again as each student script's sandbox (issue 31: a Python supervisor was a second copy of the
+ * job's interpreter, and a Python fork per script cost ~5 ms of page faults). Compiled once per
  * source version with the host's C compiler into the grader's own sandbox root (root's, 0700: no
  * one else can plant a binary there), then bound read-only into every root sandbox, like the
  * system-call filter.
@@ -15,17 +16,20 @@ import { gradingLibDir } from './assets';
 export const C_COMPILER = '/usr/bin/cc';
 export const C_COMPILER_INSTALL_HINT = 'apt-get install gcc (or: bash infra/bin/servers install gcc)';
 
-/** The launcher's path, compiled from `source` into `<sandboxRoot>/sandbox-exec-<hash>` unless already there; throws with the fix when it cannot. */
-export function buildSandboxLauncher(
-  sandboxRoot: string,
-  source = join(gradingLibDir(), 'native', 'sandbox-exec.c'),
-): string {
-  const text = readFileSync(source);
-  const version = createHash('sha256').update(text).digest('hex').slice(0, 16);
+/** The program's sources: the student sandbox, and the supervisor mode that starts one per script (student-supervisor.c). */
+export function sandboxLauncherSources(): string[] {
+  return ['sandbox-exec.c', 'student-supervisor.c'].map((name) => join(gradingLibDir(), 'native', name));
+}
+
+/** The launcher's path, compiled from `sources` into `<sandboxRoot>/sandbox-exec-<hash>` unless already there; throws with the fix when it cannot. */
+export function buildSandboxLauncher(sandboxRoot: string, sources = sandboxLauncherSources()): string {
+  const hash = createHash('sha256');
+  for (const source of sources) hash.update(readFileSync(source)).update('\0');
+  const version = hash.digest('hex').slice(0, 16);
   const target = join(sandboxRoot, `sandbox-exec-${version}`);
   if (existsSync(target)) return target;
   const partial = `${target}.${process.pid}.part`;
-  const r = spawnSync(C_COMPILER, ['-O2', '-Wall', '-Wextra', '-Werror', '-o', partial, source], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(C_COMPILER, ['-O2', '-Wall', '-Wextra', '-Werror', '-o', partial, ...sources], { encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) {
     const why = r.error?.message ?? r.stderr.trim().split('\n').slice(-3).join(' ') ?? `exit ${r.status}`;
     throw new Error(`the student sandbox's launcher could not be compiled (${why}): ${C_COMPILER_INSTALL_HINT}`);

@@ -12,7 +12,7 @@ import { grader, makeSandboxRoot, PYTHON } from './sandbox-helpers';
 
 /** The helper modules a fresh, non-writing interpreter compiles from source when it imports the library as the supervisor does. */
 function compiledFromSource(libDir: string): string[] {
-  const r = spawnSync(PYTHON, ['-S', '-v', '-c', `import ${HELPER_PACKAGE}.supervise, ${HELPER_PACKAGE}.student_sandbox`], {
+  const r = spawnSync(PYTHON, ['-S', '-v', '-c', `import ${HELPER_PACKAGE}.supervise, ${HELPER_PACKAGE}.run`], {
     encoding: 'utf8',
     env: { PYTHONPATH: libDir, PYTHONDONTWRITEBYTECODE: '1' },
   });

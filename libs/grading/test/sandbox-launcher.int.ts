@@ -25,6 +25,6 @@ it('is compiled once per source version, an executable beside the owners\' folde
 it('fails with the fix when its source does not compile', () => {
   const broken = join(root, 'broken.c');
   writeFileSync(broken, 'int main(void) { return nope; }\n');
-  expect(() => buildSandboxLauncher(root, broken)).toThrow(/could not be compiled .*apt-get install gcc/);
+  expect(() => buildSandboxLauncher(root, [broken])).toThrow(/could not be compiled .*apt-get install gcc/);
   expect(readdirSync(root)).toEqual(['broken.c']); // no half-written binary left
 });

@@ -216,6 +216,54 @@ describe.each([['async'], ['zygote']] as const)('isolation (bwrap, %s)', (exec) 
     });
   });
 
+  it("runs student scripts only from the extracted folders, feeds their stdin and bounds their output and time (the student supervisor's rules)", async () => {
+    const script = [
+      'import json',
+      'from shellgrade_grader import Grading, run_script',
+      'g = Grading.from_argv()',
+      'question = g.question_root("SCRIPTS")',
+      'root = g.submission_root("SCRIPTS")',
+      'def write(name, body):',
+      '    (root / name).write_text("#!/bin/sh\\n" + body + "\\n")',
+      '    return root / name',
+      'echo = write("echo.sh", \'printf "%s|" "$@"; cat\')',
+      'chatty = write("chatty.sh", "yes x | head -c 100000")',
+      'flood = write("flood.sh", "yes flood")',
+      'sleepy = write("sleepy.sh", "sleep 30")',
+      'import os, shutil',
+      'os.makedirs("/tmp/elsewhere")',
+      'shutil.copy(echo, "/tmp/elsewhere/echo.sh")',
+      'runs = {',
+      '    "etc": run_script("/etc/passwd"),',
+      '    "grader": run_script("/job/grader.py"),',
+      '    "tmp": run_script("/tmp/elsewhere/echo.sh"),',
+      '    "escape": run_script(root / ".." / ".." / "grader.py"),',
+      '    "cwd": run_script(echo, cwd=question),',
+      '    "echo": run_script(echo, args=["a b", ""], stdin="in\\nput"),',
+      '    "chatty": run_script(chatty),',
+      '    "flood": run_script(flood, timeout=20),',
+      '    "sleepy": run_script(sleepy, timeout=0.5),',
+      '}',
+      '# one feedback item a run: the text of an item is bounded (500 characters)',
+      'items = [{"numQ": i, "verif": k, "status": "OK", "expl": json.dumps([r.returncode, r.timed_out, len(r.stdout), r.stdout[:20], r.stderr])}',
+      '         for i, (k, r) in enumerate(runs.items(), 1)]',
+      'print(json.dumps({"grade": 100, "comment": items}))',
+    ].join('\n');
+    const r = await grader(sandbox.root, { exec, timeoutMs: 30_000 }).grade(scriptJob(script));
+    const outside = 'the script could not be run: scripts run only from a folder the grader extracted under /job';
+    expect(Object.fromEntries(r.comment.map((c) => [c.verif, JSON.parse(c.expl)]))).toEqual({
+      etc: [null, false, 0, '', outside],
+      grader: [null, false, 0, '', outside],
+      tmp: [null, false, 0, '', outside],
+      escape: [null, false, 0, '', outside],
+      cwd: [null, false, 0, '', "the script could not be run: the working folder must be in the script's folder tree"],
+      echo: [0, false, 11, 'a b||in\nput', ''],
+      chatty: [0, false, 64 * 1024, 'x\n'.repeat(10), ''], // the first 64 KiB of its 100,000 bytes
+      flood: [137, false, 64 * 1024, 'flood\n'.repeat(4).slice(0, 20), ''], // killed past 4 MiB in all, before its time was up
+      sleepy: [null, true, 0, '', ''],
+    });
+  });
+
   it('runs the grader as uid 65534 with no network, a read-only system and only its job dir writable', async () => {
     const script = [
       'import json, os, socket',

@@ -1,4 +1,4 @@
-"""The few Linux calls the zygote and the grading supervisor need that Python 3.11's os module
+"""The few Linux calls the zygote and the grading job need that Python 3.11's os module
 lacks (unshare, setns, clone, mount, umount, prctl). The student sandbox itself is built in C
 (libs/grading/native/sandbox-exec.c).
 
@@ -39,11 +39,6 @@ def _check(result: int, what: str) -> None:
 
 def unshare(flags: int) -> None:
     _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
-
-
-def join_pid_namespace(fd: int) -> None:
-    """Children made from now on are born in the PID namespace `fd` refers to (undoes an unshare of CLONE_NEWPID)."""
-    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(CLONE_NEWPID)), "setns")
 
 
 def mount(source: "str | None", target: str, fstype: "str | None", flags: int = 0, data: "str | None" = None) -> None:

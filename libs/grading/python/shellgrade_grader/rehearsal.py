@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shutil
+import struct
 import tarfile
 import tempfile
 from pathlib import Path
@@ -20,7 +21,6 @@ from . import checks, protocol
 from .extract import MANIFEST_NAME, describe, normalise, read_members
 from .feedback import OK
 from .grading import Grading
-from .student_sandbox import _chown_tree
 
 #: Rounds: enough for the interpreter to specialise what one grading calls a few times.
 ROUNDS = 12
@@ -79,22 +79,22 @@ def _one_grading(workdir: Path, question: Path, submitted: Path) -> None:
     g.feedback.to_json()
     if [i["status"] for i in g.feedback.items] != [OK] * 6:  # the library itself is broken: say so at start
         raise RuntimeError(f"the zygote's rehearsal grading failed: {g.feedback.to_json()}")
-    copy = workdir / "copy"
-    shutil.copytree(s, copy, symlinks=True)
-    _chown_tree(copy, os.getuid())
-    for tree in (q.parent, s.parent, copy):
+    for tree in (q.parent, s.parent):
         for folder, _dirs, _files in os.walk(tree):
             os.chmod(folder, 0o755)  # (freeze made the question read-only)
     shutil.rmtree(workdir)
 
 
 def _channel_round_trip() -> None:
+    """run_script's side of the channel: a request encoded and sent, a reply received and decoded."""
     a, b = protocol.socket_pair()
+    reply = struct.pack("!BiBII", 1, 0, 0, 12, 0) + b"Hello World\n"
     try:
         for _ in range(ROUNDS):
-            protocol.send(a, {"script": "/job/submission/S/hello.sh", "args": [], "timeout": 5.0, "stdin": ""})
-            protocol.send(b, {"returncode": 0, "stdout": "Hello World\n", "stderr": "", "timed_out": False})
-            protocol.receive(b), protocol.receive(a)
+            protocol.send(a, protocol.encode_request("/job/submission/S/hello.sh", [], None, 5.0, "", True))
+            protocol.send(b, reply)
+            protocol.receive(b)
+            protocol.decode_reply(protocol.receive(a))
     finally:
         a.close()
         b.close()

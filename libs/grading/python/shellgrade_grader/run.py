@@ -1,8 +1,9 @@
 """Runs a student script with a timeout, killing its whole process group on expiry.
 
-Under a supervisor (the bwrap sandbox of a root service) the script runs in a sandbox of its own
-(student_sandbox.py): another uid, another PID namespace, a throw-away copy of its folder, and
-neither the grader nor the question in sight. Elsewhere (isolation none) it runs here.
+Under a supervisor (the bwrap sandbox of a root service) the script runs in a sandbox of its own,
+made by the student supervisor (native/student-supervisor.c): another uid, another PID namespace,
+a throw-away copy of its folder, and neither the grader nor the question in sight. Elsewhere
+(isolation none) it runs here.
 """
 import os
 import signal
@@ -91,9 +92,12 @@ def _run_in_student_sandbox(path: Path, args, cwd, timeout: float, stdin: str, u
     global _channel
     if _channel is None:
         _channel = protocol.from_fd(int(os.environ[protocol.FD_ENV]))
-    protocol.send(_channel, {"script": str(path), "args": [str(a) for a in args], "cwd": str(cwd) if cwd else None,
-                             "timeout": timeout, "stdin": stdin, "use_shebang": use_shebang})
+    try:
+        request = protocol.encode_request(str(path), [str(a) for a in args], str(cwd) if cwd else None, timeout, stdin, use_shebang)
+    except (TypeError, ValueError, OverflowError) as exc:  # as the supervisor would answer a request it cannot run
+        return RunResult(None, "", f"the script could not be run: {exc}", False)
+    protocol.send(_channel, request)
     reply = protocol.receive(_channel)
     if reply is None:
-        raise RuntimeError("the grading supervisor is gone")
-    return RunResult(reply["returncode"], reply["stdout"], reply["stderr"], reply["timed_out"])
+        raise RuntimeError("the student supervisor is gone")
+    return RunResult(*protocol.decode_reply(reply))

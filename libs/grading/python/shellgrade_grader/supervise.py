@@ -1,14 +1,17 @@
-"""The grading supervisor: the first process inside the grader's bwrap sandbox (DESIGN §8).
+"""The grading job: grader.py, with a supervisor for the student's scripts (DESIGN §8).
 
-It starts as root inside the sandbox and stays there as a small trusted process:
+The job's process starts as root inside the grader's sandbox. It
 
-* it forks the grader, which drops to the grader uid and its resource limits, then runs
-  ``grader.py`` exactly as ``python3 -u grader.py statement.html question.tar.gz submitted.tar.gz
-  <locale>`` would;
-* it answers the grader's ``run_script`` requests on a private socket by running the student's
-  script in a sandbox of its own (student_sandbox.py): another uid, another PID namespace, a
-  private copy of the tree the script comes from, nothing of the grader or the question visible;
-* it exits with the grader's status (128 + n when a signal killed it, as bwrap reports it).
+* starts the student supervisor — sandbox-exec --supervise, a small C program (native/
+  student-supervisor.c) — with posix_spawn, one end of a private socket pair as its fd 3: it
+  answers the grader's ``run_script`` requests by running the student's script in a sandbox of
+  its own (another uid, another PID namespace, a private copy of the tree the script comes from,
+  nothing of the grader or the question visible) and stays root, out of the grader's reach;
+* then drops to the grader uid and its resource limits itself and runs ``grader.py`` exactly as
+  ``python3 -u grader.py statement.html question.tar.gz submitted.tar.gz <locale>`` would, in
+  this same process: one Python process per grading (issue 31: a Python supervisor forking the
+  grader was a second copy of the interpreter per job);
+* exits with the grader's status.
 
 Outside a privileged bwrap sandbox (isolation ``none``, or a service that is not root) there is
 nobody to drop privileges to: the grader runs in this process and run_script runs the script
@@ -16,7 +19,7 @@ itself, as before.
 """
 import marshal
 import os
-import select
+import signal
 import types
 import shutil
 import sys
@@ -36,17 +39,33 @@ def grade(locale: str) -> None:
     if not _privileged_sandbox():
         apply_limits(parse_limits(os.environ.get("SG_LIMITS", "")))
         _run_grader()
-    os.umask(0o022)  # bwrap makes the student sandbox's folders with it: 077 would close them to the student
+    os.umask(0o022)  # the student supervisor makes the work folders with it: 077 would close them to the student
     take_inputs(os.environ.get("SG_INPUT_DIR"))
-    parent, child = protocol.socket_pair()
-    pid = os.fork()
-    if pid == 0:
-        parent.close()
-        _become_grader(child)
-        _run_grader()
-    child.close()
-    _serve(parent, pid)
-    os._exit(_status_of(os.waitpid(pid, 0)[1]))
+    channel = _start_student_supervisor()
+    _become_grader(channel)
+    _run_grader()
+
+
+#: Every signal a fresh process would hold at its default (this process ignores SIGPIPE, as Python does).
+_ALL_SIGNALS = tuple(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})  # (not the C library's own, 32 and 33: a warning each)
+
+
+def _start_student_supervisor() -> "protocol.Channel":
+    """Starts sandbox-exec --supervise as root with its end of the channel as fd 3; returns the grader's end."""
+    env = os.environ
+    launcher = env.get("SG_SANDBOX_EXEC")
+    if not launcher:
+        raise RuntimeError("SG_SANDBOX_EXEC is not set: no student sandbox can be built")
+    args = [launcher, "--supervise", "--uid", env["SG_STUDENT_UID"], "--tmp-bytes", env.get("SG_TMP_BYTES", str(16 << 20)),
+            "--work-root", env.get("SG_WORK_ROOT", "/run/sg-work"), "--limits", env.get("SG_LIMITS", "")]
+    if env.get("SG_SECCOMP"):
+        args += ["--filter", env["SG_SECCOMP"]]
+    ours, theirs = protocol.socket_pair()
+    os.posix_spawn(launcher, args, {}, file_actions=[(os.POSIX_SPAWN_DUP2, theirs.fileno(), 3),
+                                                     (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)],
+                   setsigdef=_ALL_SIGNALS, setsigmask=())
+    theirs.close()
+    return ours
 
 
 def _privileged_sandbox() -> bool:
@@ -71,6 +90,8 @@ def _become_grader(channel: "protocol.Channel") -> None:
     uid = int(os.environ["SG_GRADER_UID"])
     limits = parse_limits(os.environ.get("SG_LIMITS", ""))
     apply_limits(limits)  # as root, before the uid change: the hard limits can no longer be raised
+    if os.getpid() == 1:
+        _die_of_the_cpu_limit_as_pid_1()
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # drops every capability (bwrap already set no_new_privs)
@@ -79,6 +100,13 @@ def _become_grader(channel: "protocol.Channel") -> None:
     os.environ[protocol.FD_ENV] = str(channel.fileno())
     for key in ("SG_GRADER_UID", "SG_STUDENT_UID", "SG_LIMITS", "SG_WORK_ROOT", "SG_INPUT_DIR", "SG_TMP_BYTES", "SG_JOB_BYTES", "SG_WORK_BYTES", "SG_SECCOMP", "SG_SANDBOX_EXEC"):
         os.environ.pop(key, None)
+
+
+def _die_of_the_cpu_limit_as_pid_1() -> None:
+    """A zygote's job is PID 1 of its namespace, which the kernel spares the default action of a signal
+    like SIGXCPU: the soft CPU limit would pass unnoticed until the hard limit's SIGKILL. Ended as the
+    signal would have ended it, the job's status (128 + SIGXCPU) names the cause."""
+    signal.signal(signal.SIGXCPU, lambda *_: os._exit(128 + signal.SIGXCPU))
 
 
 def run_as_main(path: str, compiled: "str | None" = None) -> None:
@@ -128,28 +156,6 @@ def _run_grader() -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
-
-
-def _serve(channel: "protocol.Channel", grader_pid: int) -> None:
-    """Runs the grader's requests one at a time until it exits (its children may keep the socket open)."""
-    from .student_sandbox import StudentSandbox
-    sandbox = StudentSandbox.from_env()
-    exited = os.pidfd_open(grader_pid)
-    while True:
-        ready, _, _ = select.select([channel, exited], [], [])
-        if exited in ready:
-            return
-        request = protocol.receive(channel)
-        if request is None:
-            return
-        try:
-            reply = sandbox.run(request)
-        except Exception as exc:  # a bad request is the grader's bug: it gets a failed run back
-            reply = {"returncode": None, "stdout": "", "stderr": f"the script could not be run: {exc}", "timed_out": False}
-        try:
-            protocol.send(channel, reply)
-        except OSError:
-            return
 
 
 def _status_of(status: int) -> int:

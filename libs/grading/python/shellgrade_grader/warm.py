@@ -17,7 +17,6 @@ import gzip  # noqa: F401  (tarfile imports it on the first .tar.gz: once here, 
 import tarfile  # noqa: F401
 
 import shellgrade_grader  # noqa: F401
-from shellgrade_grader import student_sandbox  # noqa: F401
 from shellgrade_grader.procname import show_as
 from shellgrade_grader.supervise import grade
 

@@ -12,13 +12,13 @@ clones a child that
   is in sight and nothing this job writes outlives it;
 * copies its four inputs from its inbox folder, then unmounts the inbox and the control-group
   folders: the grader cannot see another job's files or change its own limits;
-* mounts a /proc of the new PID namespace and runs the grading supervisor exactly as a fresh
-  sandbox would (grader.py as uid 65534 under its limits, each student script in a nested
-  sandbox as another uid).
+* mounts a /proc of the new PID namespace and grades exactly as a fresh sandbox would
+  (supervise.py: grader.py as uid 65534 under its limits, in this same process; each student
+  script in a nested sandbox as another uid, started by the C student supervisor).
 
 The child is made by clone() straight into its new namespaces, so it is itself the job's PID 1
-and the supervisor: one process per job besides the grader (issue 31; a fork, an unshare and a
-second fork for PID 1 made three).
+and the grader: one Python process per job (issue 31; a fork, an unshare and a second fork for
+PID 1 made three, then a Python supervisor forking the grader two).
 
 When that PID 1 exits, the kernel kills every other process of its namespace before the zygote
 can reap it: reaping it means the job is entirely gone. The zygote then writes an end marker
@@ -43,7 +43,6 @@ import traceback
 from . import namespaces as ns
 from .procname import show_as
 from . import rehearsal, supervise
-from . import student_sandbox  # noqa: F401  (pre-import: what every job would otherwise import)
 from . import checks, extract, feedback, grading, run  # noqa: F401
 import pathlib  # noqa: F401
 import shutil  # noqa: F401
@@ -126,7 +125,7 @@ def _run_job(request: dict, requests: Requests) -> int:
 
 def _job(name: str, locale: str, cgroup: "str | None") -> None:
     """The job's PID 1 (its own mount, PID, IPC and UTS namespaces from the clone): control groups,
-    a cgroup namespace, fresh mounts, inputs; then the grading supervisor, in this same process."""
+    a cgroup namespace, fresh mounts, inputs; then the grading, in this same process."""
     _own_stdio()
     show_as(f"grade-{locale}")
     ns.die_with_parent()  # a killed zygote takes the job along

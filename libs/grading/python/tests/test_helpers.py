@@ -99,27 +99,32 @@ def test_feedback_texts_are_bounded_and_printable():
     assert item["expl"].endswith("…") and "\x1b" not in fb.to_json()
 
 
-def test_student_scripts_run_only_from_a_folder_extracted_under_the_job(tmp_path, monkeypatch):
-    from shellgrade_grader import student_sandbox as sb
-    (tmp_path / "submission" / "T").mkdir(parents=True)
-    (tmp_path / "submission" / "T" / "s.sh").write_text("echo hi\n")
-    (tmp_path / "grader.py").write_text("print()\n")
-    monkeypatch.setattr(sb, "JOB_ROOT", tmp_path)
-    path, tree = sb._inside_job(str(tmp_path / "submission" / "T" / "s.sh"))
-    assert tree == tmp_path / "submission"
-    for outside in (tmp_path / "grader.py", "/etc/passwd", tmp_path / "submission" / ".." / ".." / "x"):
-        with pytest.raises(ValueError):
-            sb._inside_job(str(outside))
-
-
 def test_the_supervisor_channel_round_trips_and_ends_at_eof():
     import socket
     from shellgrade_grader import protocol
     a, b = socket.socketpair()
-    protocol.send(a, {"script": "/job/submission/T/s.sh", "args": ["x y"]})
-    assert protocol.receive(b) == {"script": "/job/submission/T/s.sh", "args": ["x y"]}
+    protocol.send(a, b"x\0y")
+    assert protocol.receive(b) == b"x\0y"
     a.close()
     assert protocol.receive(b) is None
+
+
+def test_a_run_request_is_flat_fields_then_stdin_and_refuses_what_it_cannot_carry():
+    # native/student-supervisor.c reads exactly this layout
+    from shellgrade_grader import protocol
+    request = protocol.encode_request("/job/submission/T/s.sh", ["x y", ""], None, 2.5, "in\0put", False)
+    assert request == b"/job/submission/T/s.sh\0\0" b"2500\0" b"0\0" b"2\0" b"x y\0\0" b"in\0put"
+    with pytest.raises(ValueError, match="null byte"):
+        protocol.encode_request("/job/submission/T/s.sh", ["a\0b"], None, 1, "", True)
+
+
+def test_a_run_reply_decodes_bounded_bytes_as_text():
+    import struct
+    from shellgrade_grader import protocol
+    out, err = "héllo".encode()[:2], b"oops"  # output cut inside a character, as the 64 KiB bound may cut it
+    reply = struct.pack("!BiBII", 1, 137, 0, len(out), len(err)) + out + err
+    assert protocol.decode_reply(reply) == (137, "h\ufffd", "oops", False)
+    assert protocol.decode_reply(struct.pack("!BiBII", 0, 0, 1, 0, 0)) == (None, "", "", True)
 
 
 def test_verdict_and_run_result_keep_their_frozen_dataclass_behaviour():
@@ -147,7 +152,7 @@ def test_importing_the_library_spares_the_grading_process_the_heavy_modules():
     # and tokenize along (~10 ms of CPU), typing ~2 ms, socket ~3 ms; subprocess waits for a script run beside the grader
     import subprocess
     import sys
-    code = ("import sys; import shellgrade_grader, shellgrade_grader.supervise, shellgrade_grader.student_sandbox; "
+    code = ("import sys; import shellgrade_grader, shellgrade_grader.supervise, shellgrade_grader.run; "
             "print(' '.join(m for m in ('dataclasses', 'inspect', 'typing', 'traceback', 'subprocess', 'socket') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == []
@@ -200,12 +205,12 @@ def test_the_grader_runs_from_the_services_compiled_code_only_when_it_was_compil
     assert _run_grader_with(tmp_path, None, raw=__import__("marshal").dumps((b"print('source')\n", "not code"))) == "source"
 
 
-def test_the_sandbox_launcher_resets_every_signal_without_a_warning_per_script():
-    # two invalid signal numbers (the C library's own, 32 and 33) cost a RuntimeWarning each on every
-    # student script: formatted and written to the grading's log by the supervisor
+def test_the_student_supervisor_starts_with_every_signal_reset_without_a_warning():
+    # two invalid signal numbers (the C library's own, 32 and 33) would cost a RuntimeWarning each,
+    # written to the grading's log
     import os
     import warnings
-    from shellgrade_grader.student_spawn import _ALL_SIGNALS
+    from shellgrade_grader.supervise import _ALL_SIGNALS
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         pid = os.posix_spawn("/bin/true", ["true"], {}, setsigdef=_ALL_SIGNALS, setsigmask=())
