@@ -312,10 +312,16 @@ static void parse(int argc, char **argv, struct spec *s) {
 }
 
 int supervise_main(int argc, char **argv); /* student-supervisor.c: the same program, serving the grader */
+int sandbox_main(int argc, char **argv);
 
 int main(int argc, char **argv) {
-  struct spec s;
   if (argc > 1 && !strcmp(argv[1], "--supervise")) return supervise_main(argc, argv);
+  return sandbox_main(argc, argv);
+}
+
+/* One script's sandbox: called in a child the supervisor forks (no exec), or as this program's main. */
+int sandbox_main(int argc, char **argv) {
+  struct spec s;
   syscall(SYS_close_range, 3, ~0U, 0); /* nothing of the supervisor's: its socket to the grader, the pipes' other ends */
   parse(argc, argv, &s);
   check(prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0), "prctl", "PR_SET_PDEATHSIG");

@@ -12,8 +12,8 @@
  *     student uid (links stay links; folders, files, modes and times as they were; other kinds
  *     are left out), so nothing the script writes can change the grade or the files checked
  *     after it;
- *   - the script runs in a sandbox of its own: this same program without --supervise, as PID 1
- *     of a new PID namespace (sandbox-exec.c), with the copy mounted at the tree's own path;
+ *   - the script runs in a sandbox of its own: a fork of this program running sandbox-exec.c's
+ *     code as PID 1 of a new PID namespace, with the copy mounted at the tree's own path;
  *   - its stdout and stderr come back bounded (64 KiB each; a script printing more than 4 MiB
  *     in all is killed), its stdin is written as it reads, its time is bounded; then its whole
  *     namespace is killed and its copy removed.
@@ -41,7 +41,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -297,34 +296,35 @@ static long now_ms(void) {
   return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
 }
 
-/* sandbox-exec as PID 1 of a new PID namespace, its stdio our pipes: fds[0] its stdin, [1] stdout, [2] stderr. */
-static pid_t spawn_sandbox(const struct settings *s, char **argv, char **env, int fds[3]) {
+int sandbox_main(int argc, char **argv); /* sandbox-exec.c */
+
+/*
+ * The script's sandbox as PID 1 of a new PID namespace, its stdio our pipes: fds[0] its stdin, [1]
+ * stdout, [2] stderr. A fork of this small process that calls sandbox-exec's code directly: an exec
+ * and the dynamic loader per script cost more than the copy of these few pages (issue 31).
+ */
+static pid_t spawn_sandbox(const struct settings *s, int argc, char **argv, char **env, int fds[3]) {
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) return -1;
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  sigset_t all, none;
-  sigfillset(&all);
-  sigemptyset(&none);
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setsigdefault(&attr, &all); /* we ignore SIGPIPE; a fresh process does not */
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   pid_t pid = -1;
   if (unshare(CLONE_NEWPID) == 0) { /* only the next child moves: it becomes PID 1 of a new namespace */
-    int rc = posix_spawn(&pid, s->self, &actions, &attr, argv, env);
-    if (rc != 0) pid = -1, errno = rc;
+    pid = fork();
+    if (pid == 0) {
+      sigset_t none;
+      sigemptyset(&none);
+      sigprocmask(SIG_SETMASK, &none, NULL);
+      signal(SIGPIPE, SIG_DFL); /* what a fresh process holds (the script's process resets every signal too) */
+      if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0) _exit(1);
+      environ = env; /* the script's environment is the sandbox's */
+      _exit(sandbox_main(argc, argv)); /* it closes every descriptor above 2 first: the channel too */
+    }
+    int saved = errno;
     if (setns(s->own_pid_namespace, CLONE_NEWPID)) { /* later children are ours again */
       dprintf(2, "student supervisor: setns: %s\n", strerror(errno));
       _exit(1);
     }
+    errno = saved;
   }
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
   int saved = errno;
   close(in[0]), close(out[1]), close(err[1]);
   fds[0] = in[1], fds[1] = out[0], fds[2] = err[0];
@@ -430,7 +430,7 @@ static void run_in(const struct settings *s, const struct request *q, const char
   snprintf(home, sizeof home, "HOME=%s", tree);
   char *env[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "TMPDIR=/tmp", "LANG=C.UTF-8", NULL};
   int fds[3];
-  pid_t pid = spawn_sandbox(s, argv, env, fds);
+  pid_t pid = spawn_sandbox(s, n, argv, env, fds);
   if (pid < 0) { refuse(r, "its sandbox could not be started (%s)", strerror(errno)); return; }
   run_bounded(pid, fds, q, timeout_ms, r);
 }
