@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/openat2.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -195,7 +196,10 @@ static int copy_bytes(int from, int to) {
 }
 
 static int copy_file(int from_dir, int to_dir, const char *name, const struct stat *st, uid_t uid) {
-  int from = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* non-blocking and checked again once open: a file swapped for a fifo meanwhile must not hang us */
+  int from = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat opened;
+  if (from >= 0 && (fstat(from, &opened) || !S_ISREG(opened.st_mode))) close(from), from = -1, errno = EINVAL;
   if (from < 0) return -1;
   int to = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   int ok = to >= 0 && copy_bytes(from, to) == 0 && fchown(to, uid, uid) == 0 &&
@@ -277,7 +281,9 @@ static void remove_tree(const char *path) {
 
 /* ["/bin/bash"] from "#!/bin/bash" (the words of the first line, up to 256 bytes); sh without one. */
 static int interpreter_of(const char *script, char *line, char **words) {
-  int fd = open(script, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), n = 0;
+  /* No link on the way: the path was resolved in the tree before the copy, a link now is a swap since */
+  struct open_how how = {.flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS};
+  int fd = (int)syscall(SYS_openat2, AT_FDCWD, script, &how, sizeof how), n = 0;
   ssize_t len = fd < 0 ? -1 : read(fd, line, SHEBANG_BYTES);
   if (fd >= 0) close(fd);
   if (len >= 2 && line[0] == '#' && line[1] == '!') {
