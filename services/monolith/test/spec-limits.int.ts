@@ -6,15 +6,12 @@
  * PostgreSQL (fresh database, seeded), the monolith's own composition root over HTTP.
  */
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
-import { configureHttpApp } from '@shellgrade/http';
 import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS } from '@shellgrade/admin-cli/seed';
 import { loadCatalog } from '@shellgrade/grading';
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf } from '@shellgrade/wiring';
+import { startTestApp } from '@shellgrade/wiring/testing';
 import request from 'supertest';
 import { MonolithModule } from '../src/app.module';
 
@@ -37,10 +34,7 @@ describe('monolith built from a spec: http limits', () => {
       ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 0 }),
       connections: loadConnections({ DATABASE_URL: db.url }),
     };
-    const moduleRef = await Test.createTestingModule({ imports: [MonolithModule.forRoot(cfg)] }).compile();
-    app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, httpOptionsOf(cfg, 'test'));
-    await app.init();
+    app = await startTestApp([MonolithModule.forRoot(cfg)], cfg);
   }, 60_000);
 
   afterAll(async () => {

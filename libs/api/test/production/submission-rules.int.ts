@@ -6,11 +6,8 @@
  * The composition of the monolith, with the real grader and real PostgreSQL.
  */
 import type { INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
 import { loadCatalog, loadSamples, PAPER_SLUG } from '@shellgrade/grading';
-import { configureHttpApp } from '@shellgrade/http';
 import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
@@ -18,7 +15,9 @@ import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/see
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { archiveStore, authConfigOf, cache, database, dispatch, grader, httpOptionsOf, portsModule, submissions } from '@shellgrade/wiring';
+import { archiveStore, authConfigOf, cache, database, dispatch, grader, portsModule, submissions } from '@shellgrade/wiring';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { startTestApp } from '@shellgrade/wiring/testing';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { ProductionApiModule } from '../../src/production/production-api.module';
@@ -53,17 +52,12 @@ describe('submission rules over HTTP (monolith composition, real grader, real Po
     const base = loadVariant('naked-mon');
     const spec = { ...base, auth: { ...base.auth, kdfCost: 4, rateLimits: { ...base.auth.rateLimits, submissionsPerStudent: { points: SUBMISSIONS_PER_STUDENT, durationS: 600 } } } };
     const cfg: ServiceConfig = { ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 0 }), connections: loadConnections({ ...process.env, DATABASE_URL: db.url }) };
-    const moduleRef = await Test.createTestingModule({
-      imports: [
-        portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg), ...submissions(cfg)]),
-        AuthModule.forRoot(authConfigOf(cfg)),
-        AuthApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
-      ],
-    }).compile();
-    app = moduleRef.createNestApplication<NestExpressApplication>();
-    configureHttpApp(app as NestExpressApplication, httpOptionsOf(cfg, 'test'));
-    await app.init();
+    app = await startTestApp([
+      portsModule([...database(cfg), ...archiveStore(cfg), ...cache.none(cfg), ...grader(cfg), ...dispatch.inline(cfg), ...submissions(cfg)]),
+      AuthModule.forRoot(authConfigOf(cfg)),
+      AuthApiModule,
+      ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
+    ], cfg);
   }, 120_000);
 
   afterAll(async () => {

@@ -5,16 +5,13 @@
  * msa-1-2's spec, real PostgreSQL (fresh, seeded).
  */
 import type { DynamicModule, INestApplication } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
 import { seed, SEED_PASSWORDS } from '@shellgrade/admin-cli/seed';
 import { loadCatalog } from '@shellgrade/grading';
-import { configureHttpApp } from '@shellgrade/http';
 import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf } from '../../src';
 import request from 'supertest';
+import { startTestApp } from './test-app';
 
 // Built, never called here (the leftover's session reports read the exercise service).
 const UNUSED_UPSTREAMS = { leftoverUrl: 'http://127.0.0.1:9', exerciseUrl: 'http://127.0.0.1:9' };
@@ -32,10 +29,7 @@ export function describeLoginRoutes(service: 'exercise' | 'leftover', moduleFor:
       const base = loadVariant('msa-1-2');
       const spec = { ...base, auth: { ...base.auth, kdfCost: 4 } };
       const cfg: ServiceConfig = { ...processConfigOf(spec, service, 0, { host: '127.0.0.1', port: 0, upstreams: UNUSED_UPSTREAMS }), connections: loadConnections({ DATABASE_URL: db.url }) };
-      const moduleRef = await Test.createTestingModule({ imports: [moduleFor(cfg)] }).compile();
-      app = moduleRef.createNestApplication<NestExpressApplication>();
-      configureHttpApp(app as NestExpressApplication, httpOptionsOf(cfg, 'test'));
-      await app.init();
+      app = await startTestApp([moduleFor(cfg)], cfg);
     }, 60_000);
 
     afterAll(async () => {

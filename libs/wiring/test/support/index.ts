@@ -1,0 +1,2 @@
+export { describeLoginRoutes } from './login-routes';
+export { startTestApp } from './test-app';
