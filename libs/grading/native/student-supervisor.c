@@ -244,6 +244,7 @@ static int copy_folder(int from, int into, const char *name, const struct stat *
     } /* fifos, sockets, devices: not copied (a fifo would block the copy) */
   }
   int saved = errno;
+  if (rc == 0 && saved) rc = -1; /* readdir failed: not a silently partial copy */
   if (dir) closedir(dir);
   else if (listing >= 0) close(listing);
   if (rc == 0 && (fchown(to, uid, uid) || fchmod(to, st->st_mode & 07777) ||

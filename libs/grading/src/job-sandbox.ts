@@ -153,9 +153,13 @@ async function removeDir(dir: string): Promise<void> {
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     });
   } catch (err) {
-    // The grading outcome stands; the leftover is reported instead of masking it.
-    process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
+    reportLeftover(dir, err);
   }
+}
+
+/** The grading outcome stands; a folder that could not be removed is reported instead of masking it. */
+function reportLeftover(dir: string, err: unknown): void {
+  process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
 }
 
 /**
@@ -167,7 +171,7 @@ function removeInputsDir(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch (err) {
-    process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
+    reportLeftover(dir, err);
   }
 }
 

@@ -15,7 +15,8 @@ import struct
 #: Environment variable naming the grader's end of the channel (set only under a supervisor).
 FD_ENV = "SG_RUNNER_FD"
 _HEADER = struct.Struct("!I")
-_REPLY = struct.Struct("!BiBII")
+#: The fixed head of a reply, before its stdout and stderr bytes (student-supervisor.c writes it).
+REPLY_HEAD = struct.Struct("!BiBII")
 Channel = _socket.socket
 #: A request or reply above this is refused (replies carry bounded output, requests a few paths).
 MAX_MESSAGE = 1024 * 1024
@@ -32,9 +33,9 @@ def encode_request(script: str, args: "list[str]", cwd: "str | None", timeout: f
 
 def decode_reply(data: bytes) -> "tuple[int | None, str, str, bool]":
     """(returncode, stdout, stderr, timed_out) of a reply."""
-    has_returncode, returncode, timed_out, out_len, err_len = _REPLY.unpack_from(data)
-    out = data[_REPLY.size:_REPLY.size + out_len]
-    err = data[_REPLY.size + out_len:_REPLY.size + out_len + err_len]
+    has_returncode, returncode, timed_out, out_len, err_len = REPLY_HEAD.unpack_from(data)
+    out = data[REPLY_HEAD.size:REPLY_HEAD.size + out_len]
+    err = data[REPLY_HEAD.size + out_len:REPLY_HEAD.size + out_len + err_len]
     return (returncode if has_returncode else None, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), bool(timed_out))
 
 

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import shutil
-import struct
 import tarfile
 import tempfile
 from pathlib import Path
@@ -88,7 +87,7 @@ def _one_grading(workdir: Path, question: Path, submitted: Path) -> None:
 def _channel_round_trip() -> None:
     """run_script's side of the channel: a request encoded and sent, a reply received and decoded."""
     a, b = protocol.socket_pair()
-    reply = struct.pack("!BiBII", 1, 0, 0, 12, 0) + b"Hello World\n"
+    reply = protocol.REPLY_HEAD.pack(1, 0, 0, 12, 0) + b"Hello World\n"
     try:
         for _ in range(ROUNDS):
             protocol.send(a, protocol.encode_request("/job/submission/S/hello.sh", [], None, 5.0, "", True))
