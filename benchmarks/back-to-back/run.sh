@@ -112,9 +112,9 @@ step_small() {
 # The sustainable rate of the first preset at one hash cost, reference then this tree.
 calibrate_at() {
   # Up to where each side fails on a fast host of this kind (2026-11-28: the reference sustained 13 it/s at
-  # the default and all of 10..20 at kdf 1; this tree 20 and all of 10..28): the peaks must reach a failure.
+  # the default; 2026-12-02 at kdf 1: the reference 30, this tree 44): the peaks must reach a failure.
   local kdf=$1 ref_peaks=8,10,11,12,13,14,15,16,18 new_peaks=8,12,16,20,24,28
-  [ "$kdf" = 1 ] && ref_peaks=12,14,16,18,20,22,24,26,28,30 && new_peaks=12,16,20,24,28,32,36,40
+  [ "$kdf" = 1 ] && ref_peaks=12,14,16,18,20,22,24,26,28,30,32,34 && new_peaks=16,24,32,40,44,48,52
   # shellcheck disable=SC2046
   bench ref calibrate --variant "$first" --peaks $ref_peaks $(kdf_args "$kdf")
   # shellcheck disable=SC2046

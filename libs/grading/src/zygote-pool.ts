@@ -292,7 +292,7 @@ export class ZygotePool {
   }
 }
 
-/** exec `zygote`: a worker per grading, its job folder in the worker's inbox. */
+/** exec `zygote`: a worker per grading, its job folder the worker's own (in its inbox). */
 class ZygoteJobRunner implements JobRunner {
   readonly mode = 'zygote';
   private readonly pool: ZygotePool;
@@ -312,11 +312,11 @@ class ZygoteJobRunner implements JobRunner {
     this.pool.warm(opts.poolSize);
   }
 
-  async open(job: { exerciseId: number; locale: string }): Promise<JobSlot> {
+  async open(job: { locale: string }): Promise<JobSlot> {
     const worker = await this.pool.acquire();
     let dir: string;
     try {
-      dir = await this.sandbox.makeJobDir(String(job.exerciseId), worker.inbox);
+      dir = await this.sandbox.openWorkerJobDir(worker.inbox);
     } catch (err) {
       worker.release();
       throw err;
@@ -326,8 +326,8 @@ class ZygoteJobRunner implements JobRunner {
       dir,
       run: (timeoutMs) => worker.run({ name, locale: safeLocale(job.locale), cgroup: this.sandbox.cgroupNameOf(dir) }, timeoutMs),
       release: async () => {
+        await this.sandbox.closeWorkerJobDir(dir); // before the worker can take another grading into the folder
         worker.release();
-        await this.sandbox.removeJobDir(dir);
       },
     };
   }

@@ -4,6 +4,7 @@
  * size, and a grader runs at most `maxConcurrent` gradings at once. Real bwrap, real cgroups.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
 import { catalogJob, closeGraders, grader, makeSandboxRoot, notOk, scriptJob } from './sandbox-helpers';
@@ -28,6 +29,23 @@ const resultLine = (expl: string) => `print(json.dumps({"grade": 0, "comment": [
 it('the machine offers per-grading control groups (pids at least), so the tests below test them', () => {
   const g = grader(sandbox.root);
   expect(g.cgroups).toBeDefined();
+});
+
+// A zygote reports a job once all of it is reaped; an async grading's group still counts a pid when
+// bwrap's exit is seen, so it is removed and the next grading gets a new one (the old way).
+it('zygote: gradings one after another recycle one emptied control group and the worker\'s folder, each with its own inputs', async () => {
+  const g = grader(sandbox.root, { exec: 'zygote', poolSize: 1, maxConcurrent: 1 });
+  const paper = loadSamples('paper-scripts');
+  const jobGroups = () => g.cgroups!.controllers.map((parent) => readdirSync(parent).filter((n) => n.startsWith('job-')));
+  // one worker, one folder: each grading's inputs are its own (another exercise's grader or answer fails)
+  const greet = loadSamples('greet-script');
+  const failedChecks = [];
+  for (const [slug, archive] of [['paper-scripts', paper.good], ['greet-script', greet.good], ['paper-scripts', paper.bad[0].bytes]] as const) {
+    failedChecks.push(notOk((await g.grade(catalogJob(slug, archive))).comment).length > 0);
+  }
+  expect(failedChecks).toEqual([false, false, true]);
+  const groups = jobGroups();
+  expect(groups.map((names) => names.length)).toEqual(groups.map(() => 1));
 });
 
 it('a fork bomb in one submission does not starve gradings running beside it', async () => {
