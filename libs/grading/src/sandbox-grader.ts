@@ -2,11 +2,11 @@
  * The Grader port implemented with a sandboxed Python process per job (DESIGN §3, §8):
  * validate the archive in memory, write the inputs to the job's folder, run the grader under
  * limits and isolation, parse its JSON line, and always end the job (its folder removed, or a
- * zygote worker's kept for the worker's next grading, which replaces every input).
+ * zygote worker's emptied for the worker's next grading).
  * How the process is started (async, blocking, pool, zygote) is the JobRunner the wiring
  * chose (job-runner.ts); this path is the same for all of them.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -101,7 +101,7 @@ export class SandboxGrader implements Grader {
 }
 
 /**
- * The inputs, written synchronously (each file replaced whole): six small files into the page cache take ~0.1 ms of the event
+ * The inputs, written synchronously into an empty folder: six small files into the page cache take ~0.1 ms of the event
  * loop, where fs/promises paid three thread-pool round trips and a FileHandle per file — about 1 ms
  * more CPU per grading (issue 31; 600 job folders made, filled and removed on this host's ext4:
  * 1.5–1.8 ms of CPU each through fs/promises, 0.4–0.5 ms synchronously).
@@ -116,8 +116,6 @@ function writeInputs(jobDir: string, job: GradingJob, entries: ArchiveEntry[], g
     ...(graderCode ? [[GRADER_CODE_FILE, graderCode] as [string, Buffer]] : []),
   ];
   for (const [name, data] of files) writeFileSync(join(jobDir, name), data, { mode: 0o644 });
-  // A zygote worker's folder serves its gradings in turn: no earlier grading's compiled grader may stay.
-  if (!graderCode) rmSync(join(jobDir, GRADER_CODE_FILE), { force: true });
 }
 
 /** Limits whose signal names the cause; under bwrap a signal death shows as exit 128+n. */

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
 import { catalogJob, closeGraders, grader, makeSandboxRoot, notOk, scriptJob } from './sandbox-helpers';
@@ -33,7 +34,7 @@ it('the machine offers per-grading control groups (pids at least), so the tests 
 
 // A zygote reports a job once all of it is reaped; an async grading's group still counts a pid when
 // bwrap's exit is seen, so it is removed and the next grading gets a new one (the old way).
-it('zygote: gradings one after another recycle one emptied control group and the worker\'s folder, each with its own inputs', async () => {
+it('zygote: gradings one after another recycle one emptied control group and the worker\'s folder, each with its own inputs, none left behind', async () => {
   const g = grader(sandbox.root, { exec: 'zygote', poolSize: 1, maxConcurrent: 1 });
   const paper = loadSamples('paper-scripts');
   const jobGroups = () => g.cgroups!.controllers.map((parent) => readdirSync(parent).filter((n) => n.startsWith('job-')));
@@ -46,6 +47,9 @@ it('zygote: gradings one after another recycle one emptied control group and the
   expect(failedChecks).toEqual([false, false, true]);
   const groups = jobGroups();
   expect(groups.map((names) => names.length)).toEqual(groups.map(() => 1));
+  // and no submission stays on disk between gradings
+  const workerFolders = sandbox.leftovers().filter((d) => /\/zygote-/.test(d)).map((d) => join(sandbox.root, d, 'job'));
+  expect(workerFolders.map((folder) => readdirSync(folder))).toEqual([[]]);
 });
 
 it('a fork bomb in one submission does not starve gradings running beside it', async () => {
