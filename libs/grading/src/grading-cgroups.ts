@@ -78,8 +78,9 @@ export class GradingCgroups {
       name,
       procsFiles: dirs.map((d) => join(d, 'cgroup.procs')),
       release: async () => {
-        if (this.isEmpty(name)) this.idle.set(key, [...(this.idle.get(key) ?? []), name]);
-        else await removeAll(dirs);
+        if (!this.isEmpty(name)) return removeAll(dirs);
+        if (!this.idle.has(key)) this.idle.set(key, []);
+        this.idle.get(key)!.push(name);
       },
     };
   }

@@ -90,8 +90,7 @@ export class JobSandbox {
    * mkdtemp and two rmdirs, ~0.3–0.8 ms of the service's CPU).
    */
   async openWorkerJobDir(inbox: string): Promise<string> {
-    const dir = join(inbox, WORKER_JOB_DIR);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const dir = join(inbox, WORKER_JOB_DIR); // made with the inbox
     await this.attachCgroup(dir);
     return dir;
   }
@@ -103,8 +102,7 @@ export class JobSandbox {
    * page cache), its control groups released. The folder goes with the inbox.
    */
   async closeWorkerJobDir(dir: string): Promise<void> {
-    const cgroup = this.cgroupOf.get(dir);
-    this.cgroupOf.delete(dir);
+    const cgroup = this.detachCgroup(dir);
     emptyInputsDir(dir);
     await cgroup?.release();
   }
@@ -115,10 +113,19 @@ export class JobSandbox {
     this.cgroupOf.set(dir, await this.cgroups.acquire({ pids: l.processes, memoryBytes: l.gradingMemoryBytes }));
   }
 
-  /** A zygote worker's inbox (synchronous: the pool counts its workers as it starts them). */
+  /** The control groups `dir`'s grading held, no longer its (to release). */
+  private detachCgroup(dir: string): JobCgroup | undefined {
+    const cgroup = this.cgroupOf.get(dir);
+    this.cgroupOf.delete(dir);
+    return cgroup;
+  }
+
+  /** A zygote worker's inbox with its job folder (synchronous: the pool counts its workers as it starts them). */
   makeInbox(): string {
     mkdirSync(this.ownRoot, { recursive: true, mode: 0o700 });
-    return mkdtempSync(join(this.ownRoot, 'zygote-'));
+    const inbox = mkdtempSync(join(this.ownRoot, 'zygote-'));
+    mkdirSync(join(inbox, WORKER_JOB_DIR), { mode: 0o700 });
+    return inbox;
   }
 
   /** The grading's control group name, when `dir` has one (zygote jobs join it by name). */
@@ -128,8 +135,7 @@ export class JobSandbox {
 
   /** Removes a job folder and releases its control groups; a leftover is reported, never thrown. */
   async removeJobDir(dir: string): Promise<void> {
-    const cgroup = this.cgroupOf.get(dir);
-    this.cgroupOf.delete(dir);
+    const cgroup = this.detachCgroup(dir);
     await Promise.all([this.supervised ? removeInputsDir(dir) : removeDir(dir), cgroup?.release()]);
   }
 
