@@ -72,13 +72,14 @@ bench() {
 # left out), reference and this tree alternately. The reference may predate cpu.sh: this tree's
 # copy is compiled against the reference's grader (its baseline loop then lived in libs/admin-cli).
 port_cpu_tool() {
-  [ -f "$refdir/benchmarks/grader-baseline/cpu.sh" ] && [ -f "$refdir/benchmarks/grader-baseline/cpu-per-grading.ts" ] && return
+  # (ported again at every run: an earlier run's port may predate a change of this tree's copy)
+  git -C "$refdir" cat-file -e HEAD:benchmarks/grader-baseline/cpu-per-grading.ts 2>/dev/null && return
   sed "s#from './grader-baseline-runner'#from '../../libs/admin-cli/src/grader-baseline-runner'#" benchmarks/grader-baseline/cpu-per-grading.ts > "$refdir/benchmarks/grader-baseline/cpu-per-grading.ts"
   cat > "$refdir/benchmarks/grader-baseline/tsconfig.cpu.json" <<'JSON'
 {
   "extends": "../../tsconfig.build.json",
   "compilerOptions": { "outDir": "../../run/grader-cpu/dist", "rootDir": "../.." },
-  "include": ["../../libs/grading/src/**/*.ts", "../../libs/domain/src/**/*.ts", "../../libs/variant/src/**/*.ts", "../../libs/admin-cli/src/grader-baseline-runner.ts", "cpu-per-grading.ts"]
+  "include": ["../../libs/grading/src/**/*.ts", "../../libs/domain/src/**/*.ts", "../../libs/variant/src/**/*.ts", "../../libs/admin-cli/src/grader-baseline-runner.ts", "cpu-per-grading.ts", "../src/machine-speed.ts"]
 }
 JSON
   sed -e 's#benchmarks/grader-baseline/tsconfig.json#benchmarks/grader-baseline/tsconfig.cpu.json#' -e 's#run/grader-baseline/dist/#run/grader-cpu/dist/#' benchmarks/grader-baseline/cpu.sh > "$refdir/benchmarks/grader-baseline/cpu.sh"
@@ -90,7 +91,7 @@ step_grader() {
     for side in ref new; do
       quiet_down "$here"; quiet_down "$refdir"
       log "$side: grader CPU, round $round"
-      (cd "$(side_dir "$side")" && bash benchmarks/grader-baseline/cpu.sh --modes zygote,async --gradings 300) 2>&1 | tee -a "$out/$side.log" | grep -E 'CPU ms per grading' | sed "s/^/$side round $round: /" >> "$out/grader-cpu.txt" || log "$side: cpu.sh failed (see $side.log)"
+      (cd "$(side_dir "$side")" && bash benchmarks/grader-baseline/cpu.sh --modes zygote,async --gradings 300) 2>&1 | tee -a "$out/$side.log" | grep -E 'CPU ms per grading|speed probe' | sed "s/^/$side round $round: /" >> "$out/grader-cpu.txt" || log "$side: cpu.sh failed (see $side.log)"
     done
   done
 }

@@ -13,6 +13,7 @@ import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@she
 import { gradingLibDir, type ExecMode } from '@shellgrade/grading';
 // The loop of the grader baseline itself, compiled on its own (benchmarks/grader-baseline/tsconfig.json).
 import { runGraderBaseline } from './grader-baseline-runner';
+import { measureMachineSpeed } from '../src/machine-speed';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const concurrency = Number(arg('--concurrency') ?? 1);
   const gradings = Number(arg('--gradings') ?? 300);
   const short = Math.max(10, Math.round(gradings / 5));
+  // The host's speed before and after (hosts of one kind differ up to 2×; a probe may meet passing load).
+  const speedBefore = measureMachineSpeed();
   const rows = [];
   for (const exec of modes) {
     const a = await cpuOf(exec, concurrency, short);
@@ -58,12 +61,14 @@ async function main(): Promise<void> {
     rows.push({ exec, concurrency, gradings: gradings - short, msPerGrading, nodeMsPerGrading, failures: a.failures + b.failures });
     console.log(`${exec} x${concurrency}: ${msPerGrading} CPU ms per grading, of which the service (Node) ${nodeMsPerGrading} (${gradings - short} gradings, ${a.failures + b.failures} failed)`);
   }
+  const speedAfter = measureMachineSpeed();
+  console.log(`speed probe: scrypt 2^14 ${speedBefore.scryptN14Ms} ms before, ${speedAfter.scryptN14Ms} ms after`);
   const resultsDir = process.env.SG_RESULTS_DIR ?? join(gradingLibDir(), '..', '..', 'results');
   const outDir = resolve(arg('--out') ?? join(resultsDir, 'grader-cpu'));
   mkdirSync(outDir, { recursive: true });
   const createdAt = new Date().toISOString();
   const file = join(outDir, `${createdAt.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, JSON.stringify({ createdAt, machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model }, rows }, null, 2) + '\n');
+  writeFileSync(file, JSON.stringify({ createdAt, machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, speedBefore, speedAfter }, rows }, null, 2) + '\n');
   console.log(`written ${file}`);
   if (rows.some((r) => r.failures > 0)) process.exitCode = 1;
 }
