@@ -88,6 +88,21 @@ describe('k6 invocation of a run', () => {
     expect(inv.processEnv.K6_WEB_DASHBOARD_EXPORT).toBe(join(dir, 'k6-dashboard-run-1.html'));
   });
 
+  it("k6's Go collector runs less often (GOGC 400) unless the runner's environment sets GOGC", () => {
+    const dir = mkdtempSync(join(work, 'run-'));
+    const invocation = () => k6Invocation({ k6: 'k6', dir, tag: 'g', entry: 'http://127.0.0.1:3000', usersCsv: 'u.csv', profile: 'smoke', overrides: { reply: 'sync' } });
+    const before = process.env.GOGC;
+    try {
+      delete process.env.GOGC;
+      expect(invocation().processEnv.GOGC).toBe('400');
+      process.env.GOGC = '100';
+      expect(invocation().processEnv.GOGC).toBeUndefined(); // the runner's own, inherited by k6
+    } finally {
+      if (before === undefined) delete process.env.GOGC;
+      else process.env.GOGC = before;
+    }
+  });
+
   it('LOG_REQUESTS=on in the runner’s environment turns the request lines on; an override wins', () => {
     const dir = mkdtempSync(join(work, 'run-'));
     const before = process.env.LOG_REQUESTS;

@@ -25,7 +25,20 @@ PG_SETTINGS=(
   log_line_prefix='%m [%p] %u@%d '
 )
 
+# The application's role logs in over the unix socket with its password, as over TCP: the services
+# connect there (a query costs ~20 % less CPU than over loopback TCP, both sides counted). Every
+# other local login stays peer. The first matching line wins, so it goes before the peer line.
+PG_HBA_APP_LINE="local   all   $PG_USER   scram-sha-256"
+
 postgres_port() { echo "$PG_PORT"; }
+
+# Adds PG_HBA_APP_LINE to a data folder made before it existed (or by initdb); true when it was there.
+postgres_allow_app_socket() {
+  local hba="$PG_DATA/pg_hba.conf"
+  grep -qxF "$PG_HBA_APP_LINE" "$hba" && return 0
+  as_user postgres sed -i "0,/^local/s//$PG_HBA_APP_LINE\nlocal/" "$hba"
+  return 1
+}
 postgres_logs() { echo "$PG_DIR/log"; }
 
 postgres_install() { apt_ensure postgresql; }
@@ -40,6 +53,7 @@ postgres_start() {
       --auth-local=peer --auth-host=scram-sha-256 >"$PG_DIR/initdb.log" 2>&1 \
       || { cat "$PG_DIR/initdb.log" >&2; die "initdb failed"; }
   fi
+  postgres_allow_app_socket || true
   local args=(-D "$PG_DATA") setting
   for setting in "${PG_SETTINGS[@]}"; do args+=(-c "$setting"); done
   APP_ENV=("HOME=$PG_DIR" "LANG=C.UTF-8")
@@ -56,6 +70,7 @@ postgres_ready() { pg_isready -q -h 127.0.0.1 -p "$PG_PORT"; }
 pg_admin() { as_user postgres psql -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKET" -p "$PG_PORT" -U postgres -d postgres "$@"; }
 
 postgres_provision() {
+  postgres_allow_app_socket || pg_admin -c 'select pg_reload_conf()' >/dev/null
   pg_admin <<SQL >/dev/null
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER') THEN
@@ -70,6 +85,8 @@ SQL
 postgres_healthy() {
   postgres_ready &&
     [[ $(PGPASSWORD=$PG_PASSWORD PGCONNECT_TIMEOUT=3 psql -X -tAq -h 127.0.0.1 -p "$PG_PORT" \
+      -U "$PG_USER" -d "$PG_DB" -c 'select 1' 2>/dev/null) == 1 ]] &&
+    [[ $(PGPASSWORD=$PG_PASSWORD PGCONNECT_TIMEOUT=3 psql -X -tAq -h "$PG_SOCKET" -p "$PG_PORT" \
       -U "$PG_USER" -d "$PG_DB" -c 'select 1' 2>/dev/null) == 1 ]]
 }
 

@@ -1,5 +1,5 @@
 import { loadVariant } from './loader';
-import { hopRefusal, parseHopRoute } from './hops';
+import { hopRefusal, parseHopRoute, routedConnectionEnv } from './hops';
 import { decodeProcessConfig, PROCESS_ENV } from './process-config';
 import { variantProcesses } from './processes';
 
@@ -16,6 +16,11 @@ describe('one hop through a fault proxy (--hop-via)', () => {
     const services = procs.filter((p) => p.role !== 'haproxy');
     expect(services.map((p) => p.env.DATABASE_URL)).toEqual(services.map(() => 'postgres://shellgrade:shellgrade@127.0.0.1:58601/shellgrade'));
     expect(decodeProcessConfig(services[0].env[PROCESS_ENV]).upstreams?.exerciseUrl).toBe('http://127.0.0.1:8082');
+  });
+
+  it('postgres reached through its unix socket: the routed hop goes back to TCP, through the proxy', () => {
+    const local = { DATABASE_URL: 'postgres://shellgrade:pw@127.0.0.1:55432/shellgrade?host=%2Frepo%2Frun%2Fpostgres%2Fsocket', AMQP_URL: '', REDIS_URL: '' };
+    expect(routedConnectionEnv(parseHopRoute('postgres=127.0.0.1:58601'), local)).toEqual({ DATABASE_URL: 'postgres://shellgrade:pw@127.0.0.1:58601/shellgrade' });
   });
 
   it('refuses a hop the variant does not have and a malformed route', () => {

@@ -46,6 +46,7 @@ export function hopRefusal(spec: VariantSpec, hop: Hop): string | null {
 function withHostPort(url: string, via: string): string {
   const u = new URL(url);
   u.host = via;
+  u.searchParams.delete('host'); // a unix socket (connections.ts defaultDatabaseUrl) would bypass the proxy
   return u.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
 }
 
