@@ -92,6 +92,19 @@ postgres_healthy() {
 
 postgres_wipe() { rm -rf "$PG_DIR"; }
 
+# As the services' default (libs/variant connections.ts defaultDatabaseUrl): the socket while it exists.
 postgres_env() {
-  echo "export DATABASE_URL=postgres://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB"
+  local url="postgres://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB"
+  [[ -S $PG_SOCKET/.s.PGSQL.$PG_PORT ]] && url+="?host=$(url_encode "$PG_SOCKET")"
+  echo "export DATABASE_URL=$url"
+}
+
+# Percent-encodes every byte but [A-Za-z0-9._~-] (JavaScript's encodeURIComponent, for a path).
+url_encode() {
+  local s=$1 out="" c i
+  for ((i = 0; i < ${#s}; i++)); do
+    c=${s:i:1}
+    case $c in [A-Za-z0-9._~-]) out+=$c ;; *) printf -v c '%%%02X' "'$c"; out+=$c ;; esac
+  done
+  echo "$out"
 }
