@@ -4,9 +4,9 @@
 // database kept with a final status, and for broker variants what the broker saw acked. The
 // harness reads all of it from the outside: the database, RabbitMQ's management API.
 import { Client } from 'pg';
+import { LOOPBACK_DATABASE_URL } from '@shellgrade/variant';
 import { sleep } from './shell';
 
-export const DEFAULT_DATABASE_URL = 'postgres://shellgrade:shellgrade@127.0.0.1:55432/shellgrade';
 const RABBITMQ_MANAGEMENT = 'http://127.0.0.1:55673';
 
 export interface Audit {
@@ -109,7 +109,7 @@ export function judgeAudit(input: AuditInput): Audit {
   };
 }
 
-async function withDb<T>(fn: (db: Client) => Promise<T>, url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): Promise<T> {
+async function withDb<T>(fn: (db: Client) => Promise<T>, url = process.env.DATABASE_URL ?? LOOPBACK_DATABASE_URL): Promise<T> {
   const db = new Client({ connectionString: url });
   await db.connect();
   try {

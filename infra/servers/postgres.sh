@@ -82,13 +82,13 @@ SELECT 'CREATE DATABASE $PG_DB OWNER $PG_USER'
 SQL
 }
 
-postgres_healthy() {
-  postgres_ready &&
-    [[ $(PGPASSWORD=$PG_PASSWORD PGCONNECT_TIMEOUT=3 psql -X -tAq -h 127.0.0.1 -p "$PG_PORT" \
-      -U "$PG_USER" -d "$PG_DB" -c 'select 1' 2>/dev/null) == 1 ]] &&
-    [[ $(PGPASSWORD=$PG_PASSWORD PGCONNECT_TIMEOUT=3 psql -X -tAq -h "$PG_SOCKET" -p "$PG_PORT" \
-      -U "$PG_USER" -d "$PG_DB" -c 'select 1' 2>/dev/null) == 1 ]]
+# The application's role answers a query through <host> (an address, or the socket's folder).
+pg_app_answers_at() {
+  [[ $(PGPASSWORD=$PG_PASSWORD PGCONNECT_TIMEOUT=3 psql -X -tAq -h "$1" -p "$PG_PORT" \
+    -U "$PG_USER" -d "$PG_DB" -c 'select 1' 2>/dev/null) == 1 ]]
 }
+
+postgres_healthy() { postgres_ready && pg_app_answers_at 127.0.0.1 && pg_app_answers_at "$PG_SOCKET"; }
 
 postgres_wipe() { rm -rf "$PG_DIR"; }
 
