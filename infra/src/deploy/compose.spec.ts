@@ -78,7 +78,7 @@ describe('docker-compose generator', () => {
     expect(Object.keys(doc.services).sort()).toEqual(['migrate', 'monolith', 'postgres']);
     const mono = doc.services.monolith;
     expect(mono).toMatchObject({ image: 'shellgrade/app:0.1.0', deploy: { replicas: 1 }, ports: ['3000:3000'], restart: 'always' });
-    expect(mono.command).toEqual(['node', '--max-old-space-size=512', '--require', 'dist/libs/wiring/src/telemetry-preload.js', 'dist/services/monolith/src/main.js']);
+    expect(mono.command).toEqual(['node', '--max-old-space-size=512', '--no-memory-reducer', '--max-semi-space-size=16', '--require', 'dist/libs/wiring/src/telemetry-preload.js', 'dist/services/monolith/src/main.js']);
     expect(mono.environment).toMatchObject({
       DATABASE_URL: 'postgres://shellgrade:${SG_DB_PASSWORD:?generated in .env next to docker-compose.yml}@postgres:5432/shellgrade',
       SG_JWT_SECRET: '${SG_JWT_SECRET:?generated in .env next to docker-compose.yml}',

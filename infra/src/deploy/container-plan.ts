@@ -15,6 +15,7 @@ import {
 } from '@shellgrade/variant';
 import type { InstallationSecrets } from '../secrets';
 import { TELEMETRY_PRELOAD } from '../paths';
+import { SERVICE_V8_FLAGS } from '../service-node-flags';
 
 /** The roles whose processes grade (the monolith, the exercise service). */
 const gradesIn = (role: Role): boolean => role === 'monolith' || role === 'exercise';
@@ -108,7 +109,7 @@ export function roleDeployments(spec: VariantSpec, upstreams: Upstreams, secrets
       port,
       grades: gradesIn(role),
       // The preload starts tracing only when the spec traces (same as under pm2).
-      command: ['node', '--max-old-space-size=512', '--require', TELEMETRY_PRELOAD, `dist/services/${role}/src/main.js`],
+      command: ['node', '--max-old-space-size=512', ...SERVICE_V8_FLAGS, '--require', TELEMETRY_PRELOAD, `dist/services/${role}/src/main.js`],
       env: { ...env, ...spec.env },
     };
   });

@@ -21,6 +21,8 @@ describe('pm2 ecosystem', () => {
     const exercise = apps[5];
     expect(exercise.script).toMatch(/\/dist\/services\/exercise\/src\/main\.js$/);
     expect(exercise.node_args).toContain('--max-old-space-size=512');
+    // No memory reducer, a larger young generation: the idle-time GC of low rates (service-node-flags.ts).
+    for (const app of apps.filter((a) => a.name !== 'sg-haproxy')) expect(app.node_args).toEqual(expect.arrayContaining(['--no-memory-reducer', '--max-semi-space-size=16']));
     expect(decodeProcessConfig(exercise.env.SG_PROCESS)).toMatchObject({ role: 'exercise', replica: 1, port: 3301 });
     const haproxy = apps[10];
     expect(haproxy).toMatchObject({ script: '/usr/sbin/haproxy', interpreter: 'none', args: ['-db', '-f', options.haproxyConfig] });

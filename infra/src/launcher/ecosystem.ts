@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { variantProcesses, type PlacementOptions, type VariantProcess, type VariantSpec } from '@shellgrade/variant';
 import { LOG_DIR, REPO_ROOT, serviceMain, telemetryPreload } from '../paths';
+import { SERVICE_V8_FLAGS } from '../service-node-flags';
 
 export const HAPROXY_BIN = '/usr/sbin/haproxy';
 
@@ -74,6 +75,7 @@ export function pm2App(proc: VariantProcess, options: EcosystemOptions): Pm2App 
     // The telemetry preload must run before http/express/pg are required; it is a no-op unless SG_PROCESS says spec.tracing.enabled.
     node_args: [
       `--max-old-space-size=${options.maxOldSpaceMb ?? 512}`,
+      ...SERVICE_V8_FLAGS,
       '--enable-source-maps',
       '--require',
       telemetryPreload(),
