@@ -30,7 +30,7 @@ import { calibratedSaturation, resolveSuite } from './suites/resolve';
 import { runCacheStats, scrapeCaches } from './sweep/cache-stats';
 import { profilesMarkdown, readProfileDir } from './profiling/cpu-profile';
 import type { UpOptions } from '@shellgrade/launcher';
-import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown, variantStatus, variantUp, type VariantStatus } from './stack';
+import { entryUrl, processGroupsOf, resetProductions, seedStudents, variantDown, variantRunning, variantStatus, variantUp, type VariantStatus } from './stack';
 import { processIdentity, readWarmRecord, recordWarm, warmedBy } from './warm-processes';
 import { aggregateTest } from './test-aggregate';
 import type { Aggregated, PaperMetrics, RunRecord, TestMeta } from './types';
@@ -292,8 +292,9 @@ async function recordProvenance(ctx: TestContext): Promise<void> {
 
 /** Step 2: the variant up (left as found at the end), its entry URL. */
 async function bringUp(ctx: TestContext): Promise<void> {
-  const before = await variantStatus().catch(() => null);
-  ctx.wasUp = before !== null && isUp(before, ctx.opts.variant) && !ctx.opts.tracing && !ctx.opts.cpuProfile;
+  // Up means up as this run wants it: a preset started by hand is not the run's --kdf-cost or
+  // --tracing override, and a CPU-profiled run needs processes of its own (they write at exit).
+  ctx.wasUp = await variantRunning(ctx.upTarget, upFlags(ctx)).catch(() => false);
   phase(ctx.wasUp ? `variant ${ctx.opts.variant} already up` : `bringing up ${ctx.opts.variant}${ctx.opts.cpuProfile ? ' with CPU profiling' : ''}`);
   if (!ctx.wasUp) await variantUp(ctx.upTarget, upFlags(ctx));
   ctx.status = await variantStatus();

@@ -3,7 +3,7 @@
 // pm2) per call — several per benchmark run.
 import { z } from 'zod';
 import { runDbCommand } from '@shellgrade/admin-cli';
-import { launchVariant, stopVariant, variantStatus as launcherStatus, type UpOptions } from '@shellgrade/launcher';
+import { launchVariant, stopVariant, variantRunsAlready, variantStatus as launcherStatus, type UpOptions } from '@shellgrade/launcher';
 import { phase } from './log';
 import type { ProcessGroup } from './resource-sampler';
 
@@ -28,6 +28,11 @@ export type VariantStatus = z.infer<typeof variantStatusSchema>;
 /** `variant up` (a no-op when the variant is up and healthy); `options`: e.g. CPU profiles, a routed hop. */
 export async function variantUp(variantOrPath: string, options: UpOptions = {}): Promise<void> {
   await launchVariant(variantOrPath, options);
+}
+
+/** Whether exactly this spec (a run's overrides included) is already up and healthy: then `variantUp` would change nothing. */
+export function variantRunning(variantOrPath: string, options: UpOptions = {}): Promise<boolean> {
+  return variantRunsAlready(variantOrPath, options);
 }
 
 /** `variant down`; a failure is reported, not thrown (the caller is tidying up). */

@@ -9,7 +9,8 @@ import { k6Path } from '../src/k6-tool';
 import { defaultArchive, spsScript } from '../src/paths';
 import { runTest } from '../src/run-test';
 import { run } from '../src/shell';
-import { loadVariant } from '@shellgrade/variant';
+import { Pool } from 'pg';
+import { loadConnections, loadVariant } from '@shellgrade/variant';
 import { entryUrl, seedStudents, variantStatus, variantUp, type VariantStatus } from '../src/stack';
 import type { PaperMetrics, RunRecord } from '../src/types';
 
@@ -76,3 +77,25 @@ it('bench run (smoke, 1 run) writes a VALID result folder without stopping the v
   const after = await variantStatus();
   expect(after.processes.every((p) => p.status === 'online')).toBe(true);
 });
+
+it('bench run --kdf-cost over the preset already up runs the override: no student logs in at the preset cost', async () => {
+  process.env.SG_RESULTS_DIR = join(work, 'results');
+  expect(loadVariant('naked-mon').auth.kdfCost).not.toBe(1);
+  expect((await variantStatus()).variant).toBe('naked-mon'); // up with the preset's cost, as a researcher would leave it
+  await runTest({ variant: 'naked-mon', profile: 'smoke', runs: 1, pauseS: 0, kdfCost: 1, runId: 'e2e-smoke-kdf1' });
+  // A login at another cost than the stored hash's rewrites the hash at the service's cost
+  // (auth.service.ts needsRehash): had the preset served the run, its students' hashes would now be argon2id.
+  const students = readFileSync(join(work, 'results', 'e2e-smoke-kdf1', 'users.csv'), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[2]));
+  const db = new Pool({ connectionString: loadConnections().DATABASE_URL, max: 1 });
+  try {
+    const { rows } = await db.query<{ prefix: string; n: number }>(
+      "SELECT split_part(password_hash, '$', 1) || '$' || split_part(password_hash, '$', 2) AS prefix, count(*)::int AS n FROM users WHERE id = ANY($1) GROUP BY 1",
+      [students],
+    );
+    expect(rows).toEqual([{ prefix: 'scrypt$1', n: students.length }]);
+  } finally {
+    await db.end();
+    await variantUp('naked-mon'); // left as found for the next file
+  }
+});
+

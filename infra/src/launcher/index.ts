@@ -4,7 +4,7 @@
  * (npm, Node and pm2 started again: about a second each, several times per benchmark run).
  * Each call holds pm2's connection only while it runs.
  */
-import { down, status, up, type UpOptions, type VariantStatus } from './launcher';
+import { down, runsAlready, status, up, type UpOptions, type VariantStatus } from './launcher';
 import { withConnection } from './pm2';
 
 export type { ProcessStatus, UpOptions, VariantStatus } from './launcher';
@@ -12,6 +12,11 @@ export type { ProcessStatus, UpOptions, VariantStatus } from './launcher';
 /** `variant up`: switches to the variant (a no-op when it is up and healthy) and returns its status. */
 export function launchVariant(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
   return withConnection(() => up(nameOrPath, options));
+}
+
+/** Whether `launchVariant(nameOrPath, options)` would find exactly that spec up and healthy (launcher.ts runsAlready). */
+export function variantRunsAlready(nameOrPath: string, options: UpOptions = {}): Promise<boolean> {
+  return withConnection(() => runsAlready(nameOrPath, options));
 }
 
 /** `variant down`: stops the variant's processes (the native servers stay). */

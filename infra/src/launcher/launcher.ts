@@ -239,13 +239,27 @@ async function waitHealthy(procs: VariantProcess[], timeoutS: number): Promise<v
   }
 }
 
-export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
-  const spec = loadVariant(nameOrPath);
-  const placement: PlacementOptions = {
+function placementOf(options: UpOptions): PlacementOptions {
+  return {
     ...(options.listen ? { listen: options.listen } : {}),
     ...(options.listen && options.forceExposed ? { acceptWeakIsolation: true } : {}),
     ...(options.hop ? { hop: options.hop } : {}),
   };
+}
+
+/**
+ * Whether `up(nameOrPath, options)` would find its variant already running: the same spec
+ * (overrides such as a benchmark's hash cost included), placement and profiling, every process
+ * healthy. A caller that leaves things as it found them asks this, not whether a variant of the
+ * same name is up.
+ */
+export async function runsAlready(nameOrPath: string, options: UpOptions = {}): Promise<boolean> {
+  return alreadyUp(loadVariant(nameOrPath), placementOf(options), options.cpuProfileDir ? resolve(options.cpuProfileDir) : undefined);
+}
+
+export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
+  const spec = loadVariant(nameOrPath);
+  const placement = placementOf(options);
   const refusal = options.hop && hopRefusal(spec, options.hop.hop);
   if (refusal) throw new VariantSpecError(`--hop-via: ${refusal}`);
   // Before anything starts: the paper's unsafe grader settings stay on loopback unless forced.
