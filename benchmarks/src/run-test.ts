@@ -290,11 +290,23 @@ async function recordProvenance(ctx: TestContext): Promise<void> {
   await writeRunManifest({ dir: ctx.dir, runId: m.runId, startedAt: new Date().toISOString(), variant: m.variant, profileName: m.profileName, overrides: ctx.opts, profile: m.profile, machine: m.machine, placement: ctx.placementPlan });
 }
 
+/**
+ * Without overrides, the variant up under the run's name is used as it is, however its caller
+ * set it up (the faults runner routes a hop through its fault proxy and traces it first). With
+ * --kdf-cost or --tracing it must be running the run's own spec: a preset started by hand at its
+ * own hash cost is not the run's --kdf-cost 1. A CPU-profiled run always starts its own processes
+ * (they write their profiles at exit).
+ */
+async function upAsWanted(ctx: TestContext): Promise<boolean> {
+  if (ctx.opts.cpuProfile) return false;
+  if (ctx.upTarget !== ctx.opts.variant) return variantRunning(ctx.upTarget).catch(() => false);
+  const before = await variantStatus().catch(() => null);
+  return before !== null && isUp(before, ctx.opts.variant);
+}
+
 /** Step 2: the variant up (left as found at the end), its entry URL. */
 async function bringUp(ctx: TestContext): Promise<void> {
-  // Up means up as this run wants it: a preset started by hand is not the run's --kdf-cost or
-  // --tracing override, and a CPU-profiled run needs processes of its own (they write at exit).
-  ctx.wasUp = await variantRunning(ctx.upTarget, upFlags(ctx)).catch(() => false);
+  ctx.wasUp = await upAsWanted(ctx);
   phase(ctx.wasUp ? `variant ${ctx.opts.variant} already up` : `bringing up ${ctx.opts.variant}${ctx.opts.cpuProfile ? ' with CPU profiling' : ''}`);
   if (!ctx.wasUp) await variantUp(ctx.upTarget, upFlags(ctx));
   ctx.status = await variantStatus();
