@@ -98,4 +98,3 @@ it('bench run --kdf-cost over the preset already up runs the override: no studen
     await variantUp('naked-mon'); // left as found for the next file
   }
 });
-

@@ -247,6 +247,11 @@ function placementOf(options: UpOptions): PlacementOptions {
   };
 }
 
+/** Where the processes write their CPU profiles, absolute (it is part of what makes two `up`s the same). */
+function profileDirOf(options: UpOptions): string | undefined {
+  return options.cpuProfileDir ? resolve(options.cpuProfileDir) : undefined;
+}
+
 /**
  * Whether `up(nameOrPath, options)` would find its variant already running: the same spec
  * (overrides such as a benchmark's hash cost included), placement and profiling, every process
@@ -254,7 +259,7 @@ function placementOf(options: UpOptions): PlacementOptions {
  * same name is up.
  */
 export async function runsAlready(nameOrPath: string, options: UpOptions = {}): Promise<boolean> {
-  return alreadyUp(loadVariant(nameOrPath), placementOf(options), options.cpuProfileDir ? resolve(options.cpuProfileDir) : undefined);
+  return alreadyUp(loadVariant(nameOrPath), placementOf(options), profileDirOf(options));
 }
 
 export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
@@ -266,7 +271,7 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
   refuseUnsafeExposure(spec, options.listen ?? LOOPBACK, { force: options.forceExposed, forceFlag: '--force-exposed' });
   return withVariantLock(async () => {
     const source = nameOrPath;
-    const cpuProfileDir = options.cpuProfileDir ? resolve(options.cpuProfileDir) : undefined;
+    const cpuProfileDir = profileDirOf(options);
     if (await alreadyUp(spec, placement, cpuProfileDir)) {
       log(`${spec.name} is already up and healthy`);
       if (!options.skipServers) ensureServers(spec);
