@@ -1,4 +1,4 @@
-// e2e-variants: naked-mon, mon-x2, msa-1-2, msa-rabbitmq-1-2, msa-pipeline-1-2, msa-grpc-1-2, mon-redis, msa-1-1, msa-2-2-2, msa-grpc-1-1, msa-grpc-2-4-4
+// e2e-variants: naked-mon, mon-x2, msa-1-2, msa-zygote-1-2, msa-rabbitmq-1-2, msa-pipeline-1-2, msa-grpc-1-2, mon-redis, msa-1-1, msa-2-2-2, msa-grpc-1-1, msa-grpc-2-4-4
 /**
  * Issue 4: the same scenario R passes on every topology, and killing a replica under light
  * load loses no submission that was acknowledged with 201, and a request cut mid-flight leaves
@@ -114,6 +114,8 @@ const PRESETS: Preset[] = [
   // Matrix only: msa-1-2 without its internal balancer; cpu-profile.e2e.ts runs the smoke load on it.
   { variant: 'msa-1-1' },
   { variant: 'msa-1-2', path: 'REST microservices: the gateway to an Exercise MS behind HAProxy, which loses its upstream when killed', victim: 'sg-exercise-1', killInSuite: true },
+  // gateway.engine haproxy: HAProxy routes by the route table straight to the replicas (no Node gateway), and loses one when killed.
+  { variant: 'msa-zygote-1-2', path: 'HAProxy as the gateway, routing to the Exercise MS replicas', victim: 'sg-exercise-1', killInSuite: true },
   // Matrix only: the same REST hops as msa-1-2, with one more balancer (replicated gateways).
   { variant: 'msa-2-2-2' },
   { variant: 'msa-rabbitmq-1-2', path: 'grading jobs dispatched through RabbitMQ' },

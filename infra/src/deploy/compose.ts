@@ -7,7 +7,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stringify } from 'yaml';
-import { HAPROXY_PORTS, entryUrl, needsHaproxy, replicaCount, ROLE_BASE_PORT, variantServers, type VariantSpec } from '@shellgrade/variant';
+import { HAPROXY_PORTS, entryUrl, gatewayIsHaproxy, needsHaproxy, replicaCount, ROLE_BASE_PORT, variantServers, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { PACKAGE_VERSION, REPO_ROOT, RUN_DIR } from '../paths';
 import { installationSecrets, type InstallationSecrets } from '../secrets';
@@ -157,7 +157,12 @@ export function composeFiles(spec: VariantSpec, build = { context: '.', dockerfi
     files['haproxy.cfg'] = renderHaproxyConfig(
       haproxyModel(spec, { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:${ROLE_BASE_PORT[f.role]}` }),
     );
-    const published = [...(spec.entry === 'haproxy' ? [`${HAPROXY_PORTS.entry}:${HAPROXY_PORTS.entry}`] : []), internalPort(HAPROXY_PORTS.stats)];
+    const gatewayPort = ROLE_BASE_PORT.gateway;
+    const published = [
+      ...(spec.entry === 'haproxy' ? [`${HAPROXY_PORTS.entry}:${HAPROXY_PORTS.entry}`] : []),
+      ...(gatewayIsHaproxy(spec) ? [`${gatewayPort}:${gatewayPort}`] : []),
+      internalPort(HAPROXY_PORTS.stats),
+    ];
     services.haproxy = {
       image: SERVER_IMAGES.haproxy,
       volumes: ['./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'],

@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
+import { gatewayIsHaproxy, HAPROXY_PORTS, ROLE_BASE_PORT, variantServers, type NativeServer, type Role, type VariantSpec } from '@shellgrade/variant';
 import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { PACKAGE_VERSION, REPO_ROOT, RUN_DIR } from '../paths';
 import { CONTAINER_ISOLATION_FALLBACK, GRADER_APPARMOR_PROFILE, GRADER_APPARMOR_TEXT, gradesInSandboxes, kubernetesConfinement } from './confinement';
@@ -199,18 +199,24 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
 
   const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
   let entryService = { name: entryRole as string, port: ROLE_BASE_PORT[entryRole] };
-  if (spec.entry === 'haproxy') {
+  // HAProxy in front of the entry replicas (entry haproxy), or as the gateway itself (gateway.engine
+  // haproxy: it routes to the callees' Services; the Service named gateway leads to it).
+  const haproxyAs = spec.entry === 'haproxy' ? 'entry' : gatewayIsHaproxy(spec) ? 'gateway' : undefined;
+  if (haproxyAs) {
     const headless = `${entryRole}-pods`;
+    const haproxyPort = haproxyAs === 'entry' ? HAPROXY_PORTS.entry : ROLE_BASE_PORT.gateway;
     const cfg = renderHaproxyConfig(
       haproxyModel(spec, {
         kind: 'dns',
         label: 'Kubernetes',
-        only: ['entry'],
-        address: (f) => `${headless}.${ns}.svc.cluster.local:${ROLE_BASE_PORT[f.role]}`,
+        only: [haproxyAs],
+        address: (f) => `${f.name === 'entry' ? headless : f.role}.${ns}.svc.cluster.local:${ROLE_BASE_PORT[f.role]}`,
       }),
     );
     manifests.push(
-      service(spec, ns, headless, entryRole, [ROLE_BASE_PORT[entryRole]], true),
+      haproxyAs === 'entry'
+        ? service(spec, ns, headless, entryRole, [ROLE_BASE_PORT[entryRole]], true)
+        : service(spec, ns, 'gateway', 'haproxy', [haproxyPort]),
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(spec, ns, 'haproxy-config', 'haproxy'), data: { 'haproxy.cfg': cfg } },
       {
         apiVersion: 'apps/v1',
@@ -226,7 +232,7 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
                 {
                   name: 'haproxy',
                   image: SERVER_IMAGES.haproxy,
-                  ports: [{ containerPort: HAPROXY_PORTS.entry }, { containerPort: HAPROXY_PORTS.stats }],
+                  ports: [{ containerPort: haproxyPort }, { containerPort: HAPROXY_PORTS.stats }],
                   volumeMounts: [{ name: 'config', mountPath: '/usr/local/etc/haproxy', readOnly: true }],
                   readinessProbe: httpProbe(HAPROXY_PORTS.stats, '/healthz'),
                 },
@@ -236,9 +242,9 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
           },
         },
       },
-      service(spec, ns, 'haproxy', 'haproxy', [HAPROXY_PORTS.entry, HAPROXY_PORTS.stats]),
+      service(spec, ns, 'haproxy', 'haproxy', [haproxyPort, HAPROXY_PORTS.stats]),
     );
-    entryService = { name: 'haproxy', port: HAPROXY_PORTS.entry };
+    if (haproxyAs === 'entry') entryService = { name: 'haproxy', port: HAPROXY_PORTS.entry };
   }
   manifests.push({
     apiVersion: 'networking.k8s.io/v1',

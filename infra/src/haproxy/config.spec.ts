@@ -74,3 +74,54 @@ describe('haproxy.cfg for native variants', () => {
     expect(lines(cfg, /^bind /)).toEqual(['bind 127.0.0.1:8404', 'bind 0.0.0.0:8080', 'bind 127.0.0.1:8081', 'bind 127.0.0.1:8082']);
   });
 });
+
+describe('haproxy.cfg with HAProxy as the gateway (gateway.engine haproxy)', () => {
+  const withOrigins = (corsOrigins: string) => {
+    const spec = loadVariant('msa-zygote-1-2');
+    return renderHaproxyConfig(haproxyModel({ ...spec, http: { ...spec.http, corsOrigins } }));
+  };
+
+  it("routes the route table's exercise paths to the exercise replicas, the rest to the leftover", () => {
+    const cfg = withOrigins('');
+    haproxyAccepts(cfg);
+    expect(lines(cfg, /path_reg|use_backend|default_backend be_gateway/)).toEqual([
+      'acl to_exercise path_reg -i ^/api/(?:exercise-productions?|exercise-trials?|student-statements?)(?:/|$)',
+      'use_backend be_gateway_exercise if to_exercise',
+      'default_backend be_gateway_leftover',
+    ]);
+    const gatewayPart = cfg.slice(cfg.indexOf('frontend fe_gateway'), cfg.indexOf('frontend fe_exercise'));
+    expect(lines(gatewayPart, /^server /)).toEqual([
+      'server sg-leftover-0 127.0.0.1:3200 check',
+      'server sg-exercise-0 127.0.0.1:3300 check',
+      'server sg-exercise-1 127.0.0.1:3301 check',
+    ]);
+    expect(lines(gatewayPart, /^timeout server/)).toEqual(['timeout server 60000ms', 'timeout server 60000ms']);
+  });
+
+  it('answers preflights itself: the listed origins each with credentials, any other origin without', () => {
+    const cfg = withOrigins('http://spa.example, http://admin.example');
+    haproxyAccepts(cfg);
+    const answers = lines(cfg, /^http-request return status 204/);
+    expect(answers).toHaveLength(3);
+    expect(answers[0]).toContain('hdr "Access-Control-Allow-Origin" "http://spa.example"');
+    expect(answers[0]).toMatch(/if options asks_cors \{ req.hdr\(origin\) -m str http:\/\/spa.example \}$/);
+    expect(answers[1]).toContain('"http://admin.example"');
+    expect(answers[2]).not.toContain('Access-Control-Allow-Origin');
+    expect(answers[2]).toMatch(/if options asks_cors$/);
+    const any = lines(withOrigins('*'), /^http-request return status 204/);
+    expect(any).toHaveLength(1);
+    expect(any[0]).toContain('hdr "Access-Control-Allow-Origin" "*"');
+    expect(any[0]).not.toContain('Credentials');
+  });
+
+  it("answers HAProxy's own errors as problem+json naming the service, never its address", () => {
+    const cfg = withOrigins('');
+    const errors = lines(cfg, /^http-error status 50[234]/);
+    expect(errors).toHaveLength(6);
+    expect(errors.filter((l) => l.includes('"status":503'))).toEqual([
+      expect.stringContaining('the leftover service is not available right now; retry shortly'),
+      expect.stringContaining('the exercise service is not available right now; retry shortly'),
+    ]);
+    expect(errors.every((l) => l.includes('content-type "application/problem+json"') && !l.includes('127.0.0.1'))).toBe(true);
+  });
+});

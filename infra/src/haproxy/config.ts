@@ -5,17 +5,23 @@
  */
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
-import { balancedFrontends, HAPROXY_PORTS, LOOPBACK, type BalancedFrontend, type VariantSpec } from '@shellgrade/variant';
+import { balancedFrontends, HAPROXY_PORTS, isEntryFrontend, LOOPBACK, type BalancedFrontend, type VariantSpec } from '@shellgrade/variant';
 import { HAPROXY_TEMPLATE } from '../paths';
+import { gatewayRouting, type GatewayRouting } from './gateway-frontend';
 
-export interface HaproxyFrontendModel {
+interface ServersModel {
+  servers: { name: string; address: string }[];
+  serverTemplate?: { prefix: string; count: number; address: string };
+}
+
+export interface HaproxyFrontendModel extends ServersModel {
   name: string;
   port: number;
   bindAddress: string;
-  servers: { name: string; address: string }[];
-  serverTemplate?: { prefix: string; count: number; address: string };
   /** Appended to every server line, e.g. " maxconn 8". */
   serverOptions: string;
+  /** HAProxy as the gateway (gateway.engine haproxy): its routing, and a backend per routed service. */
+  gateway?: GatewayRouting & { backends: (ServersModel & { service: 'leftover' | 'exercise' })[] };
 }
 
 export interface HaproxyModel {
@@ -42,23 +48,22 @@ export type Placement =
  */
 export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: 'loopback' }, listen = LOOPBACK): HaproxyModel {
   const bindAddress = placement.kind === 'loopback' ? LOOPBACK : '*';
-  const bindOf = (f: BalancedFrontend) => (placement.kind === 'loopback' && f.name === 'entry' ? listen : bindAddress);
+  const bindOf = (f: BalancedFrontend) => (placement.kind === 'loopback' && isEntryFrontend(f) ? listen : bindAddress);
   const serverOptions = spec.haproxy.serverMaxconn ? ` maxconn ${spec.haproxy.serverMaxconn}` : '';
+  const serversOf = (f: BalancedFrontend): ServersModel =>
+    placement.kind === 'loopback'
+      ? { servers: f.servers.map((s) => ({ name: s.name, address: `${LOOPBACK}:${s.port}` })) }
+      : { servers: [], serverTemplate: { prefix: f.role, count: f.servers.length, address: placement.address(f) } };
   const frontends = balancedFrontends(spec)
     .filter((f) => placement.kind === 'loopback' || !placement.only || placement.only.includes(f.name))
-    .map((f): HaproxyFrontendModel => {
-      if (placement.kind === 'loopback') {
-        return { name: f.name, port: f.port, bindAddress: bindOf(f), serverOptions, servers: f.servers.map((s) => ({ name: s.name, address: `${LOOPBACK}:${s.port}` })) };
-      }
-      return {
-        name: f.name,
-        port: f.port,
-        bindAddress,
-        serverOptions,
-        servers: [],
-        serverTemplate: { prefix: f.role, count: f.servers.length, address: placement.address(f) },
-      };
-    });
+    .map((f): HaproxyFrontendModel => ({
+      name: f.name,
+      port: f.port,
+      bindAddress: bindOf(f),
+      serverOptions,
+      ...serversOf(f),
+      ...(f.routes ? { gateway: gatewayModel(spec, f.routes, serversOf) } : {}),
+    }));
   return {
     variant: spec.name,
     placement: placement.kind === 'loopback' ? 'native processes on loopback' : placement.label,
@@ -71,6 +76,19 @@ export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: '
     timeouts: spec.haproxy.timeouts,
     frontends,
   };
+}
+
+/** The gateway frontend's routing and, per routed service, its replicas as a backend of their own. */
+function gatewayModel(
+  spec: VariantSpec,
+  routes: NonNullable<BalancedFrontend['routes']>,
+  serversOf: (f: BalancedFrontend) => ServersModel,
+): NonNullable<HaproxyFrontendModel['gateway']> {
+  const backends = (['leftover', 'exercise'] as const).map((service) => ({
+    service,
+    ...serversOf({ name: service, role: service, port: 0, servers: routes[service] }),
+  }));
+  return { ...gatewayRouting(spec.http.corsOrigins, spec.gateway.upstreamTimeoutMs), backends };
 }
 
 let compiled: Handlebars.TemplateDelegate<HaproxyModel> | undefined;

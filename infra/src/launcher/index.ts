@@ -5,7 +5,7 @@
  * Each call holds pm2's connection only while it runs.
  */
 import { down, runsAlready, status, up, type UpOptions, type VariantStatus } from './launcher';
-import { withConnection } from './pm2';
+import { remove, withConnection } from './pm2';
 
 export type { ProcessStatus, UpOptions, VariantStatus } from './launcher';
 
@@ -30,3 +30,8 @@ export function variantStatus(): Promise<VariantStatus> {
 }
 
 export { HARNESS_LOCK, LockBusyError, PidLock, type LockHolder, type LockWait } from './lock';
+
+/** Takes one process of the variant away (pm2 no longer restarts it); the next `launchVariant` brings it back. */
+export function removeVariantProcess(name: string): Promise<void> {
+  return withConnection(() => remove(name));
+}

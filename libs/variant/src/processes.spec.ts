@@ -154,3 +154,30 @@ describe('variantServers', () => {
     expect(variantServers(off)).toEqual(['postgres', 'haproxy']);
   });
 });
+
+describe('gateway.engine haproxy', () => {
+  it('runs no Node gateway: HAProxy takes the gateway port, routes to every replica, and is the entry', () => {
+    const spec = loadVariant('msa-zygote-1-2');
+    expect(summary('msa-zygote-1-2')).toEqual(['sg-leftover-0@3200', 'sg-exercise-0@3300', 'sg-exercise-1@3301', 'sg-haproxy@3100']);
+    const [gateway] = balancedFrontends(spec);
+    expect(gateway).toMatchObject({ name: 'gateway', port: 3100, servers: [] });
+    expect(gateway!.routes).toEqual({
+      leftover: [{ name: 'sg-leftover-0', port: 3200 }],
+      exercise: [{ name: 'sg-exercise-0', port: 3300 }, { name: 'sg-exercise-1', port: 3301 }],
+    });
+    expect(entryUrl(spec)).toBe('http://127.0.0.1:3100');
+    expect(variantProcesses(spec, { listen: '0.0.0.0' }).find((p) => p.role === 'haproxy')!.healthUrl).toBe('http://127.0.0.1:3100/health');
+  });
+
+  it('is refused where HAProxy cannot stand in for the gateway, each with its reason', () => {
+    const msa = { name: 'h', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 1, leftover: 1, exercise: 1 }, gateway: { engine: 'haproxy' } };
+    expect(() => validateVariant(msa)).not.toThrow();
+    expect(() => validateVariant({ ...msa, transport: 'grpc' })).toThrow(/haproxy forwards HTTP: transport grpc needs engine node/);
+    expect(() => validateVariant({ ...msa, gateway: { engine: 'haproxy', pattern: 'offloading' } })).toThrow(/pattern offloading needs engine node/);
+    expect(() => validateVariant({ ...msa, replicas: { ...msa.replicas, gateway: 2 } })).toThrow(/one HAProxy is the gateway/);
+    expect(() => validateVariant({ ...msa, entry: 'haproxy' })).toThrow(/already the entry/);
+    expect(() => validateVariant({ name: 'm', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: 1 }, gateway: { engine: 'haproxy' } })).toThrow(
+      /a monolith has no gateway/,
+    );
+  });
+});

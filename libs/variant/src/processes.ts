@@ -42,16 +42,25 @@ export interface Upstreams {
 }
 
 export interface BalancedFrontend {
-  /** entry | leftover | exercise */
-  name: 'entry' | 'leftover' | 'exercise';
+  /** entry | leftover | exercise; gateway: HAProxy as the gateway (gateway.engine haproxy). */
+  name: 'entry' | 'leftover' | 'exercise' | 'gateway';
   port: number;
   role: Role;
+  /** The gateway frontend has none of its own: it routes to `routes`. */
   servers: { name: string; port: number }[];
+  /** Only the gateway frontend: each callee's replicas, chosen per request by the gateway's route table. */
+  routes?: Record<'leftover' | 'exercise', { name: string; port: number }[]>;
 }
 
-/** The roles a topology runs, in start order (callees before their callers). */
+/** The roles a topology runs as Node processes, in start order (callees before their callers). */
 export function variantRoles(spec: VariantSpec): Role[] {
-  return spec.topology === 'monolith' ? ['monolith'] : ['leftover', 'exercise', 'gateway'];
+  if (spec.topology === 'monolith') return ['monolith'];
+  return gatewayIsHaproxy(spec) ? ['leftover', 'exercise'] : ['leftover', 'exercise', 'gateway'];
+}
+
+/** gateway.engine haproxy: the variant's HAProxy is the gateway; no Node gateway runs. */
+export function gatewayIsHaproxy(spec: VariantSpec): boolean {
+  return spec.topology === 'msa' && spec.gateway.engine === 'haproxy';
 }
 
 export function replicaCount(spec: VariantSpec, role: Role): number {
@@ -76,11 +85,18 @@ export function servesGrpc(spec: VariantSpec, role: ProcessRole): boolean {
   return spec.transport === 'grpc' && (role === 'leftover' || role === 'exercise');
 }
 
-/** HAProxy frontends the spec needs: the entry when `entry: haproxy`, plus an internal one per replicated callee. */
+/**
+ * HAProxy frontends the spec needs: the gateway when `gateway.engine: haproxy` (on the gateway's
+ * port), the entry when `entry: haproxy`, plus an internal one per replicated callee.
+ */
 export function balancedFrontends(spec: VariantSpec): BalancedFrontend[] {
   const servers = (role: Role) =>
     Array.from({ length: replicaCount(spec, role) }, (_, i) => ({ name: processName(role, i), port: replicaPort(role, i) }));
   const frontends: BalancedFrontend[] = [];
+  if (gatewayIsHaproxy(spec)) {
+    const routes = { leftover: servers('leftover'), exercise: servers('exercise') };
+    frontends.push({ name: 'gateway', port: replicaPort('gateway', 0), role: 'gateway', servers: [], routes });
+  }
   const entryRole: Role = spec.topology === 'monolith' ? 'monolith' : 'gateway';
   if (spec.entry === 'haproxy') frontends.push({ name: 'entry', port: HAPROXY_PORTS.entry, role: entryRole, servers: servers(entryRole) });
   // transport grpc: the gateway's gRPC channels balance the callees themselves.
@@ -182,7 +198,7 @@ export function variantProcesses(spec: VariantSpec, options: PlacementOptions = 
   if (frontends.length > 0) {
     // Healthy once its first frontend routes /health to a live backend.
     const first = frontends[0];
-    const host = first.name === 'entry' ? reachableHost(options.listen ?? LOOPBACK) : LOOPBACK;
+    const host = isEntryFrontend(first) ? reachableHost(options.listen ?? LOOPBACK) : LOOPBACK;
     processes.push({
       name: processName('haproxy'),
       role: 'haproxy',
@@ -193,6 +209,11 @@ export function variantProcesses(spec: VariantSpec, options: PlacementOptions = 
     });
   }
   return processes;
+}
+
+/** The frontend clients reach (`--listen` moves it): the balanced entry, or HAProxy as the gateway. */
+export function isEntryFrontend(frontend: BalancedFrontend): boolean {
+  return frontend.name === 'entry' || frontend.name === 'gateway';
 }
 
 /** Native servers the variant needs, in start order. PostgreSQL always (the one shared database). */

@@ -312,7 +312,19 @@ export const authSchema = z.strictObject({
  */
 export const gatewayPatterns = ['proxy', 'aggregation', 'offloading'] as const;
 
+/**
+ * What runs the gateway. node: our NestJS gateway (the papers'), every pattern and transport,
+ * traced and metered. haproxy: the variant's HAProxy in its place, routing /api by the same
+ * route table (libs/gateway route-table.ts) straight to the replicas and answering CORS
+ * preflights itself — one C hop instead of a Node process answering every request (issue 31
+ * item 2: the Node hop was most of what msa costs above the monolith). Pattern proxy over http
+ * only; the trace of a request starts at the service it reaches, and the leftover serves the
+ * web app.
+ */
+export const gatewayEngines = ['node', 'haproxy'] as const;
+
 export const gatewaySchema = z.strictObject({
+  engine: z.enum(gatewayEngines).default('node'),
   pattern: z.enum(gatewayPatterns).default('proxy'),
   /** How long the gateway waits for an upstream answer (504 after it). */
   upstreamTimeoutMs: millis.default(60_000),
@@ -510,6 +522,7 @@ export const variantSpecSchema = z
     if (limits.enabled && limits.store === 'memory' && rateLimitedReplicas(spec.replicas) > 1) {
       issue(['auth', 'rateLimits', 'store'], 'memory counters are per process: with more than one monolith, leftover or exercise replica each would allow the limit again; expected redis (or leave it unset)');
     }
+    if (spec.gateway.engine === 'haproxy') haproxyGatewayIssues(spec, issue);
     const entryReplicas = spec.topology === 'monolith' ? r.monolith : r.gateway;
     if (spec.entry === 'direct' && entryReplicas !== undefined && entryReplicas > 1) {
       issue(['entry'], `direct needs exactly one ${spec.topology === 'monolith' ? 'monolith' : 'gateway'}; use haproxy`);
@@ -524,6 +537,18 @@ export const variantSpecSchema = z
   }));
 
 /** The most replicas of one role that checks rate limits (the gateway only forwards). */
+/** gateway.engine haproxy: what HAProxy can stand in for (it routes; it runs no pattern's code). */
+function haproxyGatewayIssues(
+  spec: { topology: string; transport: string; entry?: string; replicas: { gateway?: number }; gateway: { pattern: string } },
+  issue: (path: (string | number)[], message: string) => void,
+): void {
+  if (spec.topology !== 'msa') issue(['gateway', 'engine'], 'haproxy stands in for the gateway of topology msa (a monolith has no gateway)');
+  if (spec.transport !== 'http') issue(['gateway', 'engine'], `haproxy forwards HTTP: transport ${spec.transport} needs engine node`);
+  if (spec.gateway.pattern !== 'proxy') issue(['gateway', 'engine'], `haproxy only routes: pattern ${spec.gateway.pattern} needs engine node`);
+  if (spec.replicas.gateway !== undefined && spec.replicas.gateway !== 1) issue(['replicas', 'gateway'], 'expected 1 with gateway engine haproxy: one HAProxy is the gateway');
+  if (spec.entry === 'haproxy') issue(['entry'], 'gateway engine haproxy is already the entry: expected direct (or leave it unset)');
+}
+
 function rateLimitedReplicas(replicas: z.output<typeof replicasSchema>): number {
   return Math.max(replicas.monolith ?? 0, replicas.leftover ?? 0, replicas.exercise ?? 0);
 }

@@ -3,10 +3,14 @@
  * checked by the process's own login check (libs/auth's RequestAuthenticator) — no second way
  * of reading a token.
  */
-import { isStaff, type RequestAuthenticator } from '@shellgrade/auth';
+import { isStaff, REQUEST_AUTHENTICATOR, type RequestAuthenticator } from '@shellgrade/auth';
 import type { Role } from '@shellgrade/domain';
+import { serveWebApp } from '@shellgrade/http';
+import type { ServiceConfig } from '@shellgrade/variant';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import type { Request } from 'express';
+import { webAppOptionsOf } from './service-settings';
 
 const parseCookies = cookieParser();
 
@@ -25,4 +29,14 @@ function roleCheck(authenticator: RequestAuthenticator, allowed: (role: Role) =>
       return false;
     }
   };
+}
+
+/**
+ * The browser app at / with the console's /ops for staff and operators, served by a process that
+ * checks logins itself: the monolith, and the leftover when HAProxy is the gateway (gateway.engine
+ * haproxy sends it every path that is not the exercise service's).
+ */
+export function serveWebAppWithConsole(app: NestExpressApplication, cfg: ServiceConfig): void {
+  const authenticator = app.get<symbol, RequestAuthenticator>(REQUEST_AUTHENTICATOR, { strict: false });
+  serveWebApp(app, { ...webAppOptionsOf(cfg), isStaff: consoleStaffCheck(authenticator), isAdmin: consoleAdminCheck(authenticator) });
 }

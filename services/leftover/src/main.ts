@@ -1,11 +1,13 @@
 import { createHttpApp, listen } from '@shellgrade/http';
-import { loadServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf, serveTransport } from '@shellgrade/wiring';
+import { gatewayIsHaproxy, loadServiceConfig } from '@shellgrade/variant';
+import { httpOptionsOf, serveTransport, serveWebAppWithConsole } from '@shellgrade/wiring';
 import { LeftoverModule } from './app.module';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('leftover');
   const app = await createHttpApp(LeftoverModule.forRoot(cfg), httpOptionsOf(cfg, 'shellgrade leftover service'));
+  // gateway.engine haproxy: no Node gateway serves the browser app; HAProxy sends its paths here.
+  if (gatewayIsHaproxy(cfg.spec)) serveWebAppWithConsole(app, cfg);
   await listen(app, cfg.host, cfg.port, `leftover-${cfg.replica}`);
   await serveTransport(app, cfg, `leftover-${cfg.replica}`); // spec.transport grpc: the gRPC edge beside it
 }

@@ -1,15 +1,13 @@
-import { createHttpApp, listen, serveWebApp } from '@shellgrade/http';
+import { createHttpApp, listen } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { REQUEST_AUTHENTICATOR, type RequestAuthenticator } from '@shellgrade/auth';
-import { consoleAdminCheck, consoleStaffCheck, httpOptionsOf, webAppOptionsOf } from '@shellgrade/wiring';
+import { httpOptionsOf, serveWebAppWithConsole } from '@shellgrade/wiring';
 import { MonolithModule } from './app.module';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('monolith');
   const app = await createHttpApp(MonolithModule.forRoot(cfg), httpOptionsOf(cfg, 'shellgrade monolith'));
   // The browser app (dist/apps/web) at /, beside the API; the console's /ops (Jaeger relay, presets, runs) for staff accounts and operators.
-  const authenticator = app.get<symbol, RequestAuthenticator>(REQUEST_AUTHENTICATOR, { strict: false });
-  serveWebApp(app, { ...webAppOptionsOf(cfg), isStaff: consoleStaffCheck(authenticator), isAdmin: consoleAdminCheck(authenticator) });
+  serveWebAppWithConsole(app, cfg);
   await listen(app, cfg.host, cfg.port, `monolith-${cfg.replica}`);
 }
 
