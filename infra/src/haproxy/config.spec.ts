@@ -84,7 +84,8 @@ describe('haproxy.cfg with HAProxy as the gateway (gateway.engine haproxy)', () 
   it("routes the route table's exercise paths to the exercise replicas, the rest to the leftover", () => {
     const cfg = withOrigins('');
     haproxyAccepts(cfg);
-    expect(lines(cfg, /path_reg|use_backend|default_backend be_gateway/)).toEqual([
+    const gatewayFrontend = cfg.slice(cfg.indexOf('frontend fe_gateway'), cfg.indexOf('\nbackend be_gateway_leftover'));
+    expect(lines(gatewayFrontend, /path_reg|use_backend|default_backend/)).toEqual([
       'acl to_exercise path_reg -i ^/api/(?:exercise-productions?|exercise-trials?|student-statements?)(?:/|$)',
       'use_backend be_gateway_exercise if to_exercise',
       'default_backend be_gateway_leftover',
@@ -96,6 +97,9 @@ describe('haproxy.cfg with HAProxy as the gateway (gateway.engine haproxy)', () 
       'server sg-exercise-1 127.0.0.1:3301 check',
     ]);
     expect(lines(gatewayPart, /^timeout server/)).toEqual(['timeout server 60000ms', 'timeout server 60000ms']);
+    // The internal exercise frontend balances through the gateway's backend: each replica health-checked once.
+    expect(cfg.slice(cfg.indexOf('frontend fe_exercise'))).toContain('default_backend be_gateway_exercise');
+    expect(lines(cfg, /^server sg-exercise-0 /)).toHaveLength(1);
   });
 
   it('answers preflights itself: the listed origins each with credentials, any other origin without', () => {

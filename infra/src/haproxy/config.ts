@@ -20,6 +20,11 @@ export interface HaproxyFrontendModel extends ServersModel {
   bindAddress: string;
   /** Appended to every server line, e.g. " maxconn 8". */
   serverOptions: string;
+  /**
+   * The backend of the gateway frontend that already balances this role (gateway.engine haproxy):
+   * used instead of a backend of its own, so each replica is health-checked once, not twice.
+   */
+  sharedBackend?: string;
   /** HAProxy as the gateway (gateway.engine haproxy): its routing, and a backend per routed service. */
   gateway?: GatewayRouting & { backends: (ServersModel & { service: 'leftover' | 'exercise' })[] };
 }
@@ -54,7 +59,10 @@ export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: '
     placement.kind === 'loopback'
       ? { servers: f.servers.map((s) => ({ name: s.name, address: `${LOOPBACK}:${s.port}` })) }
       : { servers: [], serverTemplate: { prefix: f.role, count: f.servers.length, address: placement.address(f) } };
-  const frontends = balancedFrontends(spec)
+  const all = balancedFrontends(spec);
+  const gatewayBackendOf = (f: BalancedFrontend) =>
+    (f.name === 'leftover' || f.name === 'exercise') && all.some((g) => g.routes) ? { sharedBackend: `be_gateway_${f.name}` } : {};
+  const frontends = all
     .filter((f) => placement.kind === 'loopback' || !placement.only || placement.only.includes(f.name))
     .map((f): HaproxyFrontendModel => ({
       name: f.name,
@@ -63,6 +71,7 @@ export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: '
       serverOptions,
       ...serversOf(f),
       ...(f.routes ? { gateway: gatewayModel(spec, f.routes, serversOf) } : {}),
+      ...gatewayBackendOf(f),
     }));
   return {
     variant: spec.name,

@@ -6,7 +6,7 @@
 import { loadConnections } from './connections';
 import { routedConnectionEnv, routedUpstreams, type HopRoute } from './hops';
 import { encodeProcessConfig, PROCESS_ENV, processConfigOf } from './process-config';
-import type { Role, VariantSpec } from './spec';
+import { rateLimitStoreOf, type Role, type VariantSpec } from './spec';
 
 export const LOOPBACK = '127.0.0.1';
 /** Replica i of a role listens on base + i (the brief's port plan). */
@@ -219,7 +219,7 @@ export function isEntryFrontend(frontend: BalancedFrontend): boolean {
 /** Native servers the variant needs, in start order. PostgreSQL always (the one shared database). */
 export function variantServers(spec: VariantSpec): NativeServer[] {
   const servers: NativeServer[] = ['postgres'];
-  const redisRateLimits = spec.auth.rateLimits.enabled && spec.auth.rateLimits.store === 'redis';
+  const redisRateLimits = spec.auth.rateLimits.enabled && variantRoles(spec).some((role) => rateLimitStoreOf(spec, role) === 'redis');
   if (spec.cache === 'redis' || spec.dispatch === 'bullmq' || redisRateLimits) servers.push('redis');
   // dispatch pipeline: its filters' queues are RabbitMQ's.
   if (spec.dispatch === 'rabbitmq' || spec.dispatch === 'pipeline') servers.push('rabbitmq');

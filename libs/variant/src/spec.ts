@@ -262,8 +262,10 @@ export const rateLimitsSchema = z.strictObject({
   enabled: z.boolean({ error: 'expected true or false' }).default(true),
   /**
    * Where counters live: memory (one process) or redis (REDIS_URL, shared by every replica).
-   * Unset: redis when a role that checks limits (monolith, leftover, exercise) has more than
-   * one replica (else each replica would allow the limit again), memory otherwise.
+   * Unset: per role (rateLimitStoreOf) — redis for a role that checks limits (monolith, leftover,
+   * exercise) with more than one replica (else each replica would allow the limit again), memory
+   * for a role with one: each counter is checked by one role only, so a single leftover keeps
+   * exact login counters in memory while the exercise replicas share theirs.
    */
   store: z.enum(['memory', 'redis']).optional(),
   /** Failed logins of one account, from any client (password guessing against one student). */
@@ -532,11 +534,9 @@ export const variantSpecSchema = z
     ...spec,
     entry: spec.entry ?? defaultEntry(spec.topology, spec.replicas),
     broker: { ...spec.broker, queue: spec.broker.queue ?? DEFAULT_QUEUE[spec.dispatch] },
-    auth: { ...spec.auth, rateLimits: { ...spec.auth.rateLimits, store: spec.auth.rateLimits.store ?? defaultRateLimitStore(spec.replicas) } },
     admission: effectiveAdmission(spec.admission, spec.paper !== undefined),
   }));
 
-/** The most replicas of one role that checks rate limits (the gateway only forwards). */
 /** gateway.engine haproxy: what HAProxy can stand in for (it routes; it runs no pattern's code). */
 function haproxyGatewayIssues(
   spec: { topology: string; transport: string; entry?: string; replicas: { gateway?: number }; gateway: { pattern: string } },
@@ -549,13 +549,20 @@ function haproxyGatewayIssues(
   if (spec.entry === 'haproxy') issue(['entry'], 'gateway engine haproxy is already the entry: expected direct (or leave it unset)');
 }
 
+/** The most replicas of one role that checks rate limits (the gateway only forwards). */
 function rateLimitedReplicas(replicas: z.output<typeof replicasSchema>): number {
   return Math.max(replicas.monolith ?? 0, replicas.leftover ?? 0, replicas.exercise ?? 0);
 }
 
-/** Counters shared through Redis as soon as one limit is checked by several replicas. */
-function defaultRateLimitStore(replicas: z.output<typeof replicasSchema>): 'memory' | 'redis' {
-  return rateLimitedReplicas(replicas) > 1 ? 'redis' : 'memory';
+/**
+ * Where the rate-limit counters of one role live: the spec's store when it names one; else Redis
+ * exactly when the role runs more than one replica. Each counter is checked by one role only —
+ * logins and enrolment keys by the monolith or the leftover, submissions and trials by the
+ * monolith or the exercise replicas — so one replica's memory counters are exact.
+ */
+export function rateLimitStoreOf(spec: { replicas: z.output<typeof replicasSchema>; auth: { rateLimits: { store?: 'memory' | 'redis' } } }, role: Role): 'memory' | 'redis' {
+  if (spec.auth.rateLimits.store) return spec.auth.rateLimits.store;
+  return role !== 'gateway' && (spec.replicas[role] ?? 0) > 1 ? 'redis' : 'memory';
 }
 
 /** Each broker's conventional work-queue name (kept so queues of running brokers keep their names). */

@@ -2,7 +2,7 @@
  * The spec schema holds the one default of every auth, HTTP-edge and grader tunable (issue 14 item 1):
  * libs/auth, libs/http and libs/grading have none, so these values are what every process runs with.
  */
-import { archiveBoundsOf, authSchema, graderSchema, httpSchema, loadConnections, maxConcurrentGradings, validateVariant, warmPoolSize, type VariantSpecInput } from '../src';
+import { archiveBoundsOf, authSchema, graderSchema, httpSchema, loadConnections, maxConcurrentGradings, rateLimitStoreOf, validateVariant, variantServers, warmPoolSize, type VariantSpecInput } from '../src';
 
 const monolith = (replicas: number, extra: Partial<VariantSpecInput> = {}) =>
   validateVariant({ name: 'd', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: replicas }, ...extra });
@@ -75,23 +75,28 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
   });
 });
 
-describe('rate-limit store: shared counters as soon as a limit is checked by several replicas', () => {
-  it('one replica of every rate-limited role: memory', () => {
-    expect(monolith(1).auth.rateLimits.store).toBe('memory');
-    expect(validateVariant({ name: 'd', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 4, leftover: 1, exercise: 1 } }).auth.rateLimits.store).toBe(
-      'memory',
-    );
+describe('rate-limit store: shared counters where a role checks limits on several replicas', () => {
+  const msa = (replicas: { gateway: number; leftover: number; exercise: number }) =>
+    validateVariant({ name: 'd', description: 'x', topology: 'msa', dispatch: 'inline', replicas });
+
+  it('one replica of every rate-limited role: memory everywhere, and no Redis to start', () => {
+    expect(rateLimitStoreOf(monolith(1), 'monolith')).toBe('memory');
+    const spec = msa({ gateway: 4, leftover: 1, exercise: 1 });
+    expect([rateLimitStoreOf(spec, 'leftover'), rateLimitStoreOf(spec, 'exercise')]).toEqual(['memory', 'memory']);
+    expect(variantServers(spec)).not.toContain('redis');
   });
 
-  it('several monolith, leftover or exercise replicas: redis', () => {
-    expect(monolith(2).auth.rateLimits.store).toBe('redis');
-    expect(validateVariant({ name: 'd', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 1, leftover: 1, exercise: 2 } }).auth.rateLimits.store).toBe(
-      'redis',
-    );
+  it('several replicas of a role: redis for that role only (each counter is checked by one role)', () => {
+    expect(rateLimitStoreOf(monolith(2), 'monolith')).toBe('redis');
+    const spec = msa({ gateway: 1, leftover: 1, exercise: 2 });
+    // The single leftover checks every login: its memory counters are exact; the two exercise replicas share theirs.
+    expect([rateLimitStoreOf(spec, 'leftover'), rateLimitStoreOf(spec, 'exercise')]).toEqual(['memory', 'redis']);
+    expect(variantServers(spec)).toContain('redis');
   });
 
-  it('an explicit store wins; memory with several replicas only while the limits are off', () => {
-    expect(monolith(1, { auth: { rateLimits: { store: 'redis' } } }).auth.rateLimits.store).toBe('redis');
+  it('an explicit store wins for every role; memory with several replicas only while the limits are off', () => {
+    expect(rateLimitStoreOf(monolith(1, { auth: { rateLimits: { store: 'redis' } } }), 'monolith')).toBe('redis');
+    expect(rateLimitStoreOf(validateVariant({ ...msa({ gateway: 1, leftover: 1, exercise: 2 }), auth: { rateLimits: { store: 'redis' } } }), 'leftover')).toBe('redis');
     expect(() => monolith(2, { auth: { rateLimits: { store: 'memory' } } })).toThrow(/auth\.rateLimits\.store: memory counters are per process/);
     expect(monolith(2, { auth: { rateLimits: { enabled: false, store: 'memory' } } }).auth.rateLimits).toMatchObject({ enabled: false, store: 'memory' });
   });

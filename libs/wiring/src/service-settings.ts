@@ -3,7 +3,7 @@ import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { join, resolve } from 'node:path';
 import { bodyLimitFor, type ConsoleServerOptions, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
-import { listVariants, loadVariant, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
+import { listVariants, loadVariant, rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
 import { trustedProxiesOf } from './trusted-proxies';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
@@ -104,7 +104,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     },
     auth.secretPolicy,
   );
-  const { store, ...limits } = auth.rateLimits;
+  const store = rateLimitStoreOf(cfg.spec, cfg.role);
   return {
     jwtSecret: c.SG_JWT_SECRET,
     accessTtlSeconds: auth.accessTtlS,
@@ -115,7 +115,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
     identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
     trustedProxies: trustedProxiesOf(cfg),
-    rateLimits: { ...limits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
+    rateLimits: { ...auth.rateLimits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },
   };
 }
 

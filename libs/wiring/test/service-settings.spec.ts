@@ -131,6 +131,14 @@ describe('the HTTP edge, auth and identity', () => {
     expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });
   });
 
+  it('keep the counters of a single replica in memory: the one leftover of msa-1-2 checks every login, its two exercise replicas share theirs', () => {
+    const env = { SG_JWT_SECRET: 'a-secret-of-16-chars+', REDIS_URL: 'redis://cache:6379' };
+    const leftover = authConfigOf(serviceConfig(msa, 'leftover', env)).rateLimits;
+    expect(leftover).toMatchObject({ enabled: true, store: 'memory' });
+    expect(leftover.redisUrl).toBeUndefined();
+    expect(authConfigOf(serviceConfig(msa, 'exercise', env)).rateLimits).toMatchObject({ store: 'redis', redisUrl: 'redis://cache:6379' });
+  });
+
   it('pass every auth and HTTP-edge field a spec sets through unchanged', () => {
     const cfg = serviceConfig(
       {
