@@ -1,6 +1,6 @@
 /**
  * Consumes one work queue and its dead-letter queue, whatever the work: the single grading
- * worker (rabbitmq-consumer.ts) and each filter of dispatch: pipeline (pipeline-workers.ts)
+ * worker (RabbitMqConsumer, at the end of this file) and each filter of dispatch: pipeline (pipeline-workers.ts)
  * are this with their own `handle`. A message is acked only once `handle` resolved (its
  * outcome stored, or passed on to the next queue with a publisher confirm). A message that
  * keeps failing is retried with a growing delay; on its last allowed delivery the production
@@ -12,7 +12,8 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { Span } from '@opentelemetry/api';
 import type { z } from 'zod';
-import { DomainError, type ExerciseProduction, type ProductionRepository } from '@shellgrade/domain';
+import { DomainError, type ExerciseProduction, type GradingWorker, type ProductionRepository } from '@shellgrade/domain';
+import { gradingMessageSchema, type GradingMessage } from '@shellgrade/dispatch';
 import { ATTR, tracedConsume } from '@shellgrade/telemetry';
 import type { RabbitMqConnection } from './rabbitmq-connection';
 import type { Topology } from './topology';
@@ -215,5 +216,25 @@ function settle(ch: Channel, msg: ConsumeMessage, how: 'ack' | 'requeue' | 'dead
     else ch.nack(msg, false, how === 'requeue');
   } catch {
     // IllegalOperationError: channel closed; the message is redelivered to a live consumer.
+  }
+}
+
+/**
+ * The grading side of dispatch: rabbitmq: every exercise replica consumes the work queue
+ * (prefetch = its grading concurrency) with the one GradingWorker doing the whole grading per
+ * message. GradingWorker is idempotent, so a redelivery of a graded production is acked
+ * without regrading, and one whose answer deadline passed while it was queued ends expired
+ * without a sandbox. Retries, dead-lettering and the sync reply are QueueConsumer's.
+ */
+export type RabbitMqConsumerOptions = QueueConsumerOptions;
+
+export class RabbitMqConsumer extends QueueConsumer<GradingMessage> {
+  constructor(connection: RabbitMqConnection, worker: GradingWorker, productions: ProductionRepository, options: RabbitMqConsumerOptions) {
+    super(
+      connection,
+      { name: 'sg-consume', topology: connection.topology, schema: gradingMessageSchema, handle: ({ productionId, deadline }) => worker.grade(productionId, { deadline }) },
+      productions,
+      options,
+    );
   }
 }

@@ -1,11 +1,10 @@
-// The dispatch of a grading: the message and its id, inline dispatch, broker settings, the reply
-// budget, the sweep of interrupted gradings. Its neighbours, one job each (issue 32 item 2):
+// The dispatch of a grading: the message, its id and its reply budget, inline dispatch, broker
+// settings, the sweep of interrupted gradings. Its neighbours, one job each (issue 32 item 2):
 // @shellgrade/admission (how many a process takes in), @shellgrade/event-loop-pressure (how far
 // behind it runs), @shellgrade/refusal (what a refused submission is told), @shellgrade/pipeline-filters
 // (paper 003's check → grade → record).
 export * from './broker-settings';
 export * from './grading-message';
 export * from './inline-dispatch';
-export * from './reply-budget';
 export * from './within';
 export * from './interrupted-gradings';

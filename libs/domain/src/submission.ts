@@ -1,13 +1,15 @@
 /**
  * The student production submission (SPS) use case, written once for every variant:
  * check the statement, validate the archive, persist the production and its archive,
- * hand it to the configured dispatch. Grading itself is GradingWorker's job.
+ * hand it to the configured dispatch. Grading itself is GradingWorker's job. At the end of the
+ * file, the two rules both sides apply: the answer deadline and the archive's integrity.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ExerciseProduction } from './entities';
 import { DomainError, forbidden, notFound } from './errors';
 import { admitEverything } from './ports';
 import type {
+  ProductionOutcome,
   ArchiveStore,
   ArchiveValidator,
   Grader,
@@ -19,10 +21,6 @@ import type {
   SubmissionContext,
   SubmissionContextReader,
 } from './ports';
-import { expiredOutcome, isExpired } from './answer-deadline';
-import { sha256Hex, verifiedArchive } from './archive-integrity';
-
-export * from './answer-deadline';
 
 export interface SubmitCommand {
   userId: number;
@@ -158,7 +156,7 @@ export interface GradingGiven {
   archive?: Buffer;
   /** The statement and exercise (inline dispatch), so they are not read twice. */
   context?: SubmissionContext;
-  /** Epoch ms after which the client no longer waits: the grading is not started then (answer-deadline.ts). */
+  /** Epoch ms after which the client no longer waits: the grading is not started then (answerDeadlineOf, below). */
   deadline?: number;
 }
 
@@ -228,4 +226,50 @@ export class GradingWorker {
     if (!final) throw new DomainError('not-found', `production ${productionId} vanished while grading`);
     return final;
   }
+}
+
+/**
+ * The answer deadline of a submission (issue 31 item 3): the moment its client stops waiting
+ * for the feedback (its timeout, counted from when the request entered the system). A grading
+ * that would start later is not started — its answer could reach no one, and the sandbox time
+ * it would take is what the students still waiting need under overload. The production ends
+ * failed with a reason that starts `expired:` (final, counted by the audit; never lost).
+ */
+/** The prefix of an expired production's failure reason. */
+export const EXPIRED = 'expired';
+
+/** When the answer to a request received at `receivedAt` is due; undefined: no deadline (unknown arrival, or none configured). */
+export function answerDeadlineOf(receivedAt: number | undefined, budgetMs: number | undefined): number | undefined {
+  if (receivedAt === undefined || !Number.isFinite(receivedAt) || budgetMs === undefined) return undefined;
+  return receivedAt + budgetMs;
+}
+
+/** The outcome of a grading that must not start any more (`now` at or past `deadline`), else null. */
+export function expiredOutcome(deadline: number | undefined, now: number): ProductionOutcome | null {
+  if (deadline === undefined || now < deadline) return null;
+  const late = Math.round((now - deadline) / 100) / 10;
+  return { failureReason: `${EXPIRED}: not graded, its client had stopped waiting for the answer ${late} s before a grader was free (deadline ${new Date(deadline).toISOString()})` };
+}
+
+/** Whether a final production failed because its answer deadline passed before its grading could start. */
+export function isExpired(production: { status: string; failureReason: string | null }): boolean {
+  return production.status === 'failed' && (production.failureReason?.startsWith(`${EXPIRED}:`) ?? false);
+}
+
+export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The archive bytes a production's row holds, proven to be the ones submitted: not-found when
+ * none were stored, grading-failed (final: a corrupt archive is never regraded) when they no
+ * longer match the sha256 recorded with the row. One rule for every reader of a row's archive
+ * (the postgres archive store, a grading worker that read the archive with the row).
+ */
+export function verifiedArchive(productionId: number, bytes: Buffer | null | undefined, recordedSha256: string): Buffer {
+  if (!bytes) throw notFound('archive of exercise production', productionId);
+  const expected = recordedSha256.trim();
+  const actual = sha256Hex(bytes);
+  if (actual !== expected) {
+    throw new DomainError('grading-failed', `archive of production ${productionId} is corrupt (sha256 mismatch)`, { expected, actual });
+  }
+  return bytes;
 }

@@ -1,5 +1,5 @@
 /** Tunables of the sandboxed grader (DESIGN §3: exec mode and isolation are measured knobs). */
-import type { ArchiveBounds, ArchiveLimits } from './archive-limits';
+import type { ArchiveBounds, ArchiveLimits } from './validate-archive';
 
 export type ExecMode = 'async' | 'blocking' | 'pool' | 'zygote';
 export type Isolation = 'bwrap' | 'none';

@@ -1,4 +1,4 @@
-import { checkEntryName, resolveInTree } from '../src/archive-paths';
+import { checkEntryName, resolveInTree } from '../src/validate-archive';
 
 describe('checkEntryName', () => {
   it.each([

@@ -1,7 +1,7 @@
 /** The grader settings tests start from: the spec's defaults (libs/variant holds the one default of each). */
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { archiveBoundsOf, graderSchema, httpSchema, maxConcurrentGradings, warmPoolSize } from '@shellgrade/variant';
-import type { ArchiveBounds } from '../src/archive-limits';
+import type { ArchiveBounds } from '../src/validate-archive';
 import type { GraderOptions, SandboxLimits } from '../src/grader-options';
 
 const spec = graderSchema.parse({});

@@ -1,11 +1,11 @@
 /**
  * Spans around broker publish and consume. The consume span is a child of the
  * producer's span (extracted from headers) and carries the queue wait, so the trace
- * shows publish → queue wait → consume on one critical path.
+ * shows publish → queue wait → consume on one critical path. The trace context travels in the
+ * message headers (below: W3C trace-context and the publish time).
  */
-import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
-import { extractTraceContext, injectTraceHeaders, queueWaitMs, type MessageHeaders } from './propagation';
-import { ATTR, SPAN } from './span-names';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
+import { ATTR, PUBLISHED_AT_HEADER, SPAN } from './span-names';
 import { recordError, tracer, withSpan } from './with-span';
 
 export interface BrokerSpanInfo {
@@ -51,4 +51,37 @@ export async function tracedConsume<T>(
   } finally {
     span.end();
   }
+}
+
+/**
+ * W3C trace-context in message headers, so a broker consumer continues the producer's
+ * trace. Headers are a plain string map (AMQP headers, BullMQ job data, ...).
+ */
+export type MessageHeaders = Record<string, string>;
+
+/** Returns headers carrying the active context (traceparent/tracestate) and the publish time. */
+export function injectTraceHeaders(headers: MessageHeaders = {}, now: number = Date.now()): MessageHeaders {
+  const out: MessageHeaders = { ...headers };
+  propagation.inject(context.active(), out);
+  out[PUBLISHED_AT_HEADER] = String(now);
+  return out;
+}
+
+/** Context of the producer, to be used as the parent of the consume span. */
+export function extractTraceContext(headers: Record<string, unknown> | undefined): Context {
+  if (!headers) return ROOT_CONTEXT;
+  const carrier: MessageHeaders = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (typeof v === 'string') carrier[k] = v;
+    else if (Buffer.isBuffer(v)) carrier[k] = v.toString('utf8');
+  }
+  return propagation.extract(ROOT_CONTEXT, carrier);
+}
+
+/** Milliseconds the message waited in the queue, or undefined when the header is missing/bad. */
+export function queueWaitMs(headers: Record<string, unknown> | undefined, now: number = Date.now()): number | undefined {
+  const raw = headers?.[PUBLISHED_AT_HEADER];
+  const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+  const publishedAt = typeof text === 'string' || typeof text === 'number' ? Number(text) : NaN;
+  return Number.isFinite(publishedAt) ? Math.max(0, now - publishedAt) : undefined;
 }

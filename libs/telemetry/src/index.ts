@@ -5,7 +5,6 @@
  */
 export * from './span-names';
 export * from './with-span';
-export * from './propagation';
 export * from './broker-spans';
 export * from './traced-ports';
 export { startTracingUntilExit } from './tracing-lifecycle';

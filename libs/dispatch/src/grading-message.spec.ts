@@ -1,4 +1,4 @@
-import { replyWaitMs } from './reply-budget';
+import { replyWaitMs } from './grading-message';
 
 describe('replyWaitMs', () => {
   it('is the whole timeout without an arrival time', () => {
