@@ -1,6 +1,6 @@
 // A variant spec as an open multi-class queueing network: one station per role (replicas =
 // servers), the balancer, PostgreSQL and the broker, with per-class demands from a run.
-import { maxConcurrentGradings, type VariantSpec } from '@shellgrade/variant';
+import { gatewayIsHaproxy, maxConcurrentGradings, type VariantSpec } from '@shellgrade/variant';
 import { CLASSES, type ClassDemands, type Demands } from './demands';
 
 export interface Station {
@@ -28,7 +28,7 @@ const sum = (d: ClassDemands) => CLASSES.reduce((s, c) => s + d[c], 0);
 
 /** Whether the variant runs HAProxy (in front of the entry, or between replicated msa roles). */
 export function hasBalancer(spec: VariantSpec): boolean {
-  if (spec.entry === 'haproxy') return true;
+  if (spec.entry === 'haproxy' || gatewayIsHaproxy(spec)) return true;
   const r = spec.replicas;
   return spec.topology === 'msa' && ((r.leftover ?? 1) > 1 || (r.exercise ?? 1) > 1);
 }
@@ -62,7 +62,8 @@ export function networkOf(spec: VariantSpec, demands: Demands, cores: number): Q
   if (spec.topology === 'monolith') {
     stations.push(...gradingRole(spec, 'monolith', spec.replicas.monolith ?? 1, d.app, demands.gradingCpuS, cores));
   } else {
-    stations.push({ name: 'gateway', servers: spec.replicas.gateway ?? 1, demands: d.gateway });
+    // gateway.engine haproxy: the HAProxy station above is the gateway; no Node gateway runs.
+    if (!gatewayIsHaproxy(spec)) stations.push({ name: 'gateway', servers: spec.replicas.gateway ?? 1, demands: d.gateway });
     stations.push({ name: 'leftover', servers: spec.replicas.leftover ?? 1, demands: { session: d.app.session, sps: 0 } });
     stations.push(...gradingRole(spec, 'exercise', spec.replicas.exercise ?? 1, { session: 0, sps: d.app.sps }, demands.gradingCpuS, cores));
   }

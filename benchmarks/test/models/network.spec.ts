@@ -54,6 +54,13 @@ describe('variant spec → queueing network', () => {
     expect(net.stations.find((s) => s.name === 'exercise')!.demands).toEqual({ session: 0, sps: 0.1 });
   });
 
+  it('msa-zygote-1-2 (gateway.engine haproxy): HAProxy is the gateway station, no Node gateway, nothing left unmeasured', () => {
+    const net = networkOf(loadVariant('msa-zygote-1-2'), { ...demands, components: { ...demands.components, gateway: { session: 0, sps: 0 } } }, 2);
+    expect(names(net).slice(0, 2)).toEqual(['haproxy×1', 'leftover×1']);
+    expect(names(net)).not.toContain('gateway×1');
+    expect(net.unmeasured).toEqual([]);
+  });
+
   it('msa-rabbitmq-1-2: the broker is a station of the sps class; its async grader one station beside the loops, prefetch jobs per replica', () => {
     const net = networkOf(loadVariant('msa-rabbitmq-1-2'), demands, 2);
     expect(names(net)).toEqual(['haproxy×1', 'gateway×1', 'leftover×1', 'exercise×2', 'exercise-grader×2', 'broker×1', 'postgres×2']);
