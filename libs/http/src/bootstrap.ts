@@ -1,6 +1,6 @@
 /**
  * Creates and starts a NestJS HTTP service with the concerns every shellgrade service
- * shares: cookies, body limits (small JSON before authentication, no form bodies), CORS (+ OPTIONS
+ * shares: cookies, body limits (JSON parsed after authentication, small before it; no form bodies), CORS (+ OPTIONS
  * on every route), the cross-site guard (csrf.ts), no framing by other sites, problem+json errors,
  * request metrics, OpenAPI docs at /docs (for whom `opsAccess` says), graceful shutdown.
  */
@@ -11,12 +11,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { withApiContract } from '@shellgrade/api-contract';
 import cookieParser from 'cookie-parser';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { bodyLimitFor, carriesArchiveJson, SMALL_JSON_LIMIT_BYTES } from './body-limit';
+import type { NextFunction, Request, Response } from 'express';
 import { corsOptions } from './cors';
 import { crossSiteGuard } from './csrf';
 import { denyFraming } from './frame-denial';
 import { opsEndpointsGate, type OpsAccess } from './internal-request';
+import { jsonBeforeAuthentication, JsonBodiesAfterGuards } from './json-bodies';
 import { httpMetricsMiddleware } from './observability';
 import { problem, sendProblem } from './problem';
 import { ProblemFilter } from './problem.filter';
@@ -70,7 +70,9 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   app.use(cookieParser());
   if (opts.parseBodies !== false) {
     app.use(refuseFormBodies);
-    app.use(jsonBodies(opts.maxArchiveBytes));
+    // Only the API's routes check logins, in their guards: their JSON waits for them (json-bodies.ts).
+    app.use(jsonBeforeAuthentication());
+    app.useGlobalInterceptors(new JsonBodiesAfterGuards(opts.maxArchiveBytes));
   }
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();
@@ -88,15 +90,6 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
 function refuseFormBodies(req: Request, res: Response, next: NextFunction): void {
   if (!req.is('application/x-www-form-urlencoded')) return next();
   sendProblem(res, problem(415, 'form-encoded bodies are not accepted: send JSON (Content-Type: application/json), or multipart/form-data for an archive'));
-}
-
-/** JSON bodies: the archive limit on the routes whose JSON carries an archive, a small one everywhere else (body-limit.ts). */
-function jsonBodies(maxArchiveBytes: number) {
-  const small = express.json({ limit: SMALL_JSON_LIMIT_BYTES });
-  const large = express.json({ limit: bodyLimitFor(maxArchiveBytes) });
-  return (req: Request, res: Response, next: NextFunction): void => {
-    (carriesArchiveJson(req.path) ? large : small)(req, res, next);
-  };
 }
 
 /** Keeps idle connections longer than any caller in front of us does, so a reused connection is never cut mid-request. */

@@ -8,6 +8,7 @@ export * from './request-start';
 export * from './request-path';
 export * from './internal-request';
 export * from './body-limit';
+export * from './json-bodies';
 export * from './web-app';
 export * from './ops-results';
 export * from './ops-console';
