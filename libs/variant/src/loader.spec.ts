@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listVariants, loadVariant, VariantSpecError } from './loader';
+import { listVariants, loadVariant, variantsDir, VariantSpecError } from './loader';
 import { ADMISSION_DEFAULTS, admissionBounded, answerBudgetMsOf, loginAdmissionBounded } from './spec';
 
 const PRESETS = [
@@ -136,6 +136,45 @@ describe('admission control by default (issue 31 item 3)', () => {
   it('keeps what a preset sets, completing the rest', () => {
     expect(loadVariant('naked-mon-zygote-admission').admission).toMatchObject({ enabled: true, maxWaitS: 5, maxLoginEventLoopDelayMs: 50, answerDeadlineS: 60 });
     expect(loadVariant('naked-mon-async-admission').admission).toMatchObject({ maxWaitS: 8, maxLoginsInFlight: 16 });
+  });
+
+  /** A spec written next to copies of the presets, so it can extend any of them. */
+  const withPresets = mkdtempSync(join(tmpdir(), 'sg-admission-'));
+  cpSync(variantsDir(), withPresets, { recursive: true });
+  const own = (yaml: string) => {
+    const file = join(withPresets, 'own.yaml');
+    writeFileSync(file, yaml);
+    return loadVariant(file, withPresets).admission;
+  };
+  const gates = (a: ReturnType<typeof own>) => ({ submissions: admissionBounded(a), logins: loginAdmissionBounded(a), answerBudgetMs: answerBudgetMsOf(a) });
+
+  it('enabled: false is off whatever bounds the extended preset set: no submission gate, no login gate, no answer deadline', () => {
+    expect(gates(loadVariant('naked-mon-zygote-admission').admission)).toEqual({ submissions: true, logins: true, answerBudgetMs: 60_000 });
+    const off = own('extends: naked-mon-zygote-admission\ndescription: x\nadmission: { enabled: false }\n');
+    expect(off).toEqual({ enabled: false, retryAfterS: 5 });
+    expect(gates(off)).toEqual({ submissions: false, logins: false, answerBudgetMs: undefined });
+    // Bounds next to enabled: false (a spec built in code, not loaded) bind nothing either.
+    expect(gates({ enabled: false, retryAfterS: 5, maxSubmissionsInFlight: 1, maxLoginsInFlight: 1, answerDeadlineS: 1 })).toEqual({ submissions: false, logins: false, answerBudgetMs: undefined });
+  });
+
+  it('enabled: true turns it on with the defaults, over a paper preset too', () => {
+    const on = own('extends: naked-mon\ndescription: x\npaper: { source: "000", configuration: Naked MON }\nadmission: { enabled: true, maxWaitS: 2 }\n');
+    expect(on).toMatchObject({ ...ADMISSION_DEFAULTS, enabled: true, maxWaitS: 2 });
+    expect(gates(on)).toEqual({ submissions: true, logins: true, answerBudgetMs: 60_000 });
+  });
+
+  it('unset on a paper preset: only the bounds it sets itself apply, no defaults', () => {
+    const paper = 'extends: naked-mon\ndescription: x\npaper: { source: "000", configuration: Naked MON }\n';
+    expect(gates(own(paper))).toEqual({ submissions: false, logins: false, answerBudgetMs: undefined });
+    const bounded = own(`${paper}admission: { maxSubmissionsInFlight: 8 }\n`);
+    expect(bounded).toEqual({ enabled: true, retryAfterS: 5, maxSubmissionsInFlight: 8 });
+    expect(gates(bounded)).toEqual({ submissions: true, logins: false, answerBudgetMs: undefined });
+  });
+
+  it('unset on a non-paper preset: on, its own bounds completed by the defaults', () => {
+    const extended = own('extends: naked-mon-zygote-admission\ndescription: x\nadmission: { maxWaitS: 9 }\n');
+    expect(extended).toEqual({ ...loadVariant('naked-mon-zygote-admission').admission, maxWaitS: 9 });
+    expect(gates(extended)).toEqual({ submissions: true, logins: true, answerBudgetMs: 60_000 });
   });
 
   it("leaves a paper preset with the paper's behaviour: every submission admitted and graded", () => {

@@ -368,9 +368,14 @@ export const haproxySchema = z.strictObject({
  * cannot starve them of a place. On by default in every preset that reproduces no paper
  * configuration (no `paper` field; ADMISSION_DEFAULTS fill the bounds it leaves unset); a paper
  * preset keeps the paper's behaviour (admit everything, grade everything) unless it sets a bound.
+ * `enabled: false` is off: no gate, no answer deadline, whatever bounds an extended preset set.
  */
 export const admissionSchema = z.strictObject({
-  /** Unset: on unless the spec names a paper configuration; false: only the bounds set here apply (none: the papers' behaviour). */
+  /**
+   * Unset: on unless the spec names a paper configuration (a paper preset still applies the bounds it
+   * sets itself, without defaults); false: off, the papers' behaviour — a bound inherited through
+   * `extends` must not keep shedding submissions in a spec that turned admission off.
+   */
   enabled: z.boolean().optional(),
   /**
    * How long after a submission arrived its client still waits for the answer (its timeout; the
@@ -411,25 +416,31 @@ export const ADMISSION_DEFAULTS = {
 
 type Admission = z.output<typeof admissionSchema>;
 
-/** The admission a spec runs with: its own bounds, completed by ADMISSION_DEFAULTS when on (explicitly, or by not reproducing a paper). */
+/**
+ * The admission a spec runs with: off (no bound at all) when it says `enabled: false`; its own bounds
+ * completed by ADMISSION_DEFAULTS when on (explicitly, or by not reproducing a paper); a paper
+ * preset's own bounds alone otherwise (on when it sets any).
+ */
 export function effectiveAdmission(admission: Admission, reproducesPaper: boolean): Admission {
-  const on = admission.enabled ?? !reproducesPaper;
-  return on ? { ...ADMISSION_DEFAULTS, ...admission, enabled: true } : { ...admission, enabled: false };
+  if (admission.enabled === false) return { enabled: false, retryAfterS: admission.retryAfterS };
+  if (admission.enabled === true || !reproducesPaper) return { ...ADMISSION_DEFAULTS, ...admission, enabled: true };
+  const own = { ...admission, enabled: true };
+  return admissionBounded(own) || loginAdmissionBounded(own) || answerBudgetMsOf(own) !== undefined ? own : { ...admission, enabled: false };
 }
 
-/** Whether the spec bounds the admission of submissions at all (either bound set). */
+/** Whether the spec bounds the admission of submissions at all (on, and either bound set). */
 export function admissionBounded(a: z.output<typeof admissionSchema>): boolean {
-  return a.maxSubmissionsInFlight !== undefined || a.maxWaitS !== undefined;
+  return a.enabled !== false && (a.maxSubmissionsInFlight !== undefined || a.maxWaitS !== undefined);
 }
 
-/** How long after its arrival a submission's client still waits for the answer, in ms; undefined: no answer deadline. */
+/** How long after its arrival a submission's client still waits for the answer, in ms; undefined: no answer deadline (or admission off). */
 export function answerBudgetMsOf(a: z.output<typeof admissionSchema>): number | undefined {
-  return a.answerDeadlineS === undefined ? undefined : Math.round(a.answerDeadlineS * 1000);
+  return a.enabled === false || a.answerDeadlineS === undefined ? undefined : Math.round(a.answerDeadlineS * 1000);
 }
 
-/** Whether the spec bounds the password checks of logins (any bound set). */
+/** Whether the spec bounds the password checks of logins (on, and any bound set). */
 export function loginAdmissionBounded(a: z.output<typeof admissionSchema>): boolean {
-  return a.maxLoginsInFlight !== undefined || a.maxLoginWaitS !== undefined || a.maxLoginEventLoopDelayMs !== undefined;
+  return a.enabled !== false && (a.maxLoginsInFlight !== undefined || a.maxLoginWaitS !== undefined || a.maxLoginEventLoopDelayMs !== undefined);
 }
 
 const envName = /^[A-Z_][A-Z0-9_]*$/;

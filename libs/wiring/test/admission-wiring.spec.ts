@@ -4,14 +4,14 @@
  * variable, and SubmissionService is built here over the root's ports with its admission gate.
  */
 import { Test } from '@nestjs/testing';
-import { ARCHIVE_STORE, ARCHIVE_VALIDATOR, GRADING_DISPATCH, LOGIN_ADMISSION, PRODUCTION_REPOSITORY, SUBMISSION_CONTEXT, SubmissionService, type LoginAdmission } from '@shellgrade/domain';
+import { admitEverything, ARCHIVE_STORE, ARCHIVE_VALIDATOR, GRADING_DISPATCH, LOGIN_ADMISSION, PRODUCTION_REPOSITORY, SUBMISSION_ADMISSION, SUBMISSION_CONTEXT, SubmissionService, type LoginAdmission } from '@shellgrade/domain';
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
 import { loginAdmission, portsModule, submissions } from '../src';
 
-/** naked-mon (a paper preset: admission off) with these admission bounds. */
+/** naked-mon (a paper preset: admission off) with these admission bounds, on unless `enabled` says otherwise. */
 function config(bounds: Partial<VariantSpec['admission']> = {}): ServiceConfig {
   const base = loadVariant('naked-mon');
-  const spec: VariantSpec = { ...base, admission: { ...base.admission, ...bounds } };
+  const spec: VariantSpec = { ...base, admission: { ...base.admission, enabled: true, ...bounds } };
   return { ...processConfigOf(spec, 'monolith', 0, { host: '127.0.0.1', port: 3000 }), connections: loadConnections({}) };
 }
 
@@ -36,6 +36,13 @@ describe('admission wiring', () => {
 
   it('binds no login gate when the spec leaves logins unbounded (AuthService then admits every login)', () => {
     expect(loginAdmission(config())).toEqual([]);
+  });
+
+  it('binds neither gate when admission is off, whatever bounds are set beside it', async () => {
+    const off = config({ enabled: false, maxSubmissionsInFlight: 1, maxWaitS: 0.001, maxLoginsInFlight: 1, maxLoginWaitS: 0.001, answerDeadlineS: 1 });
+    expect(loginAdmission(off)).toEqual([]);
+    const moduleRef = await Test.createTestingModule({ imports: [portsModule([...submissionPorts, ...submissions(off)])] }).compile();
+    expect(moduleRef.get(SUBMISSION_ADMISSION)).toBe(admitEverything);
   });
 
   it('builds SubmissionService over the ports the root bound, with the spec admission as its gate', async () => {
