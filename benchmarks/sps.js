@@ -1,4 +1,5 @@
-// The paper's load test (000 ShellOnYou §IV) for any variant:
+// The paper's load test (000 ShellOnYou §IV) for any variant, played by scenario R's client or,
+// with a profile whose client is "original" (k6/profiles.json), by the original load test's:
 //   k6 run -e SG_K6_OPTIONS=/abs/k6-options.json benchmarks/sps.js
 // One options file (schema shellgrade.k6-options/1, script "sps": benchmarks/src/k6-options.ts):
 // profile (paper|small|smoke|…), baseUrl, usersCsv, archive, productionData (a production_data
@@ -13,6 +14,8 @@ import { readOptions } from '../k6/lib/options.js';
 import { REQUEST_TYPES, stageThresholds } from '../k6/lib/metrics.js';
 import { paperMetricsByStage } from '../k6/lib/paper-metrics.js';
 import { scenarioR } from '../k6/lib/scenario-r.js';
+import { scenarioOriginal } from '../k6/lib/scenario-original.js';
+import { sleep } from 'k6';
 import { productionDataJson } from '../k6/lib/sps-body.js';
 import { summaryText } from '../k6/lib/summary-text.js';
 import { parseUsersCsv } from '../k6/lib/users.js';
@@ -42,9 +45,15 @@ export const options = {
   discardResponseBodies: true,
   // Checks and the many counters are enough; one sample per request is kept in the trends only.
   systemTags: ['status', 'method', 'name', 'scenario', 'expected_response', 'error_code'],
+  // The quiet spell is spent in setup: k6's default setup timeout is 60 s.
+  setupTimeout: `${Math.ceil(cfg.quietS) + 60}s`,
 };
 
+const scenario = cfg.client === 'original' ? scenarioOriginal : scenarioR;
+
 export function setup() {
+  // The original's `nothingFor`: the system sees no request for quietS before the load (its ramp) starts.
+  if (cfg.quietS > 0) sleep(cfg.quietS);
   const startMs = Date.now();
   // The runner judges k6's CPU from here on: VU initialisation before it sends no request.
   console.log(JSON.stringify({ sg: 'start', start_ms: startMs }));
@@ -52,7 +61,7 @@ export function setup() {
 }
 
 export default function (data) {
-  scenarioR({ cfg, users, productionData, startMs: data.startMs });
+  scenario({ cfg, users, productionData, startMs: data.startMs });
 }
 
 export function handleSummary(data) {

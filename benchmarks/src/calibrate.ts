@@ -1,7 +1,10 @@
 // `bench calibrate`: steps the arrival peak on one variant (one short run per step) until the
 // first step that fails the SLO, then bisects between the last sustained and that first failed
 // rate to 1 it/s (issue 31 item 6), so the sustainable rate is one number — the basis for sizing
-// the `small` profile and for comparing variants (benchmarks/README.md).
+// the `small` profile and for comparing variants (benchmarks/README.md). With `--scenario original`
+// every probe is one step of the original ShellOnYou load test as its own client plays it (profile
+// `original`: no warm-up, a 10 s quiet spell, 10 s ramp + 60 s, no retries) and judged as that
+// client sees it: 0 KO of any request over the whole step, SPS p95 ≤ 2 s.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { meetsSlo } from './findings/loads';
@@ -27,7 +30,22 @@ export interface CalibrationStep {
   sustained: boolean;
   /** How the rate was chosen: one of the ascending steps, or a bisection probe between them. */
   phase: 'step' | 'bisection';
+  /** KO of every request type over the whole step, and the first KO causes (the original's client judges by them). Absent in older files. */
+  ko?: number | null;
+  koCauses?: Record<string, number>;
+  /** KO per request type (login, opt_sps, …): a refused login is not a failed grading. */
+  koByType?: Record<string, number>;
 }
+
+/** Whose client plays the users: scenario R's (this harness's) or the original load test's. */
+export type CalibrationScenario = 'r' | 'original';
+
+/** Per scenario: the profile each probe runs and its step, unless --ramp-s/--hold-s say otherwise. */
+export const SCENARIO_PROTOCOL: Record<CalibrationScenario, { profile: string; rampS: number; holdS: number; warmUp: 'auto' | 'never' }> = {
+  r: { profile: 'small', rampS: 10, holdS: 30, warmUp: 'auto' },
+  // k6/lib/original.js ORIGINAL_STEP: 10 s ramp + 60 s, after the profile's 10 s quiet spell.
+  original: { profile: 'original', rampS: 10, holdS: 60, warmUp: 'never' },
+};
 
 /** The model's saturation rate the steps were placed around (`--from-model`), to set beside the measured one. */
 export interface PredictedSaturation {
@@ -38,6 +56,8 @@ export interface PredictedSaturation {
 
 export interface Calibration {
   variant: string;
+  /** Whose client measured it (absent in older files: scenario R). */
+  scenario?: CalibrationScenario;
   predicted?: PredictedSaturation;
   rampS: number;
   holdS: number;
@@ -85,6 +105,48 @@ export function stepOf(peak: number, a: Aggregated, phase: CalibrationStep['phas
   };
   return { ...step, sustained: !saturated && meetsSlo(step) };
 }
+
+/**
+ * A step as the original load test's client sees it (Gatling's counts over the whole step, ramp
+ * included): sustained when no request of any type was KO — a refused login is a KO like a failed
+ * submission — and the SPS p95 is within 2 s, in a VALID run. Nothing about keeping up: the
+ * original's protocol has no such rule, and a step with 0 KO has answered every user it started.
+ */
+export function originalStepOf(peak: number, a: Aggregated, phase: CalibrationStep['phase'] = 'step'): CalibrationStep {
+  const m = (k: string): number | null => a.paper[k]?.mean ?? null;
+  const ko = m('KO');
+  const p95 = m('sps.p95');
+  const cpu = a.resources.machineCpuSPerOk?.mean;
+  const positive = (re: RegExp): Record<string, number> =>
+    Object.fromEntries(
+      Object.keys(a.paper)
+        .map((k) => [k, re.exec(k)?.[1]] as const)
+        .filter(([k, name]) => name !== undefined && (a.paper[k]?.mean ?? 0) > 0)
+        .map(([k, name]) => [name!, a.paper[k]!.mean!]),
+    );
+  const koCauses = positive(/^koCauses\.(\w+)$/);
+  const koByType = positive(/^perType\.(\w+)\.ko$/);
+  const failed = !a.valid || ko === null || ko > 0;
+  return {
+    peak,
+    runId: a.meta.runId,
+    valid: a.valid,
+    spsEfr: m('sps.efr_paper'),
+    spsP95Ms: p95,
+    spsThroughputHold: m('sps.throughputHold'),
+    rac: m('RAC'),
+    machineCpuSPerOkMs: cpu === undefined ? null : cpu * 1000,
+    saturated: failed,
+    sustained: !failed && p95 !== null && p95 <= ORIGINAL_SPS_P95_MS,
+    phase,
+    ko,
+    koCauses,
+    koByType,
+  };
+}
+
+/** The original protocol's latency bound on the SPS (k6/lib/original.js ORIGINAL_STEP.spsP95Ms). */
+export const ORIGINAL_SPS_P95_MS = 2000;
 
 /** The highest peak before the first saturated one, over every probe in ascending rate. */
 export function recommend(steps: Pick<CalibrationStep, 'peak' | 'saturated'>[]): number | null {
@@ -149,11 +211,35 @@ export async function measuredValid<S extends { valid: boolean }>(measure: (atte
   return { step, setAside };
 }
 
-export function calibrate(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
+export interface CalibrationInput {
+  variant: string;
+  peaks: number[];
+  /** Default: the scenario's (SCENARIO_PROTOCOL). */
+  rampS?: number;
+  holdS?: number;
+  predicted?: PredictedSaturation;
+  kdfCost?: number;
+  placement?: PlacementRequest;
+  /** Default r. */
+  scenario?: CalibrationScenario;
+}
+
+export function calibrate(input: CalibrationInput): Promise<Calibration> {
   return exclusive(`bench calibrate ${input.variant}`, () => calibrateNow(input));
 }
 
-async function calibrateNow(input: { variant: string; peaks: number[]; rampS: number; holdS: number; predicted?: PredictedSaturation; kdfCost?: number; placement?: PlacementRequest }): Promise<Calibration> {
+/** Run ids and the result file's name: `calibrate[-original]` per probe, `calibration[-original]` for the file (a soak's rate never comes from another client's calibration). */
+export function calibrationNames(scenario: CalibrationScenario): { probe: string; file: string } {
+  return scenario === 'original' ? { probe: 'calibrate-original', file: 'calibration-original' } : { probe: 'calibrate', file: 'calibration' };
+}
+
+async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
+  const scenario = input.scenario ?? 'r';
+  const protocol = SCENARIO_PROTOCOL[scenario];
+  const rampS = input.rampS ?? protocol.rampS;
+  const holdS = input.holdS ?? protocol.holdS;
+  const names = calibrationNames(scenario);
+  const judge = scenario === 'original' ? originalStepOf : stepOf;
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
   let placement: Calibration['placement'];
@@ -163,20 +249,20 @@ async function calibrateNow(input: { variant: string; peaks: number[]; rampS: nu
   const placementAsked: PlacementRequest = { mode: 'on', ...input.placement };
   const measure = async (peak: number, phaseOf: CalibrationStep['phase'], attempt: number): Promise<CalibrationStep> => {
     phase(`calibrate ${input.variant}: ${phaseOf} at ${peak}/s${attempt ? ` (measured again: the last attempt was INVALID)` : ''}`);
-    const runId = `${makeRunId(input.variant, 'calibrate', undefined, undefined, input.kdfCost)}-p${peak}`;
-    const a = await runTest({ variant: input.variant, profile: 'small', runs: 1, peak, rampS: input.rampS, holdS: input.holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked });
+    const runId = `${makeRunId(input.variant, names.probe, undefined, undefined, input.kdfCost)}-p${peak}`;
+    const a = await runTest({ variant: input.variant, profile: protocol.profile, runs: 1, peak, rampS, holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked, warmUp: protocol.warmUp });
     const placed = a.meta.placement;
     if (placed) placement = { state: placed.state, clientCpus: placed.clientCpus, sutCpus: placed.sutCpus };
     // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
     baselineGradingsPerS = a.meta.baseline?.best.gradingsPerS ?? baselineGradingsPerS;
     if (!a.valid) phase(`peak ${peak}/s: INVALID (${a.runLines.flatMap((r) => r.reasons ?? []).join('; ') || 'see its aggregated.json'})`);
-    return stepOf(peak, a, phaseOf);
+    return judge(peak, a, phaseOf);
   };
   const probe = async (peak: number, phaseOf: CalibrationStep['phase']): Promise<CalibrationStep> => {
     const { step, setAside } = await measuredValid((attempt) => measure(peak, phaseOf, attempt));
     setAsideRuns.push(...setAside.map((s) => s.runId));
     steps.push(step);
-    phase(`peak ${peak}/s: ${step.sustained ? 'within the SLO' : 'FAILS the SLO'} (SPS EFR ${step.spsEfr}, SPS p95 ${step.spsP95Ms?.toFixed(0)} ms, SPS ${step.spsThroughputHold?.toFixed(2)}/s)`);
+    phase(`peak ${peak}/s: ${step.sustained ? 'within the SLO' : 'FAILS the SLO'} (SPS EFR ${step.spsEfr}, SPS p95 ${step.spsP95Ms?.toFixed(0)} ms, SPS ${step.spsThroughputHold?.toFixed(2)}/s${step.ko !== undefined ? `, KO ${step.ko}${koCausesText(step)}` : ''})`);
     return step;
   };
   let lastSustained = 0;
@@ -195,27 +281,33 @@ async function calibrateNow(input: { variant: string; peaks: number[]; rampS: nu
     firstFailed = b.failed;
   }
   const { placement: _asked, ...asked } = input;
-  const result: Calibration = { ...asked, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, bootId: currentBootId(), setAsideRuns };
+  const result: Calibration = { ...asked, scenario, rampS, holdS, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, bootId: currentBootId(), setAsideRuns };
   // With --kdf-cost the name ends -calibration-kdfN.json: a soak's rate never comes from a cheap-login calibration.
-  const file = join(resultsDir(), `${makeRunId(input.variant, 'calibration', undefined, undefined, input.kdfCost)}.json`);
+  const file = join(resultsDir(), `${makeRunId(input.variant, names.file, undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));
   phase(`wrote ${file}`);
   return result;
 }
 
+function koCausesText(s: CalibrationStep): string {
+  const parts = [...Object.entries(s.koByType ?? {}).map(([t, n]) => `${n} on ${t}`), ...Object.entries(s.koCauses ?? {}).map(([c, n]) => `${n} ${c}`)];
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
 export function calibrationMarkdown(c: Calibration): string {
+  const original = c.scenario === 'original';
   const rows = c.steps.map(
     (s) =>
-      `| ${s.phase} | ${s.peak} | ${s.spsThroughputHold?.toFixed(2) ?? 'n/a'} | ${s.spsEfr === null ? 'n/a' : (100 * s.spsEfr).toFixed(2) + '%'} | ${s.spsP95Ms?.toFixed(0) ?? 'n/a'} | ${s.rac === null ? 'n/a' : (100 * s.rac).toFixed(2) + '%'} | ${s.machineCpuSPerOkMs?.toFixed(1) ?? 'n/a'} | ${s.valid ? 'VALID' : 'INVALID'} | ${s.sustained ? 'within the SLO' : s.saturated ? 'saturated' : 'over the SLO'} |`,
+      `| ${s.phase} | ${s.peak} | ${s.spsThroughputHold?.toFixed(2) ?? 'n/a'} | ${s.spsEfr === null ? 'n/a' : (100 * s.spsEfr).toFixed(2) + '%'} | ${s.spsP95Ms?.toFixed(0) ?? 'n/a'} | ${s.rac === null ? 'n/a' : (100 * s.rac).toFixed(2) + '%'} | ${original ? `${s.ko ?? 'n/a'}${koCausesText(s)} | ` : ''}${s.machineCpuSPerOkMs?.toFixed(1) ?? 'n/a'} | ${s.valid ? 'VALID' : 'INVALID'} | ${s.sustained ? 'within the SLO' : s.saturated ? (original ? 'KO' : 'saturated') : 'over the SLO'} |`,
   );
   return [
-    `### Calibration of ${c.variant} (${c.rampS}s ramp + ${c.holdS}s hold per step${c.kdfCost !== undefined ? `; passwords hashed with scrypt N = 2^${c.kdfCost}` : ''})`,
+    `### Calibration of ${c.variant}${original ? " with the original load test's client (no retries, no warm-up, 10 s quiet before each step)" : ''} (${c.rampS}s ramp + ${c.holdS}s hold per step${c.kdfCost !== undefined ? `; passwords hashed with scrypt N = 2^${c.kdfCost}` : ''})`,
     '',
-    '| probe | peak (it/s) | SPS OK/s at peak | SPS EFR | SPS p95 (ms) | RAC | CPU ms per OK (machine − client) | run | verdict |',
-    '|---|---:|---:|---:|---:|---:|---:|---|---|',
+    `| probe | peak (it/s) | SPS OK/s at peak | SPS EFR | SPS p95 (ms) | RAC | ${original ? 'KO (whole step) | ' : ''}CPU ms per OK (machine − client) | run | verdict |`,
+    `|---|---:|---:|---:|---:|---:|${original ? '---|' : ''}---:|---|---|`,
     ...rows,
     '',
-    `Sustainable rate (SPS p95 ≤ 2 s, 0 KO; bisected to 1 it/s): ${sustainableText(c)}. Grader-only baseline: ${c.baselineGradingsPerS?.toFixed(2) ?? 'absent'} gradings/s. Recommended small peak: ${c.recommendedPeak ?? 'below the first step'}.`,
+    `Sustainable rate (${original ? 'SPS p95 ≤ 2 s and 0 KO of any request over the whole step, as Gatling counts' : 'SPS p95 ≤ 2 s, 0 KO'}; bisected to 1 it/s): ${sustainableText(c)}. Grader-only baseline: ${c.baselineGradingsPerS?.toFixed(2) ?? 'absent'} gradings/s. Recommended small peak: ${c.recommendedPeak ?? 'below the first step'}.`,
     ...(c.predicted
       ? ['', `Model (npm run models, demands from ${c.predicted.demandsFrom}): saturation predicted at ${c.predicted.rate.toFixed(2)} it/s, bottleneck ${c.predicted.station}; measured: last step keeping up ${c.recommendedPeak ?? 'none'}.`]
       : []),

@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerTracesCommand } from '@shellgrade/traces';
 import { phase } from './log';
 import { buildReport } from './report/report';
-import { calibrate, calibrationMarkdown, MODEL_STEP_FACTORS, peaksAround } from './calibrate';
+import { calibrate, calibrationMarkdown, MODEL_STEP_FACTORS, peaksAround, SCENARIO_PROTOCOL, type CalibrationScenario } from './calibrate';
 import { predictSaturation } from './models/predict';
 import { DEFAULT_POWER_MODEL, type PowerModel } from './energy';
 import { runTest, type RunOptions } from './run-test';
@@ -23,6 +23,7 @@ import { reanalyseSuiteRuns } from './suites/reanalyse';
 import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
 import { PLACEMENT_OPTIONS, placementRequest } from './placement/options';
+import { TESTBED_OPTIONS, type Testbed } from './placement/testbed';
 import { registerFaultsCommand } from './faults/command';
 import { registerModelsCommand } from './models/cli';
 import { registerFindingsCommand } from './findings/cli';
@@ -73,11 +74,18 @@ interface CommonFlags {
   placement?: 'on' | 'off';
   clientCpus?: string;
   sutCpus?: string;
-  warmUp?: 'auto' | 'always';
+  testbed?: Testbed;
+  scale?: number;
+  warmUp?: 'auto' | 'always' | 'never';
 }
 
-function warmUpMode(v: string): 'auto' | 'always' {
-  if (v !== 'auto' && v !== 'always') throw new InvalidArgumentError('must be auto or always');
+function warmUpMode(v: string): 'auto' | 'always' | 'never' {
+  if (v !== 'auto' && v !== 'always' && v !== 'never') throw new InvalidArgumentError('must be auto, always or never');
+  return v;
+}
+
+function calibrationScenario(v: string): CalibrationScenario {
+  if (v !== 'r' && v !== 'original') throw new InvalidArgumentError('must be r or original');
   return v;
 }
 
@@ -106,10 +114,12 @@ function common(cmd: Command): Command {
     .option('--power-idle-w <w>', `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})`, nonNegative)
     .option('--power-max-w <w>', `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})`, nonNegative)
     .option('--no-dashboard', "skip k6's web dashboard HTML export per run")
-    .option('--warm-up <auto|always>', 'auto: no warm-up when the very same processes served scenario R in the last 10 min (recorded in run/bench-warm.json); always: warm up anyway', warmUpMode, 'auto')
+    .option('--warm-up <auto|always|never>', 'auto: no warm-up when the very same processes served scenario R in the last 10 min (recorded in run/bench-warm.json); always: warm up anyway; never: none (the original load test had none)', warmUpMode, 'auto')
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
-    .option(...PLACEMENT_OPTIONS.sutCpus);
+    .option(...PLACEMENT_OPTIONS.sutCpus)
+    .option(...TESTBED_OPTIONS.testbed)
+    .option(...TESTBED_OPTIONS.scale);
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
@@ -189,17 +199,18 @@ program
   .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
   .option('--from-model <run-folder>', "place the peaks around the queueing model's predicted saturation rate (demands from this run folder)")
   .option('--factors <list>', `with --from-model: factors of the predicted rate to step through (default: ${MODEL_STEP_FACTORS.join(',')})`)
-  .option('--ramp-s <s>', 'ramp of each step', nonNegative, 10)
-  .option('--hold-s <s>', 'sustained stage of each step', nonNegative, 30)
+  .option('--scenario <r|original>', "whose client: r (scenario R, profile small) or original (the original ShellOnYou load test's: profile original, no retries, no warm-up, 10 s quiet before each step, judged by 0 KO of any request and SPS p95 <= 2 s)", calibrationScenario, 'r')
+  .option('--ramp-s <s>', `ramp of each step (default ${SCENARIO_PROTOCOL.r.rampS}; original ${SCENARIO_PROTOCOL.original.rampS})`, nonNegative)
+  .option('--hold-s <s>', `sustained stage of each step (default ${SCENARIO_PROTOCOL.r.holdS}; original ${SCENARIO_PROTOCOL.original.holdS})`, nonNegative)
   .option('--kdf-cost <n>', "override the spec's auth.kdfCost (1: the paper-faithful login cost, loopback only); the file is then <stamp>-<variant>-calibration-kdfN.json", positiveInt)
   .option(PLACEMENT_OPTIONS.placement[0], 'k6 and the harness on cpusets apart from the system under test (default on: the findings read only a capacity measured so)', PLACEMENT_OPTIONS.placement[2])
   .option(...PLACEMENT_OPTIONS.clientCpus)
   .option(...PLACEMENT_OPTIONS.sutCpus)
-  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; rampS: number; holdS: number; kdfCost?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+  .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; scenario: CalibrationScenario; rampS?: number; holdS?: number; kdfCost?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
     const predicted = f.fromModel ? predictSaturation(f.variant, f.fromModel) : undefined;
     const factors = f.factors ? f.factors.split(',').map((x) => positiveNumber(x)) : MODEL_STEP_FACTORS;
     const peaks = predicted ? peaksAround(predicted.rate, factors) : f.peaks.split(',').map((p) => positiveNumber(p));
-    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted, kdfCost: f.kdfCost, placement: placementRequest(f) });
+    const result = await calibrate({ variant: f.variant, peaks, rampS: f.rampS, holdS: f.holdS, predicted, kdfCost: f.kdfCost, placement: placementRequest(f), scenario: f.scenario });
     process.stdout.write(calibrationMarkdown(result) + '\n');
   });
 

@@ -3,7 +3,7 @@
 // productions deleted after each run, resources sampled throughout — and the results folder
 // results/<run-id>/. runTest reads as the sequence of its steps; each step is a function below.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadVariant, variantsDir } from '@shellgrade/variant';
 import { stringify } from 'yaml';
@@ -39,6 +39,9 @@ import { formatCpuList } from './placement/cpu-list';
 import { detectCpuset, type CpusetFlavour } from './placement/detect';
 import { planPlacement, placementText, type PlacementPlan, type PlacementRequest } from './placement/plan';
 import { PlacementSession } from './placement/session';
+import { detectCpuQuota, type CpuQuotaFlavour } from './placement/cpu-quota';
+import { QuotaSession, throttlingText } from './placement/quota-session';
+import { planTestbed, testbedText } from './placement/testbed';
 import { DEFAULT_QUIET, waitForQuiet, type QuietWait } from './quiet';
 import { exclusive } from './harness-lock';
 
@@ -75,8 +78,8 @@ export interface RunOptions extends ProtocolOverrides {
   findings?: boolean;
   /** Wait for an idle system before each run's load (quiet.ts; default: on in findings). */
   quietWait?: boolean;
-  /** auto (default): skip the warm-up when these very processes served scenario R moments before (warm-processes.ts); always: warm up anyway. */
-  warmUp?: 'auto' | 'always';
+  /** auto (default): skip the warm-up when these very processes served scenario R moments before (warm-processes.ts); always: warm up anyway; never: the original's protocol, which has none. */
+  warmUp?: 'auto' | 'always' | 'never';
   hooks?: RunHooks;
 }
 
@@ -122,6 +125,9 @@ interface TestContext {
   placementPlan: PlacementPlan;
   cpuset: CpusetFlavour | null;
   placement: PlacementSession | null;
+  /** The cpu controller the scale model's quotas are written in (testbed scaled), and the live quotas. */
+  cpuQuota: CpuQuotaFlavour | null;
+  quota: QuotaSession | null;
   /** The processes this test's warm-up warmed (or found warm); a measured run on them keeps them marked warm. */
   warmIdentity: string[] | null;
   /** The current run's wait for an idle system (null: it did not wait). */
@@ -208,6 +214,10 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
   const detection = detectCpuset();
   const placementPlan = planPlacement(opts.placement ?? {}, { profileName: opts.profile, suiteKind: profile.suite?.kind, findings: opts.findings }, detection);
   phase(`placement ${placementText(placementPlan)}`);
+  // The scale model's s fits the CPUs the system under test has: its cpuset's, or the machine's.
+  const quotaDetection = detectCpuQuota();
+  placementPlan.testbed = planTestbed(opts.placement?.testbed, opts.variant, placementPlan.state === 'on' ? placementPlan.sutCpus.length : availableParallelism(), quotaDetection, placementPlan.state === 'on' ? placementPlan.cgroup : undefined);
+  phase(`testbed ${testbedText(placementPlan.testbed)}`);
   phase(baseline ? `grader-only baseline (sandboxed) copied into the run: ${baseline.best.gradingsPerS} gradings/s (${baseline.best.label})` : 'no sandboxed grader-only baseline (results/grader-baseline/latest.json)');
 
   const meta: TestMeta = {
@@ -271,6 +281,8 @@ async function prepareTest(opts: RunOptions): Promise<TestContext> {
     placementPlan,
     cpuset: detection.available ? detection.flavour : null,
     placement: null,
+    cpuQuota: quotaDetection.available ? quotaDetection.flavour : null,
+    quota: null,
     warmIdentity: null,
   };
 }
@@ -343,6 +355,7 @@ function sutRoots(status: VariantStatus): number[] {
  * other child it starts from now on is born there). Checked against the kernel's Cpus_allowed_list.
  */
 async function placeProcesses(ctx: TestContext): Promise<void> {
+  await applyQuotas(ctx);
   if (ctx.placementPlan.state !== 'on') return;
   ctx.placement = new PlacementSession(ctx.placementPlan, ctx.cpuset!);
   await placeSut(ctx);
@@ -357,10 +370,29 @@ async function placeProcesses(ctx: TestContext): Promise<void> {
 
 /** (Re-)places the system under test: idempotent, after a re-up or a restart. */
 async function placeSut(ctx: TestContext): Promise<void> {
+  if (ctx.quota) await applyQuotas(ctx);
   if (ctx.placement) await ctx.placement.placeSut(sutRoots(ctx.status));
 }
 
+/**
+ * Step 2a (testbed scaled): each container of the system under test — variant process with its
+ * descendants, native server with its children — into its quota group (placement/quota-session.ts).
+ * Idempotent: again after a re-up. The processes were started told their group (upFlags), so the
+ * groups of their gradings nest under it.
+ */
+async function applyQuotas(ctx: TestContext): Promise<void> {
+  const plan = ctx.placementPlan.testbed;
+  if (plan?.testbed !== 'scaled') return;
+  ctx.quota ??= new QuotaSession(plan, ctx.cpuQuota!);
+  const moved = await ctx.quota.apply(processGroupsOf(ctx.status).map((g) => ({ name: g.name, pid: g.pid })));
+  ctx.placementPlan.testbed = ctx.quota.record;
+  if (ctx.meta.placement) ctx.meta.placement.testbed = ctx.quota.record;
+  writeMeta(ctx);
+  phase(`scale model: ${moved} processes moved into their quota groups under ${ctx.quota.groups.root}`);
+}
+
 function undoPlacement(ctx: TestContext): void {
+  ctx.quota?.undo();
   if (!ctx.placement) return;
   ctx.placement.undo();
   ctx.meta.placement = ctx.placement.record;
@@ -376,7 +408,10 @@ async function seedAndWarmUp(ctx: TestContext): Promise<void> {
   await seedStudents(ctx.profile.students, ctx.usersCsv, ctx.kdfCost);
   await ensureUp(ctx);
   const warm = ctx.opts.warmUp === 'always' ? null : warmedBy(ctx.status, readWarmRecord());
-  if (warm) {
+  if (ctx.opts.warmUp === 'never') {
+    phase('no warm-up (--warm-up never): the load meets the processes as they are');
+    ctx.meta.warmUp = { skipped: true, warmedBy: 'none (--warm-up never)', agoS: 0 };
+  } else if (warm) {
     const agoS = Math.round((Date.now() - warm.atMs) / 1000);
     phase(`warm-up skipped: these processes served scenario R ${agoS} s ago (${warm.runId}); --warm-up always warms up anyway`);
     ctx.meta.warmUp = { skipped: true, warmedBy: warm.runId, agoS };
@@ -418,7 +453,7 @@ function startSampling(ctx: TestContext): void {
   ctx.groups = processGroupsOf(ctx.status);
   // cgroup v2: a process is in one cgroup only; the sampler's per-group cgroups would take the
   // system out of its cpuset, so its CPU comes from /proc then (v1: separate hierarchies).
-  ctx.sampler = new ResourceSampler(() => ctx.groups, !(ctx.placement && ctx.placementPlan.cgroup === 2));
+  ctx.sampler = new ResourceSampler(() => ctx.groups, !(ctx.placement && ctx.placementPlan.cgroup === 2) && ctx.quota?.groups.flavour.version !== 2);
   ctx.meta.cpuAccounting = ctx.sampler.cpuAccounting;
   writeMeta(ctx);
   ctx.sampler.start();
@@ -428,7 +463,12 @@ function startSampling(ctx: TestContext): void {
 async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   await ensureUp(ctx);
   ctx.quiet = await quietBeforeLoad(ctx, r);
+  ctx.quota?.runStarted();
   const load = await driveLoad(ctx, r);
+  if (ctx.quota) {
+    phase(`run ${r} throttling: ${throttlingText(ctx.quota.runEnded(r))}`);
+    writeMeta(ctx);
+  }
   const audit = await auditRun(ctx, r, load);
   const record = await judgeAndRecord(ctx, r, load, audit);
   phase(runLine(r, ctx.runs, record));
@@ -660,7 +700,8 @@ async function tearDown(ctx: TestContext): Promise<void> {
 
 /** Launcher options of this test: CPU profiles into the run folder. */
 function upFlags(ctx: TestContext): UpOptions {
-  return ctx.opts.cpuProfile ? { cpuProfileDir: join(ctx.dir, 'profiles') } : {};
+  const scaled = ctx.placementPlan.testbed?.testbed === 'scaled' ? { cpuGroupRoot: ctx.placementPlan.testbed.root } : {};
+  return { ...(ctx.opts.cpuProfile ? { cpuProfileDir: join(ctx.dir, 'profiles') } : {}), ...scaled };
 }
 
 /** profiles.md / profiles.json: the services' JavaScript CPU by component and their top functions (profiling/cpu-profile.ts). */

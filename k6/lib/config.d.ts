@@ -5,6 +5,13 @@ export interface K6Config {
   holdS: number;
   pauseS: number;
   timeoutS: number;
+  arrivals: 'even' | 'exponential';
+  oversample: number;
+  honourRetryAfter: boolean;
+  /** Whose client plays the users (k6/lib/scenario-r.js or scenario-original.js). */
+  client: 'r' | 'original';
+  /** Seconds without a request before the load starts (sps.js setup). */
+  quietS: number;
 }
 export interface K6Scenario {
   preAllocatedVUs: number;

@@ -42,12 +42,19 @@ export function loadConfig(options, profiles) {
     // A student told "busy, retry in N s" (503 + Retry-After) waits N s and submits again, up to maxRetries times.
     honourRetryAfter: booleanOption(options, 'honourRetryAfter', Boolean(base.honourRetryAfter)),
     maxRetries: numberOption(options, 'maxRetries', base.maxRetries === undefined ? 3 : base.maxRetries),
+    // Whose client plays the users: scenario R (this harness's, scenario-r.js) or the original
+    // ShellOnYou load test's (scenario-original.js), and the quiet spell before its load starts.
+    client: base.client || 'r',
+    quietS: base.quietS === undefined ? 0 : base.quietS,
   };
   if (base.suite) applySuite(cfg, options, base.suite);
   if (cfg.peak < 1) throw new Error('peak must be >= 1 iteration/s');
   if (cfg.reply !== 'sync' && cfg.reply !== 'async') throw new Error(`reply must be sync or async, got "${cfg.reply}"`);
   if (cfg.arrivals !== 'even' && cfg.arrivals !== 'exponential') throw new Error(`arrivals must be even or exponential, got "${cfg.arrivals}"`);
   if (cfg.oversample < 2) throw new Error('oversample must be >= 2');
+  if (cfg.client !== 'r' && cfg.client !== 'original') throw new Error(`client must be r or original, got "${cfg.client}"`);
+  if (cfg.client === 'original' && (cfg.honourRetryAfter || cfg.suite)) throw new Error("the original's client never retries and injects one step per run: no honourRetryAfter, no suite");
+  if (!(cfg.quietS >= 0)) throw new Error('quietS must be >= 0');
   return cfg;
 }
 

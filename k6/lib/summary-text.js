@@ -44,7 +44,7 @@ export function summaryText(p, cfg) {
     ['client-side errors (script exceptions)', String(p.clientErrors)],
   ];
   const width = rows.reduce((w, r) => Math.max(w, r[0].length), 0);
-  const title = `shellgrade scenario R — profile ${cfg.profile}, peak ${cfg.peak}/s (${cfg.arrivals} arrivals, connection reuse ${cfg.connectionReuse ? 'on' : 'off'}), ${cfg.rampS}s ramp + ${cfg.holdS}s hold, pauses ${cfg.pauseS}s, ${cfg.baseUrl} — whole test (tables use the hold stage)`;
+  const title = `shellgrade ${cfg.client === 'original' ? "scenario R played by the original load test's client" : 'scenario R'} — profile ${cfg.profile}, peak ${cfg.peak}/s (${cfg.arrivals} arrivals, connection reuse ${cfg.connectionReuse ? 'on' : 'off'}), ${cfg.rampS}s ramp + ${cfg.holdS}s hold, pauses ${cfg.pauseS}s, ${cfg.baseUrl} — whole test (tables use the hold stage)`;
   return [title, '-'.repeat(title.length)]
     .concat(rows.map((r) => r[0].padEnd(width + 2, ' ') + r[1]))
     .join('\n') + '\n';
