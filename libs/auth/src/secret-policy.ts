@@ -1,21 +1,24 @@
 /**
- * No default secret outside development (issue 22 item 4, DESIGN §8). A process refuses to
- * start when its token-signing secret is missing, short or a published default, when a
- * credential it uses (database, broker, object store) is a published default, or when its
- * password hashing is cheaper than the secure minimum (issue 21 item 3) — unless it
- * runs in development mode. `auto` (the default) means development only while the process
- * listens on loopback: nothing outside the machine can reach it, so the launcher's dev
- * defaults are harmless there; bound to any other address (compose, Kubernetes) it is
- * production and needs generated secrets.
+ * No default secret outside development (DESIGN §8). A process refuses to start when its
+ * token-signing secret is missing, short or a published default, when a credential it uses
+ * (database, broker, object store) is a published default, or when its password hashing is
+ * cheaper than the secure minimum — unless it runs in development mode. `auto` (the default)
+ * means development only while nothing beyond loopback reaches the process: neither its own bind
+ * address nor the address a proxy in front of it listens on (`variant up --listen` exposes
+ * HAProxy, not the replicas behind it, and they answer the network all the same). Where it is
+ * reached from is decided once, by the wiring (libs/wiring exposure.ts), for this policy and the
+ * grader's isolation guard alike.
  */
-import { isIP } from 'node:net';
 import { ARGON2_FROM_COST } from './password';
 
 export type SecretMode = 'development' | 'production' | 'auto';
 
-/** The secrets one process uses (only those of the adapters its variant plugs in), and where it listens. */
+/** The secrets one process uses (only those of the adapters its variant plugs in), and where it is reached from. */
 export interface ProcessSecrets {
-  host: string;
+  /** Who refuses, for the message (e.g. "leftover replica 0"). */
+  process?: string;
+  /** The addresses beyond loopback this process answers on, directly or through a proxy (empty: loopback only). */
+  exposedOn: string[];
   jwtSecret?: string;
   databaseUrl?: string;
   /** dispatch: rabbitmq only. */
@@ -61,24 +64,20 @@ export function secretProblems(s: ProcessSecrets): string[] {
   return problems;
 }
 
-export function isDevelopment(host: string, mode: SecretMode): boolean {
+export function isDevelopment(exposedOn: readonly string[], mode: SecretMode): boolean {
   if (mode !== 'auto') return mode === 'development';
-  return isLoopback(host);
+  return exposedOn.length === 0;
 }
 
 /** Throws (the process does not start) when a production process has a default or missing secret. */
 export function refuseDefaultSecrets(secrets: ProcessSecrets, mode: SecretMode): void {
-  if (isDevelopment(secrets.host, mode)) return;
+  if (isDevelopment(secrets.exposedOn, mode)) return;
   const problems = secretProblems(secrets);
   if (problems.length === 0) return;
+  const who = secrets.process ?? 'this process';
+  const where = secrets.exposedOn.length > 0 ? `is reached on ${secrets.exposedOn.join(', ')} (beyond loopback)` : `runs with auth.secretPolicy ${mode}`;
   throw new Error(
-    `refusing to start outside development mode with default or missing secrets:\n  - ${problems.join('\n  - ')}\n` +
-      'Generate per-installation secrets, or run bound to loopback / in development mode.',
+    `refusing to start outside development mode: ${who} ${where} with default or missing secrets:\n  - ${problems.join('\n  - ')}\n` +
+      `Generate per-installation secrets and hash passwords at auth.kdfCost ${MIN_SECURE_KDF_COST} or more, or keep the variant on loopback (no --listen) / in development mode.`,
   );
-}
-
-function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
 }

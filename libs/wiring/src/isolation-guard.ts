@@ -6,11 +6,12 @@
  * Either way the service says why at start.
  */
 import { Logger } from '@nestjs/common';
-import { isLoopbackAddress, type ServiceConfig } from '@shellgrade/variant';
+import type { ServiceConfig } from '@shellgrade/variant';
+import { exposedBeyondLoopback } from './exposure';
 
 export function guardWeakIsolation(shortfalls: string[], cfg: Pick<ServiceConfig, 'host' | 'exposedOn' | 'acceptWeakIsolation'>, log = new Logger('grader')): void {
   if (shortfalls.length === 0) return;
-  const reached = [cfg.host, cfg.exposedOn].filter((a): a is string => a !== undefined && !isLoopbackAddress(a));
+  const reached = exposedBeyondLoopback(cfg);
   const what = `the grader's isolation is weaker than promised:\n  - ${shortfalls.join('\n  - ')}`;
   if (reached.length === 0 || cfg.acceptWeakIsolation) {
     log.warn(`${what}\n${reached.length === 0 ? 'serving on loopback only' : `accepted by the operator on ${reached.join(', ')}`}`);

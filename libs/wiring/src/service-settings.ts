@@ -4,6 +4,7 @@ import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { join, resolve } from 'node:path';
 import { bodyLimitFor, type ConsoleServerOptions, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
 import { listVariants, loadVariant, rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
+import { exposedBeyondLoopback } from './exposure';
 import { trustedProxiesOf } from './trusted-proxies';
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
@@ -88,13 +89,18 @@ export function identityOf(cfg: ServiceConfig): ServiceIdentity {
   return { role: cfg.role, replica: cfg.replica, variant: cfg.spec.name };
 }
 
-/** Every process that signs or checks tokens reads its auth settings here: first, no default secret outside development. */
+/**
+ * Every process that signs or checks tokens reads its auth settings here: first, no default
+ * secret and no cheap password hash outside development — judged on where the process is reached
+ * from (exposure.ts), so a replica behind an exposed HAProxy refuses like an exposed monolith.
+ */
 export function authConfigOf(cfg: ServiceConfig): AuthConfig {
   const { auth } = cfg.spec;
   const c = cfg.connections;
   refuseDefaultSecrets(
     {
-      host: cfg.host,
+      process: `${cfg.role} replica ${cfg.replica}`,
+      exposedOn: exposedBeyondLoopback(cfg),
       jwtSecret: c.SG_JWT_SECRET,
       databaseUrl: c.DATABASE_URL,
       ...(variantServers(cfg.spec).includes('rabbitmq') ? { brokerUrl: c.AMQP_URL } : {}),

@@ -1,4 +1,14 @@
-import { loadConnections, processConfigOf, validateVariant, type ServiceConfig, type VariantSpecInput } from '@shellgrade/variant';
+import {
+  decodeProcessConfig,
+  loadConnections,
+  loadVariant,
+  PROCESS_ENV,
+  processConfigOf,
+  validateVariant,
+  variantProcesses,
+  type ServiceConfig,
+  type VariantSpecInput,
+} from '@shellgrade/variant';
 import { authConfigOf, gatewayConfigOf, graderOptionsOf, httpOptionsOf, identityOf } from '../src';
 import { bodyLimitFor } from '@shellgrade/http';
 
@@ -122,6 +132,7 @@ describe('the HTTP edge, auth and identity', () => {
         redisUrl: 'redis://cache:6379',
         loginFailuresPerAccount: { points: 10, durationS: 900 },
         loginFailuresPerClient: { points: 100, durationS: 900 },
+        loginFailuresPerAddress: { points: 30, durationS: 900 },
         enrolmentKeyFailuresPerUser: { points: 10, durationS: 900 },
         submissionsPerStudent: { points: 30, durationS: 60 },
         trialsPerAuthor: { points: 30, durationS: 600 },
@@ -211,5 +222,35 @@ describe('authConfigOf refuses default secrets outside development (issue 22 ite
     expect(() => authConfigOf(exposed({ ...single, cache: 'redis' as const }, noRedis))).toThrow(/REDIS_URL/);
     expect(() => authConfigOf(exposed(msa, noRedis))).toThrow(/REDIS_URL/);
     expect(() => authConfigOf(exposed({ ...single, dispatch: 'bullmq' as const }, generated))).not.toThrow();
+  });
+});
+
+describe('authConfigOf: no default secret and no cheap hash wherever the network reaches the process', () => {
+  /** The process plan of `variant up <preset> --listen <address>`, one role's replica as the service reads it. */
+  const planned = (preset: string, role: ServiceConfig['role'], listen: string | undefined, env: NodeJS.ProcessEnv = {}): ServiceConfig => {
+    const proc = variantProcesses(loadVariant(preset), listen ? { listen } : {}).find((p) => p.role === role)!;
+    return { ...decodeProcessConfig(proc.env[PROCESS_ENV]!), connections: loadConnections(env) };
+  };
+  const strongJwt = { SG_JWT_SECRET: 'kq3v9XbL2pW8rT5mZ1cN7fH4sD6gJ0aY' };
+
+  it.each([
+    ['msa-zygote-1-2', 'leftover'],
+    ['msa-zygote-1-2', 'exercise'],
+    ['mon-x2', 'monolith'],
+  ] as const)('%s --listen 0.0.0.0: the %s replica, on loopback behind the exposed HAProxy, refuses the published defaults', (preset, role) => {
+    const cfg = planned(preset, role, '0.0.0.0', strongJwt);
+    expect(cfg.host).toBe('127.0.0.1');
+    expect(() => authConfigOf(cfg)).toThrow(new RegExp(`${role} replica 0 is reached on 0\\.0\\.0\\.0 \\(beyond loopback\\)[\\s\\S]*DATABASE_URL has no password or a published default one`));
+    // Without --listen the same replica is this machine's only: the launcher's development accounts are fine.
+    expect(() => authConfigOf(planned(preset, role, undefined, strongJwt))).not.toThrow();
+  });
+
+  it("refuses the paper's cheap password hash behind an exposed proxy, even with generated secrets", () => {
+    const generated = { ...strongJwt, DATABASE_URL: 'postgres://shellgrade:Zr8vK2qW5pL9xT4m@127.0.0.1:55432/shellgrade', REDIS_URL: 'redis://:Qw7eR4tY1uI9oP3a@127.0.0.1:56379' };
+    const cfg = planned('msa-zygote-1-2', 'leftover', '0.0.0.0', generated);
+    expect(() => authConfigOf(cfg)).not.toThrow();
+    const cheap = { ...cfg, spec: { ...cfg.spec, auth: { ...cfg.spec.auth, kdfCost: 1 } } };
+    expect(() => authConfigOf(cheap)).toThrow(/leftover replica 0 is reached on 0\.0\.0\.0[\s\S]*auth\.kdfCost 1 is below 14/);
+    expect(() => authConfigOf({ ...cheap, spec: { ...cheap.spec, auth: { ...cheap.spec.auth, secretPolicy: 'development' } } })).not.toThrow();
   });
 });
