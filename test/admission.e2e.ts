@@ -10,11 +10,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import { extract, pack, type Header } from 'tar-stream';
 import { stringify } from 'yaml';
 import { loadSamples } from '@shellgrade/grading';
 import { loadVariant } from '@shellgrade/variant';
+import { answerWithHello } from './support/answers';
 import { BrowserSession, spaSubmission } from './support/http-client';
 import { seed, variantUp } from './support/stack';
 import { metricValue } from './support/metrics';
@@ -35,23 +34,7 @@ function oneAtATimeSpecFile(): string {
 }
 
 /** The paper's good answer whose hello.sh sleeps 3 s first: its grading holds the one place for a while. */
-async function slowAnswer(): Promise<Buffer> {
-  const source = extract();
-  const target = pack();
-  source.on('entry', (header: Header, stream, next) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: unknown) => chunks.push(c as Buffer));
-    stream.on('end', () => {
-      const slow = header.name.endsWith('/hello.sh') ? Buffer.from('#!/bin/sh\nsleep 3\necho "Hello World"\n') : null;
-      target.entry({ ...header, size: slow ? slow.length : header.size }, slow ?? Buffer.concat(chunks), next);
-    });
-  });
-  source.on('finish', () => target.finalize());
-  source.end(gunzipSync(paper.good));
-  const out: Buffer[] = [];
-  for await (const chunk of target) out.push(chunk as Buffer);
-  return gzipSync(Buffer.concat(out));
-}
+const slowAnswer = (): Promise<Buffer> => answerWithHello('sleep 3\necho "Hello World"');
 
 async function loggedIn(u: SeededUser): Promise<BrowserSession> {
   const s = new BrowserSession(entry);

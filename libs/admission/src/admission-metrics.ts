@@ -1,7 +1,7 @@
 /**
  * The admission gates' Prometheus metrics, on prom-client's default registry (every service's
- * /metrics), one series per gate (`gate="submission"`, `gate="login"`): what it holds, the wait a
- * newcomer would be told, and refusals so far.
+ * /metrics), one series per gate (`gate="submission"`, `gate="login"`): what it holds, its adapted
+ * limit, how long its recent work took, and refusals so far.
  */
 import client from 'prom-client';
 import type { AdmissionSnapshot } from './admission';
@@ -28,11 +28,19 @@ export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapsh
     },
   });
   new client.Gauge({
-    name: 'shellgrade_admission_estimated_wait_seconds',
-    help: 'Estimated wait of a newcomer (in flight / recent completion rate); NaN before a rate is measured',
+    name: 'shellgrade_admission_limit',
+    help: 'The gate\'s concurrency limit as adapted to latency (between 1 and its maxInFlight)',
     labelNames: ['gate'],
     collect() {
-      forEachGate((gate, s) => this.set({ gate }, s.estimatedWaitS ?? Number.NaN));
+      forEachGate((gate, s) => this.set({ gate }, s.limit));
+    },
+  });
+  new client.Gauge({
+    name: 'shellgrade_admission_median_latency_seconds',
+    help: 'Median seconds the gate\'s recent work took (enter to release, last 30 s); NaN before 5 completions',
+    labelNames: ['gate'],
+    collect() {
+      forEachGate((gate, s) => this.set({ gate }, s.medianLatencyS ?? Number.NaN));
     },
   });
   new client.Counter({

@@ -51,40 +51,98 @@ describe('BoundedAdmission', () => {
     expect(gate.snapshot().refused).toBe(2);
   });
 
-  it('estimates the wait from the recent completion rate and refuses past maxWaitS, Retry-After = that wait', () => {
+  it('one tenant at its bound is refused while the class is admitted: a stuck student queues behind themselves', () => {
     const c = clock();
-    const gate = new BoundedAdmission({ maxInFlight: 100, maxWaitS: 2, fallbackRetryAfterS: 5 }, c.now);
-    // 11 submissions finish 100 ms apart: 10 completions per second.
-    for (let i = 0; i < 11; i++) {
-      gate.enter().release();
-      if (i < 10) c.advance(100);
+    const gate = new BoundedAdmission({ maxInFlight: 8, maxWaitS: 5, maxInFlightPerTenant: 2, fallbackRetryAfterS: 5 }, c.now);
+    const stuck = [gate.enter('mallory'), gate.enter('mallory')];
+    const refused = refusalOf(() => gate.enter('mallory'));
+    expect(refused).toMatchObject({ kind: 'unavailable', details: { reason: 'tenant-busy', in_flight: 2 } });
+    expect(refused.message).toBe('the grader is busy: 2 of your submissions are still being graded; wait for them first. Your submission was not saved; submit it again in 5 s');
+    // Minutes pass with nothing finishing: the class is still admitted, every one of them.
+    c.advance(120_000);
+    for (let i = 0; i < 20; i++) {
+      const honest = gate.enter(`student-${i}`);
+      c.advance(200);
+      honest.release();
     }
-    expect(gate.snapshot().completionsPerS).toBeCloseTo(10, 9);
-    const inside = Array.from({ length: 20 }, () => gate.enter()); // 20 inside: 2 s ahead, still admitted
-    expect(gate.snapshot().estimatedWaitS).toBeCloseTo(2, 9);
-    gate.enter(); // 21 inside: 2.1 s
-    const refused = refusalOf(() => gate.enter());
-    expect(refused).toMatchObject({ retryAfterSeconds: 3, details: { in_flight: 21, estimated_wait_s: 2.1 } });
-    inside.forEach((t) => t.release());
+    expect(gate.snapshot()).toMatchObject({ inside: 2, refused: 1, limit: 8 });
+    stuck[0].release();
+    gate.enter('mallory'); // one of theirs finished: one more place of their own
   });
 
-  it('a process that stopped finishing work loses its rate: the estimate grows with the silence', () => {
+  it('slow work that leaves the gate mostly empty never shrinks the limit', () => {
     const c = clock();
-    const gate = new BoundedAdmission({ maxInFlight: 100, maxWaitS: 10, fallbackRetryAfterS: 5 }, c.now);
-    for (let i = 0; i < 11; i++) {
+    const gate = new BoundedAdmission({ maxInFlight: 8, maxWaitS: 5, maxInFlightPerTenant: 2, fallbackRetryAfterS: 5 }, c.now);
+    // Endless scripts end at the grader's timeout, 10 s after they started, two at a time.
+    for (let round = 0; round < 20; round++) {
+      const two = [gate.enter('mallory'), gate.enter('mallory')];
+      c.advance(10_000);
+      two.forEach((t) => t.release());
+    }
+    expect(gate.snapshot()).toMatchObject({ limit: 8, medianLatencyS: 10 });
+    const class_ = Array.from({ length: 8 }, (_, i) => gate.enter(`student-${i}`));
+    expect(gate.snapshot().inside).toBe(8);
+    class_.forEach((t) => t.release());
+  });
+
+  it('shrinks its limit while a busy gate runs slower than maxWaitS, and grows it back once work is fast', () => {
+    const c = clock();
+    const gate = new BoundedAdmission({ maxInFlight: 20, maxWaitS: 2, fallbackRetryAfterS: 5 }, c.now);
+    // Overload: 20 inside, each taking 4 s.
+    const round = (latencyMs: number, n: number) => {
+      const tickets = Array.from({ length: n }, () => gate.enter());
+      c.advance(latencyMs);
+      tickets.forEach((t) => t.release());
+    };
+    round(4_000, 20);
+    const shrunk = gate.snapshot().limit;
+    expect(shrunk).toBeLessThan(20);
+    expect(shrunk).toBeGreaterThanOrEqual(1);
+    const refused = (() => {
+      const inside = Array.from({ length: shrunk }, () => gate.enter());
+      const error = refusalOf(() => gate.enter());
+      inside.forEach((t) => t.release());
+      return error;
+    })();
+    // Retry-After: one typical latency, by which every place has turned over.
+    expect(refused).toMatchObject({ retryAfterSeconds: 4, details: { reason: 'overloaded', limit: shrunk } });
+    for (let i = 0; i < 60; i++) round(100, 1);
+    expect(gate.snapshot().limit).toBe(20);
+  });
+
+  it('a quiet spell leaves no trace: after it the gate starts open, whatever the last overload did to its limit', () => {
+    const c = clock();
+    const gate = new BoundedAdmission({ maxInFlight: 20, maxWaitS: 0.5, fallbackRetryAfterS: 2, kind: 'login' }, c.now);
+    const overload = Array.from({ length: 20 }, () => gate.enter());
+    c.advance(3_000);
+    overload.forEach((t) => t.release());
+    expect(gate.snapshot().limit).toBeLessThan(20);
+    c.advance(60_000);
+    // The start of a class: 20 right-password logins in the same instant.
+    const burst = Array.from({ length: 20 }, () => gate.enter());
+    expect(gate.snapshot()).toMatchObject({ inside: 20, limit: 20, medianLatencyS: null });
+    burst.forEach((t) => t.release());
+  });
+
+  it('an idle gate never decays: long after its last completion a newcomer is admitted at once', () => {
+    const c = clock();
+    const gate = new BoundedAdmission({ maxInFlight: 4, maxWaitS: 1, fallbackRetryAfterS: 5 }, c.now);
+    for (let i = 0; i < 10; i++) {
       gate.enter().release();
       c.advance(100);
     }
-    Array.from({ length: 10 }, () => gate.enter());
-    const before = gate.snapshot().estimatedWaitS!;
-    c.advance(9_000);
-    expect(gate.snapshot().estimatedWaitS!).toBeGreaterThan(before * 5);
-    expect(() => gate.enter()).toThrow(/submit it again in/);
+    const stuck = gate.enter();
+    for (const quiet of [1_000, 9_000, 20_000, 600_000]) {
+      c.advance(quiet);
+      gate.enter().release();
+    }
+    expect(gate.snapshot()).toMatchObject({ inside: 1, refused: 0, limit: 4 });
+    stuck.release();
   });
 
   it('without a measured rate only the count bounds, and the refusal falls back to the configured Retry-After', () => {
     const gate = new BoundedAdmission({ maxInFlight: 1, maxWaitS: 0.001, fallbackRetryAfterS: 7 });
     gate.enter();
-    expect(refusalOf(() => gate.enter())).toMatchObject({ retryAfterSeconds: 7, details: { estimated_wait_s: null } });
+    expect(refusalOf(() => gate.enter())).toMatchObject({ retryAfterSeconds: 7, details: { median_latency_s: null } });
   });
 });

@@ -204,8 +204,11 @@ export const GRADING_DISPATCH = Symbol('GradingDispatch');
  * bound. Logins and reads never pass through it, so they are not starved by a submission backlog.
  */
 export interface SubmissionAdmission {
-  /** Admits one submission or throws DomainError('unavailable') with the estimated wait as retry-after. */
-  enter(): AdmissionTicket;
+  /**
+   * Admits one submission (of `tenant`, the student, when the gate bounds each one's share) or
+   * throws DomainError('unavailable') with a Retry-After.
+   */
+  enter(tenant?: string): AdmissionTicket;
 }
 export interface AdmissionTicket {
   /** The submission is answered (graded, queued, refused or failed): its place is free again. */

@@ -57,7 +57,8 @@ export class SubmissionService {
 
   /** Admission first: an overloaded process refuses before it spends anything on the submission. */
   async submit(cmd: SubmitCommand): Promise<ExerciseProduction> {
-    const ticket = this.admission.enter();
+    // The student is the tenant: their own backlog waits behind them, not in front of the class.
+    const ticket = this.admission.enter(String(cmd.userId));
     try {
       return await this.admitted(cmd);
     } finally {

@@ -139,7 +139,12 @@ export function submissions(cfg: ServiceConfig): Provider[] {
 function submissionAdmissionOf(cfg: ServiceConfig): SubmissionAdmission {
   const a = cfg.spec.admission;
   if (!admissionBounded(a)) return admitEverything;
-  const gate = new BoundedAdmission({ maxInFlight: a.maxSubmissionsInFlight ?? Number.POSITIVE_INFINITY, maxWaitS: a.maxWaitS, fallbackRetryAfterS: a.retryAfterS });
+  const gate = new BoundedAdmission({
+    maxInFlight: a.maxSubmissionsInFlight ?? Number.POSITIVE_INFINITY,
+    maxWaitS: a.maxWaitS,
+    maxInFlightPerTenant: a.maxSubmissionsInFlightPerStudent,
+    fallbackRetryAfterS: a.retryAfterS,
+  });
   observeAdmission('submission', () => gate.snapshot());
   return gate;
 }
