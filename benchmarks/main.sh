@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# README's benchmark job: bring the default variant (naked-mon) up, run scenario R once with the
-# `short` profile, print the paper-shaped table, bring the variant down unless it was already up.
+# README's benchmark job: bring the default variant (naked-mon) up traced, run scenario R once with
+# the `short` profile, print the paper-shaped table, the trace breakdown (traces/) and the CPU per
+# iteration per process group; bring the variant down unless it was already up.
 #   bash benchmarks/main.sh [--variant V] [--profile P]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -28,6 +28,7 @@ import { registerFaultsCommand } from './faults/command';
 import { registerModelsCommand } from './models/cli';
 import { registerFindingsCommand } from './findings/cli';
 import { registerStorageGrowthCommand } from './storage/command';
+import { mainJob } from './main-job';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -342,14 +343,13 @@ program
 
 program
   .command('main')
-  .description("README's main job: the default variant, a short profile once, the table printed")
+  .description("README's main job: the default variant, a short profile once, traced; the tables, the trace breakdown and the CPU split per process group printed")
   .option('--variant <name>', 'variant', 'naked-mon')
   .option('--profile <name>', 'profile', 'short')
   .action(async (f: { variant: string; profile: string }) => {
-    const a = await runTest({ variant: f.variant, profile: f.profile, runs: 1 });
-    const report = buildReport([a.meta.runId], `${process.env.SG_RESULTS_DIR ?? 'results'}/${a.meta.runId}/report`);
-    process.stdout.write(report.markdown + '\n');
-    if (!a.valid) process.exitCode = 2;
+    const m = await mainJob(f);
+    process.stdout.write(m.markdown + '\n');
+    if (!m.aggregated.valid) process.exitCode = 2;
   });
 
 registerFaultsCommand(program);

@@ -1,6 +1,6 @@
 // What other tools reuse of the latency attribution (the fault suite's attribution check):
 // the analysis itself, never a copy of it.
-export { breakdownTraces, ROOT_SERVICES } from './analyze';
+export { attribute, breakdownTraces, ROOT_SERVICES } from './analyze';
 export type { Component } from './attribution/components';
 export { rootCrossing, type RequestBreakdown, type RootFinder } from './attribution/request';
 export { sharesAt } from './attribution/shares';

@@ -1,0 +1,88 @@
+// Where a test's CPU went, per iteration of scenario R: each process group of the system under
+// test (a service with the sandboxed graders it forks — cgroup accounting counts a child in its
+// parent's group —, PostgreSQL, the broker, Jaeger …), the rest of the machine (kernel threads,
+// pm2, anything no group accounts for) and, apart, the client (k6 and the harness). What `npm run
+// main` ends with and what `bench back-to-back` sets side by side.
+import type { Aggregated } from './types';
+
+export interface CpuSplitRow {
+  group: string;
+  /** What the group is, in a reader's words. */
+  kind: string;
+  msPerIteration: number;
+  /** Share of the system's CPU (machine minus client); null without machine CPU. */
+  share: number | null;
+}
+
+export interface CpuSplit {
+  /** Iterations started per run (mean over the VALID runs the figures come from). */
+  iterations: number;
+  /** Machine CPU minus the client's, ms per iteration: the system's whole cost. */
+  machineMsPerIteration: number | null;
+  /** Largest first. */
+  rows: CpuSplitRow[];
+  /** Machine − client − Σ groups, ms per iteration (null without machine CPU). */
+  restMsPerIteration: number | null;
+  /** k6's own CPU per iteration, not part of the system's. */
+  clientMsPerIteration: number | null;
+  /** How group CPU was measured (cgroup counts forked graders in their service). */
+  source: string | null;
+}
+
+const PREFIX = 'cpuSByGroup.';
+
+/** A process group's kind: services (with their graders) are Node, servers by name. */
+export function groupKind(group: string): string {
+  const role = /^sg-(monolith|gateway|leftover|exercise)-\d+$/.exec(group)?.[1];
+  if (role) return `Node ${role} (with its graders)`;
+  if (group === 'sg-haproxy') return 'HAProxy';
+  if (/^sg-/.test(group)) return `Node ${group.slice(3)}`;
+  const servers: Record<string, string> = { postgres: 'PostgreSQL', redis: 'Redis', rabbitmq: 'RabbitMQ', minio: 'MinIO', jaeger: 'Jaeger (traces)' };
+  return servers[group] ?? group;
+}
+
+/** The split of one test (means over its VALID runs); null when it recorded no iteration. */
+export function cpuSplitOf(a: Aggregated): CpuSplit | null {
+  const iterations = a.paper['iterations.started']?.mean ?? 0;
+  if (!(iterations > 0)) return null;
+  const perIt = (cpuS: number | undefined): number | null => (cpuS === undefined ? null : (1000 * cpuS) / iterations);
+  const machineMs = perIt(a.resources.machineCpuSButClient?.mean);
+  const rows = Object.entries(a.resources)
+    .filter(([k]) => k.startsWith(PREFIX))
+    .map(([k, e]) => {
+      const ms = (1000 * e.mean) / iterations;
+      return { group: k.slice(PREFIX.length), kind: groupKind(k.slice(PREFIX.length)), msPerIteration: ms, share: machineMs ? ms / machineMs : null };
+    })
+    .sort((x, y) => y.msPerIteration - x.msPerIteration);
+  const groupsMs = rows.reduce((s, r) => s + r.msPerIteration, 0);
+  return {
+    iterations,
+    machineMsPerIteration: machineMs,
+    rows,
+    restMsPerIteration: machineMs === null ? null : machineMs - groupsMs,
+    clientMsPerIteration: perIt(a.resources.k6CpuS?.mean),
+    source: a.meta.cpuAccounting ?? null,
+  };
+}
+
+const ms = (v: number | null): string => (v === null ? 'n/a' : v.toFixed(1));
+const pct = (v: number | null): string => (v === null ? 'n/a' : `${(100 * v).toFixed(0)} %`);
+
+/** The split as a Markdown section. */
+export function cpuSplitMarkdown(s: CpuSplit | null, heading = '## Where the CPU goes (per process group)'): string {
+  if (!s) return `${heading}\n\nNo iteration was recorded: no CPU per iteration.\n`;
+  const rest = s.restMsPerIteration;
+  return [
+    heading,
+    '',
+    `CPU ms per iteration of scenario R (${s.iterations.toFixed(0)} iterations started per run; CPU measured by ${s.source ?? 'an unrecorded method'}; a service's sandboxed graders count in its group).`,
+    '',
+    '| process group | what | CPU ms / iteration | share of the system |',
+    '|---|---|---:|---:|',
+    ...s.rows.map((r) => `| ${r.group} | ${r.kind} | ${ms(r.msPerIteration)} | ${pct(r.share)} |`),
+    `| (rest) | kernel, pm2, anything no group accounts for | ${ms(rest)} | ${pct(rest !== null && s.machineMsPerIteration ? rest / s.machineMsPerIteration : null)} |`,
+    `| **system** | machine busy − client | **${ms(s.machineMsPerIteration)}** | 100 % |`,
+    `| client | k6 (not the system's) | ${ms(s.clientMsPerIteration)} | — |`,
+    '',
+  ].join('\n');
+}
