@@ -62,7 +62,7 @@ export async function createGatewayApp(config: GatewayConfig, options: GatewayAp
   serveInFrontOfExpress(app, [
     state.metrics.middleware(),
     cors(corsOptions(config.corsOrigins)),
-    opsEndpointsGate(config.opsAccess, { scrapeToken: config.scrapeToken }),
+    opsEndpointsGate(config.opsAccess, { scrapeToken: config.scrapeToken, hostNames: config.opsHostNames }),
     ...(options.offloading ? [createIdentityOffloader(options.offloading)] : []),
     ...upstreamMiddleware(state, app),
   ]);

@@ -19,6 +19,8 @@ export interface GatewayConfig {
   opsAccess: OpsAccess;
   /** The installation's scrape token: opens /metrics, /docs and /health detail to whoever presents it. */
   scrapeToken?: string;
+  /** Names besides localhost and the loopback addresses this machine's callers address the gateway by (the loopback credential's Host check). */
+  opsHostNames?: string[];
   /** How long a replica that refused a connection answers 503 without being tried. */
   downCooldownMs: number;
   /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */

@@ -33,6 +33,8 @@ export interface HttpAppOptions {
   opsAccess: OpsAccess;
   /** The installation's scrape token: opens /metrics, /docs and /health detail to whoever presents it (Authorization: Bearer). */
   scrapeToken?: string;
+  /** Names besides localhost and the loopback addresses this machine's callers address it by (SG_OPS_HOST_NAMES): the loopback credential holds for them too (internal-request.ts). */
+  opsHostNames?: string[];
   /** Idle client connections are kept this long (spec: http.keepAliveMs, longer than the callers' idle timeouts). */
   keepAliveMs: number;
   /** A request taking longer is cut (spec: http.requestTimeoutMs). */
@@ -64,7 +66,7 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   app.use(httpMetricsMiddleware);
   app.use(denyFraming);
   app.enableCors(corsOptions(opts.corsOrigins));
-  app.use(opsEndpointsGate(opts.opsAccess, { scrapeToken: opts.scrapeToken }));
+  app.use(opsEndpointsGate(opts.opsAccess, { scrapeToken: opts.scrapeToken, hostNames: opts.opsHostNames }));
   // After CORS (it answers preflights), before any body is read.
   app.use(crossSiteGuard(opts.corsOrigins));
   app.use(cookieParser());

@@ -62,6 +62,35 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('the standalone console: addressed by a name of this machine only (DNS rebinding)', () => {
+  it.each(['/health', '/ops/presets', '/ops/runs', '/ops/launches', '/ops/jaeger/api/services', '/app-config.json', '/api/auth/verify'])(
+    'answers GET %s with Host: evil.example with 404 problem+json and why, signed in or not',
+    async (path) => {
+      const cookie = await signedIn(app);
+      const res = await request(app).get(path).set('Host', 'evil.example:58088').set('Cookie', cookie);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body.detail).toMatch(/addressed to localhost, 127\.0\.0\.1, \[::1\] only/);
+    },
+  );
+
+  it('refuses the sign-in itself under a foreign name: no cookie is ever set for it', async () => {
+    const res = await request(app).post('/api/user/login').set('Host', 'evil.example').send({ email: 'console', password: TOKEN });
+    expect(res.status).toBe(404);
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('serves localhost, the loopback addresses and configured names, with or without a port', async () => {
+    for (const host of ['localhost', 'LOCALHOST:58088', '127.0.0.1', '127.0.0.1:58088', '[::1]', '[::1]:58088']) {
+      expect({ host, status: (await request(app).get('/health').set('Host', host)).status }).toEqual({ host, status: 200 });
+    }
+    expect((await request(app).get('/health').set('Host', 'console.lab:58088')).status).toBe(404);
+    const named = consoleApp({ token: TOKEN, dir: join(dir, 'no-build'), maxArchiveBytes: 4096, hostNames: ['console.lab'] });
+    expect((await request(named).get('/health').set('Host', 'console.lab:58088')).status).toBe(200);
+    expect((await request(named).get('/health').set('Host', 'evil.example')).status).toBe(404);
+  });
+});
+
 describe('the standalone console: signing in', () => {
   it.each([
     ['GET', '/ops/launches'],

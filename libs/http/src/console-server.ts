@@ -7,8 +7,10 @@
  * brings up and down, and cancels it.
  *
  * Everything here asks for the console's sign-in (console-session.ts), /ops included: a loopback
- * caller is not enough, since every caller of a loopback process is one. Bodies are small JSON
- * only; unsafe cross-site requests are refused (csrf.ts); nothing is framed.
+ * caller is not enough, since every caller of a loopback process is one. Nor is a request that
+ * names another site in its Host header: a page whose name was rebound to 127.0.0.1 (DNS
+ * rebinding) is answered 404 before anything else (internal-request.ts, namesThisMachine). Bodies
+ * are small JSON only; unsafe cross-site requests are refused (csrf.ts); nothing is framed.
  */
 import cookieParser from 'cookie-parser';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
@@ -16,18 +18,21 @@ import { SMALL_JSON_LIMIT_BYTES } from './body-limit';
 import { ConsoleSession } from './console-session';
 import { crossSiteGuard } from './csrf';
 import { denyFraming } from './frame-denial';
+import { namesThisMachine } from './internal-request';
 import { problem, sendProblem } from './problem';
 import { serveWebApp, type WebAppOptions } from './web-app';
 
 export type ConsoleServerOptions = Omit<WebAppOptions, 'isAdmin' | 'isStaff' | 'ownVariant' | 'standalone' | 'opsAccess'> & {
   /** The console's token (consoleToken): the one credential it accepts. */
   token: string;
+  /** Names besides localhost and the loopback addresses the console is addressed by (SG_OPS_HOST_NAMES). */
+  hostNames?: readonly string[];
 };
 
 const OPS_PATHS = /^\/ops(\/|$)/i;
 
 export function consoleApp(opts: ConsoleServerOptions): Express {
-  const { token, ...web } = opts;
+  const { token, hostNames = [], ...web } = opts;
   const session = new ConsoleSession(token);
   const signedIn = (req: Request): Promise<boolean> => Promise.resolve(session.signedIn(req));
   const app = express();
@@ -35,6 +40,7 @@ export function consoleApp(opts: ConsoleServerOptions): Express {
   // Loopback only, no proxy in front: no X-Forwarded-* is believed.
   app.set('trust proxy', false);
   app.use(denyFraming);
+  app.use(thisMachineOnly(hostNames));
   app.use(crossSiteGuard(''));
   app.use(cookieParser());
   app.use(express.json({ limit: SMALL_JSON_LIMIT_BYTES }));
@@ -46,6 +52,15 @@ export function consoleApp(opts: ConsoleServerOptions): Express {
   app.use((_req: Request, res: Response) => sendProblem(res, problem(404, 'not found')));
   app.use(bodyErrors);
   return app;
+}
+
+/** Every request must address this machine by one of its names: the whole console is an operational surface. */
+function thisMachineOnly(hostNames: readonly string[]) {
+  const names = ['localhost', '127.0.0.1', '[::1]', ...hostNames].join(', ');
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (namesThisMachine(req.headers.host, hostNames)) return next();
+    sendProblem(res, problem(404, `not found: the console answers requests addressed to ${names} only (this one names another site)`));
+  };
 }
 
 /** A body that is not JSON, or too large: 4xx problem+json with the reason, never a stack trace. */

@@ -5,6 +5,14 @@
  * (issue 34 item 4). A network position is no credential: a private-range (10/8, 172.16/12,
  * 192.168/16) caller is refused like any other, and a request relayed by a proxy
  * (X-Forwarded-For, Forwarded) comes from the outside, whatever the proxy's own address.
+ *
+ * A loopback socket alone is no proof either: any web page can rebind its own name to 127.0.0.1
+ * (DNS rebinding) and have the visitor's browser read what this machine's loopback callers may.
+ * The browser still says which site it thinks it talks to, in the Host header, so the loopback
+ * credential holds only for a Host that names this machine: localhost, a loopback address
+ * (127.0.0.1, [::1]; an address literal is resolved by no DNS, so nothing rebinds it), with or
+ * without a port, or a name the installation configures (SG_OPS_HOST_NAMES). A loopback caller
+ * naming another site is answered 404 on every operational surface, as if they did not exist.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -19,6 +27,8 @@ export type OpsAccess = 'internal' | 'public';
 export interface OpsCredentials {
   /** The installation's scrape token (run/secrets.json `scrapeToken`, env SG_SCRAPE_TOKEN), sent as `Authorization: Bearer <token>`. */
   scrapeToken?: string;
+  /** Names besides localhost and the loopback addresses by which this machine's callers reach it (Host header, port aside). */
+  hostNames?: readonly string[];
 }
 
 const loopback = new BlockList();
@@ -32,10 +42,37 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return loopback.check(ip, isIPv4(ip) ? 'ipv4' : 'ipv6');
 }
 
-/** A caller on this machine that reached the service directly (not through HAProxy or the gateway). */
-export function isLoopbackDirectRequest(req: IncomingMessage): boolean {
+/** `name`, `name:port`, `[v6]`, `[v6]:port`: the name part of a Host header, lower-cased; undefined when it is none of these. */
+function hostName(host: string): string | undefined {
+  const m = /^(?:\[([0-9a-f:.]+)\]|([^:[\]\s]+))(?::\d{1,5})?$/i.exec(host);
+  return m ? (m[1] ?? m[2])!.toLowerCase() : undefined;
+}
+
+/**
+ * Whether a Host header names this machine: localhost, a loopback address, or one of `names`. An
+ * absent Host names nothing to rebind (every browser sends one; HAProxy's health checks do not).
+ */
+export function namesThisMachine(host: string | undefined, names: readonly string[] = []): boolean {
+  if (host === undefined) return true;
+  const name = hostName(host.trim());
+  if (name === undefined) return false;
+  return name === 'localhost' || isLoopbackAddress(name) || names.some((n) => n.toLowerCase() === name);
+}
+
+/** Came over loopback, straight to the service (no proxy's X-Forwarded-For or Forwarded). */
+function cameOverLoopbackDirectly(req: IncomingMessage): boolean {
   if (req.headers['x-forwarded-for'] !== undefined || req.headers.forwarded !== undefined) return false;
   return isLoopbackAddress(req.socket.remoteAddress);
+}
+
+/** A caller on this machine that reached the service directly (not through HAProxy or the gateway), addressing it by one of its names. */
+export function isLoopbackDirectRequest(req: IncomingMessage, hostNames: readonly string[] = []): boolean {
+  return cameOverLoopbackDirectly(req) && namesThisMachine(req.headers.host, hostNames);
+}
+
+/** What a page whose name was rebound to 127.0.0.1 sends: a loopback socket, and a Host naming another site. */
+export function isReboundRequest(req: IncomingMessage, hostNames: readonly string[] = []): boolean {
+  return cameOverLoopbackDirectly(req) && !namesThisMachine(req.headers.host, hostNames);
 }
 
 /** Requests whose credential the gate checked (the handlers behind it read this, not the headers again). */
@@ -64,16 +101,21 @@ const OPS_SURFACES = /^\/(metrics|docs|health|ops)(\/|-json|-yaml|$)/i;
 const HIDDEN_SURFACES = /^\/(metrics|docs)(\/|-json|-yaml|$)/i;
 
 /**
- * Connect-style middleware: recognises the scrape token on the operational surfaces, and answers
- * /metrics and /docs with 404 problem+json to callers that may not read them (as if absent:
- * nothing to probe). /health stays public for load balancers; its detail is trimmed by its
- * handler (ObservabilityModule).
+ * Connect-style middleware: recognises the scrape token and the loopback credential (with the
+ * configured host names) on the operational surfaces, and answers /metrics and /docs with 404
+ * problem+json to callers that may not read them (as if absent: nothing to probe). /health stays
+ * public for load balancers; its detail is trimmed by its handler (ObservabilityModule). A loopback
+ * caller naming another site (DNS rebinding) gets 404 on every operational surface, /health and
+ * /ops included: no load balancer or operator of ours calls this machine by a stranger's name.
  */
 export function opsEndpointsGate(access: OpsAccess, credentials: OpsCredentials = {}) {
+  const hostNames = credentials.hostNames ?? [];
   return (req: IncomingMessage & { path?: string }, res: ProblemSink, next: () => void): void => {
     const path = req.path ?? pathOf(req.url ?? '/'); // (a bare request, in front of Express, has no req.path)
     if (access === 'public' || !OPS_SURFACES.test(path)) return next();
     if (presentsScrapeToken(req, credentials.scrapeToken)) grantOps(req);
+    else if (isReboundRequest(req, hostNames)) return sendProblem(res, problem(404, 'not found'));
+    else if (isLoopbackDirectRequest(req, hostNames)) grantOps(req);
     if (!HIDDEN_SURFACES.test(path) || mayReadOps(req, access)) return next();
     sendProblem(res, problem(404, 'not found'));
   };

@@ -24,13 +24,13 @@ const connectedFrom = (address: string) => (req: Request, _res: Response, next: 
   next();
 };
 
-async function app(remoteAddress?: string): Promise<NestExpressApplication> {
+async function app(remoteAddress?: string, opsHostNames?: string[]): Promise<NestExpressApplication> {
   const moduleRef = await Test.createTestingModule({
     imports: [ChecksModule, ObservabilityModule.forRoot({ role: 'monolith', replica: 0, variant: 'naked-mon' }, 'internal', CHECKS)],
   }).compile();
   const nest = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
   if (remoteAddress) nest.use(connectedFrom(remoteAddress));
-  configureHttpApp(nest, testAppOptions({ scrapeToken: SCRAPE_TOKEN }));
+  configureHttpApp(nest, testAppOptions({ scrapeToken: SCRAPE_TOKEN, ...(opsHostNames ? { opsHostNames } : {}) }));
   return nest.init();
 }
 
@@ -73,5 +73,32 @@ describe('operational endpoints by credential, not by network position', () => {
   it('still answer a loopback caller that came straight to the service', async () => {
     await request(direct.getHttpServer()).get('/metrics').expect(200);
     expect((await request(direct.getHttpServer()).get('/health')).body.checks).toHaveLength(1);
+  });
+});
+
+describe('operational endpoints and DNS rebinding: the loopback credential needs a Host naming this machine', () => {
+  let direct: NestExpressApplication;
+  let named: NestExpressApplication;
+  beforeAll(async () => {
+    direct = await app();
+    named = await app(undefined, ['shellgrade.lab']);
+  });
+  afterAll(async () => {
+    await direct?.close();
+    await named?.close();
+  });
+
+  it.each(['/metrics', '/docs', '/docs-json', '/health', '/ops/presets'])('answer a loopback caller naming evil.example with 404 problem+json on %s', async (path) => {
+    const res = await request(direct.getHttpServer()).get(path).set('Host', 'evil.example:3000');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+  });
+
+  it('open them under localhost, the loopback addresses and configured names; the scrape token whatever the Host', async () => {
+    for (const host of ['localhost:3000', '127.0.0.1', '[::1]:3000']) await request(direct.getHttpServer()).get('/metrics').set('Host', host).expect(200);
+    await request(direct.getHttpServer()).get('/metrics').set('Host', 'shellgrade.lab').expect(404);
+    await request(named.getHttpServer()).get('/metrics').set('Host', 'shellgrade.lab:3000').expect(200);
+    expect((await request(named.getHttpServer()).get('/health').set('Host', 'shellgrade.lab')).body.checks).toHaveLength(1);
+    await request(direct.getHttpServer()).get('/metrics').set('Host', 'evil.example').set(bearer(SCRAPE_TOKEN)).expect(200);
   });
 });

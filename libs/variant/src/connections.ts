@@ -64,6 +64,13 @@ export const connectionsSchema = z.object({
   // grader refuses a root it does not own or that others can write: libs/grading job-dirs.ts).
   SG_SANDBOX_ROOT: z.string().default(DEFAULT_SANDBOX_ROOT),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default('http://127.0.0.1:4318'),
+  /**
+   * Names besides localhost and the loopback addresses by which this machine's own callers address
+   * its services and console (comma-separated, e.g. `shellgrade.lab`): a loopback caller whose Host
+   * header names any other site is taken for a page rebound to 127.0.0.1 (DNS rebinding), and the
+   * operational surfaces answer it 404.
+   */
+  SG_OPS_HOST_NAMES: z.string().default(''),
   /** Jaeger's query API, relayed (internal callers only) for the web app's trace view. */
   JAEGER_QUERY_URL: z.string().default('http://127.0.0.1:16686'),
   /** Benchmark runs (benchmarks/ writes them), listed read-only by the web app's console. */

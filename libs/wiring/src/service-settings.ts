@@ -19,7 +19,16 @@ export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions
     // X-Forwarded-* (client address, Secure cookies) believed from the variant's own proxies only, as the rate limits do
     trustProxy: trustedProxiesOf(cfg),
     ...scrapeTokenOf(cfg),
+    ...opsHostNamesOf(cfg.connections),
   };
+}
+
+/** The names this machine's callers address it by besides localhost and the loopback addresses (SG_OPS_HOST_NAMES), when any. */
+export function opsHostNamesOf(connections: Pick<Connections, 'SG_OPS_HOST_NAMES'>): { opsHostNames?: string[] } {
+  const names = connections.SG_OPS_HOST_NAMES.split(',')
+    .map((n) => n.trim())
+    .filter((n) => n.length > 0);
+  return names.length > 0 ? { opsHostNames: names } : {};
 }
 
 /** The installation's scrape token, when the launcher gave one (otherwise the operational surfaces answer loopback callers only). */
@@ -43,8 +52,9 @@ export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
  * and harness as a variant's console, and no variant of its own. It takes no archive: the
  * limit is only what the browser's config says.
  */
-export function consoleServerOptionsOf(connections: Pick<Connections, 'JAEGER_QUERY_URL' | 'SG_RESULTS_DIR'>, token: string): ConsoleServerOptions {
-  return { ...consolePartsOf(connections), maxArchiveBytes: DEFAULT_MAX_ARCHIVE_BYTES, token };
+export function consoleServerOptionsOf(connections: Pick<Connections, 'JAEGER_QUERY_URL' | 'SG_RESULTS_DIR' | 'SG_OPS_HOST_NAMES'>, token: string): ConsoleServerOptions {
+  const { opsHostNames } = opsHostNamesOf(connections);
+  return { ...consolePartsOf(connections), maxArchiveBytes: DEFAULT_MAX_ARCHIVE_BYTES, token, ...(opsHostNames ? { hostNames: opsHostNames } : {}) };
 }
 
 const DEFAULT_MAX_ARCHIVE_BYTES = 1024 * 1024;
@@ -139,6 +149,7 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
     corsOrigins: cfg.spec.http.corsOrigins,
     opsAccess: cfg.spec.http.opsAccess,
     ...scrapeTokenOf(cfg),
+    ...opsHostNamesOf(cfg.connections),
     downCooldownMs: gateway.downCooldownMs,
     clientKeepAliveMs: gateway.clientKeepAliveMs,
     ...(cfg.spec.transport === 'grpc' ? { grpc: grpcTargetsOf(cfg) } : {}),
