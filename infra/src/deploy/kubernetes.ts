@@ -210,6 +210,8 @@ export function kubernetesManifests(spec: VariantSpec, options: KubernetesOption
         kind: 'dns',
         label: 'Kubernetes',
         only: [haproxyAs],
+        // The Ingress is the cluster's entry: it sets the forwarding headers, HAProxy behind it keeps them.
+        entryBehind: 'the Ingress',
         address: (f) => `${f.name === 'entry' ? headless : f.role}.${ns}.svc.cluster.local:${ROLE_BASE_PORT[f.role]}`,
       }),
     );

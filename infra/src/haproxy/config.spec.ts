@@ -129,3 +129,52 @@ describe('haproxy.cfg with HAProxy as the gateway (gateway.engine haproxy)', () 
     expect(errors.every((l) => l.includes('content-type "application/problem+json"') && !l.includes('127.0.0.1'))).toBe(true);
   });
 });
+
+describe('haproxy.cfg: what a client may not tell the services', () => {
+  const FORWARDING = [
+    'http-request del-header X-Forwarded-For',
+    'http-request del-header X-Forwarded-Proto',
+    'http-request del-header X-Forwarded-Host',
+    'http-request del-header X-Forwarded-Port',
+    'http-request del-header Forwarded',
+    'http-request del-header X-Real-IP',
+    'http-request set-header X-Forwarded-Proto https if { ssl_fc }',
+    'http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
+  ];
+  const frontend = (cfg: string, name: string) => {
+    const start = cfg.indexOf(`frontend ${name}\n`);
+    const end = cfg.slice(start + 1).search(/\n(frontend|backend) /);
+    return cfg.slice(start, end < 0 ? undefined : start + 1 + end);
+  };
+
+  it.each(['mon-x2', 'msa-2-4-4', 'msa-zygote-1-2'])('%s: the entry frontend replaces the forwarding headers, the internal ones keep the gateway\'s', (preset) => {
+    const cfg = renderHaproxyConfig(haproxyModel(loadVariant(preset)));
+    haproxyAccepts(cfg);
+    const entry = preset === 'msa-zygote-1-2' ? 'fe_gateway' : 'fe_entry';
+    expect(lines(frontend(cfg, entry), /^http-request (del|set)-header/)).toEqual(FORWARDING);
+    // option forwardfor then adds the client's address as HAProxy saw it: one entry, the client's own gone.
+    expect(cfg).toContain('option forwardfor');
+    for (const internal of ['fe_leftover', 'fe_exercise'].filter((f) => cfg.includes(`frontend ${f}\n`))) {
+      expect(lines(frontend(cfg, internal), /^http-request (del|set)-header/)).toEqual([]);
+    }
+  });
+
+  it('in containers too, unless an Ingress in front sets them (Kubernetes)', () => {
+    const compose = renderHaproxyConfig(haproxyModel(loadVariant('mon-x2'), { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:3000` }));
+    expect(lines(frontend(compose, 'fe_entry'), /^http-request (del|set)-header/)).toEqual(FORWARDING);
+    const cluster = renderHaproxyConfig(haproxyModel(loadVariant('mon-x2'), { kind: 'dns', label: 'Kubernetes', only: ['entry'], entryBehind: 'the Ingress', address: (f) => `${f.role}:3000` }));
+    expect(lines(cluster, /^http-request (del|set)-header/)).toEqual([]);
+    haproxyAccepts(cluster);
+  });
+
+  it('serves its stats page natively only, on loopback, to a Host naming this machine; containers answer the readiness probe only', () => {
+    const native = frontend(renderHaproxyConfig(haproxyModel(loadVariant('mon-x2'), { kind: 'loopback' }, '0.0.0.0')), 'stats');
+    expect(lines(native, /^bind /)).toEqual(['bind 127.0.0.1:8404']);
+    expect(native).toContain('stats uri /stats');
+    expect(native).toContain('acl names_this_machine req.hdr(host) -m reg -i ^(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?$');
+    expect(lines(native, /^http-request return status 404 .* unless names_this_machine$/)).toHaveLength(1);
+    const compose = frontend(renderHaproxyConfig(haproxyModel(loadVariant('mon-x2'), { kind: 'dns', label: 'docker compose', address: (f) => `${f.role}:3000` })), 'stats');
+    expect(compose).not.toMatch(/stats (enable|uri)/);
+    expect(compose).toContain('monitor-uri /healthz');
+  });
+});

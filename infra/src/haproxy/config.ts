@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { balancedFrontends, HAPROXY_PORTS, isEntryFrontend, LOOPBACK, type BalancedFrontend, type VariantSpec } from '@shellgrade/variant';
 import { HAPROXY_TEMPLATE } from '../paths';
-import { gatewayRouting, type GatewayRouting } from './gateway-frontend';
+import { gatewayRouting, problemAnswer, type GatewayRouting, type ProblemAnswer } from './gateway-frontend';
 
 interface ServersModel {
   servers: { name: string; address: string }[];
@@ -18,6 +18,11 @@ export interface HaproxyFrontendModel extends ServersModel {
   name: string;
   port: number;
   bindAddress: string;
+  /**
+   * Clients reach this frontend themselves (the entry, or HAProxy as the gateway, with nothing in
+   * front): it removes the forwarding headers a client sent and sets its own (see the template).
+   */
+  clientFacing: boolean;
   /** Appended to every server line, e.g. " maxconn 8". */
   serverOptions: string;
   /**
@@ -34,6 +39,13 @@ export interface HaproxyModel {
   placement: string;
   bindAddress: string;
   statsPort: number;
+  /**
+   * HAProxy's stats page (the launcher reads its servers' state there): natively only, on loopback,
+   * for callers that name this machine. In containers the port answers the readiness probe only.
+   */
+  statsPage: boolean;
+  /** What a caller naming another site gets from the stats port: 404, as the services answer it. */
+  statsRefusal: ProblemAnswer;
   resolvers: boolean;
   maxconn: number;
   retries: number;
@@ -42,10 +54,14 @@ export interface HaproxyModel {
   frontends: HaproxyFrontendModel[];
 }
 
-/** How a deployment reaches the replicas of a balanced role. */
+/**
+ * How a deployment reaches the replicas of a balanced role. `entryBehind`: what sits in front of
+ * the entry frontend and sets the forwarding headers itself (the Kubernetes Ingress): the entry
+ * then keeps them, as the services' auth.trustedProxies says whom to believe.
+ */
 export type Placement =
   | { kind: 'loopback' }
-  | { kind: 'dns'; label: string; address: (frontend: BalancedFrontend) => string; only?: BalancedFrontend['name'][] };
+  | { kind: 'dns'; label: string; address: (frontend: BalancedFrontend) => string; only?: BalancedFrontend['name'][]; entryBehind?: string };
 
 /**
  * `listen`: where the native entry frontend binds (loopback unless `variant up --listen`); the
@@ -68,6 +84,7 @@ export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: '
       name: f.name,
       port: f.port,
       bindAddress: bindOf(f),
+      clientFacing: isEntryFrontend(f) && (placement.kind === 'loopback' || placement.entryBehind === undefined),
       serverOptions,
       ...serversOf(f),
       ...(f.routes ? { gateway: gatewayModel(spec, f.routes, serversOf) } : {}),
@@ -78,6 +95,8 @@ export function haproxyModel(spec: VariantSpec, placement: Placement = { kind: '
     placement: placement.kind === 'loopback' ? 'native processes on loopback' : placement.label,
     bindAddress,
     statsPort: HAPROXY_PORTS.stats,
+    statsPage: placement.kind === 'loopback',
+    statsRefusal: problemAnswer(404, 'not found'),
     resolvers: placement.kind === 'dns',
     maxconn: spec.haproxy.maxconn,
     retries: spec.haproxy.retries,

@@ -103,7 +103,8 @@ function serviceProblems(service: 'leftover' | 'exercise', timeoutMs: number): P
   ];
 }
 
-function problemAnswer(status: number, detail: string, headers: HeaderLine[] = []): ProblemAnswer {
+/** A problem+json answer HAProxy gives itself, as the services word theirs (problem()). */
+export function problemAnswer(status: number, detail: string, headers: HeaderLine[] = []): ProblemAnswer {
   const body = JSON.stringify(problem(status, detail));
   if (body.includes("'")) throw new Error(`problem ${status} holds a quote HAProxy's single-quoted string cannot: ${body}`);
   return { status, contentType: PROBLEM_CONTENT_TYPE, body, headers };
