@@ -22,7 +22,11 @@ export interface RateLimitConfig {
   store: 'memory' | 'redis';
   /** Redis for `store: redis` (REDIS_URL). */
   redisUrl?: string;
-  /** Failed logins of one account, from any client (password guessing against one student). */
+  /**
+   * Failed logins of one account, from any client (password guessing against one student). Once
+   * spent it refuses only the clients that have failed on that account themselves: a client that
+   * has not is still checked, so strangers cannot lock the owner out.
+   */
   loginFailuresPerAccount: RateWindow;
   /**
    * Failed logins of one account from one client address (as seen through the variant's own
@@ -30,6 +34,12 @@ export interface RateLimitConfig {
    * account out of a shared address (a lab, a NAT, a proxy).
    */
   loginFailuresPerClient: RateWindow;
+  /**
+   * Failed logins from one client address, whatever the account (password spraying: a few
+   * passwords tried on many emails, each check a costly hash). Everyone behind one address (a lab's
+   * NAT) shares it: its allowance must cover that class's typos.
+   */
+  loginFailuresPerAddress: RateWindow;
   /** Wrong enrolment keys tried by one user. */
   enrolmentKeyFailuresPerUser: RateWindow;
   /** Submissions of one student. */

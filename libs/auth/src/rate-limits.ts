@@ -6,6 +6,17 @@
  * An attempt whose check is costly (a password, an enrolment key) takes its point BEFORE the
  * check and gets it back on success (issue 34 item 3): counting only after the check let N
  * concurrent guesses all be checked against an allowance of 10.
+ *
+ * Who a failed login slows down (password spraying and lock-out, OWASP ASVS v4 §2.2.1):
+ * - login-client (client + account): the client that keeps guessing one account;
+ * - login-address (client, any account): an address that fails across many accounts, as a
+ *   sprayer trying a few passwords on every email does (each of those checks burns a hash);
+ * - login-account (account, any client): an account guessed from many addresses. It refuses only
+ *   a client that has itself failed on this account in its window: a client that has not (the
+ *   owner, from anywhere) still gets its password checked, so no stranger can lock an account
+ *   (a spent account window used to refuse even the right password, from everyone, for as long
+ *   as anyone kept failing). Each further address gets one guess at a hot account, and is
+ *   bounded by its own address window across accounts.
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -13,13 +24,14 @@ import { rateLimited } from '@shellgrade/domain';
 import type { AttemptLimits } from './ports';
 import type { RateLimitConfig, RateWindow } from './rate-limits.config';
 
-type Counter = 'login-account' | 'login-client' | 'enrolment-key' | 'submission' | 'trial';
+type Counter = 'login-account' | 'login-client' | 'login-address' | 'enrolment-key' | 'submission' | 'trial';
 
 /** Counter name → window, so every limiter is built the same way. */
 function windows(cfg: RateLimitConfig): Record<Counter, RateWindow> {
   return {
     'login-account': cfg.loginFailuresPerAccount,
     'login-client': cfg.loginFailuresPerClient,
+    'login-address': cfg.loginFailuresPerAddress,
     'enrolment-key': cfg.enrolmentKeyFailuresPerUser,
     submission: cfg.submissionsPerStudent,
     trial: cfg.trialsPerAuthor,
@@ -29,6 +41,7 @@ function windows(cfg: RateLimitConfig): Record<Counter, RateWindow> {
 const WHY: Record<Counter, string> = {
   'login-account': 'too many failed logins for this account: wait before trying again',
   'login-client': 'too many failed logins for this account from your address: wait before trying again',
+  'login-address': 'too many failed logins from your address, across accounts: wait before trying again',
   'enrolment-key': 'too many wrong enrolment keys: wait before trying again',
   submission: 'too many submissions',
   trial: 'too many grader trials: wait before trying again',
@@ -39,6 +52,31 @@ interface Point {
   counter: Counter;
   key: string;
 }
+
+/** One taken point's counter after the take: its key's state (this point included) and whether it went over the allowance. */
+interface Tally {
+  point: Point;
+  res: RateLimiterRes;
+  over: boolean;
+}
+
+/** Which over-allowance tally refuses an attempt, if any. */
+type Refusal = (tallies: Tally[]) => Tally | undefined;
+
+/** Any counter over its allowance refuses. */
+const firstOver: Refusal = (tallies) => tallies.find((t) => t.over);
+
+/**
+ * The login rule: any counter over its allowance refuses, except the account's, which refuses
+ * only a client that has failed on this account before in its window (its client + account
+ * point is not its first). A client whose client + account tally is missing (a store error)
+ * is treated as having failed: the account keeps its allowance then.
+ */
+const loginRefusal: Refusal = (tallies) => {
+  const client = tallies.find((t) => t.point.counter === 'login-client');
+  const failedHereBefore = client === undefined || client.res.consumedPoints > 1;
+  return tallies.find((t) => t.over && (t.point.counter !== 'login-account' || failedHereBefore));
+};
 
 export class RateLimits implements AttemptLimits {
   private readonly limiters: Record<Counter, RateLimiterAbstract> | null;
@@ -51,19 +89,21 @@ export class RateLimits implements AttemptLimits {
 
   /**
    * Runs one password check (`check`: the account when the password is right, else undefined)
-   * under the login limits. The account's point and the client+account point are taken BEFORE
-   * the check (429 when either is spent: no password is checked), so concurrent guesses cannot
-   * all pass a check that counts them only afterwards; both are given back unless the password
-   * was wrong (a right one, or an error such as a 503, is not a failed guess). The client bucket is
-   * keyed on client + account: a spent one never locks another account out of that client.
+   * under the login limits. Its points are taken BEFORE the check (429 when one refuses: no
+   * password is checked), so concurrent guesses cannot all pass a check that counts them only
+   * afterwards; they are given back unless the password was wrong (a right one, or an error such
+   * as a 503, is not a failed guess). Which spent counter refuses whom: loginRefusal and the
+   * header of this file. The client bucket is keyed on client + account: a spent one never locks
+   * another account out of that client.
    */
   async attemptLogin<T>(email: string, client: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
     const account = accountKey(email);
     const points: Point[] = [
-      { counter: 'login-account', key: account },
       { counter: 'login-client', key: `${client}|${account}` },
+      { counter: 'login-address', key: client },
+      { counter: 'login-account', key: account },
     ];
-    return this.guarded(points, check, (found) => found === undefined);
+    return this.guarded(points, check, (found) => found === undefined, loginRefusal);
   }
 
   /** One enrolment-key check under the user's limit, taken before the check and given back unless the key was wrong. */
@@ -113,8 +153,8 @@ export class RateLimits implements AttemptLimits {
   }
 
   /** Takes the points, runs the check, and keeps the points only when `failed` says the check failed. */
-  private async guarded<T>(points: Point[], check: () => Promise<T>, failed: (outcome: T) => boolean): Promise<T> {
-    const taken = await this.take(points);
+  private async guarded<T>(points: Point[], check: () => Promise<T>, failed: (outcome: T) => boolean, refusal: Refusal = firstOver): Promise<T> {
+    const taken = await this.take(points, refusal);
     let keep = false;
     try {
       const outcome = await check();
@@ -127,21 +167,25 @@ export class RateLimits implements AttemptLimits {
 
   /**
    * Takes one point of each counter (at once: one store round trip, not one per counter); when
-   * one is spent, gives back every point this attempt took (the refused one included: a refused
-   * attempt was never checked) and answers 429. A store error leaves that point untaken: the
-   * insurance limiter already answered for Redis.
+   * `refusal` picks a counter over its allowance, gives back every point this attempt took (the
+   * refused one included: a refused attempt was never checked) and answers 429 with that
+   * counter's reason and wait. A store error leaves that point untaken: the insurance limiter
+   * already answered for Redis.
    */
-  private async take(points: Point[]): Promise<Point[]> {
+  private async take(points: Point[], refusal: Refusal = firstOver): Promise<Point[]> {
     const counted = points.filter((p) => this.limiters?.[p.counter]);
     const outcomes = await Promise.allSettled(counted.map((p) => this.limiters![p.counter].consume(p.key)));
-    const taken = counted.filter((_, i) => outcomes[i]!.status === 'fulfilled');
-    const refusals = counted.flatMap((point, i) => {
+    // A consume over the allowance still counted its point (rate-limiter-flexible increments, then rejects).
+    const tallies = counted.flatMap((point, i): Tally[] => {
       const outcome = outcomes[i]!;
-      return outcome.status === 'rejected' && outcome.reason instanceof RateLimiterRes ? [{ point, res: outcome.reason }] : [];
+      if (outcome.status === 'fulfilled') return [{ point, res: outcome.value, over: false }];
+      return outcome.reason instanceof RateLimiterRes ? [{ point, res: outcome.reason, over: true }] : [];
     });
-    if (refusals.length === 0) return taken;
-    await this.giveBack([...taken, ...refusals.map((r) => r.point)]);
-    throw rateLimited(WHY[refusals[0]!.point.counter], retryAfter(refusals[0]!.res));
+    const taken = tallies.map((t) => t.point);
+    const refused = refusal(tallies);
+    if (!refused) return taken;
+    await this.giveBack(taken);
+    throw rateLimited(WHY[refused.point.counter], retryAfter(refused.res));
   }
 
   private async giveBack(points: Point[]): Promise<void> {

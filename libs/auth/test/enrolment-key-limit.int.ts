@@ -29,6 +29,7 @@ const config = (): RateLimitConfig =>
     redisUrl: redisUrl(),
     loginFailuresPerAccount: WIDE,
     loginFailuresPerClient: WIDE,
+    loginFailuresPerAddress: WIDE,
     enrolmentKeyFailuresPerUser: { points: ALLOWANCE, durationS: 600 },
     submissionsPerStudent: WIDE,
     trialsPerAuthor: WIDE,

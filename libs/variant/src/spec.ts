@@ -268,10 +268,15 @@ export const rateLimitsSchema = z.strictObject({
    * exact login counters in memory while the exercise replicas share theirs.
    */
   store: z.enum(['memory', 'redis']).optional(),
-  /** Failed logins of one account, from any client (password guessing against one student). */
+  /**
+   * Failed logins of one account, from any client (password guessing against one student). Spent,
+   * it refuses only clients that failed on that account themselves: strangers cannot lock the owner out.
+   */
   loginFailuresPerAccount: rateWindowSchema.default({ points: 10, durationS: 15 * 60 }),
   /** Failed logins of one account from one client address (keyed on client + account: a shared address never locks other accounts out). */
   loginFailuresPerClient: rateWindowSchema.default({ points: 100, durationS: 15 * 60 }),
+  /** Failed logins from one client address across accounts (password spraying); a lab behind one NAT shares it. */
+  loginFailuresPerAddress: rateWindowSchema.default({ points: 30, durationS: 15 * 60 }),
   /** Wrong enrolment keys tried by one user. */
   enrolmentKeyFailuresPerUser: rateWindowSchema.default({ points: 10, durationS: 15 * 60 }),
   /** Submissions of one student. */

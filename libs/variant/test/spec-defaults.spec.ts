@@ -21,6 +21,7 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
         enabled: true,
         loginFailuresPerAccount: { points: 10, durationS: 900 },
         loginFailuresPerClient: { points: 100, durationS: 900 },
+        loginFailuresPerAddress: { points: 30, durationS: 900 },
         enrolmentKeyFailuresPerUser: { points: 10, durationS: 900 },
         submissionsPerStudent: { points: 30, durationS: 60 },
         trialsPerAuthor: { points: 30, durationS: 600 },

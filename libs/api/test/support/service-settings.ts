@@ -44,6 +44,7 @@ export function wideRateLimits(overrides: Partial<AuthConfig['rateLimits']> = {}
     store: 'memory',
     loginFailuresPerAccount: WIDE,
     loginFailuresPerClient: WIDE,
+    loginFailuresPerAddress: WIDE,
     enrolmentKeyFailuresPerUser: WIDE,
     submissionsPerStudent: WIDE,
     trialsPerAuthor: WIDE,
