@@ -42,11 +42,11 @@ export function toMarkdown(blocks: Block[]): string {
   return out.join('\n');
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:.5em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}blockquote{border-left:4px solid #999;margin:0;padding:.2em 1em;color:#333;font-style:italic}.reproduced{background:#e8f5e9}.refuted{background:#ffebee}.inconclusive{background:#fff8e1}`;
+const STYLE = `body{font-family:system-ui,sans-serif;margin:2em;max-width:1300px}table{border-collapse:collapse;font-size:13px;margin:.5em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f4f4f4}blockquote{border-left:4px solid #999;margin:0;padding:.2em 1em;color:#333;font-style:italic}.reproduced{background:#e8f5e9}.refuted{background:#ffebee}.inconclusive{background:#fff8e1}.not-testable{background:#eceff1}`;
 
 function verdictClass(row: string[]): string {
-  const v = row.find((c) => /^\*\*(reproduced|refuted|inconclusive)\*\*$/.test(c));
-  return v ? ` class="${v.replace(/\*/g, '')}"` : '';
+  const v = row.find((c) => /^\*\*(reproduced|refuted|inconclusive|not testable)\*\*$/.test(c));
+  return v ? ` class="${v.replace(/\*/g, '').replace(' ', '-')}"` : '';
 }
 
 export function toHtml(title: string, blocks: Block[]): string {

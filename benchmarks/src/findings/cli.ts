@@ -4,17 +4,21 @@
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
 import { Command, InvalidArgumentError } from 'commander';
 import { PLACEMENT_OPTIONS, placementRequest } from '../placement/options';
+import { TESTBED_OPTIONS, type Testbed } from '../placement/testbed';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
 import { resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
-import { findingsPlan, planText, PROTOCOLS } from './plan';
+import { findingsPlan, planText, PROTOCOLS, type FindingsPlan } from './plan';
 import { latestRecordDir, previousPaperStart, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
 import { continuationPreview, continueFindings } from './continue';
 import { calibrateFirst } from './calibrate-first';
 import { exclusive } from '../harness-lock';
+
+/** A scale model fits the plan's largest configuration: every cell's variant (a derived one counts as its base). */
+const planVariants = (p: FindingsPlan): string[] => p.cells.map((c) => c.derived?.from ?? c.variant);
 
 const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -45,7 +49,9 @@ export function defineFindingsCommand(program: Command): Command {
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
-    .action(async (f: { quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .option(...TESTBED_OPTIONS.testbed)
+    .option(...TESTBED_OPTIONS.scale)
+    .action(async (f: { testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
       if (f.from) {
         const dir = f.from === true ? latestRecordDir() : f.from;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
@@ -66,7 +72,7 @@ export function defineFindingsCommand(program: Command): Command {
           return;
         }
         const started = Date.now();
-        await continueFindings(resumed, record, dir, { budgetMin, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, maxRuns: f.maxRuns, placement: placementRequest(f) });
+        await continueFindings(resumed, record, dir, { budgetMin, seed: f.seed ?? Date.now() % 2 ** 31, claims: f.claims, rerun: f.rerun, setAside: f.setAside, because: f.because, maxRuns: f.maxRuns, placement: placementRequest(f, planVariants(resumed)) });
         const out = evaluateRecord(resumed, record, dir);
         process.stdout.write(out.markdown + '\n');
         phase(`findings --continue: ${out.files.join(', ')} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
@@ -84,13 +90,13 @@ export function defineFindingsCommand(program: Command): Command {
       const started = Date.now();
       // One hold of the harness lock over the calibration and the run: nothing else loads the machine between them.
       const { planned, record } = await exclusive(`bench findings (${mode})`, async () => {
-        if (plan.capacity) return { planned: plan, record: await runFindings(plan, dir, placementRequest(f)) };
-        const capacity = await calibrateFirst(placementRequest(f));
+        if (plan.capacity) return { planned: plan, record: await runFindings(plan, dir, placementRequest(f, planVariants(plan))) };
+        const capacity = await calibrateFirst(placementRequest(f, planVariants(plan)));
         const calibratedFirst = { source: capacity.source, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000) };
         phase(`findings: naked-mon calibrated first: ${capacity.rate} it/s (${calibratedFirst.seconds} s)`);
         const replanned = planFor(capacity, plan.seed);
         process.stdout.write(planText(replanned) + '\n');
-        return { planned: replanned, record: await runFindings(replanned, dir, placementRequest(f), calibratedFirst) };
+        return { planned: replanned, record: await runFindings(replanned, dir, placementRequest(f, planVariants(replanned)), calibratedFirst) };
       });
       const out = evaluateRecord(planned, record, dir);
       process.stdout.write(out.markdown + '\n');

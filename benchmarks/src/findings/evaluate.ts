@@ -9,7 +9,8 @@ import { cellKey } from './schedule';
 import { differenceNumber, differenceUnit, energySource, METRICS, metricValues } from './metrics';
 import type { FindingsPlan } from './plan';
 import { designRow, type DesignRow } from './two-by-two';
-import { combine, judgePart, RULES, type PartVerdict, type Verdict } from './verdict';
+import { combine, evidenceText, judgePart, notTestable, RULES, type Evidence, type PartVerdict, type Verdict } from './verdict';
+import type { TestMeta } from '../types';
 
 export interface CellRef {
   role: Role;
@@ -28,6 +29,8 @@ export interface PartResult {
   comparison: Comparison | null;
   verdict: PartVerdict;
   rule: string;
+  /** How it was obtained: the testbed both sides ran on (null: a side not run, or the two on different testbeds). */
+  evidence: Evidence | null;
 }
 
 export interface FindingResult {
@@ -39,6 +42,8 @@ export interface FindingResult {
   explanation: string[];
   caveats: string[];
   design: DesignRow | null;
+  /** Each kind of evidence its parts rest on, once ("measured in the scale model (s = 0.0714)"). */
+  evidence: string[];
 }
 
 export interface EvaluationInput {
@@ -64,13 +69,46 @@ function missing(input: EvaluationInput, role: Role, level: LoadLevel): PartVerd
   return { verdict: 'inconclusive', why: `no finished run of ${variant} at ${level} (${role})`, settle: `runs of ${variant} at ${level} with at least 2 valid` };
 }
 
+/** Metrics of what replication buys (availability, performance): they need a CPU per process to show it. Memory, CPU per iteration and energy do not. */
+const NEEDS_CPUS = new Set<ClaimTest['metric']>(['apdex', 'efr', 'p95', 'spsP95', 'throughput']);
+
+/** The CPUs the system under test had: its cpuset's under placement, else the machine's. */
+function sutCpusOf(meta: TestMeta): number {
+  return meta.placement?.state === 'on' ? meta.placement.sutCpus.length : meta.machine.cores;
+}
+
+/** Processes the paper ran as containers, at least: the app's replicas, HAProxy when any role is replicated, PostgreSQL. */
+export function processesOf(meta: Pick<TestMeta, 'replicas'>): number {
+  const replicas = Object.values(meta.replicas);
+  return replicas.reduce((a, b) => a + b, 0) + (replicas.some((n) => n > 1) ? 1 : 0) + 1;
+}
+
+/** The testbed a run was measured on (a record without one ran unscaled). */
+export function evidenceOf(meta: TestMeta): Evidence {
+  const t = meta.placement?.testbed;
+  return t?.testbed === 'scaled' ? { kind: 'measured-scaled', s: t.model.s } : { kind: 'measured-unscaled', sutCpus: sutCpusOf(meta) };
+}
+
+const sameEvidence = (a: Evidence, b: Evidence): boolean => evidenceText(a) === evidenceText(b);
+
 function judgeTest(input: EvaluationInput, c: Claim, t: ClaimTest): PartResult {
   const sa = cellOf(input, t.a, t.level);
   const sb = cellOf(input, t.b, t.level);
   const rule = RULES[t.expect];
-  if (!sa || !sb) return { test: t, a: sa && refOf(t.a, t.level, sa), b: sb && refOf(t.b, t.level, sb), difference: null, comparison: null, verdict: missing(input, sa ? t.b : t.a, t.level), rule };
+  if (!sa || !sb) return { test: t, a: sa && refOf(t.a, t.level, sa), b: sb && refOf(t.b, t.level, sb), difference: null, comparison: null, verdict: missing(input, sa ? t.b : t.a, t.level), rule, evidence: null };
   const comparison = compareRuns(metricValues(sa.runs, t.metric), metricValues(sb.runs, t.metric), c.margin ?? DEFAULT_MARGIN);
-  return { test: t, a: refOf(t.a, t.level, sa), b: refOf(t.b, t.level, sb), difference: comparison.welch, comparison, verdict: judgePart(comparison, t.expect), rule };
+  const [ma, mb] = [sa.result.aggregated.meta, sb.result.aggregated.meta];
+  const [ea, eb] = [evidenceOf(ma), evidenceOf(mb)];
+  const base = { test: t, a: refOf(t.a, t.level, sa), b: refOf(t.b, t.level, sb), difference: comparison.welch, comparison };
+  const measured = judgePart(comparison, t.expect);
+  if (!sameEvidence(ea, eb)) {
+    return { ...base, rule, evidence: null, verdict: { verdict: 'inconclusive', why: `the sides ran on different testbeds (${ma.variant}: ${evidenceText(ea)}; ${mb.variant}: ${evidenceText(eb)}): their difference mixes testbed and configuration`, settle: 'runs of both sides on one testbed' } };
+  }
+  if (c.scaling && NEEDS_CPUS.has(t.metric) && ea.kind === 'measured-unscaled') {
+    const processes = Math.max(processesOf(ma), processesOf(mb));
+    if (processes > ea.sutCpus) return { ...base, rule: RULES.testbed, evidence: ea, verdict: notTestable(measured, ea.sutCpus, processes, `${ma.variant} ${processesOf(ma)}, ${mb.variant} ${processesOf(mb)}`) };
+  }
+  return { ...base, rule, evidence: ea, verdict: measured };
 }
 
 function fmt(raw: number, unit: string): string {
@@ -148,7 +186,9 @@ function caveats(input: EvaluationInput, c: Claim): string[] {
   const sides = testCells(c)
     .map((x) => cellOf(input, x.role, x.level))
     .filter((s): s is Side => s !== null);
-  if (c.scaling && sides.length) {
+  const scaled = sides.map((s) => s.result.aggregated.meta.placement?.testbed).find((t) => t?.testbed === 'scaled');
+  if (scaled?.testbed === 'scaled') out.push(`measured in the scale model (s = ${scaled.model.s.toPrecision(3)}); what does not scale: ${scaled.model.notScaled.join('; ')}`);
+  else if (c.scaling && sides.length) {
     // With placement the system under test has only its cpuset's CPUs, not the machine's.
     const meta = sides[0].result.aggregated.meta;
     const placed = meta.placement?.state === 'on' ? meta.placement.sutCpus.length : null;
@@ -193,6 +233,7 @@ export function evaluateClaim(input: EvaluationInput, c: Claim): FindingResult {
   const designCells = designCellsOf(input);
   const design = c.design ? designRow(designCells, c.design) : null;
   const verdict = combine(parts.map((p) => p.verdict.verdict));
+  const evidence = [...new Set(parts.flatMap((p) => (p.evidence ? [evidenceText(p.evidence)] : [])))];
   return {
     claim: c,
     verdict,
@@ -202,6 +243,7 @@ export function evaluateClaim(input: EvaluationInput, c: Claim): FindingResult {
     explanation: explanation(input, c, design),
     caveats: caveats(input, c),
     design,
+    evidence,
   };
 }
 

@@ -59,11 +59,11 @@ function runLinks(r: FindingResult, ctx: ReportContext): string {
 const label = (r: FindingResult): string => `(${r.claim.id}) ${r.claim.title}`;
 
 function summary(results: FindingResult[], ctx: ReportContext): Block[] {
-  const counts = ['reproduced', 'refuted', 'inconclusive'].map((v) => `${results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
+  const counts = ['reproduced', 'refuted', 'inconclusive', 'not testable'].map((v) => `${results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
   return [
     { kind: 'h2', text: 'Summary' },
     { kind: 'p', text: `${counts}. Verdict rule: ${RULES.finding}.` },
-    { kind: 'table', head: ['finding', 'verdict', 'decisive comparison (B − A, 95% CI, Cliff\'s δ)', 'explanation', 'runs (and exemplar traces)'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, r.explanation[0] ?? 'none', runLinks(r, ctx)]) },
+    { kind: 'table', head: ['finding', 'verdict', 'decisive comparison (B − A, 95% CI, Cliff\'s δ)', 'explanation', 'runs (and exemplar traces)', 'evidence'], rows: results.map((r) => [label(r), `**${r.verdict}**`, r.keyFigure, r.explanation[0] ?? 'none', runLinks(r, ctx), r.evidence.join('; ') || 'none']) },
   ];
 }
 

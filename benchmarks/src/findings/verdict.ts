@@ -6,13 +6,27 @@
 import type { Expectation } from './claims';
 import type { Comparison } from './comparison';
 
-export type Verdict = 'reproduced' | 'refuted' | 'inconclusive';
+export type Verdict = 'reproduced' | 'refuted' | 'inconclusive' | 'not testable';
+
+/**
+ * How a verdict was obtained (DESIGN §11): measured on the testbed as it is, measured in the
+ * scale model (one paper CPU × s per container), or predicted at the paper's hardware by the
+ * queueing models (npm run models).
+ */
+export type Evidence = { kind: 'measured-unscaled'; sutCpus: number } | { kind: 'measured-scaled'; s: number } | { kind: 'predicted'; model: string };
+
+export function evidenceText(e: Evidence): string {
+  if (e.kind === 'measured-scaled') return `measured in the scale model (s = ${e.s.toPrecision(3)})`;
+  if (e.kind === 'predicted') return `predicted at the paper's hardware (${e.model})`;
+  return `measured unscaled (system under test: ${e.sutCpus} CPU${e.sutCpus === 1 ? '' : 's'})`;
+}
 
 export const RULES = {
   higher: 'reproduced when the 95% Welch interval of B − A lies above 0; refuted when it lies below 0, or when TOST shows B − A within ±margin (no practical difference); otherwise inconclusive',
   lower: 'reproduced when the 95% Welch interval of B − A lies below 0; refuted when it lies above 0, or when TOST shows B − A within ±margin (no practical difference); otherwise inconclusive',
   same: 'reproduced when TOST shows B − A within ±margin (no practical difference: a ceiling); refuted when the 95% Welch interval excludes 0 and |B − A| exceeds the margin; otherwise inconclusive',
-  finding: 'a finding is reproduced when every one of its parts is, refuted when any part is, inconclusive otherwise',
+  finding: 'a finding is reproduced when every one of its parts is, refuted when any part is, not testable when a part is and none is refuted, inconclusive otherwise',
+  testbed: 'a part about what replication buys (a scaling claim\'s availability or performance) is not testable, whatever its interval says, on a testbed whose system under test has fewer CPUs than either configuration has processes: replicas there share CPU rather than add it',
 } as const;
 
 export interface PartVerdict {
@@ -81,5 +95,18 @@ export function judgePart(c: Comparison, expect: Expectation): PartVerdict {
 
 export function combine(parts: Verdict[]): Verdict {
   if (parts.length && parts.every((p) => p === 'reproduced')) return 'reproduced';
-  return parts.includes('refuted') ? 'refuted' : 'inconclusive';
+  if (parts.includes('refuted')) return 'refuted';
+  return parts.includes('not testable') ? 'not testable' : 'inconclusive';
+}
+
+/**
+ * A part the testbed cannot show: its comparison kept (what was measured, and why it does not
+ * count), the verdict "not testable" with what would test it.
+ */
+export function notTestable(measured: PartVerdict, sutCpus: number, processes: number, variants: string): PartVerdict {
+  return {
+    verdict: 'not testable',
+    why: `the system under test has ${sutCpus} CPU${sutCpus === 1 ? '' : 's'} for ${processes} processes (${variants}): replicas share CPU rather than add it, so this measures contention, not replication (measured: ${measured.verdict} — ${measured.why})`,
+    settle: `the scale model (npm run findings -- --testbed scaled: one paper CPU × s of quota per process), or a system under test with at least ${processes} CPUs, or the queueing models' prediction at the paper's 24 threads (npm run models)`,
+  };
 }

@@ -2,6 +2,7 @@
 import { InvalidArgumentError } from 'commander';
 import { parseCpuList } from './cpu-list';
 import type { PlacementRequest } from './plan';
+import type { Testbed, TestbedRequest } from './testbed';
 
 function cpuList(v: string): string {
   try {
@@ -23,7 +24,9 @@ export const PLACEMENT_OPTIONS = {
   sutCpus: ['--sut-cpus <list>', 'CPUs of the system under test (services, native servers, sandboxes), e.g. 0 (turns placement on; default: the others)', cpuList],
 } as const;
 
-export function placementRequest(f: { placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }): PlacementRequest | undefined {
-  if (f.placement === undefined && f.clientCpus === undefined && f.sutCpus === undefined) return undefined;
-  return { mode: f.placement, clientCpus: f.clientCpus, sutCpus: f.sutCpus };
+/** The placement options, with the testbed (--testbed, --scale) riding along: every runner passes the request on. */
+export function placementRequest(f: { placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string; testbed?: Testbed; scale?: number }, planVariants?: string[]): PlacementRequest | undefined {
+  const testbed: TestbedRequest | undefined = f.testbed === undefined && f.scale === undefined ? undefined : { testbed: f.testbed ?? 'unscaled', ...(f.scale !== undefined ? { scale: f.scale } : {}), ...(planVariants ? { planVariants } : {}) };
+  if (f.placement === undefined && f.clientCpus === undefined && f.sutCpus === undefined && !testbed) return undefined;
+  return { mode: f.placement, clientCpus: f.clientCpus, sutCpus: f.sutCpus, ...(testbed ? { testbed } : {}) };
 }

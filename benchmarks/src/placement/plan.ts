@@ -3,6 +3,7 @@
 // and what the machine offers (detect.ts). Pure: the unit tests feed it fabricated inputs.
 import type { CpusetDetection } from './detect';
 import { formatCpuList, parseCpuList } from './cpu-list';
+import type { TestbedRecord, TestbedRequest } from './testbed';
 
 export interface PlacementRequest {
   /** on / off; unset: the default for the kind of test (CPU lists given also mean on). */
@@ -10,6 +11,8 @@ export interface PlacementRequest {
   /** CPU lists in the kernel's format, e.g. "1" and "0". */
   clientCpus?: string;
   sutCpus?: string;
+  /** --testbed (testbed.ts): travels with the placement, through every runner that passes it on. */
+  testbed?: TestbedRequest;
 }
 
 export interface PlacementPlan {
@@ -21,6 +24,8 @@ export interface PlacementPlan {
   sutCpus: number[];
   /** The cgroup version used (state on). */
   cgroup?: 1 | 2;
+  /** unscaled or the scale model, with s, the quotas and the throttling per run (testbed.ts). Absent in older records: unscaled. */
+  testbed?: TestbedRecord;
 }
 
 export interface TestKind {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Side } from '../../src/compare/sides';
 import quantile from '@stdlib/stats-base-dists-t-quantile';
-import { evaluateFindings, type FindingResult, type PartResult } from '../../src/findings/evaluate';
+import { evaluateFindings, processesOf, type FindingResult, type PartResult } from '../../src/findings/evaluate';
+import { CLAIMS, type Claim } from '../../src/findings/claims';
+import { configurationsOf, scaleModelFor } from '../../src/placement/scale-model';
 import { LEVELS } from '../../src/findings/loads';
 import { findingsPlan } from '../../src/findings/plan';
 import { evaluateCells } from '../../src/findings/run';
@@ -12,6 +14,19 @@ import { atEveryLevel, writeRecordedResults, RECORDED_ROLES } from './recorded';
 let root: string;
 let cells: Record<string, Side>;
 let results: FindingResult[];
+/** The same runs as if measured on a system under test with 24 CPUs: every part judged by its interval. */
+let roomy: FindingResult[];
+
+/** The cells with their meta changed (the machine's cores, the testbed). */
+function withMeta(cs: Record<string, Side>, patch: (m: Side['result']['aggregated']['meta']) => Partial<Side['result']['aggregated']['meta']>): Record<string, Side> {
+  return Object.fromEntries(
+    Object.entries(cs).map(([k, c]) => {
+      const meta = { ...c.result.aggregated.meta, ...patch(c.result.aggregated.meta) };
+      return [k, { ...c, result: { ...c.result, aggregated: { ...c.result.aggregated, meta } } }];
+    }),
+  );
+}
+const onCores = (cs: Record<string, Side>, cores: number) => withMeta(cs, (m) => ({ machine: { ...m.machine, cores } }));
 // The quick plan's cells, run here at every level (the recorded figures do not depend on it).
 const quick = findingsPlan('quick', { seed: 1, roles: RECORDED_ROLES });
 const plan = { ...quick, protocol: { ...quick.protocol, levels: LEVELS } };
@@ -21,10 +36,19 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'sg-findings-'));
   cells = atEveryLevel(writeRecordedResults(root));
   results = evaluateFindings({ plan, cells });
+  roomy = evaluateFindings({ plan, cells: onCores(cells, 24) });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const finding = (id: string) => results.find((r) => r.claim.id === id)!;
+const roomyFinding = (id: string) => roomy.find((r) => r.claim.id === id)!;
+
+/** The testbed rule as written in verdict.ts RULES.testbed, restated: the recorded machine has 2 cores, no placement. */
+function crowded(c: Claim, p: PartResult, cores: number): boolean {
+  const perf = ['apdex', 'efr', 'p95', 'spsP95', 'throughput'].includes(p.test.metric);
+  const procs = (v: string) => (v.startsWith('mon-x') ? Number(v.slice(5)) + 2 : v === 'msa-1-2' ? 5 : v.startsWith('msa') ? 4 : 2);
+  return Boolean(c.scaling) && perf && p.a !== null && p.b !== null && Math.max(procs(p.a.variant), procs(p.b.variant)) > cores;
+}
 
 /** The rules as written in verdict.ts RULES, restated independently of its code. */
 function oracle(p: PartResult): string {
@@ -49,18 +73,59 @@ function oracle(p: PartResult): string {
 }
 
 describe('findings evaluation on recorded results (nothing is run)', () => {
-  it('applies every part rule as written', () => {
-    const parts = results.flatMap((r) => r.parts);
-    expect(parts.length).toBeGreaterThan(15);
-    for (const p of parts) expect(`${p.test.reads}: ${p.verdict.verdict}`).toBe(`${p.test.reads}: ${oracle(p)}`);
+  it('applies every part rule as written, on the crowded testbed and on a roomy one', () => {
+    for (const [rs, cores] of [[results, 2], [roomy, 24]] as const) {
+      const parts = rs.flatMap((r) => r.parts.map((p) => ({ c: r.claim, p })));
+      expect(parts.length).toBeGreaterThan(15);
+      for (const { c, p } of parts) expect(`${p.test.reads}: ${p.verdict.verdict}`).toBe(`${p.test.reads}: ${crowded(c, p, cores) ? 'not testable' : oracle(p)}`);
+    }
   });
 
-  it('combines parts as written: reproduced only if all are, refuted if any is', () => {
-    for (const r of results) {
+  it('combines parts as written: reproduced only if all are, refuted if any is, not testable if any is and none refuted', () => {
+    for (const r of [...results, ...roomy]) {
       const v = r.parts.map((p) => p.verdict.verdict);
-      const expected = v.every((x) => x === 'reproduced') ? 'reproduced' : v.includes('refuted') ? 'refuted' : 'inconclusive';
+      const expected = v.every((x) => x === 'reproduced') ? 'reproduced' : v.includes('refuted') ? 'refuted' : v.includes('not testable') ? 'not testable' : 'inconclusive';
       expect(`${r.claim.id}: ${r.verdict}`).toBe(`${r.claim.id}: ${expected}`);
     }
+  });
+
+  it('counts the processes the paper ran as containers: replicas, HAProxy when replicated, PostgreSQL', () => {
+    expect(processesOf({ replicas: { monolith: 1 } })).toBe(2);
+    expect(processesOf({ replicas: { monolith: 2 } })).toBe(4);
+    expect(processesOf({ replicas: { gateway: 1, leftover: 1, exercise: 2 } })).toBe(6);
+  });
+
+  it('(ii) on a system under test with fewer CPUs than processes: not testable, never refuted — the measured figure kept, what would test it said', () => {
+    const r = finding('ii');
+    expect(r.verdict).toBe('not testable');
+    expect(r.parts.map((p) => p.verdict.verdict)).toEqual(['not testable', 'not testable']);
+    expect(r.parts[0].verdict.why).toMatch(/^the system under test has 2 CPUs for 4 processes \(naked-mon 2, mon-x2 4\): replicas share CPU rather than add it.*\(measured: refuted — 95% CI \[/);
+    expect(r.parts[0].verdict.settle).toMatch(/--testbed scaled/);
+    expect(r.parts[0].difference!.diff).toBeCloseTo(-0.05, 6);
+    expect(r.evidence).toEqual(['measured unscaled (system under test: 2 CPUs)']);
+  });
+
+  it('(ii) with CPUs to spare: judged by its interval (refuted: the replicated monolith is slower)', () => {
+    const r = roomyFinding('ii');
+    expect(r.verdict).toBe('refuted');
+    expect(r.parts[0].verdict.why).toMatch(/lies below 0: the opposite of the claim/);
+  });
+
+  it('(ii) in the scale model: judged by its interval, the evidence says s, the caveat what does not scale', () => {
+    const model = scaleModelFor(configurationsOf(['naked-mon', 'mon-x2', 'msa-1-2']), 1);
+    const scaled = withMeta(cells, () => ({ placement: { state: 'on', why: 'findings', clientCpus: [1], sutCpus: [0], cgroup: 1, testbed: { testbed: 'scaled', model, cgroup: 1, root: '/sg-scale' } } }));
+    const r = evaluateFindings({ plan, cells: scaled }).find((x) => x.claim.id === 'ii')!;
+    expect(r.verdict).toBe('refuted');
+    expect(r.evidence).toEqual([`measured in the scale model (s = ${model.s.toPrecision(3)})`]);
+    expect(r.caveats[0]).toMatch(/^measured in the scale model \(s = 0\.\d+\); what does not scale: fixed latencies/);
+  });
+
+  it('a part whose sides ran on different testbeds is inconclusive, not compared', () => {
+    const model = scaleModelFor(configurationsOf(['naked-mon', 'mon-x2']), 1);
+    const scaledX2 = withMeta({ x: cells['mon-x2@paper'] }, () => ({ placement: { state: 'off', why: 'off', clientCpus: [], sutCpus: [], testbed: { testbed: 'scaled', model, cgroup: 1, root: '/sg-scale' } } })).x;
+    const r = evaluateFindings({ plan, cells: { ...cells, 'mon-x2@paper': scaledX2 } }, CLAIMS.filter((c) => c.id === 'ii'))[0];
+    expect(r.parts[0].verdict).toMatchObject({ verdict: 'inconclusive', settle: 'runs of both sides on one testbed' });
+    expect(r.parts[0].verdict.why).toMatch(/different testbeds \(naked-mon: measured unscaled .*; mon-x2: measured in the scale model/);
   });
 
   it('(i) reproduced: MSA-1-1 answers faster (Apdex above) and fails less (EFR below) than Naked MON', () => {
@@ -70,12 +135,6 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     expect(r.keyFigure).toMatch(/^apdex at paper: msa-1-1 − naked-mon = 0\.200 \[0\.\d{3}, 0\.\d{3}\], Cliff's δ 1\.00$/);
   });
 
-  it('(ii) refuted: the replicated monolith is slower, its Apdex interval below 0', () => {
-    const r = finding('ii');
-    expect(r.verdict).toBe('refuted');
-    expect(r.parts[0].verdict.verdict).toBe('refuted');
-    expect(r.parts[0].verdict.why).toMatch(/lies below 0: the opposite of the claim/);
-  });
 
   it('(v) reproduced: MSA spends more CPU per iteration', () => {
     expect(finding('v').verdict).toBe('reproduced');
@@ -97,14 +156,14 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     expect(r.keyFigure).toBe('no figure (cells not run)');
   });
 
-  it('(iii) refuted by its second part although its first is inconclusive', () => {
-    const r = finding('iii');
+  it('(iii) refuted by its second part although its first is inconclusive (CPUs to spare)', () => {
+    const r = roomyFinding('iii');
     expect(r.parts.map((p) => p.verdict.verdict)).toEqual(['inconclusive', 'refuted']);
     expect(r.verdict).toBe('refuted');
   });
 
-  it('RQ2 inconclusive: a noisy difference, with the runs that would settle it', () => {
-    const p = finding('RQ2').parts[0];
+  it('RQ2 inconclusive: a noisy difference, with the runs that would settle it (CPUs to spare)', () => {
+    const p = roomyFinding('RQ2').parts[0];
     expect(p.verdict.verdict).toBe('inconclusive');
     expect(p.verdict.why).toMatch(/includes 0/);
     expect(p.verdict.settle).toMatch(/^about \d+ valid runs per side at the observed spread .*; now 3 and 3$/);
@@ -157,7 +216,7 @@ describe('findings evaluation on recorded results (nothing is run)', () => {
     expect(md).toMatch(/\| \(i\) MSA outperforms the monolith, nothing replicated \| \*\*reproduced\*\* \| apdex at paper: msa-1-1 − naked-mon = 0\.200 .* \| \[naked-mon\]\(\.\.\/\.\.\/20261125T030000Z-naked-mon-small\/\), \[msa-1-1\]/);
     expect(md).toContain('> when no app component is replicated, MSA outperforms the monolithic architecture');
     const html = readFileSync(join(dir, 'findings.html'), 'utf8');
-    expect(html).toContain('<tr class="refuted"><td>(ii) Replicating the whole monolith helps</td>');
+    expect(html).toContain('<tr class="not-testable"><td>(ii) Replicating the whole monolith helps</td>');
     expect(html).toContain('<a href="../../20261125T030000Z-naked-mon-small/">naked-mon</a>');
   });
 });

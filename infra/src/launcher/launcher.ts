@@ -29,6 +29,7 @@ import { haproxyModel, renderHaproxyConfig } from '../haproxy/config';
 import { LOG_DIR, SERVERS_SCRIPT, serviceMain, VARIANT_RUN_DIR } from '../paths';
 import { installationSecrets } from '../secrets';
 import { ecosystem, ecosystemSource, HAPROXY_BIN, type Ecosystem } from './ecosystem';
+import { withCpuGroups } from './cpu-groups';
 import { haproxyServersNotUp, httpOk, portInUse, processReady, sleep } from './health';
 import { withVariantLock } from './lock';
 import { ensureServers, managedServers, migrate, SERVER_PORTS } from './native-servers';
@@ -56,6 +57,8 @@ export interface UpOptions {
   cpuProfileDir?: string;
   /** One internal hop through a fault proxy (issue 35); restarts the variant if it runs unrouted. */
   hop?: HopRoute;
+  /** Scale-model testbed: each process is told its cpu group under this root (cpu-groups.ts); restarts the variant if it runs without. */
+  cpuGroupRoot?: string;
 }
 
 /** A variant with the Redis read-path cache starts cold unless told to keep it: runs compare from the same state. */
@@ -95,15 +98,15 @@ export interface VariantStatus {
 const log = (msg: string) => process.stderr.write(`[variant] ${msg}\n`);
 
 /** What makes two `up`s the same: the spec, where it listens, and whether it is being profiled. */
-function specHash(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): string {
-  return createHash('sha256').update(JSON.stringify({ spec, placement, cpuProfileDir })).digest('hex').slice(0, 16);
+function specHash(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string, cpuGroupRoot?: string): string {
+  return createHash('sha256').update(JSON.stringify({ spec, placement, cpuProfileDir, cpuGroupRoot })).digest('hex').slice(0, 16);
 }
 
-function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions, cpuProfileDir?: string): ActiveVariant {
+function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions, cpuProfileDir?: string, cpuGroupRoot?: string): ActiveVariant {
   return {
     variant: spec.name,
     source,
-    specHash: specHash(spec, placement, cpuProfileDir),
+    specHash: specHash(spec, placement, cpuProfileDir, cpuGroupRoot),
     entry: entryUrl(spec, placement.listen),
     processes: variantProcesses(spec, placement).map(({ name, role, port, healthUrl }) => ({ name, role, port, healthUrl })),
     servers: managedServers(spec),
@@ -112,9 +115,9 @@ function stateOf(spec: VariantSpec, source: string, placement: PlacementOptions,
 }
 
 /** Already running this exact spec, every process online and healthy? */
-async function alreadyUp(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string): Promise<boolean> {
+async function alreadyUp(spec: VariantSpec, placement: PlacementOptions, cpuProfileDir?: string, cpuGroupRoot?: string): Promise<boolean> {
   const state = readState();
-  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec, placement, cpuProfileDir)) return false;
+  if (!state || state.variant !== spec.name || state.specHash !== specHash(spec, placement, cpuProfileDir, cpuGroupRoot)) return false;
   const apps = new Map((await pm2.list()).map((p) => [p.name, p]));
   const procs = variantProcesses(spec, placement);
   if (!procs.every((p) => apps.get(p.name)?.status === 'online')) return false;
@@ -259,7 +262,7 @@ function profileDirOf(options: UpOptions): string | undefined {
  * same name is up.
  */
 export async function runsAlready(nameOrPath: string, options: UpOptions = {}): Promise<boolean> {
-  return alreadyUp(loadVariant(nameOrPath), placementOf(options), profileDirOf(options));
+  return alreadyUp(loadVariant(nameOrPath), placementOf(options), profileDirOf(options), options.cpuGroupRoot);
 }
 
 export async function up(nameOrPath: string, options: UpOptions = {}): Promise<VariantStatus> {
@@ -272,7 +275,7 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
   return withVariantLock(async () => {
     const source = nameOrPath;
     const cpuProfileDir = profileDirOf(options);
-    if (await alreadyUp(spec, placement, cpuProfileDir)) {
+    if (await alreadyUp(spec, placement, cpuProfileDir, options.cpuGroupRoot)) {
       log(`${spec.name} is already up and healthy`);
       if (!options.skipServers) ensureServers(spec);
       await coldCache(spec, options.keepCache);
@@ -289,11 +292,11 @@ export async function up(nameOrPath: string, options: UpOptions = {}): Promise<V
     await coldCache(spec, options.keepCache);
     const procs = variantProcesses(spec, placement);
     await checkPortsFree(procs);
-    const apps = writeRunFiles(spec, placement, cpuProfileDir);
+    const apps = withCpuGroups(writeRunFiles(spec, placement, cpuProfileDir), options.cpuGroupRoot);
     const begun = Date.now();
     log(`starting ${spec.name}: ${procs.map((p) => p.name).join(' ')}`);
     await pm2.startEcosystem(apps);
-    writeState(stateOf(spec, source, placement, cpuProfileDir));
+    writeState(stateOf(spec, source, placement, cpuProfileDir, options.cpuGroupRoot));
     try {
       await waitHealthy(procs, options.timeoutS ?? 180);
     } catch (err) {

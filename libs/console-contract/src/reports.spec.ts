@@ -61,6 +61,6 @@ describe('the runs behind a finding', () => {
     expect(cellRunIds(cells, ref('naked-mon', 'other'))).toEqual(['other']);
   });
   it('counts the verdicts', () => {
-    expect(verdictCounts([{ verdict: 'refuted' }, { verdict: 'inconclusive' }, { verdict: 'refuted' }])).toEqual({ reproduced: 0, refuted: 2, inconclusive: 1 });
+    expect(verdictCounts([{ verdict: 'refuted' }, { verdict: 'inconclusive' }, { verdict: 'refuted' }])).toEqual({ reproduced: 0, refuted: 2, inconclusive: 1, 'not testable': 0 });
   });
 });

@@ -9,8 +9,9 @@
 import type { Difference } from './compare';
 import type { RankTest } from './rank-test';
 
-export type FindingVerdict = 'reproduced' | 'refuted' | 'inconclusive';
-export const FINDING_VERDICTS: readonly FindingVerdict[] = ['reproduced', 'refuted', 'inconclusive'];
+/** 'not testable': the testbed cannot show the claim's mechanism (fewer CPUs than processes), whatever was measured. */
+export type FindingVerdict = 'reproduced' | 'refuted' | 'inconclusive' | 'not testable';
+export const FINDING_VERDICTS: readonly FindingVerdict[] = ['reproduced', 'refuted', 'inconclusive', 'not testable'];
 
 /** A benchmark run (results/<id>/) a verdict or a cell rests on, and where to open it. */
 export interface RunLink {
@@ -119,6 +120,7 @@ export const verdictCounts = (results: readonly { verdict: FindingVerdict }[]): 
   reproduced: results.filter((r) => r.verdict === 'reproduced').length,
   refuted: results.filter((r) => r.verdict === 'refuted').length,
   inconclusive: results.filter((r) => r.verdict === 'inconclusive').length,
+  'not testable': results.filter((r) => r.verdict === 'not testable').length,
 });
 
 /** The run folders behind one side of a comparison: every run merged into its cell (its first run when the cell is not listed). */

@@ -6,7 +6,9 @@
  *
  * Detected, not assumed: cgroup v2 where a delegated unified hierarchy has the controllers,
  * else the v1 pids/memory/cpu hierarchies. Groups nest under the service's own group
- * (<own>/shellgrade-p<pid>/<job>) and groups of dead services are swept at start-up.
+ * (<own>/shellgrade-p<pid>/<job>) and groups of dead services are swept at start-up. In v1's cpu
+ * hierarchy SG_CPU_CGROUP may name another parent: the group a benchmark's scale model gives the
+ * service a CPU quota in, so that its gradings spend that quota rather than escape it.
  * Without either, gradings keep their per-process rlimits only (`detect` returns undefined).
  *
  * A group is recycled: handed back empty (no process, no pid left), it serves the next grading
@@ -57,8 +59,9 @@ export class GradingCgroups {
   ) {}
 
   /** The groups this machine lets the service create, or undefined (no writable hierarchy). */
-  static detect(mountRoot = '/sys/fs/cgroup', ownCgroups = readFileSync('/proc/self/cgroup', 'utf8')): GradingCgroups | undefined {
+  static detect(mountRoot = '/sys/fs/cgroup', ownCgroups = readFileSync('/proc/self/cgroup', 'utf8'), cpuParent = process.env.SG_CPU_CGROUP): GradingCgroups | undefined {
     const own = parseOwnGroups(ownCgroups);
+    if (cpuParent) own.set('cpu', cpuParent);
     const v2 = detectV2(mountRoot, own.get(''));
     const v1 = v2 ? undefined : detectV1(mountRoot, own);
     const found = v2 ? new GradingCgroups(2, [v2]) : v1 && new GradingCgroups(1, v1);
@@ -114,7 +117,7 @@ export class GradingCgroups {
     try {
       for (const h of this.hierarchies) {
         sweepDead(join(h.parent, '..'));
-        if (!existsSync(h.parent)) mkdirSync(h.parent);
+        if (!existsSync(h.parent)) mkdirSync(h.parent, { recursive: true }); // SG_CPU_CGROUP's group may not be made yet
       }
       return true;
     } catch {

@@ -93,7 +93,7 @@ describe('GET /ops/findings (admins only)', () => {
         mode: 'smoke',
         startedAt: '2999-12-31T00:00:00.000Z',
         endedAt: '2999-12-31T00:10:00.000Z',
-        counts: { reproduced: 1, refuted: 1, inconclusive: 1 },
+        counts: { reproduced: 1, refuted: 1, inconclusive: 1, 'not testable': 0 },
         files: ['compare/naked-mon-vs-msa-1-1/compare.html', 'findings.html', 'findings.md'],
       },
     ]);

@@ -35,7 +35,7 @@ export const FINDINGS_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const FINDINGS_FILE = 'findings.json';
 export const RECORD_FILE = 'findings-runs.json';
 
-const verdict = z.enum(['reproduced', 'refuted', 'inconclusive']);
+const verdict = z.enum(['reproduced', 'refuted', 'inconclusive', 'not testable']);
 const num = z.number().nullable();
 const differenceSchema = z.object({ nA: z.number(), nB: z.number(), meanA: num, meanB: num, diff: num, relative: num, lo: num, hi: num, significant: z.boolean(), note: z.string().optional() });
 const cellRefSchema = z.object({ role: z.string(), level: z.string(), variant: z.string(), runId: z.string(), validRuns: z.array(z.number()) });
