@@ -29,6 +29,7 @@ import { registerModelsCommand } from './models/cli';
 import { registerFindingsCommand } from './findings/cli';
 import { registerStorageGrowthCommand } from './storage/command';
 import { mainJob } from './main-job';
+import { registerBackToBackCommand } from './back-to-back/run';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -357,6 +358,7 @@ registerModelsCommand(program);
 registerFindingsCommand(program);
 registerTracesCommand(program);
 registerStorageGrowthCommand(program);
+registerBackToBackCommand(program);
 
 if (require.main === module) {
   program.parseAsync(process.argv).catch((err: unknown) => {

@@ -2,9 +2,12 @@
 // first), read as `bench compare` reads them (loadResult, run-N.json, runMetrics): per test its
 // date, profile, the host's speed probe, throughput, SPS p50/p95/p99, KO share, CPU per
 // iteration and validity; each host set against the median probed one, flagged beyond
-// SPEED_TOLERANCE. Only plain tests of a profile (<stamp>-<preset>-<profile>, as `bench run`,
-// `matrix` and the console name them) are points: fault and findings runs load the system
-// differently and are listed as left out. The shape is the console's contract (Trend).
+// SPEED_TOLERANCE. Only plain tests of a profile are points — what the run's manifest says was
+// run: `bench run`, `matrix` or `main` (the console launches `run`), whatever the folder is called
+// (`bench back-to-back` names its tests b2b-…) — while calibrations, fault and findings runs load
+// the system their own way and are listed as left out. A folder without a manifest's command
+// (older runs) is judged by its name (<stamp>-<preset>-<profile>, as makeRunId names it). The
+// shape is the console's contract (Trend).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trend, TrendPoint } from '@shellgrade/console-contract';
@@ -13,6 +16,7 @@ import { resultsDir } from '../paths';
 import { SPEED_TOLERANCE, speedMismatch } from '../machine-speed';
 import { loadResult } from '../report/load-results';
 import type { RunRecord } from '../types';
+import { MANIFEST_FILE } from '../provenance/manifest';
 import { ALL, REQUEST_METRICS, RUN, RUN_METRICS, runMetrics } from './run-metrics';
 import { loadRunRecords } from './sides';
 
@@ -24,6 +28,43 @@ const CANCEL_FILE = 'cancelled.json';
 const STAMP = /^\d{8}T\d{6}Z-/;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The bench subcommands whose tests are plain tests of their profile. */
+const PLAIN_COMMANDS = ['run', 'matrix', 'main'];
+
+/** What a run folder's manifest says about it (null fields: not recorded). */
+export interface ManifestFacts {
+  variant: string | null;
+  profile: string | null;
+  /** `npm run bench -- <args>` as the run was started, when the bench CLI started it. */
+  command: string | null;
+}
+
+export function readManifestFacts(dir: string): ManifestFacts | null {
+  const file = join(dir, MANIFEST_FILE);
+  if (!existsSync(file)) return null;
+  try {
+    const m = JSON.parse(readFileSync(file, 'utf8')) as { variant?: { name?: string }; profile?: { name?: string }; command?: string };
+    return { variant: m.variant?.name ?? null, profile: m.profile?.name ?? null, command: m.command ?? null };
+  } catch {
+    return null;
+  }
+}
+
+/** The bench subcommand of a recorded command ("npm run bench -- run --variant …" → "run"). */
+export function benchSubcommand(command: string): string | null {
+  return /\bbench -- (\S+)/.exec(command)?.[1] ?? null;
+}
+
+/**
+ * Whether a result folder is a plain test of `variant` under `profile`, and if not why: by its
+ * manifest's command when it recorded one, else by its name. Null reason: a point.
+ */
+export function leftOutReason(runId: string, facts: ManifestFacts | null, variant: string, profile: string): string | null {
+  const sub = facts?.command ? benchSubcommand(facts.command) : null;
+  if (sub !== null) return PLAIN_COMMANDS.includes(sub) ? null : `a ${sub} run (${facts!.command}) loads the system its own way, not a plain test of the ${profile} profile`;
+  return isPlainTest(runId, variant, profile) ? null : `not a plain test of the ${profile} profile (a fault, findings or calibration run loads the system its own way)`;
+}
 
 /** Whether a folder name is a plain test of `variant` under `profile` (makeRunId's shape). */
 export function isPlainTest(runId: string, variant: string, profile: string): boolean {
@@ -126,7 +167,10 @@ export function presetTrend(preset: string, o: TrendOptions = {}): Trend {
   const leftOut: Trend['leftOut'] = [];
   if (existsSync(root)) {
     for (const e of readdirSync(root, { withFileTypes: true })) {
-      if (!e.isDirectory() || !STAMP.test(e.name)) continue;
+      if (!e.isDirectory()) continue;
+      const facts = readManifestFacts(join(root, e.name));
+      // Without a manifest's command only the folder name says what it was.
+      if (!facts?.command && !STAMP.test(e.name)) continue;
       const file = join(root, e.name, 'aggregated.json');
       if (!existsSync(file)) continue;
       let meta: { variant?: string; profileName?: string; startedAt?: string };
@@ -135,11 +179,12 @@ export function presetTrend(preset: string, o: TrendOptions = {}): Trend {
       } catch {
         continue;
       }
-      if (meta.variant !== preset) continue;
-      const profile = meta.profileName ?? '';
+      if ((facts?.variant ?? meta.variant) !== preset) continue;
+      const profile = facts?.profile ?? meta.profileName ?? '';
       if (o.profile && profile !== o.profile) continue;
-      if (!isPlainTest(e.name, preset, profile)) {
-        leftOut.push({ runId: e.name, reason: `not a plain test of the ${profile} profile (a fault, findings or calibration run loads the system its own way)` });
+      const reason = leftOutReason(e.name, facts, preset, profile);
+      if (reason) {
+        leftOut.push({ runId: e.name, reason });
         continue;
       }
       tests.push({ runId: e.name, startedAt: meta.startedAt ?? '', profile });

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isPlainTest, presetTrend, trendMarkdown } from '../../src/compare/trend';
+import { benchSubcommand, isPlainTest, presetTrend, trendMarkdown } from '../../src/compare/trend';
 import { runRecord, writeTestFolder, type RunFigures } from './run-fixtures';
 
 let root: string;
@@ -51,6 +51,22 @@ describe('bench trend', () => {
     expect(t.leftOut).toEqual([{ runId: '20261105T000000Z-naked-mon-fault-kill-one-monolith', reason: expect.stringMatching(/not a plain test of the small profile/) }]);
     expect(t.command).toBe('npm run bench -- trend naked-mon --last 2');
     expect(presetTrend('naked-mon', { root, profile: 'short' }).points.map((p) => p.runId)).toEqual(['20261103T000000Z-naked-mon-short']);
+  });
+
+  it("reads what a folder was from its manifest, whatever its name: back-to-back's tests are points, a calibration is left out", () => {
+    const manifest = (dir: string, variant: string, profile: string, command: string) =>
+      writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schema: 'shellgrade.run-manifest/1', variant: { name: variant }, profile: { name: profile }, command }));
+    const b2b = test('b2b-20261102T000000Z-new-naked-mon-kdf1', 'naked-mon', '2026-11-02T00:00:00.000Z', [{ throughput: 9 }]);
+    manifest(b2b, 'naked-mon', 'small', 'npm run bench -- run --variant naked-mon --profile small --kdf-cost 1 --placement off --run-id b2b-20261102T000000Z-new-naked-mon-kdf1');
+    const probe = test('20261103T000000Z-naked-mon-small', 'naked-mon', '2026-11-03T00:00:00.000Z', [{ throughput: 4 }]);
+    // A name that reads as a plain test, a command that says it was not.
+    manifest(probe, 'naked-mon', 'small', 'npm run bench -- calibrate --variant naked-mon --peaks 2,4');
+    test('20261101T000000Z-naked-mon-small', 'naked-mon', '2026-11-01T00:00:00.000Z', [{ throughput: 7 }]);
+    const t = presetTrend('naked-mon', { root });
+    expect(t.points.map((p) => p.runId)).toEqual(['20261101T000000Z-naked-mon-small', 'b2b-20261102T000000Z-new-naked-mon-kdf1']);
+    expect(t.points[1]).toMatchObject({ profile: 'small', throughput: 9 });
+    expect(t.leftOut).toEqual([{ runId: '20261103T000000Z-naked-mon-small', reason: expect.stringMatching(/^a calibrate run/) }]);
+    expect(benchSubcommand('npm run bench -- main --variant naked-mon')).toBe('main');
   });
 
   it('a test with no VALID run keeps its figures (from all its runs, said so) and is INVALID with its reasons; a cancelled one too', () => {

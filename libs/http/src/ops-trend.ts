@@ -4,7 +4,9 @@
  * Read by the harness itself, as the compare page is: `npm run bench -- trend <preset> --json`
  * (benchmarks/src/compare/trend.ts: the run records `bench compare` reads, its metrics) — per
  * test its date, profile, host speed probe, throughput, SPS p50/p95/p99, KO share, CPU per
- * iteration and validity, the hosts of another speed than the median probed one flagged. The
+ * iteration and validity, the hosts of another speed than the median probed one flagged. A test
+ * is a point when its manifest says a plain `bench run`/`matrix`/`main` made it, whatever its
+ * folder is called (back-to-back's b2b-… tests included); calibrations and fault runs are not. The
  * answer is checked against the contract's shape (Trend) before it is served: a harness that
  * drifted from it is a 500 that says where, never a page that reads undefined.
  */

@@ -1,0 +1,106 @@
+// What `bench back-to-back <commit>` runs, as data: its options, the steps, the bench arguments of
+// each side's commands and the run ids they are recorded under. Pure, so the unit tests hold the
+// commands to what the bash script (benchmarks/back-to-back/run.sh, now a wrapper) ran.
+
+export const STEPS = ['grader', 'small', 'calibrate', 'overload'] as const;
+export type Step = (typeof STEPS)[number];
+export type Side = 'ref' | 'new';
+/** A hash cost: 1 (the paper-faithful login, scrypt 2^1) or the preset's own. */
+export type Cost = 1 | 'default';
+export const COSTS: Cost[] = [1, 'default'];
+
+export interface BackToBackOptions {
+  /** The reference commit (a worktree of it is prepared once per host). */
+  ref: string;
+  steps: Step[];
+  presets: string[];
+  /** Output folder of this comparison (log, commands, summary). */
+  out: string;
+  /** The reference's worktree (default ~/.cache/shellgrade/back-to-back/<ref>). */
+  refDir: string;
+  /** Peaks each calibration steps through before bisecting, per side and cost (it/s, ascending). */
+  peaks: Record<Side, Record<`${Cost}`, number[]>>;
+}
+
+/**
+ * Up to where each side fails on a fast host of this kind under the original's client (the issue
+ * measured: the reference 8/s as shipped, 44/s at kdf 1 with admission off; the original 44/s):
+ * the steps must reach a failure, the bisection does the rest.
+ */
+export const DEFAULT_PEAKS: BackToBackOptions['peaks'] = {
+  ref: { '1': [4, 8, 16, 24, 32, 40, 48], default: [2, 4, 6, 8, 10, 12, 16, 20, 24] },
+  new: { '1': [8, 16, 24, 32, 40, 48, 56, 64], default: [4, 8, 16, 24, 32, 40, 48, 56] },
+};
+
+export function parseSteps(v: string): Step[] {
+  const steps = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = steps.filter((s) => !(STEPS as readonly string[]).includes(s));
+  if (unknown.length || steps.length === 0) throw new Error(`--steps takes a comma-separated list of ${STEPS.join(', ')}; got ${JSON.stringify(v)}`);
+  return steps as Step[];
+}
+
+export function parsePresets(v: string): string[] {
+  const presets = v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (presets.length === 0 || presets.some((p) => !/^[a-z0-9][a-z0-9-]*$/.test(p))) throw new Error(`--presets takes a comma-separated list of preset names; got ${JSON.stringify(v)}`);
+  return presets;
+}
+
+export function parsePeaks(v: string): number[] {
+  const peaks = v.split(',').map(Number);
+  if (peaks.length === 0 || peaks.some((p) => !Number.isInteger(p) || p < 1) || peaks.some((p, i) => i > 0 && p <= peaks[i - 1])) throw new Error(`peaks are whole it/s, ascending: got ${JSON.stringify(v)}`);
+  return peaks;
+}
+
+/** A commit as git names it: hex, a branch or a tag (nothing a shell would read as an option). */
+export function parseCommit(v: string): string {
+  if (!/^[\w][\w./-]*$/.test(v)) throw new Error(`<commit> must be a commit, branch or tag; got ${JSON.stringify(v)}`);
+  return v;
+}
+
+export function costLabel(cost: Cost): string {
+  return cost === 1 ? 'kdf1' : 'kdfdefault';
+}
+
+/** --kdf-cost for a cost (none: the preset's own). */
+export function kdfArgs(cost: Cost): string[] {
+  return cost === 1 ? ['--kdf-cost', '1'] : [];
+}
+
+/**
+ * This tree places the client on its own CPUs by default for calibrations only; the reference
+ * may predate placement. Both sides run unplaced, as the bash script ran them: the ratios compare
+ * like with like.
+ */
+export function sideArgs(side: Side): string[] {
+  return side === 'new' ? ['--placement', 'off'] : [];
+}
+
+/** Folder name of one of the comparison's tests: b2b-<stamp>-<side>-<preset>-<cost>[-<what>]. */
+export function b2bRunId(stamp: string, side: Side, preset: string, cost: Cost, what?: string): string {
+  return ['b2b', stamp, side, preset, costLabel(cost), ...(what ? [what] : [])].join('-');
+}
+
+/** The small-profile test of one preset at one cost (3 runs): CPU per iteration per process group. */
+export function smallArgs(side: Side, preset: string, cost: Cost, runId: string): string[] {
+  return ['run', '--variant', preset, '--profile', 'small', ...kdfArgs(cost), ...sideArgs(side), '--run-id', runId];
+}
+
+/**
+ * One probe of a calibration under the original's client: one step (profile original: 10 s quiet,
+ * 10 s ramp, 60 s at `peak`), the variant kept up between probes. This tree has no warm-up (the
+ * original had none); the reference's harness may not know `--warm-up never` and warms up before
+ * its first probe only (its processes stay warm after).
+ */
+export function probeArgs(side: Side, preset: string, cost: Cost, peak: number, runId: string, refKnowsNever: boolean): string[] {
+  const never = side === 'new' || refKnowsNever ? ['--warm-up', 'never'] : [];
+  return ['run', '--variant', preset, '--profile', 'original', '--peak', String(peak), '--runs', '1', '--keep-up', '--no-dashboard', ...kdfArgs(cost), ...sideArgs(side), ...never, '--run-id', runId];
+}
+
+/** This tree's first preset at twice its sustainable rate, students profile (retries honoured): goodput under overload. */
+export function overloadArgs(preset: string, rate: number, runId: string): string[] {
+  return ['run', '--variant', preset, '--profile', 'students', '--peak', String(2 * rate), '--runs', '1', ...sideArgs('new'), '--run-id', runId];
+}
+
+/** The grader step's command in a side's tree: CPU ms per grading, zygote and async, 300 gradings. */
+export const GRADER_COMMAND = ['bash', 'benchmarks/grader-baseline/cpu.sh', '--modes', 'zygote,async', '--gradings', '300'];
+export const GRADER_ROUNDS = 3;

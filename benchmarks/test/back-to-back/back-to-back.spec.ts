@@ -1,0 +1,78 @@
+// `bench back-to-back <commit>`: the commands each side runs (plan.ts) and the comparison's table
+// and record (report.ts).
+import {
+  b2bRunId, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, GRADER_COMMAND,
+} from '../../src/back-to-back/plan';
+import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown } from '../../src/back-to-back/report';
+import type { CpuSplit } from '../../src/cpu-split';
+
+describe('back-to-back: what each side runs', () => {
+  it("keeps the bash script's commands: small profile per preset and cost, this tree unplaced, run ids that say side, preset and cost", () => {
+    const id = b2bRunId('20261210T101010Z', 'new', 'naked-mon-zygote', 1);
+    expect(id).toBe('b2b-20261210T101010Z-new-naked-mon-zygote-kdf1');
+    expect(smallArgs('new', 'naked-mon-zygote', 1, id)).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'small', '--kdf-cost', '1', '--placement', 'off', '--run-id', id]);
+    expect(smallArgs('ref', 'msa-zygote-1-2', 'default', 'x')).toEqual(['run', '--variant', 'msa-zygote-1-2', '--profile', 'small', '--run-id', 'x']);
+    expect(GRADER_COMMAND).toEqual(['bash', 'benchmarks/grader-baseline/cpu.sh', '--modes', 'zygote,async', '--gradings', '300']);
+    expect(overloadArgs('naked-mon-zygote', 48, 'o')).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'students', '--peak', '96', '--runs', '1', '--placement', 'off', '--run-id', 'o']);
+  });
+
+  it("probes one step of the original's client, kept up, with no warm-up wherever the harness can say so", () => {
+    expect(probeArgs('new', 'naked-mon-zygote', 'default', 44, 'p', false)).toEqual([
+      'run', '--variant', 'naked-mon-zygote', '--profile', 'original', '--peak', '44', '--runs', '1', '--keep-up', '--no-dashboard', '--placement', 'off', '--warm-up', 'never', '--run-id', 'p',
+    ]);
+    expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', false)).not.toContain('--warm-up');
+    expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', true)).toEqual(expect.arrayContaining(['--kdf-cost', '1', '--warm-up', 'never']));
+  });
+
+  it('refuses what the bash script would have run wrongly', () => {
+    expect(parseSteps('small,calibrate')).toEqual(['small', 'calibrate']);
+    expect(() => parseSteps('small,calibrate-kdf9')).toThrow(/grader, small, calibrate, overload/);
+    expect(parsePresets('naked-mon-zygote, msa-zygote-1-2')).toEqual(['naked-mon-zygote', 'msa-zygote-1-2']);
+    expect(() => parsePresets('--rm')).toThrow(/preset names/);
+    expect(parsePeaks('4,8,16')).toEqual([4, 8, 16]);
+    expect(() => parsePeaks('8,4')).toThrow(/ascending/);
+    expect(() => parsePeaks('2.5')).toThrow(/whole/);
+    expect(parseCommit('3db71e2')).toBe('3db71e2');
+    expect(() => parseCommit('--upload-pack=x')).toThrow(/commit/);
+  });
+});
+
+describe('back-to-back: the record and its table', () => {
+  it("reads cpu-per-grading.ts's lines and the host's speed probe", () => {
+    const out = [
+      'building…',
+      'zygote x1: 21.3 CPU ms per grading, of which the service (Node) 2.1 (300 gradings, 0 failed)',
+      'async x1: 35.0 CPU ms per grading, of which the service (Node) 9.9 (300 gradings, 0 failed)',
+      'speed probe: scrypt 2^14 28 ms before, 29 ms after',
+    ].join('\n');
+    const p = parseGraderOutput(out, 'ref', 2);
+    expect(p.lines).toEqual([
+      { side: 'ref', round: 2, mode: 'zygote x1', cpuMsPerGrading: 21.3, nodeMsPerGrading: 2.1 },
+      { side: 'ref', round: 2, mode: 'async x1', cpuMsPerGrading: 35, nodeMsPerGrading: 9.9 },
+    ]);
+    expect(p.probes).toEqual(['ref round 2: speed probe: scrypt 2^14 28 ms before, 29 ms after']);
+  });
+
+  it('prints per preset and cost the sustainable rate and the CPU per iteration by process group, new / reference', () => {
+    const split = (monolith: number, postgres: number): CpuSplit => ({
+      iterations: 100, machineMsPerIteration: monolith + postgres + 2, source: 'cgroup', restMsPerIteration: 2, clientMsPerIteration: 20,
+      rows: [{ group: 'sg-monolith-0', kind: 'Node monolith (with its graders)', msPerIteration: monolith, share: null }, { group: 'postgres', kind: 'PostgreSQL', msPerIteration: postgres, share: null }],
+    });
+    const s = emptySummary({ ref: '3db71e2', new: 'abc1234' }, '2026-12-10T10:00:00Z');
+    const c = cellOf(s, 'naked-mon-zygote', 1);
+    c.small.new = { runId: 'b2b-n', valid: true, split: split(19.2, 1.8) };
+    c.small.ref = { runId: 'b2b-r', valid: true, split: split(19.2, 3.8) };
+    c.calibration.new = { sustainableRate: 62, firstFailedRate: 63, probes: [{ peak: 63, runId: 'p63', valid: true, sustained: false, ko: 0, spsP95Ms: 2700, failures: 'SPS p95 2.7 s' }] };
+    c.calibration.ref = { sustainableRate: 44, firstFailedRate: 45, probes: [] };
+    cellOf(s, 'naked-mon-zygote', 'default').calibration.ref = { sustainableRate: 8, firstFailedRate: 10, probes: [{ peak: 10, runId: 'p10', valid: true, sustained: false, ko: 6, spsP95Ms: 900, failures: '6 KO on login' }] };
+    expect(cellOf(s, 'naked-mon-zygote', 1)).toBe(c);
+    const md = summaryMarkdown(s);
+    expect(md).toContain('## naked-mon-zygote, paper-faithful hash (kdf cost 1) (kdf1)');
+    expect(md).toContain("| sustainable rate, the original's client (0 KO, SPS p95 ≤ 2 s) | **62/s** (63/s: SPS p95 2.7 s) | **44/s** (45/s: over the SLO) | 1.41 × |");
+    expect(md).toContain('| **CPU ms / iteration, system** (machine − client) | **23.0** | **25.0** | **0.92 ×** |');
+    expect(md).toContain('| … postgres (PostgreSQL) | 1.8 | 3.8 | 0.47 × |');
+    expect(md).toContain('| not measured | **8/s** (10/s: 6 KO on login) | n/a |');
+    // The paper-faithful cost before the preset's own.
+    expect(md.indexOf('(kdf1)')).toBeLessThan(md.indexOf('(kdfdefault)'));
+  });
+});
