@@ -135,7 +135,7 @@ describe('admission control by default (issue 31 item 3)', () => {
 
   it('keeps what a preset sets, completing the rest', () => {
     expect(loadVariant('naked-mon-zygote-admission').admission).toMatchObject({ enabled: true, maxWaitS: 5, maxLoginEventLoopDelayMs: 50, answerDeadlineS: 60 });
-    expect(loadVariant('naked-mon-async-admission').admission).toMatchObject({ maxWaitS: 8, maxLoginsInFlight: 16 });
+    expect(loadVariant('naked-mon-async-admission').admission).toMatchObject({ maxWaitS: 8, maxLoginsInFlight: 64, maxSubmissionsInFlightPerStudent: 2 });
   });
 
   /** A spec written next to copies of the presets, so it can extend any of them. */

@@ -390,13 +390,22 @@ export const admissionSchema = z.strictObject({
   answerDeadlineS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
   /** Submissions one process holds at once (validated, stored, graded or waiting for a grader or a reply). */
   maxSubmissionsInFlight: positiveInt().optional(),
-  /** A submission whose estimated wait (in flight ÷ the process's recent completion rate) is longer is refused. */
+  /**
+   * Target latency of a submission (arrival → answer): while the gate is busy and the median of its
+   * recent submissions took longer, the gate's concurrency limit shrinks (down to 1), and grows back
+   * when they are fast again. An idle or merely slow process never shrinks it.
+   */
   maxWaitS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
-  /** Retry-After of a refusal before the process has a measured completion rate. */
+  /**
+   * Submissions one student may have in flight in one process at once: a student's own slow or
+   * endless submissions wait behind themselves (503 + Retry-After), never in front of the class.
+   */
+  maxSubmissionsInFlightPerStudent: positiveInt().optional(),
+  /** Retry-After of a refusal before the process has measured how long its work takes. */
   retryAfterS: positiveInt('a positive number of seconds').default(5),
   /** Password checks (scrypt) one process runs or queues at once; a login beyond gets 503 + Retry-After instead of a growing queue. */
   maxLoginsInFlight: positiveInt().optional(),
-  /** A login whose estimated wait (checks in flight ÷ their recent completion rate) is longer is refused. */
+  /** Target latency of a password check, as maxWaitS is for submissions: the login gate's limit adapts to it. */
   maxLoginWaitS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
   /**
    * A login arriving while the process's event loop runs further behind than this (p99 delay of
@@ -414,7 +423,10 @@ export const admissionSchema = z.strictObject({
 export const ADMISSION_DEFAULTS = {
   maxSubmissionsInFlight: 64,
   maxWaitS: 5,
-  maxLoginsInFlight: 16,
+  maxSubmissionsInFlightPerStudent: 2,
+  // The ceiling of an adaptive limit, not a forecast: a class arriving at once (tens of logins in
+  // the same second) is admitted; the limit shrinks only when checks really take longer than 0.5 s.
+  maxLoginsInFlight: 64,
   maxLoginWaitS: 0.5,
   answerDeadlineS: 60,
 } as const;
