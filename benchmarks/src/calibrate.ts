@@ -222,6 +222,8 @@ export interface CalibrationInput {
   placement?: PlacementRequest;
   /** Default r. */
   scenario?: CalibrationScenario;
+  /** The profile of every probe (default: the scenario's; a smoke test scales the step down). */
+  profile?: string;
 }
 
 export function calibrate(input: CalibrationInput): Promise<Calibration> {
@@ -250,7 +252,7 @@ async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
   const measure = async (peak: number, phaseOf: CalibrationStep['phase'], attempt: number): Promise<CalibrationStep> => {
     phase(`calibrate ${input.variant}: ${phaseOf} at ${peak}/s${attempt ? ` (measured again: the last attempt was INVALID)` : ''}`);
     const runId = `${makeRunId(input.variant, names.probe, undefined, undefined, input.kdfCost)}-p${peak}`;
-    const a = await runTest({ variant: input.variant, profile: protocol.profile, runs: 1, peak, rampS, holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked, warmUp: protocol.warmUp });
+    const a = await runTest({ variant: input.variant, profile: input.profile ?? protocol.profile, runs: 1, peak, rampS, holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked, warmUp: protocol.warmUp });
     const placed = a.meta.placement;
     if (placed) placement = { state: placed.state, clientCpus: placed.clientCpus, sutCpus: placed.sutCpus };
     // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
