@@ -463,6 +463,8 @@ function startSampling(ctx: TestContext): void {
 async function measuredRun(ctx: TestContext, r: number): Promise<RunRecord> {
   await ensureUp(ctx);
   ctx.quiet = await quietBeforeLoad(ctx, r);
+  // A process pm2 restarted since is born outside its quota group: every run starts with all of them in.
+  if (ctx.quota) await applyQuotas(ctx);
   ctx.quota?.runStarted();
   const load = await driveLoad(ctx, r);
   if (ctx.quota) {
