@@ -82,7 +82,8 @@ export function defineFindingsCommand(program: Command): Command {
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
       const planFor = (capacity: Capacity | null, seed = f.seed) =>
         findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
-      const plan = planFor(f.rate !== undefined ? { rate: f.rate, source: '--rate' } : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
+      // In the scale model the capacity is the model's: calibrated first under the same quotas (a calibration file does not record them).
+      const plan = planFor(f.rate !== undefined ? { rate: f.rate, source: '--rate' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
       process.stdout.write(planText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
       if (f.dryRun) return;
