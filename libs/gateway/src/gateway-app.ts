@@ -24,6 +24,7 @@ import { GatewayMetrics } from './gateway-metrics';
 import { gatewayOpenApi } from './gateway-openapi';
 import { createGatewayProxy, type GatewayMiddleware } from './gateway-proxy';
 import { EdgeClient } from '@shellgrade/grpc-edge';
+import { TrustedProxies } from '@shellgrade/auth';
 import { createGrpcForwarder } from './grpc-forwarder';
 import { createDashboardAggregator } from './aggregation/dashboard-aggregator';
 import { createIdentityOffloader, type IdentityOffloading } from './offloading/identity-offloader';
@@ -103,10 +104,11 @@ function serveInFrontOfExpress(app: NestExpressApplication, middlewares: Gateway
  */
 function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): GatewayMiddleware[] {
   const { config, metrics } = state;
+  const proxies = new TrustedProxies(config.trustedProxies ?? []);
   if (!config.grpc) {
     return [
-      ...aggregation(config, httpUpstreamReader(state.upstreams)),
-      createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics }),
+      ...aggregation(config, httpUpstreamReader(state.upstreams), proxies),
+      createGatewayProxy({ upstreams: state.upstreams, timeoutMs: config.upstreamTimeoutMs, metrics, proxies }),
     ];
   }
   const { maxBodyBytes } = config.grpc;
@@ -118,9 +120,9 @@ function upstreamMiddleware(state: GatewayState, app: NestExpressApplication): G
     clients.exercise.close();
     clients.leftover.close();
   });
-  return [...aggregation(config, grpcUpstreamReader(clients, maxBodyBytes)), createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics })];
+  return [...aggregation(config, grpcUpstreamReader(clients, maxBodyBytes), proxies), createGrpcForwarder({ clients, timeoutMs: config.upstreamTimeoutMs, maxBodyBytes, metrics, proxies })];
 }
 
-function aggregation(config: GatewayConfig, read: ReadUpstream): GatewayMiddleware[] {
-  return config.pattern === 'aggregation' ? [createDashboardAggregator({ read, timeoutMs: config.upstreamTimeoutMs })] : [];
+function aggregation(config: GatewayConfig, read: ReadUpstream, proxies: TrustedProxies): GatewayMiddleware[] {
+  return config.pattern === 'aggregation' ? [createDashboardAggregator({ read, timeoutMs: config.upstreamTimeoutMs, proxies })] : [];
 }

@@ -21,6 +21,11 @@ export interface GatewayConfig {
   scrapeToken?: string;
   /** Names besides localhost and the loopback addresses this machine's callers address the gateway by (the loopback credential's Host check). */
   opsHostNames?: string[];
+  /**
+   * The proxies in front whose X-Request-Start is forwarded as they stamped it (the variant's own:
+   * HAProxy before several gateways); from anyone else the gateway stamps its own arrival. Unset: none.
+   */
+  trustedProxies?: readonly string[];
   /** How long a replica that refused a connection answers 503 without being tried. */
   downCooldownMs: number;
   /** Idle client connections are kept this long (longer than HAProxy's / k6's idle timeouts). */

@@ -8,7 +8,7 @@ import { Logger } from '@nestjs/common';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, debugProxyErrorsPlugin, type Plugin, type RequestHandler } from 'http-proxy-middleware';
-import { formatRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem, type Problem } from '@shellgrade/http';
+import { forwardedRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem, type Problem, type RequestStartProxies } from '@shellgrade/http';
 import type { GatewayMetrics } from './gateway-metrics';
 import { classifyPath, type UpstreamName } from './route-table';
 import { classifyUpstreamError, upstreamTimeoutError } from './upstream-errors';
@@ -23,6 +23,8 @@ export interface GatewayProxyOptions {
   /** Time allowed from forwarding the request to receiving the upstream's response head. */
   timeoutMs: number;
   metrics: GatewayMetrics;
+  /** The proxies in front whose X-Request-Start is kept (GatewayConfig.trustedProxies). */
+  proxies: RequestStartProxies;
 }
 
 export type NextFunction = (err?: unknown) => void;
@@ -63,7 +65,7 @@ export function createGatewayProxy(options: GatewayProxyOptions): GatewayMiddlew
     }
     const exchange: Exchange = { replica: pick.replica, arrivedAt: Date.now() };
     exchanges.set(req, exchange);
-    forwardedHeaders(req, exchange);
+    forwardedHeaders(req, exchange, options.proxies);
     // A client that hangs up cancels the upstream call too (http-proxy only notices
     // aborts of requests whose body was still arriving).
     res.once('close', () => {
@@ -143,12 +145,13 @@ function gatewayPlugin(pool: UpstreamPool, { timeoutMs, metrics }: GatewayProxyO
 /**
  * The request head as the upstream gets it, set on the incoming headers before http-proxy copies
  * them: hop-by-hop headers dropped, and the arrival time (upstream waits, a sync reply's, are
- * budgeted from here, not from when a socket was free) unless an edge before us stamped it.
+ * budgeted from here, not from when a socket was free) unless one of our proxies before us stamped
+ * it — a client's own stamp is replaced: the services believe the gateway's.
  */
-function forwardedHeaders(req: IncomingMessage, exchange: Exchange): void {
+function forwardedHeaders(req: IncomingMessage, exchange: Exchange, proxies: RequestStartProxies): void {
   exchange.clientConnection = req.headers.connection;
   for (const name of hopByHopHeaders(req.headers.connection)) delete req.headers[name];
-  req.headers[REQUEST_START_HEADER] ??= formatRequestStart(exchange.arrivedAt);
+  req.headers[REQUEST_START_HEADER] = forwardedRequestStart(req, exchange.arrivedAt, proxies);
 }
 
 function withInstance(body: Problem, req: IncomingMessage): Problem {

@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { Logger } from '@nestjs/common';
 import type { ServiceError } from '@grpc/grpc-js';
 import getRawBody from 'raw-body';
-import { formatRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
+import { forwardedRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem, type RequestStartProxies } from '@shellgrade/http';
 import type { EdgeClient, EdgeHeader, HttpCall, HttpReply } from '@shellgrade/grpc-edge';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { GatewayMiddleware } from './gateway-proxy';
@@ -23,6 +23,8 @@ export interface GrpcForwarderOptions {
   /** Largest request body forwarded (the variant's http.maxBodyBytes): 413 above it. */
   maxBodyBytes: number;
   metrics: GatewayMetrics;
+  /** The proxies in front whose X-Request-Start is kept (GatewayConfig.trustedProxies). */
+  proxies: RequestStartProxies;
 }
 
 const log = new Logger('GatewayGrpcForwarder');
@@ -31,7 +33,7 @@ const log = new Logger('GatewayGrpcForwarder');
 const REPLY_FRAMING = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 export function createGrpcForwarder(options: GrpcForwarderOptions): GatewayMiddleware {
-  const { clients, timeoutMs, maxBodyBytes, metrics } = options;
+  const { clients, timeoutMs, maxBodyBytes, metrics, proxies } = options;
   return (req, res, next) => {
     const route = classifyPath(req.url ?? '/');
     if (route.kind === 'local') {
@@ -44,7 +46,7 @@ export function createGrpcForwarder(options: GrpcForwarderOptions): GatewayMiddl
     getRawBody(req, { limit: maxBodyBytes }).then(
       (body) => {
         if (res.destroyed) return;
-        const pending = client.call(callOf(req, body, arrivedAt), new Date(arrivedAt + timeoutMs));
+        const pending = client.call(callOf(req, body, forwardedRequestStart(req, arrivedAt, proxies)), new Date(arrivedAt + timeoutMs));
         let clientLeft = false;
         res.once('close', () => {
           if (res.writableFinished) return;
@@ -77,14 +79,15 @@ export function createGrpcForwarder(options: GrpcForwarderOptions): GatewayMiddl
   };
 }
 
-function callOf(req: IncomingMessage, body: Buffer, arrivedAt: number): HttpCall {
-  const dropped = new Set([...hopByHopHeaders(req.headers.connection), 'transfer-encoding', 'content-length']);
+/** `requestStart`: the X-Request-Start the service gets (a trusted proxy's, or the gateway's arrival), in place of the client's. */
+function callOf(req: IncomingMessage, body: Buffer, requestStart: string): HttpCall {
+  const dropped = new Set([...hopByHopHeaders(req.headers.connection), 'transfer-encoding', 'content-length', REQUEST_START_HEADER]);
   const headers: EdgeHeader[] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i].toLowerCase();
     if (!dropped.has(name) && !name.startsWith('x-forwarded-')) headers.push({ name, value: req.rawHeaders[i + 1] });
   }
-  if (!req.headers[REQUEST_START_HEADER]) headers.push({ name: REQUEST_START_HEADER, value: formatRequestStart(arrivedAt) });
+  headers.push({ name: REQUEST_START_HEADER, value: requestStart });
   headers.push(...forwardedHeaders(req));
   return { method: req.method ?? 'GET', path: req.url ?? '/', headers, body };
 }

@@ -77,6 +77,13 @@ describe('GET /api/dashboard at an aggregating gateway', () => {
     }
   });
 
+  it("reads with the gateway's own X-Request-Start, never the client's", async () => {
+    const before = Date.now();
+    await send(`${gateway.url}/api/dashboard`, { headers: { cookie: 'access_token=good', 'X-Request-Start': 't=1795326137175' } });
+    for (const r of [...leftover.requests, ...exercise.requests]) expect(Number(String(r.headers['x-request-start']).slice(2))).toBeGreaterThanOrEqual(before);
+    expect(leftover.requests).toHaveLength(1);
+  });
+
   it('relays an authentication refusal as the client answer', async () => {
     const res = await send(`${gateway.url}/api/dashboard`, { headers: { cookie: 'access_token=forged' } });
     expect(res.status).toBe(401);

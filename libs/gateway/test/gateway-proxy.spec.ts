@@ -139,14 +139,24 @@ describe('gateway routing and passthrough (live upstreams)', () => {
     expect(seen['x-forwarded-host']).toBe('shellgrade.test:8080');
   });
 
-  it('stamps X-Request-Start with its arrival time, keeping one set by a proxy in front', async () => {
-    const before = Date.now();
-    await send(`${gateway.url}/api/exercise-production/1`);
-    const stamped = parseRequestStart(exercise.requests.at(-1)?.headers['x-request-start']);
-    expect(stamped).toBeGreaterThanOrEqual(before);
-    expect(stamped).toBeLessThanOrEqual(Date.now());
-    await send(`${gateway.url}/api/exercise-production/1`, { headers: { 'X-Request-Start': 't=1795326137175' } });
-    expect(exercise.requests.at(-1)?.headers['x-request-start']).toBe('t=1795326137175');
+  it("stamps X-Request-Start with its arrival time, replacing a client's own", async () => {
+    for (const headers of [{}, { 'X-Request-Start': 't=1795326137175' }] as Record<string, string>[]) {
+      const before = Date.now();
+      await send(`${gateway.url}/api/exercise-production/1`, { headers });
+      const stamped = parseRequestStart(exercise.requests.at(-1)?.headers['x-request-start']);
+      expect(stamped).toBeGreaterThanOrEqual(before);
+      expect(stamped).toBeLessThanOrEqual(Date.now());
+    }
+  });
+
+  it('keeps the X-Request-Start of a trusted proxy in front (HAProxy before several gateways)', async () => {
+    const behindProxy = await startGateway({ exerciseUrls: [exercise.url], leftoverUrls: [leftover.url], upstreamTimeoutMs: TIMEOUT_MS, trustedProxies: ['loopback'] });
+    try {
+      await send(`${behindProxy.url}/api/exercise-production/1`, { headers: { 'X-Request-Start': 't=1795326137175' } });
+      expect(exercise.requests.at(-1)?.headers['x-request-start']).toBe('t=1795326137175');
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('does not forward hop-by-hop headers', async () => {

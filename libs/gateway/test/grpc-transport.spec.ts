@@ -115,6 +115,14 @@ describe('gateway over transport grpc (live gRPC edges)', () => {
     expect(body.start).toMatch(/^t=\d+/);
   });
 
+  it("replaces a client's own X-Request-Start with the gateway's arrival time", async () => {
+    const before = Date.now();
+    const res = await fetch(`${base}/api/exercise-production/42`, { headers: { 'X-Request-Start': 't=1795326137175' } });
+    const { start } = (await res.json()) as { start: string };
+    expect(Number(start.slice(2))).toBeGreaterThanOrEqual(before);
+    expect(Number(start.slice(2))).toBeLessThanOrEqual(Date.now());
+  });
+
   it('forwards a binary body byte for byte', async () => {
     const payload = Buffer.alloc(MAX_BODY - 1, 7);
     payload[payload.length - 1] = 9;

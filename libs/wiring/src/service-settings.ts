@@ -150,6 +150,8 @@ export function gatewayConfigOf(cfg: ServiceConfig): GatewayConfig {
     opsAccess: cfg.spec.http.opsAccess,
     ...scrapeTokenOf(cfg),
     ...opsHostNamesOf(cfg.connections),
+    // X-Request-Start (answer deadlines) kept from the variant's own proxies only, as X-Forwarded-For is
+    trustedProxies: trustedProxiesOf(cfg),
     downCooldownMs: gateway.downCooldownMs,
     clientKeepAliveMs: gateway.clientKeepAliveMs,
     ...(cfg.spec.transport === 'grpc' ? { grpc: grpcTargetsOf(cfg) } : {}),

@@ -32,9 +32,15 @@ describe('gatewayConfigOf', () => {
       upstreamMaxFreeSockets: 64,
       corsOrigins: 'http://localhost:5173',
       opsAccess: 'internal',
+      trustedProxies: ['loopback'], // two gateways: HAProxy in front
       downCooldownMs: 1000,
       clientKeepAliveMs: 65_000,
     });
+  });
+
+  it("keeps X-Request-Start from the variant's own proxies only: HAProxy when it fronts the gateways, else nobody", () => {
+    expect(gatewayConfigOf(serviceConfig({ ...msa, replicas: { gateway: 1, leftover: 1, exercise: 2 } }, 'gateway')).trustedProxies).toEqual([]);
+    expect(gatewayConfigOf(serviceConfig({ ...msa, replicas: { gateway: 2, leftover: 1, exercise: 2 }, entry: 'haproxy' }, 'gateway')).trustedProxies).toEqual(['loopback']);
   });
 
   it('transport grpc: hands the gateway the gRPC targets and the body limit; refuses to start without targets', () => {

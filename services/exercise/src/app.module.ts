@@ -3,7 +3,7 @@ import { AuthApiModule, ProductionApiModule, StatementApiModule } from '@shellgr
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
-import type { ServiceConfig } from '@shellgrade/variant';
+import { answerBudgetMsOf, type ServiceConfig } from '@shellgrade/variant';
 import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, loginAdmission, portsModule, submissions } from '@shellgrade/wiring';
 
 /**
@@ -31,7 +31,7 @@ export class ExerciseModule {
         AuthModule.forRoot(authConfigOf(cfg)),
         AuthApiModule, //                   login, verify, logout: the HTTP side of AuthModule's sessions
         StatementApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes, answerBudgetMs: answerBudgetMsOf(spec.admission) }),
         ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),
       ],
     };

@@ -3,7 +3,7 @@ import { AuthApiModule, LeftoverApiModule, ProductionApiModule, SessionReportApi
 import { AuthModule } from '@shellgrade/auth';
 import { ObservabilityModule } from '@shellgrade/http';
 import { HEALTH_CHECKS_TOKEN } from '@shellgrade/persistence';
-import type { ServiceConfig } from '@shellgrade/variant';
+import { answerBudgetMsOf, type ServiceConfig } from '@shellgrade/variant';
 import { archiveStore, authConfigOf, cache, database, dispatch, grader, identityOf, loginAdmission, portsModule, sessionProductions, submissions } from '@shellgrade/wiring';
 
 /** The monolith (paper 000 §II): every module in one process, grading in-process. */
@@ -29,7 +29,7 @@ export class MonolithModule {
         LeftoverApiModule,
         SessionReportApiModule,
         StatementApiModule,
-        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes }),
+        ProductionApiModule.forRoot({ maxArchiveBytes: spec.http.maxArchiveBytes, answerBudgetMs: answerBudgetMsOf(spec.admission) }),
         ObservabilityModule.forRoot(identityOf(cfg), cfg.spec.http.opsAccess, HEALTH_CHECKS_TOKEN),
       ],
     };

@@ -18,10 +18,10 @@ import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiAcceptedResponse, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { productionBody, schemaRef, submissionGradedBody, submissionQueuedBody } from '@shellgrade/api-contract';
 import type { Request, Response } from 'express';
-import { ATTEMPT_LIMITS, AuthGuard, CurrentUser, readable, type AttemptLimits, type AuthenticatedUser } from '@shellgrade/auth';
+import { ATTEMPT_LIMITS, AUTH_CONFIG, AuthGuard, CurrentUser, readable, TrustedProxies, type AttemptLimits, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
 import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
 import { queueWaitOf, retryAfterSeconds } from '@shellgrade/refusal';
-import { parseRequestStart, REQUEST_START_HEADER, ZodPipe } from '@shellgrade/http';
+import { requestArrivalOf, ZodPipe } from '@shellgrade/http';
 import { idParam } from '../admin/schemas';
 import { productionView, submissionGradedView, submissionQueuedView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
@@ -31,13 +31,19 @@ import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 @Controller('api/exercise-production')
 @UseGuards(AuthGuard)
 export class ProductionController {
+  /** Whose X-Request-Start is believed: the variant's own proxies, as for X-Forwarded-For. */
+  private readonly proxies: TrustedProxies;
+
   constructor(
     private readonly submissions: SubmissionService,
     @Inject(PRODUCTION_REPOSITORY) private readonly productions: ProductionRepository,
     @Inject(PRODUCTION_LIMITS) private readonly limits: ProductionLimits,
     @Inject(ATTEMPT_LIMITS) private readonly rateLimits: AttemptLimits,
+    @Inject(AUTH_CONFIG) auth: AuthConfig,
     @Optional() @Inject(GRADING_BACKLOG) private readonly backlog?: GradingBacklog,
-  ) {}
+  ) {
+    this.proxies = new TrustedProxies(auth.trustedProxies);
+  }
 
   @Post()
   @ApiOperation({ summary: 'Student production submission (SPS): store, grade, answer with the feedback' })
@@ -69,7 +75,8 @@ export class ProductionController {
         statementId: decoded.statementId,
         archive: decoded.archive,
         submissionKey: idempotencyKey ? `${user.id}:${idempotencyKey.slice(0, 200)}` : undefined,
-        receivedAt: parseRequestStart(req.headers[REQUEST_START_HEADER]) ?? receivedAt,
+        // The answer deadline counts from here: a client's own X-Request-Start must not move it.
+        receivedAt: requestArrivalOf(req, receivedAt, { proxies: this.proxies, budgetMs: this.limits.answerBudgetMs }),
       })
       .catch(async (err: unknown) => {
         // Refused by admission control (503 + Retry-After): the retry it asks for must not meet a 429.

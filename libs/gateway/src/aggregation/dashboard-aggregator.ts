@@ -11,7 +11,7 @@
  * Every read is bounded by the gateway's upstream timeout: never a hang.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem } from '@shellgrade/http';
+import { forwardedRequestStart, pathOf, problem, REQUEST_START_HEADER, sendProblem, type RequestStartProxies } from '@shellgrade/http';
 import type { GatewayMiddleware } from '../gateway-proxy';
 import { type UpstreamName } from '../route-table';
 import { mergeDashboard, type Dashboard, type ProductionView, type SessionView, type StatementView } from './student-dashboard';
@@ -25,6 +25,8 @@ const LIST = '?limit=1000';
 export interface DashboardAggregatorOptions {
   read: ReadUpstream;
   timeoutMs: number;
+  /** The proxies in front whose X-Request-Start is kept (GatewayConfig.trustedProxies). */
+  proxies: RequestStartProxies;
 }
 
 type Outcome = { ok: true; answer: UpstreamAnswer } | { ok: false; service: UpstreamName; status: number; detail: string };
@@ -41,8 +43,8 @@ export function createDashboardAggregator(options: DashboardAggregatorOptions): 
   };
 }
 
-async function answerDashboard(req: IncomingMessage, res: ServerResponse, { read, timeoutMs }: DashboardAggregatorOptions): Promise<void> {
-  const headers = credentialsOf(req);
+async function answerDashboard(req: IncomingMessage, res: ServerResponse, { read, timeoutMs, proxies }: DashboardAggregatorOptions): Promise<void> {
+  const headers = credentialsOf(req, proxies);
   const get = (service: UpstreamName, path: string): Promise<Outcome> =>
     read(service, path, headers, timeoutMs).then(
       (answer) => ({ ok: true, answer }),
@@ -95,12 +97,12 @@ function relayRefusal(res: ServerResponse, answer: UpstreamAnswer): void {
 }
 
 /** Who is asking, as the services authenticate and rate-limit it; nothing else of the request goes along. */
-function credentialsOf(req: IncomingMessage): Record<string, string> {
+function credentialsOf(req: IncomingMessage, proxies: RequestStartProxies): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (req.headers.cookie) headers.cookie = req.headers.cookie;
   if (req.headers.authorization) headers.authorization = req.headers.authorization;
   const forwardedFor = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(',');
   if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
-  headers[REQUEST_START_HEADER] = (req.headers[REQUEST_START_HEADER] as string | undefined) ?? formatRequestStart(Date.now());
+  headers[REQUEST_START_HEADER] = forwardedRequestStart(req, Date.now(), proxies);
   return headers;
 }
