@@ -27,6 +27,7 @@ import { TESTBED_OPTIONS, type Testbed } from './placement/testbed';
 import { registerFaultsCommand } from './faults/command';
 import { registerModelsCommand } from './models/cli';
 import { registerFindingsCommand } from './findings/cli';
+import { registerReproduceCommand } from './reproduce/cli';
 import { registerStorageGrowthCommand } from './storage/command';
 import { mainJob } from './main-job';
 import { registerBackToBackCommand } from './back-to-back/run';
@@ -356,6 +357,7 @@ program
 registerFaultsCommand(program);
 registerModelsCommand(program);
 registerFindingsCommand(program);
+registerReproduceCommand(program);
 registerTracesCommand(program);
 registerStorageGrowthCommand(program);
 registerBackToBackCommand(program);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// npm run bench -- findings --publish [dir] [--check] [--scorecard <dir>] [--docs <dir>]
 // npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--continue [dir] [--claims ids] [--rerun cells | --set-aside run-ids --because why]] [--rate <it/s>] [--seed <n>] [--out <dir>]
 // (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
@@ -8,9 +9,12 @@ import { TESTBED_OPTIONS, type Testbed } from '../placement/testbed';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
-import { resultsDir } from '../paths';
+import { join } from 'node:path';
+import { repoRoot, resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
-import { findingsPlan, planText, PROTOCOLS, type FindingsPlan } from './plan';
+import { findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, type FindingsPlan } from './plan';
+import { checkPublished } from './publish';
+import { publishRecord } from './publish-record';
 import { latestRecordDir, previousPaperStart, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
 import { continuationPreview, continueFindings } from './continue';
@@ -45,13 +49,33 @@ export function defineFindingsCommand(program: Command): Command {
     .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
     .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
     .option('--out <dir>', 'output folder (default: results/findings/<date>)')
+    .option('--publish [dir]', 'run nothing: write docs/findings (findings.md, methodology.md, the scorecard, the compact findings.json they are rendered from) and the README\'s findings section from the evaluated record in <dir> (default: the newest)')
+    .option('--check', 'with --publish and no dir: regenerate docs/findings and the README section from docs/findings/findings.json and fail unless byte-identical')
+    .option('--scorecard <dir>', 'with --publish: the reproduction (bench reproduce 000) whose scorecard.json to include (default: the newest; "none" for none)')
+    .option('--docs <dir>', 'with --publish: the folder to write (default: docs/findings)')
     .option('--budget-min <min>', "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)", positive)
     .option(...PLACEMENT_OPTIONS.placement)
     .option(...PLACEMENT_OPTIONS.clientCpus)
     .option(...PLACEMENT_OPTIONS.sutCpus)
     .option(...TESTBED_OPTIONS.testbed)
     .option(...TESTBED_OPTIONS.scale)
-    .action(async (f: { testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .action(async (f: { publish?: string | true; check?: boolean; scorecard?: string; docs?: string; testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+      if (f.publish) {
+        const docsDir = f.docs ?? join(repoRoot(), 'docs', 'findings');
+        const readme = join(repoRoot(), 'README.md');
+        if (f.check) {
+          const differ = checkPublished(docsDir, readme);
+          if (differ.length) throw new Error(`not what ${join(docsDir, 'findings.json')} renders: ${differ.join(', ')} (npm run findings -- --publish <record> writes them)`);
+          process.stdout.write(`${docsDir} and the README's findings section are their JSON's, byte for byte\n`);
+          return;
+        }
+        const dir = f.publish === true ? latestRecordDir() : f.publish;
+        if (!dir) throw new Error('no results/findings/*/findings-runs.json to publish');
+        const mode = readRecord(dir).mode;
+        const files = publishRecord(dir, { docsDir, readmeFile: readme, scorecardDir: f.scorecard === 'none' ? null : f.scorecard, command: `npm run findings${mode === 'full' ? '' : ` -- --${mode}`}` });
+        process.stdout.write(files.join('\n') + '\n');
+        return;
+      }
       if (f.from) {
         const dir = f.from === true ? latestRecordDir() : f.from;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
@@ -81,9 +105,11 @@ export function defineFindingsCommand(program: Command): Command {
       // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
       const planFor = (capacity: Capacity | null, seed = f.seed) =>
-        findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
+        findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
+      // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
       // In the scale model the capacity is the model's: calibrated first under the same quotas (a calibration file does not record them).
-      const plan = planFor(f.rate !== undefined ? { rate: f.rate, source: '--rate' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
+      const measured = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
+      const plan = planFor(measured ?? (needsCapacity(PROTOCOLS[mode]) ? null : NOMINAL_CAPACITY));
       process.stdout.write(planText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
       if (f.dryRun) return;

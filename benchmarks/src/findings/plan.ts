@@ -2,7 +2,9 @@
 // a claim part reads (loads.ts) — and how they are run: interleaved rounds in a seeded random
 // order (schedule.ts), each cell repeated until its comparisons are precise enough or the
 // maximum (stats/stopping.ts). The plan is data: --dry-run prints it, run.ts runs it.
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { StoppingRule } from '../stats/stopping';
+import type { Testbed } from '../placement/testbed';
 import { CLAIMS, cellsOf, type Role } from './claims';
 import { loadProfile } from '../profiles';
 import { FIRST_PROBE, LEVELS, MULTIPLES, peakOf, type Capacity, type LoadLevel } from './loads';
@@ -70,6 +72,8 @@ export interface FindingsPlan {
   /** The search's first multiple, and where it comes from (a previous run's finding on this machine, or the default). */
   paperStart: PaperStart;
   estimate: Estimate;
+  /** The testbed the runs are asked on (--testbed; absent: unscaled). */
+  testbed?: Testbed;
 }
 
 export interface PaperStart {
@@ -82,9 +86,11 @@ export const MSA_ASYNC: DerivedVariant = { name: 'msa-1-1-async', from: 'msa-1-1
 
 /**
  * Replicated cells sized to this 2-core machine (the paper had 24 threads; MON × 8 or MSA 2-4-4
- * here would measure CPU contention, not scaling). --quick keeps the 2 × 2 at 0.5× and the
- * paper-equivalent load: an overloaded run costs ~2 min even there, and 30 min hold two rounds of
- * four (the replicated cells' claims (ii)–(iv), (vi) stay inconclusive in it).
+ * here would measure CPU contention, not scaling). --quick runs only the paper-equivalent load,
+ * where the paper's tables were measured: the 2 × 2 there (claims (i) and RQ1's first two parts)
+ * and MON × 2 for one scaling claim, (ii), meant for the scale model (--testbed scaled). Its
+ * levels need no sustainable rate (the search finds the load by naked-mon's EFR), so a fresh clone
+ * skips the 15-min calibration; the 0.5× parts (resources, the 2 × 2 table) stay inconclusive in it.
  */
 const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
   full: {
@@ -102,6 +108,7 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
     'mon-async': 'naked-mon-async',
     'msa-blocking': 'msa-1-1',
     'msa-async': MSA_ASYNC.name,
+    'mon-replicated': 'mon-x2',
   },
   smoke: {
     'mon-blocking': 'naked-mon',
@@ -118,7 +125,7 @@ const ROLES: Record<Mode, Partial<Record<Role, string>>> = {
  */
 export const PROTOCOLS: Record<Mode, Protocol> = {
   full: { profile: 'small', rampS: 10, holdS: 30, pauseS: 5, levels: LEVELS, stopping: { minRuns: 3, maxRuns: 6, precision: 0.1 }, paperProbes: 5, budgetMin: 180, timeoutS: 60 },
-  quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 0, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30, timeoutS: 20 },
+  quick: { profile: 'small', rampS: 5, holdS: 15, pauseS: 0, levels: ['paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 2, budgetMin: 30, timeoutS: 20 },
   smoke: { profile: 'small', rampS: 3, holdS: 7, pauseS: 0, levels: ['0.5x', 'paper'], stopping: { minRuns: 2, maxRuns: 2, precision: 0.1 }, paperProbes: 1, budgetMin: 15, timeoutS: 10 },
 };
 
@@ -135,6 +142,25 @@ export const DEFAULT_PAPER_START: Record<Mode, PaperStart> = {
 };
 /** The rate a plan without a calibration is priced at (naked-mon's here, 2026-11-27). */
 const ASSUMED_RATE = 8;
+
+/** A mode whose levels are all searched (--quick: the paper level only) needs no calibration. */
+export const needsCapacity = (p: Pick<Protocol, 'levels'>): boolean => p.levels.some((l) => l !== 'paper');
+
+/**
+ * The unit a plan without a calibration counts its multiples in, where no level needs the
+ * sustainable rate: the search finds the paper-equivalent load by naked-mon's EFR whatever the unit.
+ */
+export const NOMINAL_CAPACITY: Capacity = { rate: ASSUMED_RATE, source: `nominal unit of ${ASSUMED_RATE} it/s (no level of this mode is a multiple of a measured rate: the paper-equivalent load is searched by naked-mon's EFR)` };
+
+/**
+ * What a comparison with `runs` runs a side can find: the difference (in run-to-run standard
+ * deviations σ) a two-sided 95 % interval excludes 0 for with 80 % probability — (t₀.₉₇₅ + t₀.₈₀)·√(2/n)
+ * at df = 2n − 2 (equal spreads; Welch's df is no larger).
+ */
+export function detectableSigmas(runs: number, power = 0.8, alpha = 0.05): number {
+  const df = 2 * runs - 2;
+  return (tQuantile(1 - alpha / 2, df) + tQuantile(power, df)) * Math.sqrt(2 / runs);
+}
 
 /** A run's shape at a level (the paper level at the multiple the search starts from). */
 function shapeAt(p: Protocol, level: LoadLevel, rate: number, paperMultiple: number): RunShape {
@@ -163,6 +189,7 @@ export interface PlanOptions {
   paperStart?: PaperStart;
   /** Variants in the design roles instead of the mode's (the tests' fixtures; a study of other presets). */
   roles?: Partial<Record<Role, string>>;
+  testbed?: Testbed;
 }
 
 export function findingsPlan(mode: Mode, opts: PlanOptions = {}): FindingsPlan {
@@ -189,10 +216,22 @@ export function findingsPlan(mode: Mode, opts: PlanOptions = {}): FindingsPlan {
   const list = [...cells.values()].sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
   const paperStart = opts.paperStart ?? DEFAULT_PAPER_START[mode];
   const capacity = opts.capacity ?? null;
-  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity, paperStart, estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple, capacity ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS)) };
+  const calibrationS = capacity || !needsCapacity(protocol) ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS);
+  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity, paperStart, estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple, calibrationS), ...(opts.testbed ? { testbed: opts.testbed } : {}) };
 }
 
 const fmtMin = (s: number): string => `${(s / 60).toFixed(1)} min`;
+
+/** The testbed, and what it means for the plan's scaling claims (claims.ts `scaling`). */
+function testbedLine(p: FindingsPlan): string {
+  const runs = (role: Role, level: LoadLevel): boolean => p.cells.some((x) => x.level === level && x.roles.includes(role));
+  const scaling = CLAIMS.filter((c) => c.scaling && c.tests.some((t) => runs(t.a, t.level) && runs(t.b, t.level))).map((c) => `(${c.id})`);
+  const testbed = p.testbed ?? 'unscaled';
+  if (!scaling.length) return `testbed: ${testbed}; no scaling claim has both its cells in this plan`;
+  return testbed === 'scaled'
+    ? `testbed: scaled (scale model: every container one paper CPU × s of CFS quota): the scaling claims ${scaling.join(', ')} are measured in it`
+    : `testbed: unscaled: the scaling claims ${scaling.join(', ')} need more CPUs than processes; on this testbed they read contention (run with --testbed scaled to test them)`;
+}
 
 const runPrices = (e: Estimate): string =>
   LEVELS.filter((l) => e.runS[l] !== undefined)
@@ -217,9 +256,10 @@ export function planText(p: FindingsPlan): string {
   }
   return [
     `findings (${p.mode}): ${p.cells.length} cells (variant × load) over ${new Set(p.cells.map((c) => c.variant)).size} variants; profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s, ${pr.pauseS} s apart; seed ${p.seed}`,
-    `capacity: ${rate === null ? `no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): the run calibrates it first (steps ${CALIBRATION.peaks.join(', ')} it/s until one fails, then bisected to 1 it/s; ≤ ${fmtMin(e.calibrationS)}; or pass --rate)` : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
+    `capacity: ${rate === null && !needsCapacity(pr) ? `none needed (every level is searched); multiples counted in ${NOMINAL_CAPACITY.rate} it/s` : rate === null ? `no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): the run calibrates it first (steps ${CALIBRATION.peaks.join(', ')} it/s until one fails, then bisected to 1 it/s; ≤ ${fmtMin(e.calibrationS)}; or pass --rate)` : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
     `paper-equivalent load: naked-mon EFR → 61.5 % (paper 000, Table I, 200 users/s), searched from ${p.paperStart.multiple}× (${p.paperStart.source}; double, halve, then bisect) in at most ${pr.paperProbes} runs; client timeout ${pr.timeoutS} s`,
-    `repetitions per comparison: ${pr.stopping.minRuns} to ${pr.stopping.maxRuns}, until the 95% CI half-width of B − A ≤ ${100 * pr.stopping.precision}% of A's median`,
+    `repetitions per comparison: ${pr.stopping.minRuns} to ${pr.stopping.maxRuns}, until the 95% CI half-width of B − A ≤ ${100 * pr.stopping.precision}% of A's median; power: with ${pr.stopping.minRuns} runs a side a difference of ${detectableSigmas(pr.stopping.minRuns).toFixed(1)} run-to-run SDs is found 80 % of the time (smaller ones stay inconclusive)${pr.stopping.maxRuns > pr.stopping.minRuns ? `, ${detectableSigmas(pr.stopping.maxRuns).toFixed(1)} SDs at ${pr.stopping.maxRuns}` : ''}`,
+    testbedLine(p),
     `estimated duration: ${e.calibrationS ? `calibration ≤ ${fmtMin(e.calibrationS)} + ` : ''}search ≤ ${fmtMin(e.searchS)} + ${fmtMin(e.roundS)} a round (a run at ${runPrices(e)}; ${BRING_UP_S} s a bring-up) = ${e.minimumMin} min for the minimum of ${pr.stopping.minRuns} rounds${pr.stopping.maxRuns > pr.stopping.minRuns ? `, ${e.totalMin} min if all ${pr.stopping.maxRuns} ran` : ''} (budget ${pr.budgetMin} min: a round past the minimum starts only if it fits at the pace measured)`,
     'cells:',
     ...p.cells.map((c, i) => `${i + 1}. ${c.variant}${c.derived ? ` (= ${c.derived.from} with ${JSON.stringify(c.derived.set)})` : ''} @ ${c.level} (${peak(c.level)}) — roles ${c.roles.join(', ')} — for ${c.usedBy.join(', ')}`),

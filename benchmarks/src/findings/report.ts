@@ -58,6 +58,18 @@ function runLinks(r: FindingResult, ctx: ReportContext): string {
 
 const label = (r: FindingResult): string => `(${r.claim.id}) ${r.claim.title}`;
 
+/** "2 reproduced, 6 refuted, 2 inconclusive" (and not testable, where a verdict says so). */
+export function verdictCounts(results: readonly { verdict: string }[]): string {
+  const kinds = ['reproduced', 'refuted', 'inconclusive', ...(results.some((r) => r.verdict === 'not testable') ? ['not testable'] : [])];
+  return kinds.map((v) => `${results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
+}
+
+/** "(1.1) ..." label of a finding. */
+export const findingLabel = label;
+
+/** The protocol paragraph of the report's head (loads, run shape, repetitions, statistics). */
+export const protocolSummary = (ctx: Pick<ReportContext, 'plan' | 'record'>): string => protocolText(ctx);
+
 function summary(results: FindingResult[], ctx: ReportContext): Block[] {
   const counts = ['reproduced', 'refuted', 'inconclusive', 'not testable'].map((v) => `${results.filter((r) => r.verdict === v).length} ${v}`).join(', ');
   return [
@@ -106,7 +118,8 @@ function tostCell(p: PartResult): string {
   return t ? `±${t.margin.toPrecision(3)}: p = ${t.p.toPrecision(2)}${t.equivalent ? ', equivalent' : ''}` : 'n/a';
 }
 
-function partRow(p: PartResult): string[] {
+/** One row of a claim's table (PART_HEAD's columns): the published summary keeps these strings. */
+export function partRow(p: PartResult): string[] {
   const m = METRICS[p.test.metric];
   return [
     p.test.reads,
@@ -123,13 +136,20 @@ function partRow(p: PartResult): string[] {
   ];
 }
 
-function findingBlocks(r: FindingResult): Block[] {
+export const PART_HEAD = ['part', 'load', 'A', 'B', 'metric', 'expected', 'B − A [95% Welch CI]', "Mann–Whitney, Cliff's δ", 'TOST (margin)', 'verdict', 'why'];
+
+/** The rules a finding's parts were judged by, as its section prints them. */
+export function rulesText(r: FindingResult): string {
   const rules = [...new Set(r.parts.map((p) => `B − A ${p.test.expect}: ${p.rule}`))];
+  return `Rules: ${rules.join(' · ')} · ${r.rule}.`;
+}
+
+function findingBlocks(r: FindingResult): Block[] {
   return [
     { kind: 'h2', text: `${label(r)}: ${r.verdict}` },
     { kind: 'quote', text: r.claim.quote },
-    { kind: 'table', head: ['part', 'load', 'A', 'B', 'metric', 'expected', 'B − A [95% Welch CI]', 'Mann–Whitney, Cliff\'s δ', 'TOST (margin)', 'verdict', 'why'], rows: r.parts.map(partRow) },
-    { kind: 'p', text: `Rules: ${rules.join(' · ')} · ${r.rule}.` },
+    { kind: 'table', head: PART_HEAD, rows: r.parts.map(partRow) },
+    { kind: 'p', text: rulesText(r) },
     { kind: 'h3', text: 'Explanation' },
     { kind: 'list', items: r.explanation.length ? r.explanation : ['no run to explain from'] },
     ...(r.caveats.length ? [{ kind: 'h3', text: 'Caveats' } as Block, { kind: 'list', items: r.caveats } as Block] : []),
@@ -145,7 +165,7 @@ function methodologyBlocks(principles: Principle[] | undefined): Block[] {
   ];
 }
 
-function protocolText(ctx: ReportContext): string {
+function protocolText(ctx: Pick<ReportContext, 'plan' | 'record'>): string {
   const pr = ctx.plan.protocol;
   const rec = ctx.record;
   const rate = rec?.capacity.rate ?? ctx.plan.capacity?.rate;

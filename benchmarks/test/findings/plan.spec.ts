@@ -4,21 +4,43 @@ import { join } from 'node:path';
 import { loadVariant } from '@shellgrade/variant';
 import { CLAIMS } from '../../src/findings/claims';
 import { OVERLOAD_LEVELS } from '../../src/findings/loads';
-import { estimate, findingsPlan, MSA_ASYNC, planText, PROTOCOLS } from '../../src/findings/plan';
+import { detectableSigmas, estimate, findingsPlan, MSA_ASYNC, needsCapacity, planText, PROTOCOLS } from '../../src/findings/plan';
 import { BRING_UP_S, calibrationPriceS } from '../../src/findings/pricing';
 import { writeDerivedSpec } from '../../src/findings/run';
 
 const capacity = { rate: 8, source: '20261127T000000Z-naked-mon-calibration.json' };
 
 describe('findings plan (printable with --dry-run, nothing run)', () => {
-  it('--quick: the 2 × 2 at 0.5× and the paper-equivalent load, a 20 s client timeout, within 30 min', () => {
-    const p = findingsPlan('quick', { seed: 7, capacity });
-    expect([...new Set(p.cells.map((c) => c.variant))]).toEqual(['naked-mon', 'naked-mon-async', 'msa-1-1', 'msa-1-1-async']);
-    expect(p.cells.map((c) => `${c.variant}@${c.level}`)).toEqual(['naked-mon@0.5x', 'naked-mon@paper', 'naked-mon-async@0.5x', 'naked-mon-async@paper', 'msa-1-1@0.5x', 'msa-1-1@paper', 'msa-1-1-async@0.5x', 'msa-1-1-async@paper']);
-    expect(p.protocol.timeoutS).toBe(20);
-    expect(p.paperStart.multiple).toBe(10);
-    expect(p.estimate.totalMin).toBeLessThanOrEqual(30);
-    expect(p.notRun).toEqual(expect.arrayContaining(['msa-gateway-replicated@paper', 'mon-replicated@paper', 'msa-replicated@paper', 'mon-replicated@1x']));
+  it('--quick: the 2 × 2 and MON × 2 at the paper-equivalent load, a 20 s client timeout, within 30 min from a fresh clone', () => {
+    for (const cap of [capacity, null]) {
+      const p = findingsPlan('quick', { seed: 7, capacity: cap });
+      expect([...new Set(p.cells.map((c) => c.variant))]).toEqual(['naked-mon', 'naked-mon-async', 'msa-1-1', 'msa-1-1-async', 'mon-x2']);
+      expect(p.cells.map((c) => c.level)).toEqual(['paper', 'paper', 'paper', 'paper', 'paper']);
+      expect(p.protocol.timeoutS).toBe(20);
+      expect(p.paperStart.multiple).toBe(10);
+      // Every level is searched: no calibration on a machine without one, so the fresh clone's plan is the same.
+      expect(p.estimate.calibrationS).toBe(0);
+      expect(p.estimate.totalMin).toBeLessThanOrEqual(30);
+      expect(p.notRun).toEqual(expect.arrayContaining(['msa-gateway-replicated@paper', 'msa-replicated@paper', 'mon-replicated@1x', 'mon-blocking@0.5x']));
+    }
+    expect(needsCapacity(PROTOCOLS.quick)).toBe(false);
+    expect(needsCapacity(PROTOCOLS.full)).toBe(true);
+  });
+
+  it('--quick covers a scaling claim: (ii) has both its cells, and the plan says which testbed tests it', () => {
+    const p = findingsPlan('quick', { seed: 7, capacity: null });
+    const roles = new Set(p.cells.flatMap((c) => c.roles));
+    const covered = CLAIMS.filter((c) => c.scaling && c.tests.every((t) => roles.has(t.a) && roles.has(t.b) && p.protocol.levels.includes(t.level)));
+    expect(covered.map((c) => c.id)).toEqual(['ii']);
+    expect(planText(p)).toContain('testbed: unscaled: the scaling claims (ii)');
+    expect(planText(findingsPlan('quick', { seed: 7, capacity: null, testbed: 'scaled' }))).toContain('testbed: scaled (scale model: every container one paper CPU × s of CFS quota): the scaling claims (ii) are measured in it');
+  });
+
+  it('states its power: with n runs a side, the difference (in run-to-run SDs) found 80 % of the time, (t₀.₉₇₅ + t₀.₈₀)·√(2/n) at df 2n − 2', () => {
+    // t tables: df 2: t.975 = 4.303, t.80 = 1.061; df 4: 2.776, 0.941.
+    expect(detectableSigmas(2)).toBeCloseTo((4.3027 + 1.0607) * 1, 3);
+    expect(detectableSigmas(3)).toBeCloseTo((2.7764 + 0.9410) * Math.sqrt(2 / 3), 3);
+    expect(planText(findingsPlan('quick', { seed: 7, capacity }))).toContain('power: with 2 runs a side a difference of 5.4 run-to-run SDs is found 80 % of the time');
   });
 
   it('full: every role at every level a claim names, 3–6 adaptive runs, within 3 h', () => {
@@ -68,22 +90,23 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
 
   it('--dry-run prints the capacity, each level in it/s, every cell, every round in the seeded order and the duration', () => {
     const text = planText(findingsPlan('quick', { seed: 7, capacity }));
-    expect(text.split('\n')[0]).toBe('findings (quick): 8 cells (variant × load) over 4 variants; profile small, ramp 5 s + hold 15 s, 0 s apart; seed 7');
-    expect(text).toContain('capacity: naked-mon sustains 8 it/s (SPS p95 ≤ 2 s, 0 KO; 20261127T000000Z-naked-mon-calibration.json); levels 0.5x = 4 it/s, paper = searched');
+    expect(text.split('\n')[0]).toBe('findings (quick): 5 cells (variant × load) over 5 variants; profile small, ramp 5 s + hold 15 s, 0 s apart; seed 7');
+    expect(text).toContain('capacity: naked-mon sustains 8 it/s (SPS p95 ≤ 2 s, 0 KO; 20261127T000000Z-naked-mon-calibration.json); levels paper = searched');
     expect(text).toContain('searched from 10× (interpolated between 6× (EFR 10.2 %) and 12× (88.1 %), probed with a 20 s timeout on a machine of this kind, 2026-11-27; double, halve, then bisect) in at most 2 runs; client timeout 20 s');
-    expect(text).toMatch(/estimated duration: search ≤ [\d.]+ min \+ [\d.]+ min a round \(a run at 0\.5x ≤ \d+ s, paper \(10×\) ≤ \d+ s; 15 s a bring-up\) = \d+ min for the minimum of 2 rounds \(budget 30 min: a round past the minimum starts only if it fits at the pace measured\)/);
-    expect(text).toContain('7. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}}) @ 0.5x (4 it/s)');
+    expect(text).toMatch(/estimated duration: search ≤ [\d.]+ min \+ [\d.]+ min a round \(a run at paper \(10×\) ≤ \d+ s; 15 s a bring-up\) = \d+ min for the minimum of 2 rounds \(budget 30 min: a round past the minimum starts only if it fits at the pace measured\)/);
+    expect(text).toContain('4. msa-1-1-async (= msa-1-1 with {"grader":{"exec":"async"}}) @ paper (searched)');
     const rounds = text.split('\n').filter((l) => l.startsWith('round '));
     expect(rounds).toHaveLength(2);
-    for (const r of rounds) expect(r.split(' → ')).toHaveLength(8);
+    for (const r of rounds) expect(r.split(' → ')).toHaveLength(5);
     expect(planText(findingsPlan('quick', { seed: 7, capacity }))).toBe(text);
-    expect(findingsPlan('quick', { capacity: null, seed: 7 }) && planText(findingsPlan('quick', { capacity: null, seed: 7 }))).toContain('no calibration of naked-mon with the same placement meeting the SLO');
+    expect(planText(findingsPlan('quick', { capacity: null, seed: 7 }))).toContain('capacity: none needed (every level is searched); multiples counted in 8 it/s');
+    expect(planText(findingsPlan('full', { capacity: null, seed: 7 }))).toContain('no calibration of naked-mon with the same placement meeting the SLO');
   });
 
   it('the 2 × 2 fourth cell is msa-1-1 with an async grader', () => {
     const c = findingsPlan('quick').cells.find((x) => x.variant === 'msa-1-1-async')!;
     expect(c.derived).toEqual(MSA_ASYNC);
-    expect(c.level).toBe('0.5x');
+    expect(c.level).toBe('paper');
   });
 
   it('writes the derived cell as a valid resolved spec named after it', () => {

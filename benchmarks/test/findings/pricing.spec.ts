@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, scenarioOptions } from '../../../k6/lib/config.js';
-import { estimate, findingsPlan, PROTOCOLS } from '../../src/findings/plan';
+import { estimate, PROTOCOLS } from '../../src/findings/plan';
 import { BRING_UP_S, CALIBRATION, calibrationPriceS, calibrationProbes, gracefulStopS, priceRun, vusOf, type RunShape } from '../../src/findings/pricing';
 
 const profiles = JSON.parse(readFileSync(join(__dirname, '../../../k6/profiles.json'), 'utf8')) as Record<string, unknown>;
@@ -47,8 +47,9 @@ describe('findings run pricing', () => {
   });
 
   it('held the quick run of 2026-11-27 (results/findings/quick-20261127, 18 runs all VALID, 27.0 min): every part priced at or above what it took, by less than a quarter', () => {
-    const plan = findingsPlan('quick', { seed: 1, capacity: { rate: 8, source: 'test' } });
-    const ran = estimate(PROTOCOLS.quick, plan.cells, 8, 12); // its paper level: 12× = 96 it/s
+    // Its cells: the 2 × 2 at 0.5× and the paper level (the quick plan of then; today's runs the paper level only).
+    const cells = ['naked-mon', 'naked-mon-async', 'msa-1-1', 'msa-1-1-async'].flatMap((variant) => (['0.5x', 'paper'] as const).map((level) => ({ variant, level })));
+    const ran = estimate(PROTOCOLS.quick, cells, 8, 12); // its paper level: 12× = 96 it/s
     const measured = { searchS: 222, roundS: [688, 709], paperRunS: 120, totalS: 1621 };
     expect(ran.searchS - BRING_UP_S).toBeGreaterThanOrEqual(measured.searchS); // two probes; the bring-up came with the first
     for (const r of measured.roundS) {
