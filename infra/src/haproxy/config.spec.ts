@@ -140,6 +140,7 @@ describe('haproxy.cfg: what a client may not tell the services', () => {
     'http-request del-header X-Real-IP',
     'http-request set-header X-Forwarded-Proto https if { ssl_fc }',
     'http-request set-header X-Forwarded-Proto http unless { ssl_fc }',
+    'http-request set-header X-Request-Start t=%Ts%ms',
   ];
   const frontend = (cfg: string, name: string) => {
     const start = cfg.indexOf(`frontend ${name}\n`);
