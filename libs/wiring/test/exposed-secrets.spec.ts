@@ -17,7 +17,7 @@ function plannedServices(preset: string, listen?: string): { name: string; cfg: 
   return variantProcesses(loadVariant(preset), listen ? { listen } : {})
     .filter((p) => p.role !== 'haproxy')
     .map((p) => {
-      const env = { ...launcherSecrets, ...p.env };
+      const env: Record<string, string> = { ...launcherSecrets, ...p.env };
       return { name: p.name, cfg: { ...decodeProcessConfig(env[PROCESS_ENV]!), connections: loadConnections(env) } };
     });
 }
