@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadVariant } from '@shellgrade/variant';
 import { CLAIMS } from '../../src/findings/claims';
 import { OVERLOAD_LEVELS } from '../../src/findings/loads';
-import { detectableSigmas, estimate, findingsPlan, MSA_ASYNC, needsCapacity, planText, PROTOCOLS } from '../../src/findings/plan';
+import { detectableSigmas, estimate, findingsPlan, MSA_ASYNC, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS } from '../../src/findings/plan';
 import { BRING_UP_S, calibrationPriceS } from '../../src/findings/pricing';
 import { writeDerivedSpec } from '../../src/findings/run';
 
@@ -100,6 +100,7 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     for (const r of rounds) expect(r.split(' → ')).toHaveLength(5);
     expect(planText(findingsPlan('quick', { seed: 7, capacity }))).toBe(text);
     expect(planText(findingsPlan('quick', { capacity: null, seed: 7 }))).toContain('capacity: none needed (every level is searched); multiples counted in 8 it/s');
+    expect(planText(findingsPlan('quick', { capacity: NOMINAL_CAPACITY, seed: 7 }))).toContain('capacity: none needed (every level is searched); multiples counted in 8 it/s');
     expect(planText(findingsPlan('full', { capacity: null, seed: 7 }))).toContain('no calibration of naked-mon with the same placement meeting the SLO');
   });
 
