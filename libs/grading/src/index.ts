@@ -15,7 +15,7 @@ export type { JobSandbox } from './job-sandbox';
 export { asyncJobRunner, blockingJobRunner } from './process-runner';
 export { warmPoolJobRunner } from './warm-pool';
 export { zygoteJobRunner } from './zygote-pool';
-export { gradingResultSchema, parseGradingOutput, GradingFailure, FEEDBACK_BOUNDS } from './sandbox-grader';
+export { gradingResultSchema, parseGradingOutput, GradingFailure, FEEDBACK_BOUNDS } from './grading-output';
 export * from './catalog';
 export * from './grader-python';
 export { gradingLibDir, helperLibDir, catalogDir } from './assets';

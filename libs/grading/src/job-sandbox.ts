@@ -1,9 +1,10 @@
 /**
  * The host side of every sandboxed grading, whatever runs it: the checks that the tools are
  * there, this process's job folders (and their per-grading control groups), the system-call
- * filter, and the sandbox command line (DESIGN §8). Job runners build on it.
+ * filter, and the sandbox command line (docs/design.md: The sandbox, Untrusted input). Job
+ * runners build on it; what only one runner needs (a zygote worker's folders) is the runner's.
  */
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { accessSync, constants, rmSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { helperLibDir } from './assets';
@@ -22,9 +23,6 @@ export interface CommandExtras {
   zygote?: { cgroupParents: string[] };
 }
 
-/** A zygote worker's job folder in its inbox (zygote.py NAME allows it). */
-const WORKER_JOB_DIR = 'job';
-
 export class JobSandbox {
   readonly limits: SandboxLimits;
   /** Root can drop to the real uid 65534; another user runs bwrap in a user namespace. */
@@ -36,14 +34,14 @@ export class JobSandbox {
   /** Per-grading control groups, where the machine has them (bwrap isolation only). */
   readonly cgroups?: GradingCgroups;
   /**
-   * Where this grader's isolation is weaker than DESIGN §8 promises, in words an operator acts on
+   * Where this grader's isolation is weaker than docs/design.md's Untrusted input promises, in words an operator acts on
    * (empty: none). The wiring keeps such a grader on loopback unless the operator accepts it.
    */
   readonly isolationShortfalls: string[];
   private readonly helperLib: string;
   private readonly bwrapPath: string;
-  /** <sandboxRoot>/p<pid>: this process's job directories. */
-  private readonly ownRoot: string;
+  /** <sandboxRoot>/p<pid>: this process's job directories (a runner that keeps folders of its own makes them here too). */
+  readonly ownRoot: string;
   private readonly cgroupOf = new Map<string, JobCgroup>();
   /** The system-call filter of the grader and student sandboxes (root bwrap only: elsewhere there is no supervisor to load it). */
   private readonly seccompFilter?: string;
@@ -84,33 +82,20 @@ export class JobSandbox {
   }
 
   /**
-   * A zygote worker's job folder and this grading's control groups. The folder is the worker's
-   * own, used by its gradings one at a time and emptied after each (its jobs only read it, through
-   * a read-only bind they detach), so no folder is made and removed per grading (issue 31: a
-   * mkdtemp and two rmdirs, ~0.3–0.8 ms of the service's CPU).
+   * Gives `dir` this grading's control groups, where the machine has them (a folder made by
+   * makeJobDir has them already; a runner whose folder outlives its gradings calls this per grading).
    */
-  async openWorkerJobDir(inbox: string): Promise<string> {
-    const dir = join(inbox, WORKER_JOB_DIR); // made with the inbox
-    await this.attachCgroup(dir);
-    return dir;
-  }
-
-  /**
-   * Ends a grading in a worker's job folder: its inputs removed (no submission stays on disk; and
-   * the next grading's files are new ones — rewriting a file in place makes ext4 flush it to disk
-   * at close, a write the next truncation waits for, where an unlinked new file never leaves the
-   * page cache), its control groups released. The folder goes with the inbox.
-   */
-  async closeWorkerJobDir(dir: string): Promise<void> {
-    const cgroup = this.detachCgroup(dir);
-    emptyInputsDir(dir);
-    await cgroup?.release();
-  }
-
-  private async attachCgroup(dir: string): Promise<void> {
-    if (!this.cgroups) return;
+  async attachCgroup(dir: string): Promise<JobCgroup | undefined> {
+    if (!this.cgroups) return undefined;
     const l = this.limits;
-    this.cgroupOf.set(dir, await this.cgroups.acquire({ pids: l.processes, memoryBytes: l.gradingMemoryBytes }));
+    const cgroup = await this.cgroups.acquire({ pids: l.processes, memoryBytes: l.gradingMemoryBytes });
+    this.cgroupOf.set(dir, cgroup);
+    return cgroup;
+  }
+
+  /** Releases the control groups `dir`'s grading held (none: nothing to do). */
+  async releaseCgroup(dir: string): Promise<void> {
+    await this.detachCgroup(dir)?.release();
   }
 
   /** The control groups `dir`'s grading held, no longer its (to release). */
@@ -120,28 +105,10 @@ export class JobSandbox {
     return cgroup;
   }
 
-  /** A zygote worker's inbox with its job folder (synchronous: the pool counts its workers as it starts them). */
-  makeInbox(): string {
-    mkdirSync(this.ownRoot, { recursive: true, mode: 0o700 });
-    const inbox = mkdtempSync(join(this.ownRoot, 'zygote-'));
-    mkdirSync(join(inbox, WORKER_JOB_DIR), { mode: 0o700 });
-    return inbox;
-  }
-
-  /** The grading's control group name, when `dir` has one (zygote jobs join it by name). */
-  cgroupNameOf(dir: string): string | undefined {
-    return this.cgroupOf.get(dir)?.name;
-  }
-
-  /** Removes a job folder and releases its control groups; a leftover is reported, never thrown. */
+  /** Removes a folder made under ownRoot and releases its control groups, if any; a leftover is reported, never thrown. */
   async removeJobDir(dir: string): Promise<void> {
     const cgroup = this.detachCgroup(dir);
     await Promise.all([this.supervised ? removeInputsDir(dir) : removeDir(dir), cgroup?.release()]);
-  }
-
-  /** Removes a folder that has no control group of its own (a zygote's inbox). */
-  removeDir(dir: string): Promise<void> {
-    return removeDir(dir);
   }
 
   command(jobDir: string, locale: string, extras: CommandExtras = {}): CommandSpec {
@@ -196,27 +163,18 @@ async function removeDir(dir: string): Promise<void> {
 }
 
 /** The grading outcome stands; a folder that could not be removed is reported instead of masking it. */
-function reportLeftover(dir: string, err: unknown): void {
+export function reportLeftover(dir: string, err: unknown): void {
   process.emitWarning(`could not remove sandbox job directory ${dir}: ${String(err)}`);
 }
 
 /**
  * A root sandbox's job folder holds only its inputs (the grader works in a tmpfs): removed
  * synchronously, a few unlinks, where rm's walk through the thread pool cost ~0.5 ms more CPU per
- * grading (issue 31). A user-namespace grader works in its folder, which may hold many files: async.
+ * grading. A user-namespace grader works in its folder, which may hold many files: async.
  */
 function removeInputsDir(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-  } catch (err) {
-    reportLeftover(dir, err);
-  }
-}
-
-/** Removes the inputs the service wrote into a folder it keeps (synchronous: a few unlinks). */
-function emptyInputsDir(dir: string): void {
-  try {
-    for (const name of readdirSync(dir)) rmSync(join(dir, name), { force: true });
   } catch (err) {
     reportLeftover(dir, err);
   }

@@ -1,17 +1,16 @@
 /**
- * The Grader port implemented with a sandboxed Python process per job (DESIGN §3, §8):
+ * The Grader port implemented with a sandboxed Python process per job (docs/design.md: The sandbox):
  * validate the archive in memory, write the inputs to the job's folder, run the grader under
  * limits and isolation, parse its JSON line, and always end the job (its folder removed, or a
  * zygote worker's emptied for the worker's next grading).
  * How the process is started (async, blocking, pool, zygote) is the JobRunner the wiring
- * chose (job-runner.ts); this path is the same for all of them. At the end of the file: how a
- * grading's output is read (its JSON line, the archive refusals, the bounds of its feedback).
+ * chose (job-runner.ts); this path is the same for all of them. How the grader's output is read
+ * (its JSON line, the archive refusals, the bounds of its feedback) is grading-output.ts.
  */
 import { writeFileSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import { DomainError, type Grader, type GradingJob, type GradingResult } from '@shellgrade/domain';
 import { ATTR, SPAN, gradingProcessAttributes, withSpan } from '@shellgrade/telemetry';
 import { type ArchiveEntry, validateArchive } from './validate-archive';
@@ -22,6 +21,7 @@ import { GRADER_CODE_FILE, GraderBytecode } from './grader-bytecode';
 import { JobSandbox } from './job-sandbox';
 import { GRADER_FILES } from './sandbox-command';
 import type { RunOutcome } from './run-outcome';
+import { ARCHIVE_REFUSED, failed, GradingFailure, parseArchiveRefusal, parseGradingOutput } from './grading-output';
 
 export class SandboxGrader implements Grader {
   private readonly sandbox: JobSandbox;
@@ -41,7 +41,7 @@ export class SandboxGrader implements Grader {
     if (this.sandbox.supervised) this.bytecode = new GraderBytecode(opts.python);
   }
 
-  /** Where this grader's isolation is weaker than DESIGN §8 promises (empty: none); see JobSandbox. */
+  /** Where this grader's isolation is weaker than docs/design.md's Untrusted input promises (empty: none); see JobSandbox. */
   get isolationShortfalls(): string[] {
     return this.sandbox.isolationShortfalls;
   }
@@ -104,7 +104,7 @@ export class SandboxGrader implements Grader {
 /**
  * The inputs, written synchronously into an empty folder: six small files into the page cache take ~0.1 ms of the event
  * loop, where fs/promises paid three thread-pool round trips and a FileHandle per file — about 1 ms
- * more CPU per grading (issue 31; 600 job folders made, filled and removed on this host's ext4:
+ * more CPU per grading (600 job folders made, filled and removed on this host's ext4:
  * 1.5–1.8 ms of CPU each through fs/promises, 0.4–0.5 ms synchronously).
  */
 function writeInputs(jobDir: string, job: GradingJob, entries: ArchiveEntry[], graderCode: Buffer | undefined): void {
@@ -152,118 +152,3 @@ function interpret(o: RunOutcome, timeoutMs: number, limits: SandboxLimits, viaB
 }
 
 const defaultLog = (line: string) => console.error(line);
-
-/**
- * Parses and validates what a grading script prints (DESIGN §3, grading contract), and bounds
- * what reaches a student: feedback texts quote student files and output, so they are cut to a
- * fixed size and stripped of the host paths of the job (DESIGN §8).
- */
-
-export const gradingResultSchema = z.object({
-  grade: z.number().int().min(0).max(100),
-  comment: z.array(
-    z.object({
-      numQ: z.number().int(),
-      verif: z.string(),
-      status: z.enum(['OK', 'NOT OK', 'not tested']),
-      expl: z.string(),
-    }),
-  ),
-});
-
-/** Same bounds as the helper library's (shellgrade_grader/feedback.py), for graders that skip it. */
-export const FEEDBACK_BOUNDS = { verif: 200, expl: 500, items: 200 } as const;
-
-/**
- * A failed grading. `message` and `details` are what a student may read (they end up in the
- * production's failure reason); `diagnostics` (the grader's stderr, its raw output, host errors)
- * are for the server log only.
- */
-export class GradingFailure extends DomainError {
-  constructor(
-    message: string,
-    details: Record<string, unknown>,
-    readonly diagnostics: Record<string, unknown> = {},
-  ) {
-    super('grading-failed', message, details);
-  }
-}
-
-/** Facts of a grader run, split between the student-safe details and the log-only diagnostics. */
-export interface RunFacts {
-  exitCode?: number | null;
-  signal?: string | null;
-  timedOut?: boolean;
-  durationMs?: number;
-  [diagnostic: string]: unknown;
-}
-
-export function failed(message: string, facts: RunFacts, diagnostics: Record<string, unknown> = {}): GradingFailure {
-  const { exitCode, signal, timedOut, durationMs, ...rest } = facts;
-  const details = Object.fromEntries(Object.entries({ exitCode, signal, timedOut, durationMs }).filter(([, v]) => v !== undefined));
-  return new GradingFailure(message, details, { ...rest, ...diagnostics });
-}
-
-/** The last non-empty stdout line: where a grader prints its result (or the helper library its refusal). */
-const lastLine = (stdout: string): string | undefined =>
-  stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .at(-1);
-
-/** The result is the last non-empty stdout line; anything else is a grader failure. */
-export function parseGradingOutput(stdout: string, facts: RunFacts, hostPaths: string[] = []): GradingResult {
-  const last = lastLine(stdout);
-  if (last === undefined) throw failed('the grader printed nothing', facts);
-  const stdoutTail = last.slice(-500);
-  let json: unknown;
-  try {
-    json = JSON.parse(last);
-  } catch {
-    throw failed('the grader printed a result that is not valid JSON', facts, { stdoutTail });
-  }
-  const parsed = gradingResultSchema.safeParse(json);
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    throw failed(`the grader printed a result that breaks the contract: ${why.slice(0, 300)}`, facts, { stdoutTail });
-  }
-  const shown = (text: string, limit: number) => bound(hidePaths(text, hostPaths), limit);
-  return {
-    grade: parsed.data.grade,
-    comment: parsed.data.comment.slice(0, FEEDBACK_BOUNDS.items).map((c) => ({
-      ...c,
-      verif: shown(c.verif, FEEDBACK_BOUNDS.verif),
-      expl: shown(c.expl, FEEDBACK_BOUNDS.expl),
-    })),
-  };
-}
-
-/** The grader's exit status for a submission that reads differently in the sandbox than it was validated (extract.py refuse_archive). */
-export const ARCHIVE_REFUSED = 65;
-
-const archiveRefusalSchema = z.object({ archive_refused: z.object({ reason: z.string().max(40), message: z.string().max(300) }) });
-
-/** The student's 422, like any archive the validator refuses; a status 65 without the refusal line is a failed grading. */
-export function parseArchiveRefusal(stdout: string, facts: RunFacts): DomainError {
-  let json: unknown;
-  try {
-    json = JSON.parse(lastLine(stdout) ?? '');
-  } catch {
-    json = undefined;
-  }
-  const refusal = archiveRefusalSchema.safeParse(json);
-  if (!refusal.success) return failed(`the grader stopped with an error (exit code ${ARCHIVE_REFUSED})`, facts);
-  const { reason, message } = refusal.data.archive_refused;
-  return new DomainError('invalid-archive', `the archive was refused: ${message}; create it with a plain \`tar czf\``, { reason });
-}
-
-/** Replaces host paths (the job directory under isolation none) with the sandbox's "/job". */
-function hidePaths(text: string, hostPaths: string[]): string {
-  return hostPaths.reduce((t, p) => (p.length > 1 ? t.split(p).join('/job') : t), text);
-}
-
-function bound(text: string, limit: number): string {
-  const chars = [...text];
-  return chars.length <= limit ? text : `${chars.slice(0, limit - 1).join('')}…`;
-}

@@ -8,7 +8,7 @@
 import type { JobRunner, JobRunnerFactory, JobSlot } from './job-runner';
 import { safeLocale, type JobSandbox } from './job-sandbox';
 import { WARM_PYTHON_ARGS, type CommandSpec } from './sandbox-command';
-import { SandboxProcess } from './process-runner';
+import { SandboxProcess } from './sandbox-process';
 
 export interface WarmSlot {
   dir: string;

@@ -5,13 +5,19 @@
  * control groups — instead of starting bwrap and Python per job. A worker runs one job at a
  * time; a job's output arrives on fds 3 and 4, never through the zygote, and ends with a marker
  * the zygote makes only once every process of the job is gone.
+ *
+ * A worker's folders are its own: its inbox, made when it starts, holds one job folder that its
+ * gradings use one at a time and that is emptied after each (its jobs only read it, through a
+ * read-only bind they detach), so no folder is made and removed per grading (a mkdtemp and two
+ * rmdirs, ~0.3–0.8 ms of the service's CPU); only the control groups are the grading's own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { basename } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { JobRunner, JobRunnerFactory, JobSlot } from './job-runner';
-import { safeLocale, type JobSandbox } from './job-sandbox';
+import { reportLeftover, safeLocale, type JobSandbox } from './job-sandbox';
 import { ZYGOTE_PYTHON_ARGS, type CommandSpec } from './sandbox-command';
 import type { RunOutcome } from './run-outcome';
 
@@ -25,6 +31,8 @@ const KILL_GRACE_MS = 5000;
 const SETUP_FAILED = 125;
 /** "\0sg-end-" and 32 hex digits (zygote.py _finish). */
 const MARKER_BYTES = 40;
+/** A worker's job folder in its inbox (zygote.py NAME allows it). */
+const WORKER_JOB_DIR = 'job';
 
 export interface ZygoteJob {
   /** The job's folder name in the worker's inbox (inputs written there beforehand). */
@@ -292,6 +300,28 @@ export class ZygotePool {
   }
 }
 
+/** A new worker's inbox under `root`, with its job folder (synchronous: the pool counts its workers as it starts them). */
+function makeInbox(root: string): string {
+  mkdirSync(root, { recursive: true, mode: 0o700 }); // (re)created: survives a tmp cleaner
+  const inbox = mkdtempSync(join(root, 'zygote-'));
+  mkdirSync(join(inbox, WORKER_JOB_DIR), { mode: 0o700 });
+  return inbox;
+}
+
+/**
+ * Ends a grading in a worker's job folder: its inputs removed (no submission stays on disk; and
+ * the next grading's files are new ones — rewriting a file in place makes ext4 flush it to disk
+ * at close, a write the next truncation waits for, where an unlinked new file never leaves the
+ * page cache). Synchronous: a few unlinks.
+ */
+function emptyJobDir(dir: string): void {
+  try {
+    for (const name of readdirSync(dir)) rmSync(join(dir, name), { force: true });
+  } catch (err) {
+    reportLeftover(dir, err);
+  }
+}
+
 /** exec `zygote`: a worker per grading, its job folder the worker's own (in its inbox). */
 class ZygoteJobRunner implements JobRunner {
   readonly mode = 'zygote';
@@ -304,8 +334,8 @@ class ZygoteJobRunner implements JobRunner {
     }
     const zygote = { cgroupParents: sandbox.cgroups?.controllers ?? [] };
     this.pool = new ZygotePool(opts.maxConcurrent, {
-      makeInbox: () => sandbox.makeInbox(),
-      removeInbox: (dir) => sandbox.removeDir(dir),
+      makeInbox: () => makeInbox(sandbox.ownRoot),
+      removeInbox: (dir) => sandbox.removeJobDir(dir),
       command: (inbox) => sandbox.command(inbox, 'en', { pythonArgs: ZYGOTE_PYTHON_ARGS, zygote }),
       maxOutputBytes: opts.maxOutputBytes,
     });
@@ -314,19 +344,21 @@ class ZygoteJobRunner implements JobRunner {
 
   async open(job: { locale: string }): Promise<JobSlot> {
     const worker = await this.pool.acquire();
-    let dir: string;
+    const dir = join(worker.inbox, WORKER_JOB_DIR); // made with the inbox
+    let cgroup: string | undefined;
     try {
-      dir = await this.sandbox.openWorkerJobDir(worker.inbox);
+      cgroup = (await this.sandbox.attachCgroup(dir))?.name;
     } catch (err) {
       worker.release();
       throw err;
     }
-    const name = basename(dir);
     return {
       dir,
-      run: (timeoutMs) => worker.run({ name, locale: safeLocale(job.locale), cgroup: this.sandbox.cgroupNameOf(dir) }, timeoutMs),
+      run: (timeoutMs) => worker.run({ name: WORKER_JOB_DIR, locale: safeLocale(job.locale), cgroup }, timeoutMs),
       release: async () => {
-        await this.sandbox.closeWorkerJobDir(dir); // before the worker can take another grading into the folder
+        // Emptied before the worker can take another grading into the folder; the folder goes with the inbox.
+        emptyJobDir(dir);
+        await this.sandbox.releaseCgroup(dir);
         worker.release();
       },
     };

@@ -1,5 +1,5 @@
 import { DomainError } from '@shellgrade/domain';
-import { FEEDBACK_BOUNDS, GradingFailure, parseArchiveRefusal, parseGradingOutput } from '../src/sandbox-grader';
+import { FEEDBACK_BOUNDS, GradingFailure, parseArchiveRefusal, parseGradingOutput } from '../src/grading-output';
 
 const facts = { exitCode: 0 };
 const line = (o: unknown) => JSON.stringify(o);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DomainError } from '@shellgrade/domain';
 import { SandboxGrader } from '../src/sandbox-grader';
 import { asyncJobRunner } from '../src/process-runner';
-import type { GradingFailure } from '../src/sandbox-grader';
+import type { GradingFailure } from '../src/grading-output';
 import { getCatalogExercise, loadSamples } from '../src/catalog';
 import { tgz } from './hostile-archives';
 import { catalogJob, closeGraders, notOk, grader, makeSandboxRoot, pollUntil, PYTHON, scriptJob } from './sandbox-helpers';
