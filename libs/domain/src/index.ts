@@ -3,4 +3,7 @@ export * from './entities';
 export * from './ports';
 export * from './catalog-ports';
 export * from './submission';
+export * from './grading-worker';
+export * from './answer-deadline';
+export * from './archive-integrity';
 export * from './session-report';

@@ -1,26 +1,24 @@
 /**
  * The student production submission (SPS) use case, written once for every variant:
  * check the statement, validate the archive, persist the production and its archive,
- * hand it to the configured dispatch. Grading itself is GradingWorker's job. At the end of the
- * file, the two rules both sides apply: the answer deadline and the archive's integrity.
+ * hand it to the configured dispatch. Grading itself is GradingWorker's job (grading-worker.ts);
+ * the rules both sides apply are answer-deadline.ts and archive-integrity.ts.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ExerciseProduction } from './entities';
-import { DomainError, forbidden, notFound } from './errors';
+import { DomainError, forbidden } from './errors';
 import { admitEverything } from './ports';
 import type {
-  ProductionOutcome,
   ArchiveStore,
   ArchiveValidator,
-  Grader,
   GradingDispatch,
-  GradingJob,
-  LoadedForGrading,
   ProductionRepository,
   SubmissionAdmission,
   SubmissionContext,
   SubmissionContextReader,
 } from './ports';
+import { isExpired } from './answer-deadline';
+import { sha256Hex } from './archive-integrity';
 
 export interface SubmitCommand {
   userId: number;
@@ -134,143 +132,4 @@ export function refuseClosedSubmission(context: SubmissionContext, now: Date): v
   if (statement.deadline && statement.deadline < now) {
     throw forbidden(`the deadline of statement ${statement.id} passed at ${statement.deadline.toISOString()}`);
   }
-}
-
-/** What the grader is given for a student's production: the exercise's grader, the student's statement, the archive. */
-export function gradingJobOf({ statement, exercise }: Pick<SubmissionContext, 'statement' | 'exercise'>, productionId: number, submission: Buffer): GradingJob {
-  return {
-    exerciseId: exercise.id,
-    productionId,
-    graderScript: exercise.graderScript,
-    statementHtml: statement.statementHtml,
-    questionArchive: statement.questionArchive,
-    submission,
-    locale: exercise.locale,
-  };
-}
-
-/** What the dispatcher already holds for a grading, and when its answer is due. */
-export interface GradingGiven {
-  /** The production as just created (inline dispatch), so it is not read back. */
-  production?: ExerciseProduction;
-  /** The archive (inline dispatch), so it is not read back. */
-  archive?: Buffer;
-  /** The statement and exercise (inline dispatch), so they are not read twice. */
-  context?: SubmissionContext;
-  /** Epoch ms after which the client no longer waits: the grading is not started then (answerDeadlineOf, below). */
-  deadline?: number;
-}
-
-/** A production as the worker found it; `taken`/`archive` when loadForGrading took it (LoadedForGrading). */
-type Stored = { production: ExerciseProduction; context?: SubmissionContext | null } & Pick<LoadedForGrading, 'taken' | 'archive'>;
-
-/**
- * Grades one stored production, idempotently: a production that is already final is
- * returned as is (broker redelivery), and the outcome is stored exactly once. A production
- * whose answer deadline passed before the sandbox could start ends `expired` instead.
- */
-export class GradingWorker {
-  constructor(
-    private readonly context: SubmissionContextReader,
-    private readonly productions: ProductionRepository,
-    private readonly archives: ArchiveStore,
-    private readonly grader: Grader,
-    private readonly nowMs: () => number = Date.now,
-  ) {}
-
-  async grade(productionId: number, given: GradingGiven = {}): Promise<ExerciseProduction> {
-    const stored = await this.storedWithContext(productionId, given);
-    if (!stored) throw new DomainError('not-found', `production ${productionId} does not exist`);
-    const { production } = stored;
-    if (production.status === 'graded' || production.status === 'failed') return production;
-    // Taking it found it final after all: another delivery finished it since the row was read.
-    if (stored.taken === false) return this.final(productionId, null);
-
-    if (stored.context === null) throw notFound('student statement', production.statementId);
-    const { statement, exercise } = stored.context ?? (await this.context.load(production.userId, production.statementId, production.exerciseId));
-    try {
-      const submission =
-        given.archive ??
-        (stored.taken ? verifiedArchive(productionId, stored.archive, production.archiveSha256) : await this.archives.get(productionId));
-      // Checked last before the sandbox: everything above may have waited (database, archive store).
-      const expired = expiredOutcome(given.deadline, this.nowMs());
-      if (expired) return await this.final(productionId, await this.productions.complete(productionId, expired));
-      if (!stored.taken) await this.productions.setStatus(productionId, 'grading');
-      const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
-      return await this.final(productionId, await this.productions.complete(productionId, result));
-    } catch (error) {
-      // Transient failures (a store or database down) go back to the dispatcher to retry;
-      // a corrupt archive or a failed grading is final.
-      if (!(error instanceof DomainError) || error.kind === 'unavailable') throw error;
-      return this.final(productionId, await this.productions.complete(productionId, { failureReason: `${error.kind}: ${error.message}` }));
-    }
-  }
-
-  /**
-   * What the grading starts from: handed over in process (inline), else read — with its context
-   * in the same round trip where the reader can (a worker behind a broker), and, when the archive
-   * is in the production's row, taken for grading with its archive in that round trip too.
-   */
-  private async storedWithContext(productionId: number, given: GradingGiven): Promise<Stored | null> {
-    if (given.production) return { production: given.production, context: given.context };
-    if (!given.context && this.context.loadForGrading) {
-      return this.context.loadForGrading(productionId, this.archives.inProductionRow && !given.archive ? { take: true } : {});
-    }
-    const production = await this.productions.findById(productionId);
-    return production && { production, context: given.context };
-  }
-
-  /** The production as this grading stored it; read back only when another delivery finished it first. */
-  private async final(productionId: number, stored: ExerciseProduction | null): Promise<ExerciseProduction> {
-    if (stored) return stored;
-    const final = await this.productions.findById(productionId);
-    if (!final) throw new DomainError('not-found', `production ${productionId} vanished while grading`);
-    return final;
-  }
-}
-
-/**
- * The answer deadline of a submission (issue 31 item 3): the moment its client stops waiting
- * for the feedback (its timeout, counted from when the request entered the system). A grading
- * that would start later is not started — its answer could reach no one, and the sandbox time
- * it would take is what the students still waiting need under overload. The production ends
- * failed with a reason that starts `expired:` (final, counted by the audit; never lost).
- */
-/** The prefix of an expired production's failure reason. */
-export const EXPIRED = 'expired';
-
-/** When the answer to a request received at `receivedAt` is due; undefined: no deadline (unknown arrival, or none configured). */
-export function answerDeadlineOf(receivedAt: number | undefined, budgetMs: number | undefined): number | undefined {
-  if (receivedAt === undefined || !Number.isFinite(receivedAt) || budgetMs === undefined) return undefined;
-  return receivedAt + budgetMs;
-}
-
-/** The outcome of a grading that must not start any more (`now` at or past `deadline`), else null. */
-export function expiredOutcome(deadline: number | undefined, now: number): ProductionOutcome | null {
-  if (deadline === undefined || now < deadline) return null;
-  const late = Math.round((now - deadline) / 100) / 10;
-  return { failureReason: `${EXPIRED}: not graded, its client had stopped waiting for the answer ${late} s before a grader was free (deadline ${new Date(deadline).toISOString()})` };
-}
-
-/** Whether a final production failed because its answer deadline passed before its grading could start. */
-export function isExpired(production: { status: string; failureReason: string | null }): boolean {
-  return production.status === 'failed' && (production.failureReason?.startsWith(`${EXPIRED}:`) ?? false);
-}
-
-export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-/**
- * The archive bytes a production's row holds, proven to be the ones submitted: not-found when
- * none were stored, grading-failed (final: a corrupt archive is never regraded) when they no
- * longer match the sha256 recorded with the row. One rule for every reader of a row's archive
- * (the postgres archive store, a grading worker that read the archive with the row).
- */
-export function verifiedArchive(productionId: number, bytes: Buffer | null | undefined, recordedSha256: string): Buffer {
-  if (!bytes) throw notFound('archive of exercise production', productionId);
-  const expected = recordedSha256.trim();
-  const actual = sha256Hex(bytes);
-  if (actual !== expected) {
-    throw new DomainError('grading-failed', `archive of production ${productionId} is corrupt (sha256 mismatch)`, { expected, actual });
-  }
-  return bytes;
 }
