@@ -11,7 +11,8 @@ share kernel state between gradings (keyrings), inspect or steer another process
 process_vm_*, kcmp, pidfd_getfd), load kernel code or programs (bpf, modules, kexec), change
 mounts or namespaces, reach devices and file handles past the sandbox's paths, or use the
 kernel interfaces Docker's default profile denies for the same reasons (perf, userfaultfd,
-io_uring, clock and time setting, reboot, swap, quotas, accounting). Denied calls fail with
+io_uring, clock and time setting, reboot, swap, quotas, accounting, NUMA placement, host names,
+hypervisor sockets). Denied calls fail with
 EPERM; a 32-bit or x32 system call kills the caller (libseccomp's default for a foreign arch).
 """
 import errno
@@ -31,6 +32,16 @@ DENIED = [
     "fsmount", "fspick", "mount_setattr", "setns", "unshare",
     # file handles reach files by inode, past the sandbox's paths
     "open_by_handle_at", "name_to_handle_at",
+    # NUMA placement: moves pages of this or another process between nodes, pins memory to a
+    # node the other gradings share (Docker: CAP_SYS_NICE or denied); get_mempolicy only reads
+    "mbind", "set_mempolicy", "set_mempolicy_home_node", "migrate_pages", "move_pages",
+    # another process's memory advice through a pidfd (Docker: CAP_SYS_PTRACE)
+    "process_madvise",
+    # memory taken out of the kernel's direct map and never swapped: a grading has nothing to
+    # hide from the host, and what it holds there no one can inspect (Docker allows it)
+    "memfd_secret",
+    # the host's names (Docker: CAP_SYS_ADMIN)
+    "sethostname", "setdomainname",
     # the rest of Docker's default deny list
     "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
     "fanotify_init", "lookup_dcookie", "quotactl", "quotactl_fd", "acct", "swapon", "swapoff",
@@ -41,6 +52,8 @@ DENIED = [
 
 # New namespaces through clone: refused like unshare (clone3 hides its flags in memory, so it
 # answers ENOSYS and the C library falls back to clone, as under Docker).
+AF_VSOCK = 40
+
 CLONE_NAMESPACE_FLAGS = [0x00020000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x02000000]
 
 
@@ -57,6 +70,8 @@ def build() -> seccomp.SyscallFilter:
     for flag in CLONE_NAMESPACE_FLAGS:
         f.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
     f.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    # Sockets to the hypervisor (AF_VSOCK), as Docker refuses them; every other family is the sandbox's network namespace's business.
+    f.add_rule(seccomp.ERRNO(errno.EPERM), "socket", seccomp.Arg(0, seccomp.EQ, AF_VSOCK))
     return f
 
 
