@@ -128,7 +128,7 @@ export function provenanceText(p: PublishedFindings): string {
   return `${MODE_NOTE[p.mode]}. Runs ${p.startedAt.slice(0, 16).replace('T', ' ')}–${p.endedAt?.slice(11, 16) ?? 'unfinished'} UTC, commit ${p.commit?.slice(0, 12) ?? 'unknown'}${dirty}, testbed ${p.testbed}; ${hostText(p)}. Made by \`${p.command}\` (record ${p.record})${full}.`;
 }
 
-const verdictRows = (p: PublishedFindings): string[][] => p.claims.map((c) => [`(${c.id}) ${c.title}`, `**${c.verdict}**`, c.evidence.join('; ') || 'not recorded', c.keyFigure]);
+const verdictRows = (p: PublishedFindings): string[][] => p.claims.map((c) => [`(${c.id}) ${c.title}`, `**${c.verdict}**`, c.evidence.join('; ') || 'none: no comparison made', c.keyFigure]);
 
 /** The verdict table and the scorecard's ρ: what the README's findings section opens with. */
 export function headlineBlocks(p: PublishedFindings): Block[] {
