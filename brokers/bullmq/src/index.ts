@@ -1,4 +1,4 @@
 export * from './bullmq-config';
 export * from './bullmq-connection';
 export * from './bullmq-consumer';
-export * from './bullmq-dispatch';
+export * from './bullmq-transport';

@@ -2,5 +2,6 @@ export * from './grading-reply';
 export * from './pipeline-workers';
 export * from './queue-consumer';
 export * from './rabbitmq-connection';
-export * from './rabbitmq-dispatch';
+export * from './pending-replies';
+export * from './rabbitmq-transport';
 export * from './topology';

@@ -14,7 +14,7 @@ import { ATTR, withSpan } from '@shellgrade/telemetry';
 import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/pipeline-filters';
 import type { ArchiveValidator } from '@shellgrade/domain';
 import { validateArchive } from '@shellgrade/grading';
-import { RabbitMqConnection, RabbitMqDispatch, RabbitMqPipelineWorkers } from '../src';
+import { RabbitMqConnection, rabbitMqDispatch, RabbitMqPipelineWorkers } from '../src';
 /* eslint-disable @nx/enforce-module-boundaries */
 import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
 import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
@@ -45,7 +45,7 @@ const validator: ArchiveValidator = { validate: async (bytes) => void (await val
 
 interface Rig {
   connection: RabbitMqConnection;
-  dispatch: RabbitMqDispatch;
+  dispatch: ReturnType<typeof rabbitMqDispatch>;
   workers?: RabbitMqPipelineWorkers;
 }
 
@@ -66,7 +66,7 @@ async function rig(opts: { prefix: string; reply: 'sync' | 'async'; run?: typeof
   const retries = opts.retries ?? 3;
   const entry = filterQueue(opts.prefix, 'check');
   const connection = new RabbitMqConnection({ url: AMQP_URL, queue: entry, maxLength: 1000, deliveryLimit: retries, heartbeatSeconds: 5, reconnectSeconds: 1 });
-  const dispatch = new RabbitMqDispatch(connection, fx.productions, fx.archives, {
+  const dispatch = rabbitMqDispatch(connection, fx.productions, fx.archives, {
     queue: entry,
     reply: opts.reply,
     replyTimeoutMs: opts.replyTimeoutMs ?? 30_000,

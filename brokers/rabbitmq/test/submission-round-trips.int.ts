@@ -16,7 +16,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { GradingWorker, SubmissionService, type ArchiveValidator, type Grader } from '@shellgrade/domain';
 import { validateArchive } from '@shellgrade/grading';
-import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '../src';
+import { RabbitMqConnection, RabbitMqConsumer, rabbitMqDispatch } from '../src';
 /* eslint-disable @nx/enforce-module-boundaries */
 import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
 import { InlineDispatch } from '../../../libs/dispatch/src/inline-dispatch';
@@ -85,14 +85,14 @@ function services() {
 
 interface RabbitPipeline {
   queue: string;
-  dispatch: RabbitMqDispatch;
+  dispatch: ReturnType<typeof rabbitMqDispatch>;
   close(): Promise<void>;
 }
 
 /** A sync-reply RabbitMQ dispatch and its grading consumer on `queueName`, as the exercise service and its worker bind them. */
 async function rabbitPipeline(queueName: string, { productions, archives, worker }: ReturnType<typeof services>): Promise<RabbitPipeline> {
   const connection = new RabbitMqConnection({ url: AMQP_URL, queue: queueName, maxLength: 1000, deliveryLimit: 3, heartbeatSeconds: 5, reconnectSeconds: 1 });
-  const dispatch = new RabbitMqDispatch(connection, productions, archives, { queue: queueName, reply: 'sync', replyTimeoutMs: 60_000, publishTimeoutMs: 30_000, retryAfterSeconds: 3 });
+  const dispatch = rabbitMqDispatch(connection, productions, archives, { queue: queueName, reply: 'sync', replyTimeoutMs: 60_000, publishTimeoutMs: 30_000, retryAfterSeconds: 3 });
   const consumer = new RabbitMqConsumer(connection, worker, productions, { prefetch: 1, retries: 3, retryDelayMs: 20, closeGraceMs: 2_000, log: () => undefined });
   const pipeline = {
     queue: queueName,

@@ -3,7 +3,8 @@
  * publisher (GRADING_DISPATCH) and, unless broker.consume is false, the worker.
  */
 import type { Provider } from '@nestjs/common';
-import { BullMqConnection, BullMqConsumer, BullMqDispatch, type BullMqSettings } from '@shellgrade/broker-bullmq';
+import { BullMqConnection, BullMqConsumer, bullMqDispatch, type BullMqSettings } from '@shellgrade/broker-bullmq';
+import { QueueDispatch } from '@shellgrade/broker-queue';
 import { dispatchTimingsOf } from '@shellgrade/dispatch';
 import { brokerProviders } from './broker-providers';
 
@@ -22,9 +23,9 @@ export function bullMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'asy
         keepCompleted: broker.bullmq.keepCompleted,
         keepFailed: broker.bullmq.keepFailed,
       }),
-    dispatch: BullMqDispatch,
+    dispatch: QueueDispatch,
     createDispatch: (connection, productions, archives, backlog) =>
-      new BullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply, cfg.answerBudgetMs), backlog }),
+      bullMqDispatch(connection, productions, archives, { maxWaiting: broker.queueBound, ...dispatchTimingsOf(broker, cfg.reply, cfg.answerBudgetMs), backlog }),
     createConsumer: broker.consume
       ? (connection, grading, productions) =>
           new BullMqConsumer(connection, grading, productions, {

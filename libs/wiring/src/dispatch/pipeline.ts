@@ -5,7 +5,8 @@
  * 0..n-1, every one when unset), each with its own prefetch.
  */
 import type { Provider } from '@nestjs/common';
-import { RabbitMqConnection, RabbitMqDispatch, RabbitMqPipelineWorkers } from '@shellgrade/broker-rabbitmq';
+import { QueueDispatch } from '@shellgrade/broker-queue';
+import { RabbitMqConnection, rabbitMqDispatch, RabbitMqPipelineWorkers } from '@shellgrade/broker-rabbitmq';
 import { dispatchTimingsOf, within } from '@shellgrade/dispatch';
 import { filterQueue, PIPELINE_FILTERS, pipelineFilters, type PipelineFilterName } from '@shellgrade/pipeline-filters';
 import {
@@ -42,13 +43,13 @@ export function pipelineDispatchProviders(cfg: ServiceConfig): Provider[] {
   const entry = filterQueue(broker.queue, PIPELINE_FILTERS[0]);
   const run = filtersOfReplica(pipeline, cfg.replica);
   const notReady = (what: string) => () => new Error(`${what} not ready after ${connectTimeoutMs} ms`);
-  return brokerProviders<RabbitMqConnection, RabbitMqDispatch, RabbitMqPipelineWorkers, FilterPorts>({
+  return brokerProviders<RabbitMqConnection, QueueDispatch, RabbitMqPipelineWorkers, FilterPorts>({
     name: 'pipeline',
     connection: RabbitMqConnection,
     connect: () => rabbitMqConnectionOf(cfg.connections.AMQP_URL, broker, entry),
-    dispatch: RabbitMqDispatch,
+    dispatch: QueueDispatch,
     createDispatch: (connection, productions, archives) =>
-      new RabbitMqDispatch(connection, productions, archives, { queue: entry, ...dispatchTimingsOf(broker, cfg.spec.reply, answerBudgetMsOf(cfg.spec.admission)) }),
+      rabbitMqDispatch(connection, productions, archives, { queue: entry, ...dispatchTimingsOf(broker, cfg.spec.reply, answerBudgetMsOf(cfg.spec.admission)) }),
     consumerPorts: [SUBMISSION_CONTEXT, PRODUCTION_REPOSITORY, ARCHIVE_STORE, ARCHIVE_VALIDATOR, GRADER],
     createConsumer:
       broker.consume && Object.keys(run).length > 0

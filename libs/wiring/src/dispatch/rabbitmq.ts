@@ -3,7 +3,8 @@
  * unless broker.consume is false, the work-queue consumer.
  */
 import type { Provider } from '@nestjs/common';
-import { RabbitMqConnection, RabbitMqConsumer, RabbitMqDispatch } from '@shellgrade/broker-rabbitmq';
+import { QueueDispatch } from '@shellgrade/broker-queue';
+import { RabbitMqConnection, RabbitMqConsumer, rabbitMqDispatch } from '@shellgrade/broker-rabbitmq';
 import { dispatchTimingsOf, within, type BrokerSettings } from '@shellgrade/dispatch';
 import { brokerProviders } from './broker-providers';
 
@@ -38,9 +39,9 @@ export function rabbitMqDispatchProviders(cfg: { url: string; reply: 'sync' | 'a
     name: 'rabbitmq',
     connection: RabbitMqConnection,
     connect: () => rabbitMqConnectionOf(cfg.url, broker),
-    dispatch: RabbitMqDispatch,
+    dispatch: QueueDispatch,
     createDispatch: (connection, productions, archives, backlog) =>
-      new RabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply, cfg.answerBudgetMs), backlog }),
+      rabbitMqDispatch(connection, productions, archives, { queue: broker.queue, ...dispatchTimingsOf(broker, cfg.reply, cfg.answerBudgetMs), backlog }),
     createConsumer: broker.consume
       ? (connection, worker, productions) =>
           new RabbitMqConsumer(connection, worker, productions, {

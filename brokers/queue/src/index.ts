@@ -1,0 +1,2 @@
+export * from './queue-dispatch';
+export * from './queue-transport';
