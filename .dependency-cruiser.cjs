@@ -17,6 +17,11 @@
  *                domain or application ports), nor a driver or token package itself (pg, Redis,
  *                brokers, object store, JWT, password hashing, rate counters); outbound never
  *                imports inbound
+ *                the path of one submission through them, layer by layer (the submission-* rules):
+ *                  controller → SubmissionService (libs/domain submission.ts) → GradingDispatch port →
+ *                  a dispatch (libs/dispatch inline; brokers/queue's QueueDispatch over a broker's transport)
+ *                  → GradingWorker (libs/domain grading-worker.ts) → Grader port → libs/grading (the sandbox)
+ *                each step reaches the next through a port, never by skipping a layer
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
@@ -28,7 +33,7 @@
  * outside any tag, circles inside one project, and runtime code reaching into tests.
  *
  * .dependency-cruiser-known-violations.json held the one violation known when the rules were
- * written (libs/grading: process-runner <-> sandbox-process, since merged into one file); it is gone and the file is empty:
+ * written (libs/grading: process-runner <-> sandbox-process; sandbox-process.ts now imports no runner); it is gone and the file is empty:
  * keep it so, every violation fails `npm test`.
  */
 const DOMAIN = '^libs/domain/src/';
@@ -47,6 +52,12 @@ const CONTRACTS = '^libs/(trace-model|console-contract|api-contract)/src/';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/(seed/)?src/|test/)';
 const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
+// The submission's path (see the header): its two use cases, the dispatches and the sandbox at the bottom.
+const USE_CASES = '^libs/domain/src/(submission|grading-worker)\\.ts$';
+const DISPATCHES = '^(libs/(dispatch|pipeline-filters)/src/|brokers/[^/]+/src/)';
+const GRADER = '^libs/grading/src/';
+const BROKER_TRANSPORTS = '^brokers/(rabbitmq|bullmq)/src/';
+const BROKER_DRIVERS = '^node_modules/(amqplib|amqp-connection-manager|bullmq|ioredis)/';
 
 module.exports = {
   forbidden: [
@@ -112,6 +123,45 @@ module.exports = {
       comment: 'Admission decides who is let in; of its neighbours it uses only libs/refusal (its 503 says Retry-After the refusal\'s way). The event-loop pressure reaches it as a function the wiring hands over.',
       from: { path: '^libs/admission/src/' },
       to: { path: DISPATCH_CONCERNS, pathNot: '^libs/(admission|refusal)/src/' },
+    },
+    {
+      name: 'submission-use-cases-apart',
+      severity: 'error',
+      comment:
+        'The submission (SubmissionService) and the grading (GradingWorker) are two use cases: the submission hands a production to whatever dispatch the wiring bound (GradingDispatch), which reaches the worker; one that imported the other would grade inline whatever the spec says, or store what it grades.',
+      from: { path: USE_CASES },
+      to: { path: USE_CASES, pathNot: '^libs/domain/src/$1\\.ts$' },
+    },
+    {
+      name: 'submission-dispatch-not-to-grader',
+      severity: 'error',
+      comment:
+        'A dispatch (inline, a queue, the pipeline) carries a production to GradingWorker or the Grader port; one that ran the sandbox itself would skip what the worker guarantees (the answer deadline, one outcome stored per production).',
+      from: { path: DISPATCHES, pathNot: TESTS },
+      to: { path: GRADER },
+    },
+    {
+      name: 'submission-grader-at-the-bottom',
+      severity: 'error',
+      comment:
+        'The sandboxed grader is the last layer a submission crosses: it is handed one GradingJob and answers a result, and knows no production store, queue, dispatch or admission (its spans aside).',
+      from: { path: GRADER, pathNot: TESTS },
+      to: { path: '^(libs|brokers|services)/', pathNot: '^libs/(grading|domain|telemetry)/src/' },
+    },
+    {
+      name: 'submission-refused-by-the-queue-dispatch',
+      severity: 'error',
+      comment:
+        'Marking queued, publishing, refusing (503 + Retry-After), waiting and reading back are written once, in brokers/queue (QueueDispatch); a broker adapter is a transport: it neither refuses a submission itself nor borrows from another broker.',
+      from: { path: BROKER_TRANSPORTS, pathNot: TESTS },
+      to: { path: ['^libs/refusal/src/', BROKER_TRANSPORTS], pathNot: '^brokers/$1/src/' },
+    },
+    {
+      name: 'submission-queue-dispatch-broker-free',
+      severity: 'error',
+      comment: 'The queue dispatch is what every broker shares: it names no broker adapter and no broker client package (they are its transports\'), so a third broker is a transport, not a copy.',
+      from: { path: '^brokers/queue/src/' },
+      to: { path: [BROKER_TRANSPORTS, BROKER_DRIVERS] },
     },
     {
       name: 'no-outbound-to-inbound',
@@ -180,7 +230,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|run)/' },
+    // The repository's build output and run state, at the top only: a package's own dist/ (bullmq and
+    // amqp-connection-manager resolve there) is a dependency like any other, which the driver rules must see.
+    exclude: { path: '^(dist|run|apps/web/dist)/' },
     // Type-only imports are dependencies of the design too (a circle of types is still a circle).
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

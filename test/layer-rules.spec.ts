@@ -92,6 +92,30 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     expect(ruleNames(violations)).toEqual(['no-runtime-to-tool: libs/api/src/probe.controller.ts → libs/admin-cli/seed/src/index.ts']);
   });
 
+  it('hold a submission to its layers: use cases apart, no dispatch running the sandbox, the sandbox at the bottom, one queue dispatch', () => {
+    const violations = cruiseProbe({
+      'libs/domain/src/grading-worker.ts': `export const GradingWorker = 1;\n`,
+      'libs/domain/src/submission.ts': `import { GradingWorker } from './grading-worker';\nexport const s = GradingWorker;\n`,
+      'libs/grading/src/index.ts': `export const SandboxGrader = 1;\n`,
+      'libs/dispatch/src/index.ts': `import { SandboxGrader } from '../../grading/src/index';\nexport const within = SandboxGrader;\n`,
+      'libs/grading/src/probe.ts': `import { within } from '../../dispatch/src/index';\nexport const p = within;\n`,
+      'libs/refusal/src/index.ts': `export const refuseSubmission = 1;\n`,
+      'brokers/bullmq/src/index.ts': `import { refuseSubmission } from '../../../libs/refusal/src/index';\nexport const b = refuseSubmission;\n`,
+      // A package's own dist/ is a dependency like any other (bullmq resolves there).
+      'node_modules/bullmq/package.json': `{ "name": "bullmq", "main": "dist/cjs/index.js" }\n`,
+      'node_modules/bullmq/dist/cjs/index.js': `module.exports = {};\n`,
+      'brokers/queue/src/index.ts': `import { Queue } from 'bullmq';\nexport const q = Queue;\n`,
+      'brokers/queue/test/probe.int.ts': `import { b } from '../../bullmq/src/index';\nexport const t = b;\n`,
+    });
+    expect(ruleNames(violations).sort()).toEqual([
+      'submission-dispatch-not-to-grader: libs/dispatch/src/index.ts → libs/grading/src/index.ts',
+      'submission-grader-at-the-bottom: libs/grading/src/probe.ts → libs/dispatch/src/index.ts',
+      'submission-queue-dispatch-broker-free: brokers/queue/src/index.ts → node_modules/bullmq/dist/cjs/index.js',
+      'submission-refused-by-the-queue-dispatch: brokers/bullmq/src/index.ts → libs/refusal/src/index.ts',
+      'submission-use-cases-apart: libs/domain/src/submission.ts → libs/domain/src/grading-worker.ts',
+    ]);
+  });
+
   it('let a controller reach the domain, and tests import anything', () => {
     const violations = cruiseProbe({
       'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,
