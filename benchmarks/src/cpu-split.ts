@@ -3,7 +3,9 @@
 // parent's group —, PostgreSQL, the broker, Jaeger …), the rest of the machine (kernel threads,
 // pm2, anything no group accounts for) and, apart, the client (k6 and the harness). What `npm run
 // main` ends with and what `bench back-to-back` sets side by side.
-import type { Aggregated } from './types';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Aggregated, RunRecord } from './types';
 
 export interface CpuSplitRow {
   group: string;
@@ -27,6 +29,8 @@ export interface CpuSplit {
   clientMsPerIteration: number | null;
   /** How group CPU was measured (cgroup counts forked graders in their service). */
   source: string | null;
+  /** No run was VALID: the figures are those of the INVALID runs (say so beside them). */
+  fromInvalid?: boolean;
 }
 
 const PREFIX = 'cpuSByGroup.';
@@ -39,6 +43,47 @@ export function groupKind(group: string): string {
   if (/^sg-/.test(group)) return `Node ${group.slice(3)}`;
   const servers: Record<string, string> = { postgres: 'PostgreSQL', redis: 'Redis', rabbitmq: 'RabbitMQ', minio: 'MinIO', jaeger: 'Jaeger (traces)' };
   return servers[group] ?? group;
+}
+
+const avg = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+/**
+ * The split from a test's run records (run-N.json): means over its VALID runs, else over all of
+ * them (flagged) — a run made INVALID by a neighbour's load still says where its own CPU went.
+ */
+export function cpuSplitOfRuns(records: RunRecord[], source: string | null): CpuSplit | null {
+  const valid = records.filter((r) => r.valid);
+  const used = valid.length ? valid : records;
+  const iterations = avg(used.map((r) => r.paper.iterations.started)) ?? 0;
+  if (!(iterations > 0)) return null;
+  const perIt = (cpuS: number | null): number | null => (cpuS === null ? null : (1000 * cpuS) / iterations);
+  const machineMs = perIt(avg(used.map((r) => r.resources.machineCpuSButClient).filter((x) => typeof x === 'number')));
+  const groups = [...new Set(used.flatMap((r) => Object.keys(r.resources.cpuSByGroup ?? {})))];
+  const rows = groups
+    .map((g) => {
+      const ms = perIt(avg(used.map((r) => r.resources.cpuSByGroup?.[g] ?? 0)))!;
+      return { group: g, kind: groupKind(g), msPerIteration: ms, share: machineMs ? ms / machineMs : null };
+    })
+    .sort((x, y) => y.msPerIteration - x.msPerIteration);
+  const groupsMs = rows.reduce((s, r) => s + r.msPerIteration, 0);
+  return {
+    iterations,
+    machineMsPerIteration: machineMs,
+    rows,
+    restMsPerIteration: machineMs === null ? null : machineMs - groupsMs,
+    clientMsPerIteration: perIt(avg(used.map((r) => r.resources.k6CpuS).filter((x) => typeof x === 'number'))),
+    source,
+    fromInvalid: valid.length === 0 && records.length > 0,
+  };
+}
+
+/** The run records of a run folder (run-1.json, run-2.json, …), in run order. */
+export function readRunRecords(dir: string): RunRecord[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^run-\d+\.json$/.test(f))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RunRecord)
+    .sort((a, b) => a.run - b.run);
 }
 
 /** The split of one test (means over its VALID runs); null when it recorded no iteration. */
@@ -76,6 +121,7 @@ export function cpuSplitMarkdown(s: CpuSplit | null, heading = '## Where the CPU
     heading,
     '',
     `CPU ms per iteration of scenario R (${s.iterations.toFixed(0)} iterations started per run; CPU measured by ${s.source ?? 'an unrecorded method'}; a service's sandboxed graders count in its group).`,
+    ...(s.fromInvalid ? ['', '**From INVALID runs** (no run was VALID: see their reasons above); the figures say where this run\'s CPU went, not a measurement of record.'] : []),
     '',
     '| process group | what | CPU ms / iteration | share of the system |',
     '|---|---|---:|---:|',

@@ -4,7 +4,7 @@
 // newcomer's first report answers the project's headline question, not only "it ran".
 import { attribute } from '@shellgrade/traces';
 import { loadConnections } from '@shellgrade/variant';
-import { cpuSplitMarkdown, cpuSplitOf } from './cpu-split';
+import { cpuSplitMarkdown, cpuSplitOfRuns, readRunRecords, type CpuSplit } from './cpu-split';
 import { phase } from './log';
 import { runDir } from './paths';
 import { buildReport } from './report/report';
@@ -27,12 +27,12 @@ export function measuredWindow(a: Aggregated): { fromMs: number; toMs: number } 
 }
 
 /** The report's Markdown, ending with the trace breakdown (the report's own last section) and the CPU split. */
-export function mainJobMarkdown(reportMarkdown: string, a: Aggregated, traceProblem: string | null): string {
+export function mainJobMarkdown(reportMarkdown: string, split: CpuSplit | null, traceProblem: string | null): string {
   return [
     reportMarkdown.trimEnd(),
     ...(traceProblem ? ['', `The trace breakdown is missing: ${traceProblem}.`] : []),
     '',
-    cpuSplitMarkdown(cpuSplitOf(a)),
+    cpuSplitMarkdown(split),
   ].join('\n');
 }
 
@@ -50,5 +50,6 @@ export async function mainJob(o: { variant: string; profile: string }): Promise<
     phase(`traces: no breakdown (${traceProblem})`);
   }
   const report = buildReport([runId], `${runDir(runId)}/report`);
-  return { aggregated, markdown: mainJobMarkdown(report.markdown, aggregated, traceProblem), traceProblem };
+  const split = cpuSplitOfRuns(readRunRecords(runDir(runId)), aggregated.meta.cpuAccounting ?? null);
+  return { aggregated, markdown: mainJobMarkdown(report.markdown, split, traceProblem), traceProblem };
 }

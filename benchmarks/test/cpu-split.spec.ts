@@ -1,8 +1,8 @@
 // Where the CPU goes per process group (cpu-split.ts) and how the main job's report ends with it
 // after the trace breakdown (main-job.ts).
-import { cpuSplitMarkdown, cpuSplitOf, groupKind } from '../src/cpu-split';
+import { cpuSplitMarkdown, cpuSplitOf, cpuSplitOfRuns, groupKind } from '../src/cpu-split';
 import { mainJobMarkdown, measuredWindow } from '../src/main-job';
-import type { Aggregated } from '../src/types';
+import type { Aggregated, RunRecord } from '../src/types';
 import { aggregatedFixture } from './support';
 
 const est = (mean: number) => ({ mean, n: 1 }) as unknown as Aggregated['resources'][string];
@@ -35,6 +35,18 @@ describe('CPU split per process group', () => {
     expect(s.clientMsPerIteration).toBe(10);
   });
 
+  it('reads the run records: VALID runs only, else every run, said so (a neighbour\'s load must not hide where the CPU went)', () => {
+    const run = (n: number, valid: boolean, monolith: number): RunRecord =>
+      ({ run: n, valid, paper: { iterations: { started: 50 } }, resources: { cpuSByGroup: { 'sg-monolith-0': monolith, postgres: 0.5 }, machineCpuSButClient: monolith + 1, k6CpuS: 0.5 } }) as unknown as RunRecord;
+    const both = cpuSplitOfRuns([run(1, true, 2), run(2, false, 9)], 'cgroup')!;
+    expect(both.rows[0]).toMatchObject({ group: 'sg-monolith-0', msPerIteration: 40 });
+    expect(both.fromInvalid).toBe(false);
+    const invalid = cpuSplitOfRuns([run(1, false, 2), run(2, false, 3)], 'cgroup')!;
+    expect(invalid).toMatchObject({ fromInvalid: true, machineMsPerIteration: 70, clientMsPerIteration: 10 });
+    expect(cpuSplitMarkdown(invalid)).toContain('**From INVALID runs**');
+    expect(cpuSplitOfRuns([], null)).toBeNull();
+  });
+
   it('names the groups a reader knows', () => {
     expect(groupKind('sg-exercise-1')).toBe('Node exercise (with its graders)');
     expect(groupKind('sg-haproxy')).toBe('HAProxy');
@@ -52,14 +64,14 @@ describe('CPU split per process group', () => {
 describe("the main job's report", () => {
   it('ends with the trace breakdown, then the CPU split', () => {
     const report = '# shellgrade\n\n## Where latency lives (trace breakdown)\n\n### run\n\n| component | share |\n';
-    const md = mainJobMarkdown(report, aggregated(), null);
+    const md = mainJobMarkdown(report, cpuSplitOf(aggregated()), null);
     expect(md.indexOf('## Where latency lives')).toBeLessThan(md.indexOf('## Where the CPU goes (per process group)'));
     expect(md.trimEnd().split('\n').at(-1)).toBe('| client | k6 (not the system\'s) | 10.0 | — |');
     expect(md).toContain('| **system** | machine busy − client | **40.0** | 100 % |');
   });
 
   it('says why the breakdown is missing when Jaeger gave none', () => {
-    expect(mainJobMarkdown('# r\n', aggregated(), 'Jaeger at http://127.0.0.1:16686 has none of shellgrade-monolith')).toContain('The trace breakdown is missing: Jaeger at');
+    expect(mainJobMarkdown('# r\n', cpuSplitOf(aggregated()), 'Jaeger at http://127.0.0.1:16686 has none of shellgrade-monolith')).toContain('The trace breakdown is missing: Jaeger at');
   });
 
   it('attributes the measured window of the test', () => {

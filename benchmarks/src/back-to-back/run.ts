@@ -16,7 +16,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { bisectSustainable, measuredValid, originalStepOf } from '../calibrate';
-import { cpuSplitOf } from '../cpu-split';
+import { cpuSplitOfRuns, readRunRecords } from '../cpu-split';
 import { repoRoot, resultStamp } from '../paths';
 import type { Aggregated } from '../types';
 import {
@@ -185,7 +185,8 @@ async function stepSmall(s: Session): Promise<void> {
         const runId = b2bRunId(resultStamp(), side, preset, cost);
         await bench(s, side, smallArgs(side, preset, cost, runId));
         const a = readAggregated(s, side, runId);
-        cellOf(s.summary, preset, cost).small[side] = { runId, valid: a?.valid ?? false, split: a ? cpuSplitOf(a) : null };
+        const runs = readRunRecords(join(resultsOf(s, side), runId));
+        cellOf(s.summary, preset, cost).small[side] = { runId, valid: a?.valid ?? false, split: cpuSplitOfRuns(runs, a?.meta.cpuAccounting ?? null) };
         save(s);
       }
     }
