@@ -1,2 +1,3 @@
 export { describeLoginRoutes } from './login-routes';
 export { startTestApp } from './test-app';
+export { describeJsonBodyAuth } from './json-body-auth';
