@@ -31,6 +31,7 @@ import { registerReproduceCommand } from './reproduce/cli';
 import { registerStorageGrowthCommand } from './storage/command';
 import { mainJob } from './main-job';
 import { registerBackToBackCommand } from './back-to-back/run';
+import { registerPgStatementsCommand } from './pg-statements';
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -361,6 +362,7 @@ registerReproduceCommand(program);
 registerTracesCommand(program);
 registerStorageGrowthCommand(program);
 registerBackToBackCommand(program);
+registerPgStatementsCommand(program);
 
 if (require.main === module) {
   program.parseAsync(process.argv).catch((err: unknown) => {

@@ -23,6 +23,9 @@ PG_SETTINGS=(
   synchronous_commit=on
   logging_collector=off
   log_line_prefix='%m [%p] %u@%d '
+  # Statements and round trips per request (npm run bench -- pg-statements): counting costs
+  # little, and only loaded at start can it count. A server started before: servers restart postgres.
+  shared_preload_libraries=pg_stat_statements
 )
 
 # The application's role logs in over the unix socket with its password, as over TCP: the services
@@ -80,6 +83,8 @@ END \$\$;
 SELECT 'CREATE DATABASE $PG_DB OWNER $PG_USER'
   WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$PG_DB') \gexec
 SQL
+  # The view over the preloaded counters, in the application's database (an extension only a superuser creates).
+  pg_admin -d "$PG_DB" -c 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements' >/dev/null
 }
 
 # The application's role answers a query through <host> (an address, or the socket's folder).
