@@ -16,7 +16,8 @@
  *   owner, from anywhere) still gets its password checked, so no stranger can lock an account
  *   (a spent account window used to refuse even the right password, from everyone, for as long
  *   as anyone kept failing). Each further address gets one guess at a hot account, and is
- *   bounded by its own address window across accounts.
+ *   bounded by its own address window across accounts. No known-device cookie is needed for
+ *   that (OWASP's other answer); one would only spare an owner who mistyped during an attack.
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';

@@ -8,7 +8,6 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule, RateLimits, type RateLimitConfig } from '@shellgrade/auth';
-import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { DomainError } from '@shellgrade/domain';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders } from '@shellgrade/persistence';
@@ -22,7 +21,7 @@ import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
 import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { portsModule } from '@shellgrade/wiring';
+import { directSubmissionContextProviders, portsModule } from '@shellgrade/wiring';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
 type RateLimitsInput = NonNullable<NonNullable<VariantSpecInput['auth']>['rateLimits']>;
@@ -73,11 +72,13 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
     await db?.drop();
   });
 
-  it('failed logins of one account: 429 with Retry-After, even for the right password, from any client', async () => {
+  it('failed logins of one account: 429 with Retry-After for a client that failed on it, even its right password; a client that has not is still checked', async () => {
     const email = 'student1@shellgrade.test';
     for (let i = 0; i < 3; i++) expect((await login(email, 'wrong', `203.0.113.${10 + i}`)).status).toBe(401);
-    expectTooMany(await login(email, 'wrong', '203.0.113.20'));
-    expectTooMany(await login(email, SEED_PASSWORDS.student, '198.51.100.7'));
+    expectTooMany(await login(email, 'wrong', '203.0.113.12'));
+    expectTooMany(await login(email, SEED_PASSWORDS.student, '203.0.113.12'));
+    // The others' failures lock nobody out: a client that has not failed on the account logs in.
+    expect((await login(email, SEED_PASSWORDS.student, '198.51.100.7')).status).toBe(200);
     // Other accounts are not affected.
     expect((await login('student2@shellgrade.test', SEED_PASSWORDS.student, '198.51.100.7')).status).toBe(200);
   });
@@ -132,7 +133,9 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
     const change = (current: string) => student.patch(`/api/user/${me.body.user_id}`).send({ password: 'a-new-password-26', current_password: current });
     for (let i = 0; i < 3; i++) expect((await change(`guess-${i}`)).status).toBe(403);
     expectTooMany(await change(SEED_PASSWORDS.student));
-    expectTooMany(await login('student26@shellgrade.test', SEED_PASSWORDS.student));
+    // The client that guessed (this one, no proxy hop) is refused a login too; one that did not guess is not.
+    expectTooMany(await request(server).post('/api/user/login').send({ email: 'student26@shellgrade.test', password: SEED_PASSWORDS.student }));
+    expect((await login('student26@shellgrade.test', SEED_PASSWORDS.student, '198.51.100.26')).status).toBe(200);
   });
 
   it('enabled: false turns every limit off (benchmark variants)', async () => {

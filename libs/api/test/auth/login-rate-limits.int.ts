@@ -5,7 +5,10 @@
  *   has either reached its password check or been answered, so nothing depends on timing);
  * - X-Forwarded-For is believed only from the variant's own proxies (AuthConfig.trustedProxies);
  * - the client bucket is keyed on client + account: one account's spent bucket does not lock a
- *   different account out of the same client.
+ *   different account out of the same client;
+ * - one address failing across many accounts (password spraying) is refused after its address
+ *   allowance, and strangers failing on an account never lock out its owner (a client that has
+ *   not failed on it is still checked), with the counters in Redis shared by two replicas.
  */
 import type { INestApplication } from '@nestjs/common';
 import { createPool, PgUserRepository } from '@shellgrade/persistence';
@@ -112,7 +115,7 @@ describe('login rate limits that hold (real PostgreSQL and Redis)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     pool = createPool({ databaseUrl: db.url, size: 5, idleTimeoutMs: 30_000 });
-    await seed(pool, { students: 20, teachers: 0, catalog, kdfCost: 4 });
+    await seed(pool, { students: 120, teachers: 0, catalog, kdfCost: 4 });
     const redis = new Redis(redisUrl());
     await redis.flushdb();
     redis.disconnect();
@@ -125,10 +128,11 @@ describe('login rate limits that hold (real PostgreSQL and Redis)', () => {
   });
 
   it.each(['redis', 'memory'] as const)(
-    '40 concurrent wrong logins for one account check at most the allowance (10) of passwords (%s store)',
+    '40 concurrent wrong logins for one account from 4 addresses check at most the allowance (10) of passwords, plus the one guess of each address (%s store)',
     async (store) => {
       const N = 40;
       const ALLOWANCE = 10;
+      const ADDRESSES = 4;
       const email = studentEmail(store === 'redis' ? 1 : 2);
       const held = new HeldPasswordChecks(new PgUserRepository(pool));
       const url = await app(
@@ -142,7 +146,7 @@ describe('login rate limits that hold (real PostgreSQL and Redis)', () => {
       held.hold(everyoneAccountedFor);
       const statuses = await Promise.all(
         Array.from({ length: N }, (_, i) =>
-          login(url, email, `wrong-${i}`, `198.51.100.${i + 1}`).then((res) => {
+          login(url, email, `wrong-${i}`, `198.51.100.${(i % ADDRESSES) + 1}`).then((res) => {
             if (res.status === 429) {
               answered++;
               everyoneAccountedFor();
@@ -151,8 +155,9 @@ describe('login rate limits that hold (real PostgreSQL and Redis)', () => {
           }),
         ),
       );
-      console.log(`${N} concurrent wrong logins → ${held.checked} passwords checked (allowance ${ALLOWANCE}, ${store} store)`);
-      expect(held.checked).toBeLessThanOrEqual(ALLOWANCE);
+      console.log(`${N} concurrent wrong logins from ${ADDRESSES} addresses → ${held.checked} passwords checked (allowance ${ALLOWANCE}, ${store} store)`);
+      // A client that has not failed on the account yet is checked (no lock-out by strangers): one guess per address beyond the allowance.
+      expect(held.checked).toBeLessThanOrEqual(ALLOWANCE + ADDRESSES);
       expect(statuses.filter((s) => s === 401)).toHaveLength(held.checked);
       expect(statuses.filter((s) => s === 429)).toHaveLength(N - held.checked);
     },
@@ -199,5 +204,41 @@ describe('login rate limits that hold (real PostgreSQL and Redis)', () => {
     expect((await login(url, email, 'wrong')).status).toBe(401);
     expect((await login(url, email, 'wrong')).status).toBe(401);
     expect((await login(url, email, SEED_PASSWORDS.student)).status).toBe(429);
+  });
+
+  describe.each(['redis', 'memory'] as const)('the spec defaults (%s store, two replicas sharing the counters when redis)', (store) => {
+    const defaults = { store, redisUrl: redisUrl(), loginFailuresPerAccount: { points: 10, durationS: 900 }, loginFailuresPerClient: { points: 100, durationS: 900 }, loginFailuresPerAddress: { points: 30, durationS: 900 } };
+    /** Each store its own accounts and addresses: the Redis counters outlive an app. */
+    const base = store === 'redis' ? 0 : 60;
+    let replicas: string[];
+
+    beforeAll(async () => {
+      const cfg = authConfig(defaults, ['loopback']);
+      // One process for memory counters (they are per process), two sharing Redis ones.
+      replicas = store === 'redis' ? [await app(cfg), await app(cfg)] : [await app(cfg)];
+    });
+    const replica = (i: number) => replicas[i % replicas.length]!;
+
+    it('50 wrong passwords over 50 accounts from one address: 429 before the 50th (the address allowance, 30, then refused)', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 50; i++) statuses.push((await login(replica(i), studentEmail(base + 11 + i), 'Spring2026!', '203.0.113.150')).status);
+      expect(statuses.slice(0, 30)).toEqual(new Array(30).fill(401));
+      expect(statuses.slice(30)).toEqual(new Array(20).fill(429));
+      const refused = await login(replica(0), studentEmail(base + 61), SEED_PASSWORDS.student, '203.0.113.150');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(refused.body.detail).toMatch(/too many failed logins from your address/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('20 wrong passwords from address A, then the right password from address B: 200 (strangers cannot lock an account)', async () => {
+      const email = studentEmail(base + 8);
+      const fromA: number[] = [];
+      for (let i = 0; i < 20; i++) fromA.push((await login(replica(i), email, `guess-${i}`, '198.51.100.200')).status);
+      expect(fromA).toEqual([...new Array(10).fill(401), ...new Array(10).fill(429)]);
+      expect((await login(replica(1), email, SEED_PASSWORDS.student, '198.51.100.201')).status).toBe(200);
+      // A, which failed, is the one held back: even its right password waits.
+      expect((await login(replica(0), email, SEED_PASSWORDS.student, '198.51.100.200')).status).toBe(429);
+    });
   });
 });
