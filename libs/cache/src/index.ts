@@ -1,4 +1,3 @@
-export * from './cache.providers';
 export * from './cache-keys';
 export * from './cache-metrics';
 export * from './cached-submission-context.reader';
@@ -9,3 +8,4 @@ export * from './redis-connection';
 export * from './redis-context-cache';
 export * from './flush';
 export * from './session-productions-cache';
+export * from './catalogue-writes-invalidation';

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { throttled } from './cache-metrics';
 
 /** Where the cache's Redis is and how long it may take. */
 export interface CacheRedisSettings {
@@ -77,4 +78,24 @@ function withinMs(ms: number, work: Promise<unknown>): Promise<void> {
     timer = setTimeout(resolve, ms);
   });
   return Promise.race([work.then(() => undefined, () => undefined), bound]).finally(() => clearTimeout(timer));
+}
+
+/** The token the wiring binds the cache's connection to (one per process, closed at shutdown). */
+export const CACHE_REDIS = Symbol('CacheRedisConnection');
+
+/** How long a starting service waits for Redis before it starts without it (fail open). */
+const STARTUP_WAIT_MS = 2_000;
+
+/**
+ * The connection a starting service uses: waits at most STARTUP_WAIT_MS for Redis, then goes on
+ * without it (`warn` says so; the connection keeps trying in the background). Connection errors
+ * are reported through `warn` at most once per 10 s.
+ */
+export async function connectCacheRedis(settings: CacheRedisSettings, warn: (line: string) => void): Promise<CacheRedisConnection> {
+  const reportConnection = throttled(warn, 10_000);
+  const connection = new CacheRedisConnection(settings, (error) => reportConnection(`redis ${settings.url}: ${error.message}`));
+  if (!(await connection.whenReady(STARTUP_WAIT_MS))) {
+    warn(`redis ${settings.url} not reachable at startup: submission contexts are read from PostgreSQL until it is`);
+  }
+  return connection;
 }

@@ -5,14 +5,8 @@
  */
 import { cpus } from 'node:os';
 import type { Provider } from '@nestjs/common';
-import {
-  directSessionProductionsProviders,
-  directSubmissionContextProviders,
-  redisSessionProductionsProviders,
-  redisSubmissionContextProviders,
-  SESSION_PRODUCTIONS_SOURCE,
-} from '@shellgrade/cache';
 import { BoundedAdmission, observeAdmission } from '@shellgrade/admission';
+import { TRIAL_ADMISSION, TRIAL_RETRY_AFTER_S } from '@shellgrade/application';
 import { InlineDispatch, InterruptedGradingSweeper, staleAfterMs } from '@shellgrade/dispatch';
 import { EventLoopPressure } from '@shellgrade/event-loop-pressure';
 import {
@@ -45,11 +39,19 @@ import {
   type GraderOptions,
   type JobRunnerFactory,
 } from '@shellgrade/grading';
-import { persistenceProviders, PgSessionProductions } from '@shellgrade/persistence';
+import { PgSessionProductions } from '@shellgrade/persistence';
 import { ExerciseServiceSessionProductions } from '@shellgrade/service-clients';
 import { minioArchiveStoreProvider, postgresArchiveStoreProvider, tracedArchiveStoreProviders, type MinioSettings } from '@shellgrade/storage';
 import { tracedGrader } from '@shellgrade/telemetry';
 import { admissionBounded, answerBudgetMsOf, archiveBoundsOf, loginAdmissionBounded, maxConcurrentGradings, warmPoolSize, type ServiceConfig, type VariantSpec } from '@shellgrade/variant';
+import {
+  databaseProviders,
+  directSessionProductionsProviders,
+  directSubmissionContextProviders,
+  redisSessionProductionsProviders,
+  redisSubmissionContextProviders,
+  SESSION_PRODUCTIONS_SOURCE,
+} from './cache';
 import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
@@ -57,16 +59,17 @@ import { guardWeakIsolation } from './isolation-guard';
 
 type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
 
-/** PostgreSQL: the pool, the repositories and their ports (every service has the one database). */
+/**
+ * PostgreSQL: the pool, the repositories and their ports (every service has the one database);
+ * with spec.cache redis the ports whose writes stale a cached read are bound to the decorators
+ * that invalidate it (cache.ts), which the cache's providers below serve.
+ */
 export function database(cfg: ServiceConfig): Provider[] {
-  return persistenceProviders({
-    url: cfg.connections.DATABASE_URL,
-    poolSize: cfg.spec.database.pool,
-    idleTimeoutMs: cfg.spec.database.idleTimeoutMs,
-  });
+  const settings = { url: cfg.connections.DATABASE_URL, poolSize: cfg.spec.database.pool, idleTimeoutMs: cfg.spec.database.idleTimeoutMs };
+  return databaseProviders(settings, cfg.spec.cache);
 }
 
-/** SUBMISSION_CONTEXT, the SPS read path, and its invalidation. */
+/** SUBMISSION_CONTEXT, the SPS read path, and its invalidation (cache.ts). */
 export const cache: Adapters<VariantSpec['cache']> = {
   none: () => directSubmissionContextProviders,
   redis: (cfg) =>
@@ -202,7 +205,11 @@ export const graderExec: Record<VariantSpec['grader']['exec'], JobRunnerFactory>
   zygote: zygoteJobRunner,
 };
 
-/** GRADER (the sandbox, traced when the spec traces), ARCHIVE_VALIDATOR and the GradingWorker every dispatch hands submissions to. */
+/**
+ * GRADER (the sandbox, traced when the spec traces), ARCHIVE_VALIDATOR, the GradingWorker every
+ * dispatch hands submissions to, and TRIAL_ADMISSION: how many authors' grader trials hold the
+ * sandbox at once in this process (spec auth.rateLimits.trialsInFlight; kept when rate limits are off).
+ */
 export function grader(cfg: ServiceConfig): Provider[] {
   const { spec } = cfg;
   return [
@@ -217,6 +224,10 @@ export function grader(cfg: ServiceConfig): Provider[] {
     {
       provide: ARCHIVE_VALIDATOR,
       useValue: { validate: (bytes: Buffer) => validateArchive(bytes, archiveBoundsOf(spec)).then(() => undefined) },
+    },
+    {
+      provide: TRIAL_ADMISSION,
+      useFactory: () => new BoundedAdmission({ maxInFlight: spec.auth.rateLimits.trialsInFlight, fallbackRetryAfterS: TRIAL_RETRY_AFTER_S }),
     },
     {
       provide: GradingWorker,

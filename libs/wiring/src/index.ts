@@ -1,4 +1,5 @@
 export * from './adapters';
+export * from './cache';
 export * from './ports-module';
 export * from './service-settings';
 export * from './dispatch/broker-providers';

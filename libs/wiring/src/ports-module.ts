@@ -8,9 +8,12 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 @Module({})
 export class PortsModule {}
 
-/** Every token `providers` bind (class providers by their class). */
+/** The token a provider binds (a class provider: its class). */
+export const tokenOf = (p: Provider) => (typeof p === 'function' ? p : p.provide);
+
+/** Every token `providers` bind. */
 function tokensOf(providers: Provider[]): NonNullable<DynamicModule['exports']> {
-  return providers.map((p) => (typeof p === 'function' ? p : p.provide));
+  return providers.map(tokenOf);
 }
 
 export function portsModule(providers: Provider[]): DynamicModule {

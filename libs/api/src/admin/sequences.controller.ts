@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { listOf, schemaRef, sequenceBody } from '@shellgrade/api-contract';
-import { AuthGuard, type AuthenticatedUser, changeable, CurrentUser, Roles } from '@shellgrade/auth';
-import { notFound, SEQUENCE_REPOSITORY, type SequenceRepository } from '@shellgrade/domain';
+import { ManageSequences } from '@shellgrade/application';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
 import { z } from 'zod';
 import { idParam, nonEmpty, pageQuery } from './schemas';
@@ -19,12 +19,12 @@ const newSequenceSchema = sequenceFields
 const sequenceUpdateSchema = nonEmpty(sequenceFields);
 type SequenceUpdate = z.infer<typeof sequenceUpdateSchema>;
 
-/** Ordered exercise sequences: everyone reads; a teacher changes only the ones it authored (admins: any). */
+/** Ordered exercise sequences (rules: ManageSequences). */
 @ApiTags('sequences')
 @Controller(['api/sequence', 'api/sequences'])
 @UseGuards(AuthGuard)
 export class SequencesController {
-  constructor(@Inject(SEQUENCE_REPOSITORY) private readonly sequences: SequenceRepository) {}
+  constructor(private readonly sequences: ManageSequences) {}
 
   @Get()
   @ApiOkResponse({ schema: listOf(sequenceBody) })
@@ -35,16 +35,14 @@ export class SequencesController {
   @Get(':id')
   @ApiOkResponse({ schema: schemaRef(sequenceBody) })
   async findOne(@Param('id', new ZodPipe(idParam)) id: number) {
-    const s = await this.sequences.findById(id);
-    if (!s) throw notFound('sequence', id);
-    return sequenceView(s);
+    return sequenceView(await this.sequences.findOne(id));
   }
 
   @Post()
   @Roles('admin', 'teacher')
   @ApiCreatedResponse({ schema: schemaRef(sequenceBody) })
   async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSequenceSchema)) b: z.infer<typeof newSequenceSchema>) {
-    return sequenceView(await this.sequences.create({ name: b.name, description: b.description, exerciseIds: b.exercises, authorId: me.id }));
+    return sequenceView(await this.sequences.create(me, { name: b.name, description: b.description, exerciseIds: b.exercises }));
   }
 
   @Put(':id')
@@ -58,22 +56,13 @@ export class SequencesController {
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(sequenceBody) })
   async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
-    await this.ownSequence(me, id);
-    const s = await this.sequences.update(id, { name: b.name, description: b.description, exerciseIds: b.exercises });
-    if (!s) throw notFound('sequence', id);
-    return sequenceView(s);
+    return sequenceView(await this.sequences.update(me, id, { name: b.name, description: b.description, exerciseIds: b.exercises }));
   }
 
   @Delete(':id')
   @Roles('admin', 'teacher')
   async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
-    await this.ownSequence(me, id);
-    if (!(await this.sequences.delete(id))) throw notFound('sequence', id);
+    await this.sequences.remove(me, id);
     return { deleted: true, sequence_id: id };
-  }
-
-  /** 404 unless the sequence exists and `me` may change it (its author, or an admin). */
-  private async ownSequence(me: AuthenticatedUser, id: number): Promise<void> {
-    changeable(me, await this.sequences.findById(id), (s) => s.authorId, 'sequence', id);
   }
 }

@@ -1,23 +1,12 @@
-import { Body, Controller, Delete, Get, Inject, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { listOf, schemaRef, sessionUserBody } from '@shellgrade/api-contract';
-import {
-  AuthGuard,
-  type AuthenticatedUser,
-  CurrentUser,
-  listOwner,
-  LOGIN_SESSIONS,
-  type LoginSessions,
-  mayRead,
-  Roles,
-  SECRET_HASHING,
-  type SecretHashing,
-} from '@shellgrade/auth';
-import { forbidden, notFound, USER_REPOSITORY, type UserPatch, type UserRepository } from '@shellgrade/domain';
+import { ManageUsers } from '@shellgrade/application';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { clientOf, SessionHttp } from '../auth/auth.controller';
+import { clientOf, SessionHttp } from '../auth/session-http';
 import { idParam, nonEmpty, pageQuery, roleSchema } from './schemas';
 import { userView } from './views';
 
@@ -36,15 +25,13 @@ const userUpdateSchema = nonEmpty(userFields.extend({ current_password: z.string
 type UserUpdate = z.infer<typeof userUpdateSchema>;
 const listQuery = pageQuery.extend({ role: roleSchema.optional() });
 
-/** Users: admins manage accounts; staff read them; a student reads and edits only itself. */
+/** Users (rules: ManageUsers). */
 @ApiTags('users')
 @Controller(['api/user', 'api/users'])
 export class UsersController {
   constructor(
-    @Inject(USER_REPOSITORY) private readonly users: UserRepository,
+    private readonly users: ManageUsers,
     private readonly sessions: SessionHttp,
-    @Inject(LOGIN_SESSIONS) private readonly authService: LoginSessions,
-    @Inject(SECRET_HASHING) private readonly secrets: SecretHashing,
   ) {}
 
   /**
@@ -62,23 +49,21 @@ export class UsersController {
   @ApiOperation({ summary: 'Users (staff: all, filter by role; student: itself)' })
   @ApiOkResponse({ schema: listOf(sessionUserBody) })
   async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
-    if (listOwner(me, undefined) !== undefined) return [userView(await this.get(me.id))];
-    return (await this.users.list(q)).map(userView);
+    return (await this.users.list(me, q)).map(userView);
   }
 
   @Get('me')
   @UseGuards(AuthGuard)
   @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   async me(@CurrentUser() me: AuthenticatedUser) {
-    return userView(await this.get(me.id));
+    return userView(await this.users.findOne(me, me.id));
   }
 
   @Get(':id')
   @UseGuards(AuthGuard)
   @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
   async findOne(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
-    if (!mayRead(me, id)) throw notFound('user', id);
-    return userView(await this.get(id));
+    return userView(await this.users.findOne(me, id));
   }
 
   @Post()
@@ -87,8 +72,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Create an account (admin)' })
   @ApiCreatedResponse({ schema: schemaRef(sessionUserBody) })
   async create(@Body(new ZodPipe(newUserSchema)) body: z.infer<typeof newUserSchema>) {
-    const { password, ...rest } = body;
-    return userView(await this.users.create({ ...rest, passwordHash: await this.secrets.hashPassword(password) }));
+    return userView(await this.users.create(body));
   }
 
   @Put(':id')
@@ -117,35 +101,18 @@ export class UsersController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    if (me.role !== 'admin') {
-      if (id !== me.id) throw notFound('user', id);
-      if (body.role !== undefined || body.email !== undefined) throw forbidden('only an admin may change role or email');
-    }
-    const { password, current_password: current, ...rest } = body;
-    if (password !== undefined && id === me.id && !(current !== undefined && (await this.authService.checkPassword(me.email, current, clientOf(req))))) {
-      throw forbidden('changing your password needs your current password (current_password), and it did not match');
-    }
-    const patch: UserPatch = { ...rest, ...(password ? { passwordHash: await this.secrets.hashPassword(password) } : {}) };
-    const updated = await this.users.update(id, patch);
-    if (!updated) throw notFound('user', id);
-    if (password !== undefined) await this.authService.endOtherSessions(id, id === me.id ? me.sid : undefined);
-    // Our own token version moved with the change: keep this session working.
-    if (id === me.id) await this.sessions.reissueAccess(req, res, me.id, me.sid);
-    return userView(updated);
+    const { current_password: currentPassword, ...fields } = body;
+    const { user, ownSessionMoved } = await this.users.update(me, id, { ...fields, currentPassword }, clientOf(req));
+    // Our own token version moved with the change: a new access cookie keeps this session working.
+    if (ownSessionMoved) await this.sessions.reissueAccess(req, res, me.id, me.sid);
+    return userView(user);
   }
 
   @Delete(':id')
   @UseGuards(AuthGuard)
   @Roles('admin')
   async remove(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number) {
-    if (id === me.id) throw forbidden('an admin cannot delete its own account');
-    if (!(await this.users.delete(id))) throw notFound('user', id);
+    await this.users.remove(me, id);
     return { deleted: true, user_id: id };
-  }
-
-  private async get(id: number) {
-    const user = await this.users.findById(id);
-    if (!user) throw notFound('user', id);
-    return user;
   }
 }

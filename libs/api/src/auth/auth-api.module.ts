@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuthController, SessionHttp } from './auth.controller';
+import { AuthController } from './auth.controller';
+import { SessionHttp } from './session-http';
 
 /**
  * /api/user/login, /api/auth/verify, /api/user/logout, and SessionHttp for any controller whose

@@ -3,4 +3,3 @@ export * from './production.controller';
 export * from './submission-body';
 export * from './production.view';
 export * from './production-limits';
-export * from './exercise-trial.controller';

@@ -1,7 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MulterModule } from '@nestjs/platform-express';
 import { ProductionController } from './production.controller';
-import { ExerciseTrialController } from './exercise-trial.controller';
+import { ExerciseTrial } from '@shellgrade/application';
+import { ExerciseTrialController } from '../exercise-trial.controller';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
 
 /**
@@ -16,7 +17,7 @@ export class ProductionApiModule {
       // A multipart file over the archive limit is cut while streaming (413), never buffered whole.
       imports: [MulterModule.register({ limits: { fileSize: limits.maxArchiveBytes, files: 1, fields: 20 } })],
       controllers: [ProductionController, ExerciseTrialController],
-      providers: [{ provide: PRODUCTION_LIMITS, useValue: limits }],
+      providers: [{ provide: PRODUCTION_LIMITS, useValue: limits }, ExerciseTrial],
     };
   }
 }

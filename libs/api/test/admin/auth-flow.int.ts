@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
@@ -12,7 +11,7 @@ import { LeftoverApiModule } from '../../src/admin/leftover-api.module';
 import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { portsModule } from '@shellgrade/wiring';
+import { directSubmissionContextProviders, portsModule } from '@shellgrade/wiring';
 
 const catalog = [
   { slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] },

@@ -1,16 +1,17 @@
 /**
- * cache: redis seen from the HTTP API: an exercise or statement updated or deleted through the
- * CRUD endpoints drops the cached submission contexts built from it, so the next SPS read gets
- * the new row (real PostgreSQL, real Redis, the Nest app the services compose).
+ * cache: redis seen from the HTTP API: an exercise or statement updated or deleted, or a student
+ * unenrolled, through the CRUD endpoints drops the cached submission contexts built from it, so
+ * the next SPS read gets the new row (real PostgreSQL, real Redis, the Nest app the services
+ * compose: the repositories' invalidating decorators bound by the wiring).
  */
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { CachedSubmissionContextReader, redisSubmissionContextProviders, contextKey, exerciseIndexKey } from '@shellgrade/cache';
+import { CachedSubmissionContextReader, contextKey, exerciseIndexKey } from '@shellgrade/cache';
 import { SUBMISSION_CONTEXT, type SubmissionContextReader } from '@shellgrade/domain';
 import { configureHttpApp } from '@shellgrade/http';
-import { createPool, persistenceProviders } from '@shellgrade/persistence';
+import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
 // Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
@@ -20,9 +21,9 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-api.module';
 import { testAuthConfig, testHttpOptions } from '../support/service-settings';
-// The process's port table, as the services bind it.
+// The process's port table, as the services bind it: the write ports through the cache's invalidating decorators.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { portsModule } from '@shellgrade/wiring';
+import { databaseProviders, portsModule, redisSubmissionContextProviders } from '@shellgrade/wiring';
 
 const catalog = [
   { slug: 'paper-scripts', name: 'Paper', statementHtml: '<p>paper</p>', questionArchive: Buffer.from([1, 2]), graderScript: 'old grader', locale: 'en', skills: [] },
@@ -58,7 +59,7 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
     await pool.end();
     raw = new Redis(redisUrl());
     await dropCacheKeys(raw);
-    const database = persistenceProviders({ url: db.url, poolSize: 5, idleTimeoutMs: 30_000 });
+    const database = databaseProviders({ url: db.url, poolSize: 5, idleTimeoutMs: 30_000 }, 'redis');
     const moduleRef = await Test.createTestingModule({
       imports: [
         portsModule([...database, ...redisSubmissionContextProviders({ url: redisUrl(), ttlSeconds: 300, commandTimeoutMs: 100 })]),
@@ -107,6 +108,21 @@ describe('cache invalidation through the CRUD API (Nest app, real PostgreSQL and
     expect(await cached(other!.statementId)).toBe(true);
     const after = await reader.load(mine!.userId, mine!.statementId, seeded.csvExerciseId);
     expect(after.statement.deadline).toEqual(new Date(deadline));
+  });
+
+  it('unenrolling a student drops its statement’s context: the next read says it is not enrolled; enrolling it again drops it too', async () => {
+    const student = seeded.students[1]!;
+    const path = `/api/business-session/${seeded.sessionId}/enrolments`;
+    expect((await reader.load(student.userId, student.statementId, seeded.csvExerciseId)).enrolled).toBe(true);
+    expect(await cached(student.statementId)).toBe(true);
+
+    await teacher.delete(`${path}/${student.userId}`).expect(200);
+    expect(await cached(student.statementId)).toBe(false);
+    expect((await reader.load(student.userId, student.statementId, seeded.csvExerciseId)).enrolled).toBe(false);
+
+    await teacher.post(path).send({ user_ids: [student.userId] }).expect(200);
+    expect(await cached(student.statementId)).toBe(false);
+    expect((await reader.load(student.userId, student.statementId, seeded.csvExerciseId)).enrolled).toBe(true);
   });
 
   it('DELETE of a statement and of its exercise: a cached context no longer answers', async () => {

@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AuthModule } from '@shellgrade/auth';
-import { directSubmissionContextProviders } from '@shellgrade/cache';
 import { configureHttpApp } from '@shellgrade/http';
 import { createPool, persistenceProviders, PgProductionRepository } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
@@ -24,7 +23,7 @@ import { LeftoverApiModule, StatementApiModule } from '../../src/admin/leftover-
 import { testAuthConfig, testHttpOptions } from '../support/service-settings';
 // The process's port table, as the services bind it.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { portsModule } from '@shellgrade/wiring';
+import { directSubmissionContextProviders, portsModule } from '@shellgrade/wiring';
 
 const catalog = [
   { slug: 'paper-scripts', name: 'Paper', statementHtml: '<p>paper</p>', questionArchive: Buffer.from([1, 2]), graderScript: 'secret grader', locale: 'en', skills: ['a'] },

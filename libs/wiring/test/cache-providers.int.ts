@@ -1,25 +1,38 @@
 /**
- * The cache providers as the service roots bind them, beside the real PostgreSQL ones: which
- * reader SUBMISSION_CONTEXT is, which invalidation the controllers get, that a service starts
+ * The cache's bindings as the service roots make them (database + cache, cache.ts), against the
+ * real PostgreSQL and Redis: which reader SUBMISSION_CONTEXT is, which invalidation the write
+ * ports tell and that each write port is bound to its decorator once, that a service starts
  * when Redis is down, and that shutdown closes the connection.
  */
 import type { INestApplicationContext, Provider } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import {
+  ENROLMENT_REPOSITORY,
+  EXERCISE_REPOSITORY,
   noSubmissionContextCache,
+  PRODUCTION_REPOSITORY,
+  STATEMENT_REPOSITORY,
   SUBMISSION_CONTEXT,
   SUBMISSION_CONTEXT_INVALIDATION,
   type SubmissionContextInvalidation,
   type SubmissionContextReader,
 } from '@shellgrade/domain';
-import { persistenceProviders, PgSubmissionContextReader } from '@shellgrade/persistence';
+import {
+  CACHE_REDIS,
+  CachedSubmissionContextReader,
+  contextKey,
+  EnrolmentWritesInvalidation,
+  ExerciseWritesInvalidation,
+  ProductionWritesInvalidation,
+  StatementWritesInvalidation,
+  type CacheRedisConnection,
+} from '@shellgrade/cache';
+import { PgEnrolmentRepository, PgExerciseRepository, PgProductionRepository, PgStatementRepository, PgSubmissionContextReader } from '@shellgrade/persistence';
 import { Redis } from 'ioredis';
-import { CACHE_REDIS, directSubmissionContextProviders, redisSubmissionContextProviders } from '../src/cache.providers';
-import { contextKey } from '../src/cache-keys';
-import { CachedSubmissionContextReader } from '../src/cached-submission-context.reader';
-import type { CacheRedisConnection } from '../src/redis-connection';
-import { COMMAND_TIMEOUT_MS, REDIS_URL, seededDatabase, type SeededDatabase } from './support/real-servers';
-import { closedPort } from './support/tcp-proxy';
+// The cache's own integration kit: a seeded database and the shared Redis, a port nothing listens on.
+import { COMMAND_TIMEOUT_MS, REDIS_URL, seededDatabase, type SeededDatabase } from '../../cache/test/support/real-servers';
+import { closedPort } from '../../cache/test/support/tcp-proxy';
+import { type CacheKind, databaseProviders, directSubmissionContextProviders, redisSubmissionContextProviders } from '../src/cache';
 
 /**
  * The module uses REDIS_URL as configured (no key prefix), so this file keeps its keys in a
@@ -42,9 +55,9 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
   let raw: Redis;
   const apps: INestApplicationContext[] = [];
 
-  const compile = async (cache: Provider[]) => {
+  const compile = async (kind: CacheKind, cache: Provider[]) => {
     const moduleRef = await Test.createTestingModule({
-      providers: [...persistenceProviders({ url: database.db.url, poolSize: 2, idleTimeoutMs: 30_000 }), ...cache],
+      providers: [...databaseProviders({ url: database.db.url, poolSize: 2, idleTimeoutMs: 30_000 }, kind), ...cache],
     }).compile();
     const app = await moduleRef.init();
     apps.push(app);
@@ -65,14 +78,26 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
   });
 
   it('cache none: SPS read PostgreSQL directly and invalidation does nothing', async () => {
-    const app = await compile(directSubmissionContextProviders);
+    const app = await compile('none', directSubmissionContextProviders);
     expect(app.get(SUBMISSION_CONTEXT)).toBeInstanceOf(PgSubmissionContextReader);
     expect(app.get(SUBMISSION_CONTEXT_INVALIDATION)).toBe(noSubmissionContextCache);
     expect(() => app.get(CACHE_REDIS)).toThrow();
+    expect(app.get(EXERCISE_REPOSITORY)).toBeInstanceOf(PgExerciseRepository);
+    expect(app.get(STATEMENT_REPOSITORY)).toBeInstanceOf(PgStatementRepository);
+    expect(app.get(ENROLMENT_REPOSITORY)).toBeInstanceOf(PgEnrolmentRepository);
+    expect(app.get(PRODUCTION_REPOSITORY)).toBeInstanceOf(PgProductionRepository);
+  });
+
+  it('cache redis: every write port whose writes stale a cached read is its invalidating decorator', async () => {
+    const app = await compile('redis', redisSubmissionContextProviders({ url: privateDbUrl(), ttlSeconds: 90, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
+    expect(app.get(EXERCISE_REPOSITORY)).toBeInstanceOf(ExerciseWritesInvalidation);
+    expect(app.get(STATEMENT_REPOSITORY)).toBeInstanceOf(StatementWritesInvalidation);
+    expect(app.get(ENROLMENT_REPOSITORY)).toBeInstanceOf(EnrolmentWritesInvalidation);
+    expect(app.get(PRODUCTION_REPOSITORY)).toBeInstanceOf(ProductionWritesInvalidation);
   });
 
   it('cache redis: SPS read through the cache, the controllers invalidate it, shutdown closes the connection', async () => {
-    const app = await compile(redisSubmissionContextProviders({ url: privateDbUrl(), ttlSeconds: 90, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
+    const app = await compile('redis', redisSubmissionContextProviders({ url: privateDbUrl(), ttlSeconds: 90, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     const reader = app.get<SubmissionContextReader>(SUBMISSION_CONTEXT);
     expect(reader).toBeInstanceOf(CachedSubmissionContextReader);
     const { userId, statementId } = database.seeded.students[0]!;
@@ -93,7 +118,7 @@ describe('cache providers (real PostgreSQL and Redis)', () => {
 
   it('cache redis with Redis down: the service starts (it does not wait for Redis) and SPS still read PostgreSQL', async () => {
     // Redis never comes up here: a start that waited for it would never return.
-    const app = await compile(redisSubmissionContextProviders({ url: `redis://127.0.0.1:${await closedPort()}`, ttlSeconds: 300, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
+    const app = await compile('redis', redisSubmissionContextProviders({ url: `redis://127.0.0.1:${await closedPort()}`, ttlSeconds: 300, commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     const { userId, statementId } = database.seeded.students[0]!;
     const loaded = await app.get<SubmissionContextReader>(SUBMISSION_CONTEXT).load(userId, statementId, database.seeded.csvExerciseId);
     expect(loaded.statement.id).toBe(statementId);
