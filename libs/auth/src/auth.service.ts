@@ -55,13 +55,13 @@ export class AuthService implements LoginSessions {
     if (!refreshToken) throw unauthenticated('no refresh token');
     const { userId, jti, familyId } = this.tokens.verifyRefresh(refreshToken);
     const next = this.tokens.signRefresh(userId, familyId);
-    const outcome = await this.refreshTokens.rotate(jti, userId, next);
-    if (outcome === 'reused') {
+    const rotation = await this.refreshTokens.rotate(jti, userId, next);
+    if (rotation.outcome === 'reused') {
       this.sessions.end(familyId);
       throw unauthenticated('refresh token reused: every session of this login is revoked');
     }
-    if (outcome !== 'rotated') throw unauthenticated('session revoked or expired');
-    const account = await this.credentials.findAccount(userId);
+    if (rotation.outcome !== 'rotated') throw unauthenticated('session revoked or expired');
+    const { account } = rotation;
     if (!account) throw unauthenticated('user no longer exists');
     this.sessions.issued(familyId);
     return { user: account.user, accessToken: this.access(account, familyId), refreshToken: next.token };

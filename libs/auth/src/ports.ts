@@ -33,13 +33,19 @@ export const CREDENTIAL_STORE = Symbol('CredentialStore');
 export type RotationOutcome = 'rotated' | 'reused' | 'unknown';
 
 /**
+ * What a rotation did, and once rotated the token's account as it stands (null: deleted), read by
+ * the same statement: the refresh answers with it without a round trip of its own.
+ */
+export type Rotation = { outcome: 'rotated'; account: Account | null } | { outcome: Exclude<RotationOutcome, 'rotated'> };
+
+/**
  * Refresh-token sessions, shared by every replica (logout must hold everywhere). One family per
  * login; each refresh token is used once and replaced by the next of its family.
  */
 export interface RefreshTokenStore {
   insert(jti: string, userId: number, familyId: string, expiresAt: Date): Promise<void>;
   /** Atomically marks `jti` used and inserts `next` into its family, or detects reuse (see RotationOutcome). */
-  rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<RotationOutcome>;
+  rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<Rotation>;
   /** Revokes every live token of the family; false when none was live. */
   revokeFamily(familyId: string): Promise<boolean>;
   /** True while the family has a token neither revoked nor expired: its access tokens are still good. */

@@ -1,11 +1,33 @@
+import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { DomainError } from '@shellgrade/domain';
 
 /** A pool or a client inside a transaction: repositories accept either. */
 export type Queryable = Pool | PoolClient;
 
-export async function one<T extends QueryResultRow>(db: Queryable, sql: string, params: unknown[] = []): Promise<T | null> {
-  const { rows } = await db.query<T>(sql, params);
+/** A statement's text, and its name when it is prepared once per connection (`prepared`). */
+export interface Statement {
+  name?: string;
+  text: string;
+}
+
+/**
+ * A statement PostgreSQL parses and plans once per connection instead of at every call
+ * (node-postgres named queries): what each request sends repeatedly, the hot path of every
+ * request type. Named after its text, so two texts never share a name (which node-postgres
+ * refuses) and the same text always has the same one.
+ */
+export function prepared(text: string): Statement {
+  return { name: `sg_${createHash('sha256').update(text).digest('hex').slice(0, 16)}`, text };
+}
+
+/** Runs a statement (text or `prepared`) with its parameters. */
+export function run<T extends QueryResultRow>(db: Queryable, sql: string | Statement, params: unknown[] = []) {
+  return db.query<T>(typeof sql === 'string' ? { text: sql, values: params } : { ...sql, values: params });
+}
+
+export async function one<T extends QueryResultRow>(db: Queryable, sql: string | Statement, params: unknown[] = []): Promise<T | null> {
+  const { rows } = await run<T>(db, sql, params);
   return rows[0] ?? null;
 }
 

@@ -217,12 +217,14 @@ describe('repositories (real PostgreSQL)', () => {
       const userId = seeded.adminId;
       await tokens.insert(id(1), userId, id(100), later());
       await tokens.insert(id(2), userId, id(200), later());
-      await expect(tokens.rotate(id(1), userId, { jti: id(3), expiresAt: later() })).resolves.toBe('rotated');
-      await expect(tokens.rotate(id(1), userId + 1, { jti: id(4), expiresAt: later() })).resolves.toBe('unknown');
-      await expect(tokens.rotate(id(1), userId, { jti: id(5), expiresAt: later() })).resolves.toBe('reused');
+      // Rotated with the account as it stands, read by the same statement (a refresh answers with it).
+      const admin = await new PgUserRepository(pool).findAccount(userId);
+      await expect(tokens.rotate(id(1), userId, { jti: id(3), expiresAt: later() })).resolves.toEqual({ outcome: 'rotated', account: admin });
+      await expect(tokens.rotate(id(1), userId + 1, { jti: id(4), expiresAt: later() })).resolves.toEqual({ outcome: 'unknown' });
+      await expect(tokens.rotate(id(1), userId, { jti: id(5), expiresAt: later() })).resolves.toEqual({ outcome: 'reused' });
       // The successor died with its family; the other login lives on.
-      await expect(tokens.rotate(id(3), userId, { jti: id(6), expiresAt: later() })).resolves.toBe('reused');
-      await expect(tokens.rotate(id(2), userId, { jti: id(7), expiresAt: later() })).resolves.toBe('rotated');
+      await expect(tokens.rotate(id(3), userId, { jti: id(6), expiresAt: later() })).resolves.toEqual({ outcome: 'reused' });
+      await expect(tokens.rotate(id(2), userId, { jti: id(7), expiresAt: later() })).resolves.toMatchObject({ outcome: 'rotated' });
     });
 
     it('revokes a family (logout) and every other session of a user (password change)', async () => {
@@ -235,11 +237,11 @@ describe('repositories (real PostgreSQL)', () => {
       await expect(tokens.revokeFamily(id(110))).resolves.toBe(true);
       await expect(tokens.revokeFamily(id(110))).resolves.toBe(false);
       await expect(tokens.revokeUserSessions(userId, id(130))).resolves.toBe(2); // 120 and the expired 140
-      await expect(tokens.rotate(id(12), userId, { jti: id(15), expiresAt: later() })).resolves.toBe('reused');
-      await expect(tokens.rotate(id(13), userId, { jti: id(16), expiresAt: later() })).resolves.toBe('rotated');
+      await expect(tokens.rotate(id(12), userId, { jti: id(15), expiresAt: later() })).resolves.toEqual({ outcome: 'reused' });
+      await expect(tokens.rotate(id(13), userId, { jti: id(16), expiresAt: later() })).resolves.toMatchObject({ outcome: 'rotated' });
       // Revoked and expired sessions go; the live family (its used token included) stays.
       await expect(tokens.purgeInactive()).resolves.toBeGreaterThanOrEqual(3);
-      await expect(tokens.rotate(id(13), userId, { jti: id(17), expiresAt: later() })).resolves.toBe('reused');
+      await expect(tokens.rotate(id(13), userId, { jti: id(17), expiresAt: later() })).resolves.toEqual({ outcome: 'reused' });
     });
   });
 

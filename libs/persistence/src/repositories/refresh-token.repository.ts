@@ -1,5 +1,29 @@
-import type { AccessStateReader, RefreshTokenStore, RotationOutcome } from '@shellgrade/auth';
+import type { AccessStateReader, RefreshTokenStore, Rotation } from '@shellgrade/auth';
 import type { Pool } from 'pg';
+import { one, prepared, run } from '../queryable';
+import { type UserRow, toUser } from '../rows';
+
+const INSERT = prepared('INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at) VALUES ($1, $2, $3, $4)');
+
+/**
+ * The UPDATE's row lock makes two concurrent rotations of one token: one winner, one reuse. The
+ * winner's row comes back with the account as it stands (a refresh answers with it); no row: not rotated.
+ */
+const ROTATE = prepared(`WITH spent AS (
+         UPDATE refresh_tokens SET used_at = now()
+          WHERE jti = $1 AND user_id = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+          RETURNING family_id),
+       next AS (
+         INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at) SELECT $3, $2, family_id, $4 FROM spent
+         RETURNING user_id)
+       SELECT u.id, u.email, u.firstname, u.lastname, u.role, u.token_version
+         FROM next n LEFT JOIN users u ON u.id = n.user_id`);
+
+const FAMILY_OF = prepared('SELECT family_id FROM refresh_tokens WHERE jti = $1 AND user_id = $2');
+const REVOKE_FAMILY = prepared('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL');
+const FAMILY_LIVE = prepared('SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > now()) AS live');
+const ACCESS_STATE = prepared(`SELECT (SELECT token_version FROM users WHERE id = $1) AS token_version,
+              EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NULL AND expires_at > now()) AS live`);
 
 /**
  * Refresh-token sessions: one family per login, so an account may hold many sessions and
@@ -11,52 +35,33 @@ export class PgRefreshTokenRepository implements RefreshTokenStore, AccessStateR
   constructor(private readonly pool: Pool) {}
 
   async insert(jti: string, userId: number, familyId: string, expiresAt: Date): Promise<void> {
-    await this.pool.query('INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at) VALUES ($1, $2, $3, $4)', [
-      jti,
-      userId,
-      familyId,
-      expiresAt,
-    ]);
+    await run(this.pool, INSERT, [jti, userId, familyId, expiresAt]);
   }
 
-  async rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<RotationOutcome> {
-    // The UPDATE's row lock makes two concurrent rotations of one token: one winner, one reuse.
-    const { rowCount } = await this.pool.query(
-      `WITH spent AS (
-         UPDATE refresh_tokens SET used_at = now()
-          WHERE jti = $1 AND user_id = $2 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-          RETURNING family_id)
-       INSERT INTO refresh_tokens (jti, user_id, family_id, expires_at) SELECT $3, $2, family_id, $4 FROM spent`,
-      [jti, userId, next.jti, next.expiresAt],
-    );
-    if (rowCount === 1) return 'rotated';
-    const { rows } = await this.pool.query<{ family_id: string }>('SELECT family_id FROM refresh_tokens WHERE jti = $1 AND user_id = $2', [jti, userId]);
-    if (!rows[0]) return 'unknown';
-    await this.revokeFamily(rows[0].family_id);
-    return 'reused';
+  /** One round trip when the token was live (the refresh's case): rotated, with the account. */
+  async rotate(jti: string, userId: number, next: { jti: string; expiresAt: Date }): Promise<Rotation> {
+    const { rows } = await run<Partial<UserRow> & { token_version: number | null }>(this.pool, ROTATE, [jti, userId, next.jti, next.expiresAt]);
+    const rotated = rows[0];
+    if (rotated) return { outcome: 'rotated', account: rotated.id == null ? null : { user: toUser(rotated as UserRow), tokenVersion: rotated.token_version! } };
+    const spent = await one<{ family_id: string }>(this.pool, FAMILY_OF, [jti, userId]);
+    if (!spent) return { outcome: 'unknown' };
+    await this.revokeFamily(spent.family_id);
+    return { outcome: 'reused' };
   }
 
   async revokeFamily(familyId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL', [familyId]);
+    const { rowCount } = await run(this.pool, REVOKE_FAMILY, [familyId]);
     return (rowCount ?? 0) > 0;
   }
 
   async familyLive(familyId: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ live: boolean }>(
-      'SELECT EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > now()) AS live',
-      [familyId],
-    );
-    return rows[0]?.live === true;
+    return (await one<{ live: boolean }>(this.pool, FAMILY_LIVE, [familyId]))?.live === true;
   }
 
   /** The account's token version and whether the session is live, in one round trip (AccessStateReader). */
   async accessState(userId: number, familyId: string): Promise<{ tokenVersion: number | null; familyLive: boolean }> {
-    const { rows } = await this.pool.query<{ token_version: number | null; live: boolean }>(
-      `SELECT (SELECT token_version FROM users WHERE id = $1) AS token_version,
-              EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = $2 AND revoked_at IS NULL AND expires_at > now()) AS live`,
-      [userId, familyId],
-    );
-    return { tokenVersion: rows[0]?.token_version ?? null, familyLive: rows[0]?.live === true };
+    const row = await one<{ token_version: number | null; live: boolean }>(this.pool, ACCESS_STATE, [userId, familyId]);
+    return { tokenVersion: row?.token_version ?? null, familyLive: row?.live === true };
   }
 
   async revokeUserSessions(userId: number, keepFamilyId?: string): Promise<number> {

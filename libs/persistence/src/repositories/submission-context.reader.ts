@@ -1,6 +1,6 @@
 import { type ExerciseProduction, type LoadedForGrading, type SubmissionContext, type SubmissionContextReader, notFound } from '@shellgrade/domain';
 import type { Pool } from 'pg';
-import { one } from '../queryable';
+import { one, prepared } from '../queryable';
 import { type ExerciseRow, PRODUCTION_COLUMNS, type ProductionRow, type StatementRow, toExercise, toProduction, toStatement } from '../rows';
 
 interface JoinedRow extends StatementRow {
@@ -34,6 +34,29 @@ const PRODUCTION_PREFIX = 'prod_';
 const PREFIXED_PRODUCTION_COLUMNS = PRODUCTION_COLUMNS.split(',')
   .map((c) => `p.${c.trim()} AS ${PRODUCTION_PREFIX}${c.trim()}`)
   .join(', ');
+
+// Every submission reads the first; a grading worker behind a broker one of the other two.
+const LOAD = prepared(`SELECT ${CONTEXT_COLUMNS}
+         FROM student_statements s
+         ${CONTEXT_JOINS}
+        WHERE s.id = $1 AND s.user_id = $2 AND s.exercise_id = $3`);
+const READ_FOR_GRADING = prepared(`SELECT ${PREFIXED_PRODUCTION_COLUMNS}, ${CONTEXT_COLUMNS}
+           FROM exercise_productions p
+           LEFT JOIN (student_statements s ${CONTEXT_JOINS})
+             ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
+          WHERE p.id = $1`);
+// The SELECT sees the row as it was before the CTE's UPDATE (one snapshot): `taken` says whether
+// the UPDATE moved it, and the status is set to 'grading' by the caller when it did.
+const TAKE_FOR_GRADING = prepared(`WITH taken AS (
+         UPDATE exercise_productions SET status = 'grading'
+          WHERE id = $1 AND status NOT IN ('graded', 'failed')
+          RETURNING id)
+       SELECT ${PREFIXED_PRODUCTION_COLUMNS}, p.archive AS prod_archive, t.id IS NOT NULL AS taken, ${CONTEXT_COLUMNS}
+         FROM exercise_productions p
+         LEFT JOIN taken t ON t.id = p.id
+         LEFT JOIN (student_statements s ${CONTEXT_JOINS})
+           ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
+        WHERE p.id = $1`);
 
 function productionOf(row: Record<string, unknown>): ExerciseProduction {
   const own = Object.fromEntries(
@@ -69,14 +92,7 @@ export class PgSubmissionContextReader implements SubmissionContextReader {
 
   /** One round trip; the statement must belong to the user and be about the exercise. */
   async load(userId: number, statementId: number, exerciseId: number): Promise<SubmissionContext> {
-    const row = await one<JoinedRow>(
-      this.pool,
-      `SELECT ${CONTEXT_COLUMNS}
-         FROM student_statements s
-         ${CONTEXT_JOINS}
-        WHERE s.id = $1 AND s.user_id = $2 AND s.exercise_id = $3`,
-      [statementId, userId, exerciseId],
-    );
+    const row = await one<JoinedRow>(this.pool, LOAD, [statementId, userId, exerciseId]);
     if (!row) throw notFound('student statement', statementId);
     return contextOf(row);
   }
@@ -89,34 +105,11 @@ export class PgSubmissionContextReader implements SubmissionContextReader {
    */
   async loadForGrading(productionId: number, options: { take?: boolean } = {}): Promise<LoadedForGrading | null> {
     if (!options.take) {
-      const row = await one<JoinedRow & Record<string, unknown>>(
-        this.pool,
-        `SELECT ${PREFIXED_PRODUCTION_COLUMNS}, ${CONTEXT_COLUMNS}
-           FROM exercise_productions p
-           LEFT JOIN (student_statements s ${CONTEXT_JOINS})
-             ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
-          WHERE p.id = $1`,
-        [productionId],
-      );
+      const row = await one<JoinedRow & Record<string, unknown>>(this.pool, READ_FOR_GRADING, [productionId]);
       if (!row) return null;
       return { production: productionOf(row), context: row.id === null ? null : contextOf(row) };
     }
-    // The SELECT sees the row as it was before the CTE's UPDATE (one snapshot): `taken` says
-    // whether the UPDATE moved it, and the status is set to 'grading' here when it did.
-    const row = await one<JoinedRow & Record<string, unknown> & { taken: boolean; prod_archive: Buffer | null }>(
-      this.pool,
-      `WITH taken AS (
-         UPDATE exercise_productions SET status = 'grading'
-          WHERE id = $1 AND status NOT IN ('graded', 'failed')
-          RETURNING id)
-       SELECT ${PREFIXED_PRODUCTION_COLUMNS}, p.archive AS prod_archive, t.id IS NOT NULL AS taken, ${CONTEXT_COLUMNS}
-         FROM exercise_productions p
-         LEFT JOIN taken t ON t.id = p.id
-         LEFT JOIN (student_statements s ${CONTEXT_JOINS})
-           ON s.id = p.statement_id AND s.user_id = p.user_id AND s.exercise_id = p.exercise_id
-        WHERE p.id = $1`,
-      [productionId],
-    );
+    const row = await one<JoinedRow & Record<string, unknown> & { taken: boolean; prod_archive: Buffer | null }>(this.pool, TAKE_FOR_GRADING, [productionId]);
     if (!row) return null;
     const { prod_archive: archive, taken, ...rest } = row;
     const production = productionOf(rest);

@@ -1,8 +1,12 @@
 import type { Account, CredentialStore } from '@shellgrade/auth';
 import type { NewUser, Role, User, UserPatch, UserRepository } from '@shellgrade/domain';
 import type { Pool } from 'pg';
-import { one, translatePgError } from '../queryable';
+import { one, prepared, translatePgError } from '../queryable';
 import { USER_COLUMNS, type UserRow, toUser } from '../rows';
+
+// Every login reads the first, every request whose token version is not cached the second.
+const CREDENTIALS = prepared(`SELECT ${USER_COLUMNS}, password_hash, token_version FROM users WHERE email = $1`);
+const ACCOUNT = prepared(`SELECT ${USER_COLUMNS}, token_version FROM users WHERE id = $1`);
 
 export type { NewUser, UserPatch } from '@shellgrade/domain';
 
@@ -11,16 +15,12 @@ export class PgUserRepository implements CredentialStore, UserRepository {
 
   /** The account and its password hash, for login only. Emails are stored lower-case. */
   async findCredentials(email: string): Promise<(Account & { passwordHash: string }) | null> {
-    const row = await one<UserRow & { password_hash: string; token_version: number }>(
-      this.pool,
-      `SELECT ${USER_COLUMNS}, password_hash, token_version FROM users WHERE email = $1`,
-      [email.trim().toLowerCase()],
-    );
+    const row = await one<UserRow & { password_hash: string; token_version: number }>(this.pool, CREDENTIALS, [email.trim().toLowerCase()]);
     return row && { user: toUser(row), passwordHash: row.password_hash, tokenVersion: row.token_version };
   }
 
   async findAccount(id: number): Promise<Account | null> {
-    const row = await one<UserRow & { token_version: number }>(this.pool, `SELECT ${USER_COLUMNS}, token_version FROM users WHERE id = $1`, [id]);
+    const row = await one<UserRow & { token_version: number }>(this.pool, ACCOUNT, [id]);
     return row && { user: toUser(row), tokenVersion: row.token_version };
   }
 
