@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { deprecatedArgument, opt, positiveInt, positiveNumber, type OptionName } from './options';
 import { registerTracesCommand } from '@shellgrade/traces';
 import { phase } from './log';
 import { buildReport } from './report/report';
@@ -22,8 +23,8 @@ import { runMix } from './mix/run-mix';
 import { reanalyseSuiteRuns } from './suites/reanalyse';
 import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
-import { PLACEMENT_OPTIONS, placementRequest } from './placement/options';
-import { TESTBED_OPTIONS, type Testbed } from './placement/testbed';
+import { placementRequest } from './placement/options';
+import type { Testbed } from './placement/testbed';
 import { registerFaultsCommand } from './faults/command';
 import { registerModelsCommand } from './models/cli';
 import { registerFindingsCommand } from './findings/cli';
@@ -32,29 +33,6 @@ import { registerStorageGrowthCommand } from './storage/command';
 import { mainJob } from './main-job';
 import { registerBackToBackCommand } from './back-to-back/run';
 import { registerPgStatementsCommand } from './pg-statements';
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function nonNegative(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number');
-  return n;
-}
-
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
-  return n;
-}
-
-function onOff(v: string): 'on' | 'off' {
-  if (v !== 'on' && v !== 'off') throw new InvalidArgumentError('must be on or off');
-  return v;
-}
 
 interface CommonFlags {
   profile: string;
@@ -83,47 +61,38 @@ interface CommonFlags {
   warmUp?: 'auto' | 'always' | 'never';
 }
 
-function warmUpMode(v: string): 'auto' | 'always' | 'never' {
-  if (v !== 'auto' && v !== 'always' && v !== 'never') throw new InvalidArgumentError('must be auto, always or never');
-  return v;
-}
-
 function calibrationScenario(v: string): CalibrationScenario {
   if (v !== 'r' && v !== 'original') throw new InvalidArgumentError('must be r or original');
   return v;
 }
 
-function arrivals(v: string): 'even' | 'exponential' {
-  if (v !== 'even' && v !== 'exponential') throw new InvalidArgumentError('must be even or exponential');
-  return v;
+/** Adds the table's options, in this order (the help lists them so). */
+function withOptions(cmd: Command, names: OptionName[]): Command {
+  for (const n of names) cmd.addOption(opt(n));
+  return cmd;
 }
 
+/** One test's options (run and matrix alike). */
 function common(cmd: Command): Command {
-  return cmd
-    .option('--profile <name>', 'load profile from k6/profiles.json (paper|small|short|smoke; suites: load|soak|stress|spike and their -smoke/-short/-scaled variants)', 'small')
-    .option('--runs <n>', 'runs per test (default: the profile\'s)', positiveInt)
-    .option('--pause-s <s>', 'pause between runs in seconds (default: the profile\'s)', nonNegative)
-    .option('--tracing <on|off>', 'override the spec\'s tracing switch', onOff)
-    .option('--kdf-cost <n>', "override the spec's auth.kdfCost (log2 of scrypt's N; 1 ~ the original's salted SHA-512: a paper-faithful login cost, loopback only)", positiveInt)
-    .option('--cpu-prof', 'V8 CPU profiles of every service over the test -> profiles/ and profiles.md (JavaScript CPU by component, top functions)')
-    .option('--raw', 'also keep every k6 sample (--out json=raw-run-N.json.gz)')
-    .option('--apdex-t-ms <ms>', 'Apdex threshold T (tolerating <= 4T; default 1500 as gatling-report)', nonNegative)
-    .option('--peak <n>', 'override the profile peak (iterations/s); suites: the first step\'s rate (others scaled alike), a soak\'s rate', nonNegative)
-    .option('--saturation <n>', 'soak: the saturation rate (it/s) it holds 70 % of (default: the newest results/*-<variant>-calibration.json)', positiveNumber)
-    .option('--ramp-s <s>', 'override the ramp stage length', nonNegative)
-    .option('--hold-s <s>', 'override the sustained stage length', nonNegative)
-    .option('--connection-reuse <on|off>', "override the profile's connection reuse between users (k6 noVUConnectionReuse)", onOff)
-    .option('--arrivals <even|exponential>', "override the profile's inter-arrival times", arrivals)
-    .option('--drain-timeout-s <s>', 'upper bound of the post-run drain before the audit (default 120)', nonNegative)
-    .option('--power-idle-w <w>', `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})`, nonNegative)
-    .option('--power-max-w <w>', `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})`, nonNegative)
-    .option('--no-dashboard', "skip k6's web dashboard HTML export per run")
-    .option('--warm-up <auto|always|never>', 'auto: no warm-up when the very same processes served scenario R in the last 10 min (recorded in run/bench-warm.json); always: warm up anyway; never: none (the original load test had none)', warmUpMode, 'auto')
-    .option(...PLACEMENT_OPTIONS.placement)
-    .option(...PLACEMENT_OPTIONS.clientCpus)
-    .option(...PLACEMENT_OPTIONS.sutCpus)
-    .option(...TESTBED_OPTIONS.testbed)
-    .option(...TESTBED_OPTIONS.scale);
+  return withOptions(
+    cmd.addOption(opt('profile', { description: 'load profile from k6/profiles.json (paper|small|short|smoke; suites: load|soak|stress|spike and their -smoke/-short/-scaled variants)', default: 'small' })),
+    ['runs', 'pauseS', 'tracing', 'kdfCost', 'cpuProf', 'raw', 'apdexTMs', 'peak'],
+  )
+    .addOption(opt('saturation', { description: 'soak: the saturation rate (it/s) it holds 70 % of (default: the newest results/*-<variant>-calibration.json)' }))
+    .addOption(opt('rampS'))
+    .addOption(opt('holdS'))
+    .addOption(opt('connectionReuse'))
+    .addOption(opt('arrivals'))
+    .addOption(opt('drainTimeoutS'))
+    .addOption(opt('powerIdleW', { description: `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})` }))
+    .addOption(opt('powerMaxW', { description: `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})` }))
+    .addOption(opt('dashboard'))
+    .addOption(opt('warmUp', { default: 'auto' }))
+    .addOption(opt('placement'))
+    .addOption(opt('clientCpus'))
+    .addOption(opt('sutCpus'))
+    .addOption(opt('testbed'))
+    .addOption(opt('scale'));
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {
@@ -166,9 +135,9 @@ function powerModel(f: CommonFlags): PowerModel | undefined {
 export const program = new Command('bench').description('Paper 000 load-test harness: k6 scenario R, runner, matrix and Tables I–III; the queueing models, the findings, trace attribution and the storage micro-benchmark').showHelpAfterError('(add --help for usage)');
 
 common(program.command('run').description('one test (R runs) of one variant -> results/<run-id>/'))
-  .requiredOption('--variant <name>', 'variant preset (infra/variants/<name>.yaml)')
-  .option('--keep-up', 'leave the variant running afterwards')
-  .option('--run-id <id>', 'results folder name (default: <utc stamp>-<variant>-<profile>)')
+  .addOption(opt('variant', { mandatory: true }))
+  .addOption(opt('keepUp'))
+  .addOption(opt('runId'))
   .action(async (f: CommonFlags & { variant: string; keepUp?: boolean; runId?: string }) => {
     const a = await runTest(runOptions(f.variant, f));
     const report = buildReport([a.meta.runId], `${process.env.SG_RESULTS_DIR ?? 'results'}/${a.meta.runId}/report`);
@@ -177,8 +146,12 @@ common(program.command('run').description('one test (R runs) of one variant -> r
   });
 
 common(program.command('matrix').description('run several variants one after the other, then report them together'))
-  .argument('<variants...>')
-  .action(async (variants: string[], f: CommonFlags) => {
+  .addOption(opt('variants', { description: 'the variant presets, comma-separated, run in this order' }))
+  .argument('[presets...]', 'deprecated: the presets as arguments (use --variants)')
+  .action(async (positional: string[], f: CommonFlags & { variants?: string[] }) => {
+    if (positional.length) deprecatedArgument('matrix', 'naming the presets as arguments', `--variants ${positional.join(',')}`);
+    const variants = [...(f.variants ?? []), ...positional];
+    if (variants.length === 0) throw new InvalidArgumentError('bench matrix needs --variants <list>');
     const ids: string[] = [];
     let allValid = true;
     // The machine stays the matrix's between its variants.
@@ -199,17 +172,17 @@ common(program.command('matrix').description('run several variants one after the
 program
   .command('calibrate')
   .description('step the peak on one variant until a step fails the SLO (SPS p95 <= 2 s, 0 KO, keeping up), then bisect to 1 it/s: the sustainable rate')
-  .requiredOption('--variant <name>', 'variant (the best one on this machine)')
+  .addOption(opt('variant', { description: 'variant (the best one on this machine)', mandatory: true }))
   .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
   .option('--from-model <run-folder>', "place the peaks around the queueing model's predicted saturation rate (demands from this run folder)")
   .option('--factors <list>', `with --from-model: factors of the predicted rate to step through (default: ${MODEL_STEP_FACTORS.join(',')})`)
   .option('--scenario <r|original>', "whose client: r (scenario R, profile small) or original (the original ShellOnYou load test's: profile original, no retries, no warm-up, 10 s quiet before each step, judged by 0 KO of any request and SPS p95 <= 2 s)", calibrationScenario, 'r')
-  .option('--ramp-s <s>', `ramp of each step (default ${SCENARIO_PROTOCOL.r.rampS}; original ${SCENARIO_PROTOCOL.original.rampS})`, nonNegative)
-  .option('--hold-s <s>', `sustained stage of each step (default ${SCENARIO_PROTOCOL.r.holdS}; original ${SCENARIO_PROTOCOL.original.holdS})`, nonNegative)
-  .option('--kdf-cost <n>', "override the spec's auth.kdfCost (1: the paper-faithful login cost, loopback only); the file is then <stamp>-<variant>-calibration-kdfN.json", positiveInt)
-  .option(PLACEMENT_OPTIONS.placement[0], 'k6 and the harness on cpusets apart from the system under test (default on: the findings read only a capacity measured so)', PLACEMENT_OPTIONS.placement[2])
-  .option(...PLACEMENT_OPTIONS.clientCpus)
-  .option(...PLACEMENT_OPTIONS.sutCpus)
+  .addOption(opt('rampS', { description: `ramp of each step (default ${SCENARIO_PROTOCOL.r.rampS}; original ${SCENARIO_PROTOCOL.original.rampS})` }))
+  .addOption(opt('holdS', { description: `sustained stage of each step (default ${SCENARIO_PROTOCOL.r.holdS}; original ${SCENARIO_PROTOCOL.original.holdS})` }))
+  .addOption(opt('kdfCost', { description: "override the spec's auth.kdfCost (1: the paper-faithful login cost, loopback only); the file is then <stamp>-<variant>-calibration-kdfN.json" }))
+  .addOption(opt('placement', { description: 'k6 and the harness on cpusets apart from the system under test (default on: the findings read only a capacity measured so)' }))
+  .addOption(opt('clientCpus'))
+  .addOption(opt('sutCpus'))
   .action(async (f: { variant: string; peaks: string; fromModel?: string; factors?: string; scenario: CalibrationScenario; rampS?: number; holdS?: number; kdfCost?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
     const predicted = f.fromModel ? predictSaturation(f.variant, f.fromModel) : undefined;
     const factors = f.factors ? f.factors.split(',').map((x) => positiveNumber(x)) : MODEL_STEP_FACTORS;
@@ -222,7 +195,7 @@ program
   .command('report')
   .description('Tables I–III (Markdown + HTML) from finished runs (default: the latest run of each variant)')
   .argument('[run-ids...]')
-  .option('--out <dir>', 'output folder (default: results/reports/<stamp>)')
+  .addOption(opt('out', { description: 'output folder (default: results/reports/<stamp>)' }))
   .action((ids: string[], f: { out?: string }) => {
     const report = buildReport(ids, f.out);
     process.stdout.write(report.markdown + '\n');
@@ -234,7 +207,7 @@ program
   .description('B − A per request type and metric with 95% intervals over VALID runs, flagged significant (text + HTML)')
   .argument('<a>', 'run id (results/<run-id>) or "<run-id>:1,3" for some of its runs')
   .argument('<b>', 'the same for the other side')
-  .option('--out <dir>', 'output folder (default: results/compare/<stamp>-<A>-vs-<B>)')
+  .addOption(opt('out', { description: 'output folder (default: results/compare/<stamp>-<A>-vs-<B>)' }))
   .action((a: string, b: string, f: { out?: string }) => {
     const out = runComparison(a, b, f.out);
     process.stdout.write(out.markdown + '\n');
@@ -244,11 +217,15 @@ program
 program
   .command('trend')
   .description("one preset's last tests over time (date, profile, host speed probe, throughput, SPS p50/p95/p99, KO share, CPU per iteration, validity); hosts of other speed flagged")
-  .argument('<preset>', 'variant preset whose tests (results/<stamp>-<preset>-<profile>) are read')
+  .addOption(opt('variant', { description: 'variant preset whose tests (results/<stamp>-<preset>-<profile>) are read' }))
+  .argument('[preset]', 'deprecated: the preset as an argument (use --variant)')
   .option('--last <n>', 'the newest n tests', positiveInt, DEFAULT_LAST)
-  .option('--profile <name>', 'only the tests of this profile (default: every profile)')
+  .addOption(opt('profile', { description: 'only the tests of this profile (default: every profile)' }))
   .option('--json', 'the trend as JSON (what the console serves) instead of Markdown')
-  .action((preset: string, f: { last: number; profile?: string; json?: boolean }) => {
+  .action((positional: string | undefined, f: { variant?: string; last: number; profile?: string; json?: boolean }) => {
+    if (positional) deprecatedArgument('trend', 'naming the preset as an argument', `--variant ${positional}`);
+    const preset = f.variant ?? positional;
+    if (!preset) throw new InvalidArgumentError('bench trend needs --variant <name>');
     const t = presetTrend(preset, { last: f.last, profile: f.profile });
     process.stdout.write((f.json ? JSON.stringify(t) : trendMarkdown(t)) + '\n');
   });
@@ -257,7 +234,7 @@ program
   .command('replay')
   .description('run a recorded test again (same spec and protocol) and say whether it agrees with the original within its intervals')
   .argument('<manifest>', 'results/<run-id>/manifest.json (or the run folder)')
-  .option('--dry-run', 'print what it would run and the drift since, run nothing')
+  .addOption(opt('dryRun', { description: 'print what it would run and the drift since, run nothing' }))
   .action(async (manifest: string, f: { dryRun?: boolean }) => {
     const plan = await replayPlanFor(manifest);
     process.stdout.write(replayPlanText(plan) + '\n');
@@ -266,16 +243,6 @@ program
     process.stdout.write(`${r.comparison.markdown}\nreplay ${r.agreement.verdict}${r.agreement.differing.length ? `: ${r.agreement.differing.join(', ')} differ` : ''}${r.agreement.untestable.length ? ` (untestable: ${r.agreement.untestable.join(', ')})` : ''} — rule: ${r.agreement.rule}\n`);
     if (!r.valid || r.agreement.verdict !== 'agrees') process.exitCode = 2;
   });
-
-function sweepClasses(v: string): SweepClass[] {
-  const list = v === 'both' ? SWEEP_CLASSES : (v.split(',') as SweepClass[]);
-  if (list.some((c) => !SWEEP_CLASSES.includes(c))) throw new InvalidArgumentError('must be s1, s2 or both');
-  return list;
-}
-
-function vusList(v: string): number[] {
-  return v.split(',').map((x) => positiveInt(x));
-}
 
 interface SweepFlags {
   class: SweepClass[];
@@ -288,17 +255,17 @@ interface SweepFlags {
 
 function sweepFlags(cmd: Command): Command {
   return cmd
-    .option('--class <s1|s2|both>', 'request classes (paper 001: S1 small one-service requests, S2 the session report)', sweepClasses, SWEEP_CLASSES)
-    .option('--profile <name>', 'sweep profile from k6/profiles.json (sweep: the paper\'s 1..120 threads; sweep-scaled: this machine; sweep-smoke)', 'sweep-scaled')
-    .option('--vus <list>', 'threads per step, comma-separated (default: the profile\'s)', vusList)
-    .option('--hold-s <s>', 'measured window of each step (default: the profile\'s)', positiveNumber)
-    .option('--ramp-s <s>', 'ramp of each step (default: the profile\'s)', nonNegative)
-    .option('--productions <n>', 'graded productions per statement of the seeded session written for S2', positiveInt, 2);
+    .addOption(opt('class', { default: SWEEP_CLASSES }))
+    .addOption(opt('profile', { description: "sweep profile from k6/profiles.json (sweep: the paper's 1..120 threads; sweep-scaled: this machine; sweep-smoke)", default: 'sweep-scaled' }))
+    .addOption(opt('vus', { description: "threads per step, comma-separated (default: the profile's)" }))
+    .addOption(opt('holdS', { description: "measured window of each step (default: the profile's)" }))
+    .addOption(opt('rampS', { description: "ramp of each step (default: the profile's)" }))
+    .addOption(opt('productions', { default: 2 }));
 }
 
 sweepFlags(program.command('sweep').description('paper 001: closed-model thread sweep of one variant over S1/S2 -> results/<run-id>/sweep.md'))
-  .requiredOption('--variant <name>', 'variant preset')
-  .option('--run-id <id>', 'results folder name')
+  .addOption(opt('variant', { description: 'variant preset', mandatory: true }))
+  .addOption(opt('runId', { description: 'results folder name (default: <utc stamp>-<variant>-sweep)' }))
   .action(async (f: SweepFlags & { variant: string; runId?: string }) => {
     const r = await runSweep({ variant: f.variant, classes: f.class, profile: f.profile, runId: f.runId, vus: f.vus, holdS: f.holdS, rampS: f.rampS, productionsPerStatement: f.productions });
     process.stdout.write(r.markdown);
@@ -306,9 +273,9 @@ sweepFlags(program.command('sweep').description('paper 001: closed-model thread 
   });
 
 sweepFlags(program.command('paper001').description('paper 001: {naked-mon, mon-redis, msa-1-2, msa-redis-1-2} x {S1, S2} sweeps, Tables 3-4 beside the paper\'s, curves in HTML'))
-  .option('--variants <list>', 'a subset of the four presets, comma-separated')
-  .action(async (f: SweepFlags & { variants?: string }) => {
-    const r = await runPaper001({ classes: f.class, profile: f.profile, vus: f.vus, holdS: f.holdS, rampS: f.rampS, productionsPerStatement: f.productions, variants: f.variants?.split(',') });
+  .addOption(opt('variants', { description: 'a subset of the four presets, comma-separated' }))
+  .action(async (f: SweepFlags & { variants?: string[] }) => {
+    const r = await runPaper001({ classes: f.class, profile: f.profile, vus: f.vus, holdS: f.holdS, rampS: f.rampS, productionsPerStatement: f.productions, variants: f.variants });
     process.stdout.write(r.markdown);
     phase(`paper001: ${r.markdownFile} and ${r.htmlFile}`);
   });
@@ -317,12 +284,13 @@ program
   .command('mix')
   .description('paper 003: a pattern vs its baseline over request mixes p(r1) in {0, 0.2, ..., 1} -> results/<stamp>-mix-<pattern>-<profile>/mix.md and .html')
   .requiredOption('--pattern <name>', `gateway or dispatch pattern: ${MIX_PATTERNS.join(', ')}`)
-  .option('--profile <name>', 'mix profile from k6/profiles.json (mix: 5 min per p as the paper; mix-scaled: this machine; mix-smoke)', 'mix-scaled')
+  .addOption(opt('profile', { description: 'mix profile from k6/profiles.json (mix: 5 min per p as the paper; mix-scaled: this machine; mix-smoke)', default: 'mix-scaled' }))
   .option('--ps <list>', 'p(r1) values, comma-separated (default: the profile\'s)', (v: string) => v.split(',').map((x) => probability(x)))
-  .option('--vus <n>', 'users in the closed loop (default: the profile\'s)', positiveInt)
-  .option('--hold-s <s>', 'measured window of each p (default: the profile\'s)', positiveNumber)
-  .action(async (f: { pattern: string; profile: string; ps?: number[]; vus?: number; holdS?: number }) => {
-    const r = await runMix({ pattern: f.pattern, profile: f.profile, ps: f.ps, vus: f.vus, holdS: f.holdS });
+  .addOption(opt('vus', { description: "users in the closed loop, one number: every p runs with it (default: the profile's)" }))
+  .addOption(opt('holdS', { description: "measured window of each p (default: the profile's)" }))
+  .action(async (f: { pattern: string; profile: string; ps?: number[]; vus?: number[]; holdS?: number }) => {
+    if (f.vus && f.vus.length !== 1) throw new InvalidArgumentError(`bench mix runs every p with one number of users: --vus ${f.vus.join(',')} names ${f.vus.length}`);
+    const r = await runMix({ pattern: f.pattern, profile: f.profile, ps: f.ps, vus: f.vus?.[0], holdS: f.holdS });
     process.stdout.write(readFileSync(r.markdownFile, 'utf8'));
     phase(`mix: ${r.markdownFile} and ${r.htmlFile}`);
     if (r.results.some((x) => x.problems.length > 0)) process.exitCode = 2;
@@ -347,8 +315,8 @@ program
 program
   .command('main')
   .description("README's main job: the default variant, a short profile once, traced; the tables, the trace breakdown and the CPU split per process group printed")
-  .option('--variant <name>', 'variant', 'naked-mon')
-  .option('--profile <name>', 'profile', 'short')
+  .addOption(opt('variant', { default: 'naked-mon' }))
+  .addOption(opt('profile', { default: 'short' }))
   .action(async (f: { variant: string; profile: string }) => {
     const m = await mainJob(f);
     process.stdout.write(m.markdown + '\n');

@@ -14,11 +14,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { Client } from 'pg';
 import { stringify } from 'yaml';
 import { loadConnections, loadVariant } from '@shellgrade/variant';
 import { exclusive } from './harness-lock';
+import { nonNegative, opt, positiveInt } from './options';
 import { phase } from './log';
 import { measureMachineSpeed, speedText } from './machine-speed';
 import { defaultArchive, repoRoot, resultsDir, resultStamp } from './paths';
@@ -43,7 +44,7 @@ interface Flags {
   kdfCost: number;
   users: number;
   rounds: number;
-  pauseS: number;
+  userPauseS: number;
   out?: string;
   keepUp?: boolean;
 }
@@ -55,29 +56,17 @@ interface SeededUser {
   psId: number;
 }
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
-}
-
-function nonNegative(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a non-negative number');
-  return n;
-}
-
 export function registerPgStatementsCommand(program: Command): Command {
   return program
     .command('pg-statements')
     .description("PostgreSQL per request type of scenario R (statements = round trips from pg_stat_statements, WAL, the server's CPU) and per iteration, on the variant as launched -> <out>/<stamp>-<variant>.json and latest.md")
-    .option('--variant <name>', 'variant preset (or spec file)', 'naked-mon-zygote')
-    .option('--kdf-cost <n>', "the spec's auth.kdfCost for this run (1: the paper-faithful login cost)", positiveInt, 1)
+    .addOption(opt('variant', { description: 'variant preset (or spec file)', default: 'naked-mon-zygote' }))
+    .addOption(opt('kdfCost', { description: "the spec's auth.kdfCost for this run (1: the paper-faithful login cost)", default: 1 }))
     .option('--users <n>', 'users per round (each serves one iteration)', positiveInt, 40)
     .option('--rounds <n>', 'measured rounds (one more, unmeasured, warms the processes up)', positiveInt, 2)
-    .option('--pause-s <s>', "pause between a user's requests (the original client's 5 s)", nonNegative, 5)
-    .option('--out <dir>', 'output folder (default: results/pg-statements)')
-    .option('--keep-up', 'leave the variant running afterwards')
+    .option('--user-pause-s <s>', "pause between a user's requests (the original client's 5 s)", nonNegative, 5)
+    .addOption(opt('out', { description: 'output folder (default: results/pg-statements)' }))
+    .addOption(opt('keepUp'))
     .action(async (f: Flags) => {
       const result = await exclusive(`pg-statements ${f.variant}`, () => measure(f));
       process.stdout.write(`${pgStatementsMarkdown(result)}\n`);
@@ -93,7 +82,7 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
   const specFile = join(outDir, `${stamp}-${spec.name}.spec.yaml`);
   writeFileSync(specFile, stringify(spec));
   const wasUp = await variantRunning(specFile);
-  phase(`pg-statements: ${spec.name} (kdfCost ${f.kdfCost}), ${f.rounds} round(s) of ${f.users} users, ${f.pauseS} s pauses`);
+  phase(`pg-statements: ${spec.name} (kdfCost ${f.kdfCost}), ${f.rounds} round(s) of ${f.users} users, ${f.userPauseS} s pauses`);
   await variantUp(specFile);
   const speed = measureMachineSpeed();
   try {
@@ -112,7 +101,7 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
         phase(measured ? `round ${round}/${f.rounds}` : 'warm-up round (not counted)');
         const clients = users.slice(round * f.users, (round + 1) * f.users).map((u) => new ScenarioClient(entry, u, archive));
         for (const [i, type] of REQUEST_TYPES.entries()) {
-          if (i > 0 && f.pauseS > 0) await sleep(f.pauseS * 1000);
+          if (i > 0 && f.userPauseS > 0) await sleep(f.userPauseS * 1000);
           const before = await monitor.read();
           for (const c of clients) await c.send(type);
           // A queued grading (async reply) is the submission's work: wait for it before reading.
@@ -135,7 +124,7 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
         variant: spec.name,
         kdfCost: f.kdfCost,
         iterations: f.rounds * f.users,
-        pauseS: f.pauseS,
+        pauseS: f.userPauseS,
         speed: speedText(speed),
         costs,
       };

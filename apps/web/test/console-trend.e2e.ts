@@ -74,7 +74,7 @@ it("an admin reads a preset's three recorded runs over time: figures, chart, lin
     expect(await cells(1)).toEqual([PROFILE, 'scrypt 2^14 80 ms, spawn 2 msother host speed', '14.00 /s', '950.0 ms', '1300.0 ms', '1700.0 ms', '0.00 %', expect.stringMatching(/ ms$/), 'VALID (1/1)']);
     expect(await cells(2)).toEqual([PROFILE, 'scrypt 2^14 41 ms, spawn 2 msreference host', '16.00 /s', '800.0 ms', '1100.0 ms', '1400.0 ms', '0.00 %', expect.stringMatching(/ ms$/), 'INVALID (0/1, figures from INVALID runs)']);
     expect(await page.getByTestId('trend-host-warnings').textContent()).toMatch(new RegExp(`${RUNS[1]!.id}: the two sides ran on hosts of different speed \\(scrypt 2\\^14 41 vs 80 ms`));
-    expect(await page.locator('code.command').textContent()).toBe(`npm run bench -- trend naked-mon --profile ${PROFILE}`);
+    expect(await page.locator('code.command').textContent()).toBe(`npm run bench -- trend --variant naked-mon --profile ${PROFILE}`);
 
     // The chart: drawn (pixels painted) over the three runs.
     const chart = page.getByTestId('trend-chart');

@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { bisectSustainable, measuredValid, originalStepOf } from '../calibrate';
 import { cpuSplitOfRuns, readRunRecords } from '../cpu-split';
+import { opt } from '../options';
 import { repoRoot, resultStamp } from '../paths';
 import type { Aggregated } from '../types';
 import {
@@ -285,7 +286,7 @@ export function registerBackToBackCommand(program: Command): void {
     .argument('<commit>', 'the reference commit (a worktree of it is prepared once per host)', parseCommit)
     .option('--steps <list>', 'grader,small,calibrate,overload (any of them, in this order)', parseSteps, parseSteps('grader,small,calibrate,overload'))
     .option('--presets <list>', 'presets, comma-separated (the first one is the overload step\'s)', parsePresets, parsePresets('naked-mon-zygote,msa-zygote-1-2'))
-    .option('--out <dir>', 'output folder (default results/back-to-back/<stamp>)')
+    .addOption(opt('out', { description: 'output folder (default results/back-to-back/<stamp>)' }))
     .option('--ref-dir <dir>', "the reference's worktree (default $SG_B2B_REF_DIR, else ~/.cache/shellgrade/back-to-back/<commit>)")
     .option('--ref-peaks <kdf1>/<own>', 'the reference\'s calibration steps, e.g. 4,8,16/2,4,8 (default: measured bounds of this host kind)')
     .option('--new-peaks <kdf1>/<own>', "this tree's calibration steps, e.g. 8,16,32/4,8,16")

@@ -157,7 +157,7 @@ export interface TrendOptions {
 
 /** The command a shell user types for the same table. */
 export function trendCommand(preset: string, o: TrendOptions): string {
-  return ['npm run bench -- trend', preset, ...(o.last && o.last !== DEFAULT_LAST ? ['--last', String(o.last)] : []), ...(o.profile ? ['--profile', o.profile] : [])].join(' ');
+  return ['npm run bench -- trend --variant', preset, ...(o.last && o.last !== DEFAULT_LAST ? ['--last', String(o.last)] : []), ...(o.profile ? ['--profile', o.profile] : [])].join(' ');
 }
 
 export function presetTrend(preset: string, o: TrendOptions = {}): Trend {

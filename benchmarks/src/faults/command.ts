@@ -1,16 +1,11 @@
 // `npm run bench -- faults ...`: the subcommand's flags (registered by cli.ts).
 import { Command, InvalidArgumentError } from 'commander';
+import { opt, positiveNumber as positive } from '../options';
 import { resultsDir } from '../paths';
 import { allFaults, faultListText } from './catalog';
 import { reattribute } from './reattribute';
 import { readFaultRuns, writeResilienceReport } from './resilience';
 import { runFaults } from './run-faults';
-
-function positive(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
-  return n;
-}
 
 function share(v: string): number {
   const n = Number(v);
@@ -38,19 +33,19 @@ export function registerFaultsCommand(program: Command): void {
   program
     .command('faults')
     .description('one fault per run in a fixed window of steady scenario-R load: RAC/EFR/KO causes before, during, after; time to first error and to recovery; the zero-loss audit -> results/<stamp>-<variant>-faults/faults.{md,json}')
-    .option('--variant <name>', 'variant preset (native, under pm2)')
+    .addOption(opt('variant', { description: 'variant preset (native, under pm2)' }))
     .option('--faults <list>', 'comma-separated fault names, <kind>:<role|server|hop> (see --list), or all: every one the variant has a target for')
     .option('--list', 'print the fault table and exit')
-    .option('--rate <it/s>', 'steady rate (iterations/s); default: --share of the sustainable rate', positive)
+    .addOption(opt('rate', { description: 'steady rate (iterations/s); default: --share of the sustainable rate' }))
     .option('--share <x>', 'share of the sustainable rate (--saturation, else the newest bench calibrate of the variant)', share, 0.6)
-    .option('--saturation <it/s>', 'the sustainable rate the share is taken of', positive)
+    .addOption(opt('saturation', { description: 'the sustainable rate the share is taken of' }))
     .option('--steady-s <s>', 'steady load before the fault (after the ramp)', positive, 30)
     .option('--fault-s <s>', 'the fault window', positive, 20)
     .option('--recovery-s <s>', 'the window after the undo in which recovery is looked for', positive, 60)
-    .option('--ramp-s <s>', 'ramp to the rate before the steady window', positive, 5)
+    .addOption(opt('rampS', { description: 'ramp to the rate before the steady window', default: 5 }))
     .option('--bucket-s <s>', 'bucket of the recovery series (p95 and KO per bucket)', positive, 5)
-    .option('--profile <name>', 'k6 profile the protocol comes from (pauses, students; its peak/ramp/hold are replaced)', 'short')
-    .option('--drain-timeout-s <s>', 'upper bound of the post-run drain before the audit', positive)
+    .addOption(opt('profile', { description: 'k6 profile the protocol comes from (pauses, students; its peak/ramp/hold are replaced)', default: 'short' }))
+    .addOption(opt('drainTimeoutS', { description: 'upper bound of the post-run drain before the audit' }))
     .action(async (f: FaultsFlags) => {
       if (f.list) {
         process.stdout.write(faultListText() + '\n');
@@ -79,12 +74,12 @@ export function registerFaultsCommand(program: Command): void {
   program
     .command('faults-table [dirs...]')
     .description('the resilience table across presets from bench faults runs (rows = faults, columns = variants; cells: lost, EFR during, recovery) -> resilience.{md,html}')
-    .option('--variants <list>', 'columns, in this order (default: every variant found)')
-    .option('--out <dir>', 'where resilience.md/.html go (default: the results folder)')
-    .action((dirs: string[], f: { variants?: string; out?: string }) => {
+    .addOption(opt('variants', { description: 'columns, in this order (default: every variant found)' }))
+    .addOption(opt('out', { description: 'where resilience.md/.html go (default: the results folder)' }))
+    .action((dirs: string[], f: { variants?: string[]; out?: string }) => {
       const runs = readFaultRuns(dirs.length ? dirs : [resultsDir()]);
       if (runs.length === 0) throw new InvalidArgumentError(`no faults.json under ${dirs.join(', ') || resultsDir()}`);
-      const out = writeResilienceReport(f.out ?? resultsDir(), runs, f.variants?.split(',').map((v) => v.trim()));
+      const out = writeResilienceReport(f.out ?? resultsDir(), runs, f.variants);
       process.stdout.write(`${out.markdown}\n${out.html}\n`);
     });
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // npm run bench -- findings --publish [dir] [--check] [--scorecard <dir>] [--docs <dir>]
-// npm run bench -- findings [--quick] [--dry-run] [--from [dir]] [--continue [dir] [--claims ids] [--rerun cells | --set-aside run-ids --because why]] [--rate <it/s>] [--seed <n>] [--out <dir>]
+// npm run bench -- findings [--quick] [--dry-run] [--evaluate [dir]] [--continue [dir] [--claims ids] [--rerun cells | --set-aside run-ids --because why]] [--saturation <it/s>] [--seed <n>] [--out <dir>]
 // (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
-import { Command, InvalidArgumentError } from 'commander';
-import { PLACEMENT_OPTIONS, placementRequest } from '../placement/options';
-import { TESTBED_OPTIONS, type Testbed } from '../placement/testbed';
+import { Command } from 'commander';
+import { commaList, opt, positiveNumber } from '../options';
+import { placementRequest } from '../placement/options';
+import type { Testbed } from '../placement/testbed';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
@@ -24,42 +25,34 @@ import { exclusive } from '../harness-lock';
 /** A scale model fits the plan's largest configuration: every cell's variant (a derived one counts as its base). */
 const planVariants = (p: FindingsPlan): string[] => p.cells.map((c) => c.derived?.from ?? c.variant);
 
-const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
-
-const positive = (v: string): number => {
-  const n = Number(v);
-  if (!(n > 0)) throw new InvalidArgumentError('a positive number');
-  return n;
-};
-
 /** The `findings` command, defined on `program` (a fresh Command or a parent's `command('findings')`). */
 export function defineFindingsCommand(program: Command): Command {
   return program
     .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
     .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 0.5× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
     .option('--smoke', 'naked-mon and msa-1-1 at 0.5× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
-    .option('--dry-run', 'print the plan (every cell × load × run, estimated duration) and run nothing')
-    .option('--from [dir]', 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)')
+    .addOption(opt('dryRun', { description: 'print the plan (every cell × load × run, estimated duration) and run nothing' }))
+    .addOption(opt('evaluate', { description: 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)' }))
     .option('--continue [dir]', 'add rounds to the run recorded in <dir> (default: the newest): cells the current claims read that it lacks, --rerun cells, comparisons still too wide; within --budget-min (default 60), then evaluate everything recorded')
-    .option('--claims <ids>', 'with --continue: only these claims\' comparisons keep cells running (comma-separated, e.g. v,RQ2)', list)
-    .option('--rerun <cells>', 'with --continue: set these cells\' runs aside (kept in the record as superseded) and run them again (comma-separated variant@level)', list)
-    .option('--set-aside <run-ids>', 'with --continue: take these runs out of their cells (kept in the record as superseded; comma-separated run ids)', list)
-    .option('--max-runs <n>', "with --continue: raise the stated maximum of runs a cell for this session (recorded), e.g. to the runs a verdict says would settle it", positive)
+    .option('--claims <ids>', 'with --continue: only these claims\' comparisons keep cells running (comma-separated, e.g. v,RQ2)', commaList)
+    .option('--rerun <cells>', 'with --continue: set these cells\' runs aside (kept in the record as superseded) and run them again (comma-separated variant@level)', commaList)
+    .option('--set-aside <run-ids>', 'with --continue: take these runs out of their cells (kept in the record as superseded; comma-separated run ids)', commaList)
+    .option('--max-runs <n>', "with --continue: raise the stated maximum of runs a cell for this session (recorded), e.g. to the runs a verdict says would settle it", positiveNumber)
     .option('--because <reason>', 'with --rerun or --set-aside: why the runs are set aside (recorded)')
-    .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration meeting the SLO)", positive)
-    .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
-    .option('--out <dir>', 'output folder (default: results/findings/<date>)')
+    .addOption(opt('saturation', { description: "naked-mon's sustainable rate, the loads' unit (default: its newest calibration meeting the SLO)" }))
+    .addOption(opt('seed'))
+    .addOption(opt('out', { description: 'output folder (default: results/findings/<date>)' }))
     .option('--publish [dir]', 'run nothing: write docs/findings (findings.md, methodology.md, the scorecard, the compact findings.json they are rendered from) and the README\'s findings section from the evaluated record in <dir> (default: the newest)')
     .option('--check', 'with --publish and no dir: regenerate docs/findings and the README section from docs/findings/findings.json and fail unless byte-identical')
     .option('--scorecard <dir>', 'with --publish: the reproduction (bench reproduce 000) whose scorecard.json to include (default: the newest; "none" for none)')
     .option('--docs <dir>', 'with --publish: the folder to write (default: docs/findings)')
-    .option('--budget-min <min>', "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)", positive)
-    .option(...PLACEMENT_OPTIONS.placement)
-    .option(...PLACEMENT_OPTIONS.clientCpus)
-    .option(...PLACEMENT_OPTIONS.sutCpus)
-    .option(...TESTBED_OPTIONS.testbed)
-    .option(...TESTBED_OPTIONS.scale)
-    .action(async (f: { publish?: string | true; check?: boolean; scorecard?: string; docs?: string; testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; from?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; rate?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .addOption(opt('budgetMin', { description: "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)" }))
+    .addOption(opt('placement'))
+    .addOption(opt('clientCpus'))
+    .addOption(opt('sutCpus'))
+    .addOption(opt('testbed'))
+    .addOption(opt('scale'))
+    .action(async (f: { publish?: string | true; check?: boolean; scorecard?: string; docs?: string; testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; evaluate?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; saturation?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
       if (f.publish) {
         const docsDir = f.docs ?? join(repoRoot(), 'docs', 'findings');
         const readme = join(repoRoot(), 'README.md');
@@ -76,8 +69,8 @@ export function defineFindingsCommand(program: Command): Command {
         process.stdout.write(files.join('\n') + '\n');
         return;
       }
-      if (f.from) {
-        const dir = f.from === true ? latestRecordDir() : f.from;
+      if (f.evaluate) {
+        const dir = f.evaluate === true ? latestRecordDir() : f.evaluate;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to evaluate');
         const record = readRecord(dir);
         const out = evaluateRecord({ ...findingsPlan(record.mode, { seed: record.seed, capacity: record.capacity }) }, record, f.out ?? dir);
@@ -108,7 +101,7 @@ export function defineFindingsCommand(program: Command): Command {
         findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
       // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
       // In the scale model the capacity is the model's: calibrated first under the same quotas (a calibration file does not record them).
-      const measured = f.rate !== undefined ? { rate: f.rate, source: '--rate' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
+      const measured = f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const plan = planFor(measured ?? (needsCapacity(PROTOCOLS[mode]) ? null : NOMINAL_CAPACITY));
       process.stdout.write(planText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);

@@ -28,7 +28,7 @@ export const CAPACITY_VARIANT = 'naked-mon';
 export interface Capacity {
   /** it/s (k6 arrival rate) naked-mon sustains within the SLO. */
   rate: number;
-  /** The calibration file, or "--rate" when given on the command line. */
+  /** The calibration file, or "--saturation" ("--rate" in records made before it was so named) when given on the command line. */
   source: string;
 }
 

@@ -1,6 +1,6 @@
 // What a findings run did (findings-runs.json beside the report): seed, capacity, the
 // paper-equivalent search, the order of every run, run ids per cell and the stopping states —
-// written after every run, so an interrupted run can still be evaluated (--from).
+// written after every run, so an interrupted run can still be evaluated (--evaluate).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from '../paths';
@@ -37,7 +37,7 @@ export interface FindingsRecord {
   continuations?: Continuation[];
   /** Runs taken out of their cell by a continuation (--rerun), kept here with the reason. */
   superseded?: { cell: string; runs: string[]; reason: string }[];
-  /** naked-mon's calibration this run made before its search, the machine having none (absent: the capacity came from an earlier calibration or --rate). */
+  /** naked-mon's calibration this run made before its search, the machine having none (absent: the capacity came from an earlier calibration or --saturation). */
   calibratedFirst?: CalibratedFirst;
   startedAt: string;
   endedAt: string | null;

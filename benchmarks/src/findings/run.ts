@@ -2,7 +2,7 @@
 // single runs — every cell still undecided once per round, in the seeded order (schedule.ts) —
 // until each comparison's interval is precise enough or the maximum (stats/stopping.ts). The
 // record (findings-runs.json: seed, capacity, search, order, run ids, stopping states) is written
-// after every run, so --from can evaluate a run that was stopped.
+// after every run, so --evaluate can judge a run that was stopped.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadVariant, mergeSpec, validateVariant } from '@shellgrade/variant';
@@ -100,7 +100,7 @@ export function runFindings(plan: FindingsPlan, dir: string, placement?: Placeme
 }
 
 async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: PlacementRequest, calibratedFirst?: CalibratedFirst): Promise<FindingsRecord> {
-  if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate <it/s>');
+  if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --saturation <it/s>');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
   const rate = plan.capacity.rate;

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // npm run bench -- models <demands|predict|compare|saturation> ...   (see benchmarks/README.md, "Queueing models")
 // `npm run models -- ...` is the same command (this file run on its own: the same registration).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { opt, positiveNumber } from '../options';
 import { loadVariant } from '@shellgrade/variant';
 import { resultStamp, resultsDir } from '../paths';
 import { loadProfile } from '../profiles';
@@ -12,22 +13,20 @@ import { agreementMarkdown, agreementOver } from './agreement';
 import { compare, comparisonMarkdown, type Comparison } from './compare';
 import { measureDemands, readMeta, readRuns } from './demands';
 import { measuredFromRuns, readK6Metrics } from './measured';
-import { CPU_MODELS, predictSaturation, predictVariant, type CpuModel } from './predict';
+import { predictSaturation, predictVariant, type CpuModel } from './predict';
 import { DEFAULT_SLO_P95_MS, demandsFor, readCalibration, saturationAgreement, saturationMarkdown, saturationRow } from './saturation';
 import { runSpec } from './run-spec';
 
-function positiveNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`"${v}" must be a positive number`);
-  return n;
+/** A run named by its id under results/, or by its folder. */
+function runFolder(run: string): string {
+  return existsSync(run) ? run : join(resultsDir(), run);
 }
 
-function cpuModel(v: string): CpuModel {
-  if (!(CPU_MODELS as readonly string[]).includes(v)) throw new InvalidArgumentError(`"${v}" is not a CPU model (${CPU_MODELS.join(' | ')})`);
-  return v as CpuModel;
+/** --demands where one run gives them. */
+function oneDemandsRun(demands: string[] | undefined): string | undefined {
+  if (demands && demands.length > 1) throw new InvalidArgumentError(`one --demands run here, got ${demands.length}`);
+  return demands?.[0];
 }
-
-const CPU_MODEL_HELP = 'shared: stations wait for the shared cores (two-level model); bound: stations alone, the cores only as a bound';
 
 function required(value: string | undefined, what: string): string {
   if (!value) throw new InvalidArgumentError(`expected ${what}`);
@@ -65,26 +64,26 @@ export function defineModelsCommand(program: Command): Command {
     .command('demands')
     .description('CPU-s per iteration of scenario R, per component and request class, measured by a finished run (JSON)')
     .argument('[run-folder]', 'a finished results/<run-id> folder')
-    .option('--run <run-folder>', 'the same, as an option')
-    .option('--out <file>', 'write the demands here (default: stdout)')
-    .action((dir: string | undefined, o: { run?: string; out?: string }) => write(o.out, measureDemands(required(dir ?? o.run, 'a run folder'))));
+    .addOption(opt('run', { description: 'the same, as an option: results/<run-id> or its folder' }))
+    .addOption(opt('outFile', { description: 'write the demands here (default: stdout)' }))
+    .action((dir: string | undefined, o: { run?: string; outFile?: string }) => write(o.outFile, measureDemands(dir ?? runFolder(required(o.run, 'a run folder')))));
 
   program
     .command('predict')
     .description("a variant's queueing-network prediction at a rate: saturation rate, bottleneck, utilisations, response times (JSON)")
     .argument('[variant]', 'preset name (infra/variants) or spec file')
-    .option('--variant <name>', 'the same, as an option')
-    .requiredOption('--demands <run-folder>', 'run folder whose measured CPU gives the service demands')
-    .option('--rate <it/s>', 'offered iterations of scenario R per second', positiveNumber)
-    .option('--profile <name>', "use the profile's peak as the rate", 'small')
+    .addOption(opt('variant', { description: 'the same, as an option' }))
+    .addOption(opt('demands', { mandatory: true }))
+    .addOption(opt('rate'))
+    .addOption(opt('profile', { description: "use the profile's peak as the rate", default: 'small' }))
     .option('--cores <n>', 'CPU cores of the machine (default: this one)', positiveNumber)
-    .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
-    .option('--out <file>', 'write the prediction here; - for stdout (default: results/models/predict-<variant>-<rate>.json)')
-    .action((variant: string | undefined, o: { variant?: string; demands: string; rate?: number; profile: string; cores?: number; cpuModel: CpuModel; out?: string }) => {
+    .addOption(opt('cpuModel', { default: 'shared' }))
+    .addOption(opt('outFile', { description: 'write the prediction here; - for stdout (default: results/models/predict-<variant>-<rate>.json)' }))
+    .action((variant: string | undefined, o: { variant?: string; demands: string[]; rate?: number; profile: string; cores?: number; cpuModel: CpuModel; outFile?: string }) => {
       const rate = o.rate ?? loadProfile(o.profile).peak;
       const spec = loadVariant(required(variant ?? o.variant, 'a variant'));
-      const prediction = predictVariant(spec, measureDemands(o.demands), rate, o.cores ?? cpus().length, o.cpuModel);
-      const out = o.out ?? join(resultsDir(), 'models', `predict-${spec.name}-${rate}.json`);
+      const prediction = predictVariant(spec, measureDemands(oneDemandsRun(o.demands)!), rate, o.cores ?? cpus().length, o.cpuModel);
+      const out = o.outFile ?? join(resultsDir(), 'models', `predict-${spec.name}-${rate}.json`);
       if (out !== '-') mkdirSync(dirname(out), { recursive: true });
       write(out === '-' ? undefined : out, prediction);
     });
@@ -93,30 +92,30 @@ export function defineModelsCommand(program: Command): Command {
     .command('compare')
     .description('prediction next to measurement for run folders; with several, the agreement over the set (Spearman ρ, MAE, normalised MAE)')
     .argument('<run-folders...>', 'measured run folders; with more than one, the agreement over the set')
-    .option('--demands <run-folder>', 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)')
+    .addOption(opt('demands', { description: 'demands from this run for every variant (default: each run its own, which makes CPU rows fit by construction)' }))
     .option('--per-run', 'one comparison per valid run instead of their mean (run-to-run noise stays visible)')
-    .option('--cpu-model <model>', CPU_MODEL_HELP, cpuModel, 'shared')
-    .option('--out <file>', 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)')
-    .action((dirs: string[], o: { demands?: string; perRun?: boolean; cpuModel: CpuModel; out?: string }) => {
-      const comparisons = dirs.flatMap((dir) => compareRuns(dir, o.demands, o.perRun ?? false, o.cpuModel));
+    .addOption(opt('cpuModel', { default: 'shared' }))
+    .addOption(opt('outFile', { description: 'write the comparison JSON (default: <run-folder>/model-compare.json for one run)' }))
+    .action((dirs: string[], o: { demands?: string[]; perRun?: boolean; cpuModel: CpuModel; outFile?: string }) => {
+      const comparisons = dirs.flatMap((dir) => compareRuns(dir, oneDemandsRun(o.demands), o.perRun ?? false, o.cpuModel));
       for (const c of comparisons) process.stdout.write(comparisonMarkdown(c) + '\n');
       if (comparisons.length === 1) {
-        write(o.out ?? join(dirs[0], 'model-compare.json'), comparisons[0]);
+        write(o.outFile ?? join(dirs[0], 'model-compare.json'), comparisons[0]);
         return;
       }
       const agreement = agreementOver(comparisons);
       process.stdout.write(`### Agreement over ${comparisons.length} runs\n\n${agreementMarkdown(agreement)}`);
-      if (o.out) write(o.out, { schema: 'shellgrade.model-agreement/1', comparisons, agreement });
+      if (o.outFile) write(o.outFile, { schema: 'shellgrade.model-agreement/1', comparisons, agreement });
     });
 
   program
     .command('saturation')
     .description("predicted vs measured saturation rate over presets, from `bench calibrate` files (Spearman ρ of the ranking, normalised MAE of SPS/s at the steps)")
     .argument('<calibration-files...>', 'results/<stamp>-<variant>-calibration.json, one per preset')
-    .option('--demands <run-folders...>', "predict every preset from these runs' demands, each from the run of its own topology (default: the prediction each calibration recorded with --from-model)")
+    .addOption(opt('demands', { description: "predict every preset from these runs' demands (repeat --demands per run), each from the run of its own topology (default: the prediction each calibration recorded with --from-model)" }))
     .option('--slo-p95-ms <ms>', `a step counts as sustained only with SPS p95 within this (0: the calibration's keep-up test alone)`, Number, DEFAULT_SLO_P95_MS)
-    .option('--out <file>', 'write the agreement JSON (default: results/models/saturation-<stamp>.json)')
-    .action((files: string[], o: { demands?: string[]; sloP95Ms: number; out?: string }) => {
+    .addOption(opt('outFile', { description: 'write the agreement JSON (default: results/models/saturation-<stamp>.json)' }))
+    .action((files: string[], o: { demands?: string[]; sloP95Ms: number; outFile?: string }) => {
       const demandRuns = (o.demands ?? []).map((dir) => ({ dir, topology: readMeta(dir).topology }));
       const rows = files.map((file) => {
         const c = readCalibration(file);
@@ -126,7 +125,7 @@ export function defineModelsCommand(program: Command): Command {
       });
       const result = saturationAgreement(rows);
       process.stdout.write(saturationMarkdown(result));
-      const out = o.out ?? join(resultsDir(), 'models', `saturation-${resultStamp()}.json`);
+      const out = o.outFile ?? join(resultsDir(), 'models', `saturation-${resultStamp()}.json`);
       mkdirSync(dirname(out), { recursive: true });
       write(out, result);
     });

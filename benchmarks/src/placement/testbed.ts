@@ -1,7 +1,6 @@
 // Which testbed a test runs on: `unscaled` (the processes share the system's CPUs as they come) or
 // `scaled` (the scale model: a CPU quota of one paper CPU × s per container, scale-model.ts). The
 // plan is recorded in every manifest and meta.json beside the placement; pure but for the defaults.
-import { InvalidArgumentError } from 'commander';
 import { configurationsOf, scaleModelFor, scaleModelText, type Configuration, type ScaleModel } from './scale-model';
 import { CpuQuotaGroups, type CpuQuotaDetection, type Throttling } from './cpu-quota';
 
@@ -32,26 +31,6 @@ export type TestbedRecord = TestbedPlan & {
   /** Per measured run: cpu.stat deltas by group ('*': the whole system under test). */
   throttling?: { run: number; byGroup: Record<string, Throttling> }[];
 };
-
-export const TESTBED_OPTIONS = {
-  testbed: [
-    '--testbed <unscaled|scaled>',
-    'unscaled (default): the processes share the CPUs of the system under test; scaled: the scale model — each replica (with its sandboxes), PostgreSQL, HAProxy, Redis, the broker gets one paper CPU × s of CFS quota, s fitting the largest configuration to those CPUs (DESIGN §11)',
-    (v: string): Testbed => {
-      if (!(TESTBEDS as readonly string[]).includes(v)) throw new InvalidArgumentError('must be unscaled or scaled');
-      return v as Testbed;
-    },
-  ],
-  scale: [
-    '--scale <s>',
-    'with --testbed scaled: the scale factor s in (0, 1] instead of the one fitting the plan (runs compared across plans)',
-    (v: string): number => {
-      const n = Number(v);
-      if (!(n > 0 && n <= 1)) throw new InvalidArgumentError('a number in (0, 1]');
-      return n;
-    },
-  ],
-} as const;
 
 /**
  * The testbed of one test. A scaled testbed that the machine cannot make (no writable cpu

@@ -1,10 +1,11 @@
-// npm run bench -- reproduce 000 [--dry-run] [--runs <n ≥ 3>] [--budget-min <min>] [--only <labels|presets>] [--rate <it/s>] [--multiple <m>] [--seed <n>] [--out <dir>] [--from [dir]] [--testbed scaled]
+// npm run bench -- reproduce 000 [--dry-run] [--runs <n ≥ 3>] [--budget-min <min>] [--only <labels|presets>] [--saturation <it/s>] [--multiple <m>] [--seed <n>] [--out <dir>] [--evaluate [dir]] [--testbed scaled]
 // Paper 000's Tables I–II configurations at the paper-equivalent load -> results/reproduce/<date>/scorecard.{md,html,json}.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import { PLACEMENT_OPTIONS, placementRequest } from '../placement/options';
-import { TESTBED_OPTIONS, type Testbed } from '../placement/testbed';
+import type { Command } from 'commander';
+import { commaList, opt, positiveNumber } from '../options';
+import { placementRequest } from '../placement/options';
+import type { Testbed } from '../placement/testbed';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
@@ -22,12 +23,6 @@ import { runReproduction } from './run';
 import { buildScorecard, type Scorecard } from './scorecard';
 import { scorecardHtml, scorecardMarkdown } from './page';
 
-const positive = (v: string): number => {
-  const n = Number(v);
-  if (!(n > 0)) throw new InvalidArgumentError('a positive number');
-  return n;
-};
-const list = (v: string): string[] => v.split(',').map((x) => x.trim()).filter(Boolean);
 
 
 /** The scorecard of a recorded reproduction (its runs read from results/), written beside the record. */
@@ -59,11 +54,11 @@ interface Flags {
   runs?: number;
   budgetMin?: number;
   only?: string[];
-  rate?: number;
+  saturation?: number;
   multiple?: number;
   seed?: number;
   out?: string;
-  from?: string | true;
+  evaluate?: string | true;
   testbed?: Testbed;
   scale?: number;
   placement?: 'on' | 'off';
@@ -76,24 +71,24 @@ export function registerReproduceCommand(parent: Command): Command {
     .command('reproduce')
     .argument('<paper>', 'the paper whose tables to reproduce: 000')
     .description("every configuration of paper 000's Tables I–II a preset stands for, at the paper-equivalent load, ≥ 3 interleaved runs each; per configuration our figures beside the paper's, Spearman's ρ of the rankings with its interval, Table III's memory ranking")
-    .option('--dry-run', 'print the plan (configurations, runs in their seeded order, planned wall time against the budget) and run nothing')
-    .option('--runs <n>', 'runs a configuration (at least 3; rounds past 3 only while they fit the budget)', positive)
-    .option('--budget-min <min>', 'time budget, minutes (default 300): the plan refuses to start past it; rounds past 3 start only if they fit at the measured pace', positive)
-    .option('--only <configurations>', 'only these configurations (paper labels such as "MON×4" or preset names, comma-separated)', list)
-    .option('--rate <it/s>', "naked-mon's sustainable rate (default: its newest calibration on this boot)", positive)
-    .option('--multiple <m>', 'the paper-equivalent load as a multiple of the rate, instead of searching it', positive)
-    .option('--seed <n>', 'seed of the run order (default: from the clock; recorded)', positive)
-    .option('--out <dir>', 'output folder (default: results/reproduce/<date>)')
-    .option('--from [dir]', 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)')
-    .option(...TESTBED_OPTIONS.testbed)
-    .option(...TESTBED_OPTIONS.scale)
-    .option(...PLACEMENT_OPTIONS.placement)
-    .option(...PLACEMENT_OPTIONS.clientCpus)
-    .option(...PLACEMENT_OPTIONS.sutCpus)
+    .addOption(opt('dryRun', { description: 'print the plan (configurations, runs in their seeded order, planned wall time against the budget) and run nothing' }))
+    .addOption(opt('runs', { description: 'runs a configuration (at least 3; rounds past 3 only while they fit the budget)' }))
+    .addOption(opt('budgetMin', { description: 'time budget, minutes (default 300): the plan refuses to start past it; rounds past 3 start only if they fit at the measured pace' }))
+    .option('--only <configurations>', 'only these configurations (paper labels such as "MON×4" or preset names, comma-separated)', commaList)
+    .addOption(opt('saturation', { description: "naked-mon's sustainable rate, the load's unit (default: its newest calibration on this boot)" }))
+    .option('--multiple <m>', 'the paper-equivalent load as a multiple of the sustainable rate, instead of searching it', positiveNumber)
+    .addOption(opt('seed'))
+    .addOption(opt('out', { description: 'output folder (default: results/reproduce/<date>)' }))
+    .addOption(opt('evaluate', { description: 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)' }))
+    .addOption(opt('testbed'))
+    .addOption(opt('scale'))
+    .addOption(opt('placement'))
+    .addOption(opt('clientCpus'))
+    .addOption(opt('sutCpus'))
     .action(async (paper: string, f: Flags) => {
       if (paper !== '000') throw new Error(`reproduce ${paper}: only paper 000's tables are transcribed (benchmarks/src/reproduce/paper-000.ts)`);
-      if (f.from) {
-        const dir = f.from === true ? latestReproduceDir() : f.from;
+      if (f.evaluate) {
+        const dir = f.evaluate === true ? latestReproduceDir() : f.evaluate;
         if (!dir) throw new Error('no results/reproduce/*/reproduce-runs.json to score');
         const s = scoreRecord(dir);
         process.stdout.write(scorecardMarkdown(s));
@@ -107,7 +102,7 @@ export function registerReproduceCommand(parent: Command): Command {
         return reproducePlan({ runs: f.runs, testbed: f.testbed, capacity, paperStart: start, multipleGiven: f.multiple !== undefined, seed, budgetMin: f.budgetMin, only: f.only, coverage });
       };
       // In the scale model the capacity is the model's: calibrated first under the same quotas (a calibration file does not record them).
-      const plan = planFor(f.rate !== undefined ? { rate: f.rate, source: '--rate' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
+      const plan = planFor(f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
       process.stdout.write(reproducePlanText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placement ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
       if (f.dryRun) return;

@@ -1,6 +1,6 @@
 // What a reproduction did (reproduce-runs.json beside its scorecard): plan, capacity, the
 // paper-equivalent search, the order of every run and the run ids per configuration — written
-// after every run, so an interrupted reproduction can still be scored (--from).
+// after every run, so an interrupted reproduction can still be scored (--evaluate).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resultsDir } from '../paths';

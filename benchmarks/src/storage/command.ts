@@ -1,6 +1,7 @@
 // `npm run bench -- storage-growth ...`: the storage micro-benchmark's flags (registered by cli.ts).
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { opt } from '../options';
 import { repoRoot } from '../paths';
 import { run } from '../shell';
 import { runStorageBenchToFiles, STORAGE_BENCH_LIMITS } from './storage-growth-bench';
@@ -19,7 +20,7 @@ export function registerStorageGrowthCommand(program: Command): Command {
     .description('archive storage micro-benchmark: postgres bytea vs MinIO put/get latency and database growth per 1,000 submissions, on private databases and a private bucket (brings postgres and minio up) -> <out>/latest.{json,md}')
     .option('--count <n>', 'productions per storage', intIn(STORAGE_BENCH_LIMITS.count), 1000)
     .option('--archive-bytes <n>', 'size of each archive in bytes', intIn(STORAGE_BENCH_LIMITS.archiveBytes), 1024)
-    .option('--out <dir>', 'output folder', 'results/storage')
+    .addOption(opt('out', { default: 'results/storage' }))
     .action(async (f: { count: number; archiveBytes: number; out: string }) => {
       await run('bash', [join(repoRoot(), 'infra', 'bin', 'servers'), 'up', 'postgres', 'minio']);
       process.stdout.write((await runStorageBenchToFiles(f)) + '\n');

@@ -49,7 +49,7 @@ describe('bench trend', () => {
     expect(second!.cpuSPerIteration).toBeGreaterThan(0);
     expect(third).toMatchObject({ profile: 'short', valid: true, invalidReasons: [], koShare: 0.1 });
     expect(t.leftOut).toEqual([{ runId: '20261105T000000Z-naked-mon-fault-kill-one-monolith', reason: expect.stringMatching(/not a plain test of the small profile/) }]);
-    expect(t.command).toBe('npm run bench -- trend naked-mon --last 2');
+    expect(t.command).toBe('npm run bench -- trend --variant naked-mon --last 2');
     expect(presetTrend('naked-mon', { root, profile: 'short' }).points.map((p) => p.runId)).toEqual(['20261103T000000Z-naked-mon-short']);
   });
 

@@ -97,7 +97,7 @@ function FindingsView({ r }: { r: FindingsReport }) {
         </dd>
       </dl>
       {r.results === null ? (
-        <p>Not evaluated yet: findings.json is missing (the run stopped before its evaluation; npm run findings -- --from evaluates it).</p>
+        <p>Not evaluated yet: findings.json is missing (the run stopped before its evaluation; npm run findings -- --evaluate evaluates it).</p>
       ) : (
         r.results.map((f) => <FindingCard key={f.claim.id} f={f} report={r} />)
       )}
