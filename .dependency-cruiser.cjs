@@ -9,7 +9,7 @@
  *                                        → adapters, domain
  *                inside them, by side of the hexagon (issue 32 item 2):
  *                  inbound      libs/{api,gateway,grpc-edge,http}     controllers, HTTP/gRPC edge
- *                  application  libs/{dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
+ *                  application  libs/{application,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
  *                                                                     use cases and the ports they own; the
  *                                                                     dispatch libs one concern each, apart
  *                  outbound     libs/{persistence,sql-transaction,storage,cache,grading,telemetry,service-clients}, brokers/*
@@ -38,7 +38,7 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|event-loop-pressure|refusal|pipeline-filters|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|application|event-loop-pressure|refusal|pipeline-filters|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
 // What was libs/dispatch, split by concern (issue 32 item 2): each depends on the domain only, admission also on
 // refusal (dispatch-concerns-apart, admission-only-to-refusal).
 const DISPATCH_CONCERNS = '^libs/(dispatch|admission|event-loop-pressure|refusal|pipeline-filters)/src/';
@@ -162,6 +162,14 @@ module.exports = {
       comment: 'The queue dispatch is what every broker shares: it names no broker adapter and no broker client package (they are its transports\'), so a third broker is a transport, not a copy.',
       from: { path: '^brokers/queue/src/' },
       to: { path: [BROKER_TRANSPORTS, BROKER_DRIVERS] },
+    },
+    {
+      name: 'no-controller-to-controller-or-repository',
+      severity: 'error',
+      comment:
+        'A controller parses, calls a use case (libs/application, or a domain or application port) and renders a view: it never borrows another controller (what two share lives in a file of its own) nor holds a repository implementation or its caching decorator.',
+      from: { path: '^libs/api/src/(.+)\\.controller\\.ts$' },
+      to: { path: ['\\.controller\\.ts$', '^libs/(persistence|cache|service-clients)/src/'], pathNot: '^libs/api/src/$1\\.controller\\.ts$' },
     },
     {
       name: 'no-outbound-to-inbound',

@@ -48,6 +48,22 @@ const runtimeLayers = layers.map((c) =>
 // k6's own modules (plain JS run by k6, not a project) are unit-tested from Jest by path.
 const boundaries = (depConstraints) => ['error', { allow: ['../../k6/lib/*', '../../../k6/lib/*'], depConstraints }];
 
+// Inbound code names libs/auth's ports, never its token, session, counter or hashing classes (below).
+const inboundAuthPaths = [
+  {
+    name: '@shellgrade/auth',
+    importNames: ['AuthService', 'TokenService', 'IdentityAssertions', 'SessionFamilies', 'TokenVersions', 'AccessTokenAuthenticator', 'GatewayAssertionAuthenticator'],
+    allowTypeImports: true,
+    message: 'inbound code goes through a libs/auth port (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), not its token or session classes (issue 32 item 2).',
+  },
+  {
+    name: '@shellgrade/auth',
+    importNames: ['RateLimits', 'KdfSecretHashing', 'hashPassword', 'verifyPassword', 'hashEnrolmentKey', 'verifyEnrolmentKey'],
+    allowTypeImports: true,
+    message: 'inbound code counts attempts through ATTEMPT_LIMITS and hashes secrets through SECRET_HASHING (libs/auth ports), so the counters and the KDF cost stay the wiring\'s choice (issue 32 item 2).',
+  },
+];
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', 'apps/web/src/api-types.generated.ts', 'run/**', 'tools/**', 'results/**', '.nx/**', 'k6/**', 'benchmarks/*.js', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -78,19 +94,28 @@ export default [
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
+        { paths: inboundAuthPaths },
+      ],
+    },
+  },
+  {
+    // Controllers parse -> call -> view: a CRUD or trial controller reaches the catalogue through a
+    // use case of libs/application, never a repository port (or the grader) itself, so a rule such as
+    // "invalidate the cache on write" or "who may enrol" has one home. Held by test/inbound-imports.spec.ts.
+    files: ['libs/api/src/admin/**/*.controller.ts', 'libs/api/src/exercise-trial.controller.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
         {
           paths: [
+            ...inboundAuthPaths,
             {
-              name: '@shellgrade/auth',
-              importNames: ['AuthService', 'TokenService', 'IdentityAssertions', 'SessionFamilies', 'TokenVersions', 'AccessTokenAuthenticator', 'GatewayAssertionAuthenticator'],
-              allowTypeImports: true,
-              message: 'inbound code goes through a libs/auth port (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), not its token or session classes (issue 32 item 2).',
-            },
-            {
-              name: '@shellgrade/auth',
-              importNames: ['RateLimits', 'KdfSecretHashing', 'hashPassword', 'verifyPassword', 'hashEnrolmentKey', 'verifyEnrolmentKey'],
-              allowTypeImports: true,
-              message: 'inbound code counts attempts through ATTEMPT_LIMITS and hashes secrets through SECRET_HASHING (libs/auth ports), so the counters and the KDF cost stay the wiring\'s choice (issue 32 item 2).',
+              name: '@shellgrade/domain',
+              importNames: [
+                'USER_REPOSITORY', 'EXERCISE_REPOSITORY', 'SEQUENCE_REPOSITORY', 'SESSION_REPOSITORY', 'ENROLMENT_REPOSITORY', 'STATEMENT_REPOSITORY',
+                'PRODUCTION_LISTING', 'STORED_SESSION_PRODUCTIONS', 'SUBMISSION_CONTEXT_INVALIDATION', 'GRADER', 'ARCHIVE_VALIDATOR',
+              ],
+              message: 'a controller parses, calls a use case of libs/application and renders its view: the repositories (and the grader) are the use case\'s.',
             },
           ],
         },

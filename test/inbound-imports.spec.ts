@@ -45,4 +45,14 @@ describe('inbound code reaches libs/auth through its ports (issue 32 item 2)', (
     expect(restrictedImports(ports, CONTROLLER)).toEqual([]);
     expect(restrictedImports(`import { RateLimits, hashPassword } from '@shellgrade/auth';\nexport const x = [RateLimits, hashPassword];\n`, 'libs/api/test/probe.spec.ts')).toEqual([]);
   });
+
+  it('refuses a CRUD or trial controller that names a repository port or the grader: it calls a use case of libs/application', () => {
+    const probe = `import { EXERCISE_REPOSITORY, GRADER, notFound } from '@shellgrade/domain';\nimport { ManageExercises } from '@shellgrade/application';\nexport const x = [EXERCISE_REPOSITORY, GRADER, notFound, ManageExercises];\n`;
+    const messages = restrictedImports(probe, CONTROLLER);
+    expect(messages).toHaveLength(2);
+    for (const m of messages) expect(m).toContain('libs/application');
+    expect(restrictedImports(probe, 'libs/api/src/exercise-trial.controller.ts')).toHaveLength(2);
+    // The auth ports rule still holds in these files.
+    expect(restrictedImports(`import { RateLimits } from '@shellgrade/auth';\nexport const x = RateLimits;\n`, CONTROLLER)).toHaveLength(1);
+  });
 });

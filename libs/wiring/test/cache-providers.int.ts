@@ -29,10 +29,41 @@ import {
 } from '@shellgrade/cache';
 import { PgEnrolmentRepository, PgExerciseRepository, PgProductionRepository, PgStatementRepository, PgSubmissionContextReader } from '@shellgrade/persistence';
 import { Redis } from 'ioredis';
-// The cache's own integration kit: a seeded database and the shared Redis, a port nothing listens on.
-import { COMMAND_TIMEOUT_MS, REDIS_URL, seededDatabase, type SeededDatabase } from '../../cache/test/support/real-servers';
-import { closedPort } from '../../cache/test/support/tcp-proxy';
+import { createServer } from 'node:net';
+import { createPool } from '@shellgrade/persistence';
+import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
+import { seed, type SeedResult } from '@shellgrade/admin-cli/seed';
+// Tests take the servers' addresses from the spec library, as the services do.
+import { loadConnections } from '@shellgrade/variant';
 import { type CacheKind, databaseProviders, directSubmissionContextProviders, redisSubmissionContextProviders } from '../src/cache';
+
+/** The command timeout these tests run the cache with (the spec's default, cacheCommandTimeoutMs). */
+const COMMAND_TIMEOUT_MS = 100;
+const REDIS_URL = loadConnections({ REDIS_URL: process.env.REDIS_URL }).REDIS_URL;
+const catalog = [{ slug: 'paper-scripts', name: 'Paper', statementHtml: '<p>paper</p>', questionArchive: Buffer.from([1, 2]), graderScript: 'g', locale: 'en', skills: [] }];
+
+interface SeededDatabase {
+  db: TestDatabase;
+  seeded: SeedResult;
+  close(): Promise<void>;
+}
+
+async function seededDatabase(students: number): Promise<SeededDatabase> {
+  const db = await createTestDatabase();
+  const pool = createPool({ databaseUrl: db.url, size: 2, idleTimeoutMs: 30_000 });
+  const seeded = await seed(pool, { students, teachers: 1, catalog, kdfCost: 4 });
+  await pool.end();
+  return { db, seeded, close: () => db.drop() };
+}
+
+/** A loopback port nothing listens on (Redis down). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 /**
  * The module uses REDIS_URL as configured (no key prefix), so this file keeps its keys in a
