@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench -- <run|matrix|report|compare|replay|faults|main|models|findings|traces|storage-growth|...> ...   (see benchmarks/README.md)
+// npm run bench -- <run|matrix|report|compare|replay|faults|main|models|findings|traces|storage-growth|grader|...> ...   (see benchmarks/README.md)
 // The one front door of the research tools: `npm run models|findings|traces` run the same registrations on their own.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ import { registerStorageGrowthCommand } from './storage/command';
 import { mainJob } from './main-job';
 import { registerBackToBackCommand } from './back-to-back/run';
 import { registerPgStatementsCommand } from './pg-statements';
+import { registerGraderCommand } from './grader/command';
 
 interface CommonFlags {
   profile: string;
@@ -331,6 +332,7 @@ registerTracesCommand(program);
 registerStorageGrowthCommand(program);
 registerBackToBackCommand(program);
 registerPgStatementsCommand(program);
+registerGraderCommand(program);
 
 if (require.main === module) {
   program.parseAsync(process.argv).catch((err: unknown) => {

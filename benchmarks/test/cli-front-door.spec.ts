@@ -1,4 +1,4 @@
-// Issue 32 item 3: one front door for research. `bench` carries every research command
+// One front door for research. `bench` carries every research command
 // (models, findings, traces and the storage micro-benchmark included), each with a real --help,
 // and refuses a wrong option with a clear message. Built from the very program cli.ts parses.
 import { Command, CommanderError, type Option } from 'commander';
@@ -9,9 +9,10 @@ import { defineFindingsCommand } from '../src/findings/cli';
 
 /** The command tree, path by path: dropping a registration makes this red. */
 const TREE: Record<string, string[]> = {
-  bench: ['run', 'matrix', 'calibrate', 'report', 'compare', 'trend', 'replay', 'sweep', 'paper001', 'mix', 'reanalyse', 'main', 'faults', 'faults-table', 'models', 'findings', 'traces', 'storage-growth'],
+  bench: ['run', 'matrix', 'calibrate', 'report', 'compare', 'trend', 'replay', 'sweep', 'paper001', 'mix', 'reanalyse', 'main', 'faults', 'faults-table', 'models', 'findings', 'traces', 'storage-growth', 'back-to-back', 'pg-statements', 'grader'],
   'bench models': ['demands', 'predict', 'compare', 'saturation'],
   'bench traces': ['attribute', 'overhead'],
+  'bench grader': ['baseline', 'cpu', 'profile'],
 };
 
 /** `traces <run-id>`'s refusal of an option in place of the run id is its action's own (it never runs one). */

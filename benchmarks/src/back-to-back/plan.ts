@@ -1,6 +1,6 @@
 // What `bench back-to-back <commit>` runs, as data: its options, the steps, the bench arguments of
 // each side's commands and the run ids they are recorded under. Pure, so the unit tests hold the
-// commands to what the bash script (benchmarks/back-to-back/run.sh, now a wrapper) ran.
+// commands to what the bash script it replaced ran.
 
 export const STEPS = ['grader', 'small', 'calibrate', 'overload'] as const;
 export type Step = (typeof STEPS)[number];
@@ -101,6 +101,17 @@ export function overloadArgs(preset: string, rate: number, runId: string): strin
   return ['run', '--variant', preset, '--profile', 'students', '--peak', String(2 * rate), '--runs', '1', ...sideArgs('new'), '--run-id', runId];
 }
 
-/** The grader step's command in a side's tree: CPU ms per grading, zygote and async, 300 gradings. */
-export const GRADER_COMMAND = ['bash', 'benchmarks/grader-baseline/cpu.sh', '--modes', 'zygote,async', '--gradings', '300'];
+/** The grader step's measurement: CPU ms per grading, zygote and async, 300 gradings. */
+export const GRADER_ARGS = ['--modes', 'zygote,async', '--gradings', '300'];
+
+/**
+ * The grader step's command in a side's tree: `bench grader cpu` where the harness has it, else
+ * the script that came before it (a reference predating both is given that script: portCpuTool).
+ */
+export function graderCommand(benchHasGraderCpu: boolean): string[] {
+  return benchHasGraderCpu ? ['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', ...GRADER_ARGS] : ['bash', 'benchmarks/grader-baseline/cpu.sh', ...GRADER_ARGS];
+}
+
+/** The last commit holding benchmarks/grader-baseline/cpu.sh and cpu-per-grading.ts, which an older reference is given. */
+export const CPU_SCRIPT_COMMIT = '022e2ce';
 export const GRADER_ROUNDS = 3;

@@ -2,7 +2,7 @@
 // a git worktree prepared once per host) and of this tree, interleaved config by config on one
 // host so its drift falls on both sides alike. Hosts of this kind differ up to 2x in speed: only
 // the ratios of one comparison count. Steps (plan.ts has their commands):
-//   grader     CPU ms per grading (cpu.sh, zygote and async), three alternating rounds a side
+//   grader     CPU ms per grading (bench grader cpu, zygote and async), three alternating rounds a side
 //   small      bench run --profile small (3 runs) of each preset at kdf cost 1 and its own:
 //              CPU per iteration per process group
 //   calibrate  each preset's sustainable rate at both costs under the original's client (profile
@@ -21,7 +21,7 @@ import { opt } from '../options';
 import { repoRoot, resultStamp } from '../paths';
 import type { Aggregated } from '../types';
 import {
-  b2bRunId, COSTS, DEFAULT_PEAKS, GRADER_COMMAND, GRADER_ROUNDS, overloadArgs, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
+  b2bRunId, COSTS, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_ROUNDS, graderCommand, overloadArgs, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
   type BackToBackOptions, type Cost, type Side,
 } from './plan';
 import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown, type BackToBackSummary, type CalibrationResult, type ProbeResult } from './report';
@@ -140,14 +140,21 @@ function portClient(s: Session): void {
   s.summary.notes.push(`the reference predates the original's client: it ran this tree's k6 client (${files.length} files ported); its harness has no --warm-up never, so it warmed up before its first probe of each calibration`);
 }
 
+/** The reference's harness has `bench grader cpu` (else it measures with the script before it). */
+const refHasGraderCpu = (s: Session): boolean => git(['cat-file', '-e', 'HEAD:benchmarks/src/grader/cpu-per-grading.ts'], s.o.refDir).ok;
+
 /**
- * CPU per grading (benchmarks/grader-baseline/cpu.sh) in the reference too: a reference that
- * predates cpu-per-grading.ts gets this tree's copy compiled against its grader (its baseline
- * loop then lived in libs/admin-cli). Ported again at every run.
+ * CPU per grading in the reference too: a reference that predates cpu-per-grading.ts gets the
+ * script of CPU_SCRIPT_COMMIT compiled against its grader (its baseline loop then lived in
+ * libs/admin-cli). Ported again at every run.
  */
 function portCpuTool(s: Session): void {
-  if (git(['cat-file', '-e', 'HEAD:benchmarks/grader-baseline/cpu-per-grading.ts'], s.o.refDir).ok) return;
-  const src = (f: string) => readFileSync(join(s.here, f), 'utf8');
+  if (refHasGraderCpu(s) || git(['cat-file', '-e', 'HEAD:benchmarks/grader-baseline/cpu-per-grading.ts'], s.o.refDir).ok) return;
+  const src = (f: string) => {
+    const r = spawnSync('git', ['show', `${CPU_SCRIPT_COMMIT}:${f}`], { cwd: s.here, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`the reference predates the grader CPU script and ${CPU_SCRIPT_COMMIT}:${f} cannot be read here (a shallow clone?): ${r.stderr.trim()}`);
+    return r.stdout;
+  };
   const to = (f: string) => join(s.o.refDir, f);
   writeFileSync(to('benchmarks/grader-baseline/cpu-per-grading.ts'), src('benchmarks/grader-baseline/cpu-per-grading.ts').replaceAll("from './grader-baseline-runner'", "from '../../libs/admin-cli/src/grader-baseline-runner'"));
   writeFileSync(
@@ -167,9 +174,10 @@ async function stepGrader(s: Session): Promise<void> {
     for (const side of ['ref', 'new'] as Side[]) {
       await switchTo(s, side, true);
       log(s, `${side}: grader CPU, round ${round}`);
-      const r = await exec(s, side, GRADER_COMMAND, `${side}.log`);
+      const command = graderCommand(side === 'new' || refHasGraderCpu(s));
+      const r = await exec(s, side, command, `${side}.log`);
       const parsed = parseGraderOutput(r.output, side, round);
-      if (r.code !== 0 || parsed.lines.length === 0) s.summary.notes.push(`${side} grader round ${round}: cpu.sh exited ${r.code} with ${parsed.lines.length} figures (see ${side}.log)`);
+      if (r.code !== 0 || parsed.lines.length === 0) s.summary.notes.push(`${side} grader round ${round}: ${command.join(' ')} exited ${r.code} with ${parsed.lines.length} figures (see ${side}.log)`);
       s.summary.grader.push(...parsed.lines);
       s.summary.speedProbes.push(...parsed.probes);
       appendFileSync(join(s.o.out, 'grader-cpu.txt'), [...parsed.lines.map((l) => `${side} round ${round}: ${l.mode}: ${l.cpuMsPerGrading} CPU ms per grading`), ...parsed.probes].join('\n') + '\n');

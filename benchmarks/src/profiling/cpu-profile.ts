@@ -1,15 +1,15 @@
 /**
  * Where a service's JavaScript time goes, from the V8 CPU profiles `variant up --cpu-prof` has
  * every process write (.cpuprofile: the format Chrome DevTools and speedscope open). Self time
- * per function, from the samples and their time deltas, grouped into the components issue 21
- * asks about. V8 samples the main thread only: work on libuv's thread pool (scrypt password
+ * per function, from the samples and their time deltas, grouped into the components a
+ * grading service is made of. V8 samples the main thread only: work on libuv's thread pool (scrypt password
  * hashing, zlib, fs) and in child processes (the sandboxed grader) is not in these profiles —
  * the per-process cgroup CPU of the run counts it.
  *
  * A sample is charged to the component of its nearest frame outside Node's core, walking up from
  * the leaf: a socket write under the CORS middleware is framework time, a failed PEM parse under
  * jsonwebtoken is auth time. Charged to the leaf alone, half of a service's time was just "node"
- * and the cause was invisible (issue 21: jsonwebtoken re-parsing its key on every token).
+ * and the cause was invisible (it was jsonwebtoken re-parsing its key on every token).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

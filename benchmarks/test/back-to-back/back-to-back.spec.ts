@@ -1,7 +1,7 @@
 // `bench back-to-back <commit>`: the commands each side runs (plan.ts) and the comparison's table
 // and record (report.ts).
 import {
-  b2bRunId, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, GRADER_COMMAND,
+  b2bRunId, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand,
 } from '../../src/back-to-back/plan';
 import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown } from '../../src/back-to-back/report';
 import type { CpuSplit } from '../../src/cpu-split';
@@ -12,7 +12,9 @@ describe('back-to-back: what each side runs', () => {
     expect(id).toBe('b2b-20261210T101010Z-new-naked-mon-zygote-kdf1');
     expect(smallArgs('new', 'naked-mon-zygote', 1, id)).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'small', '--kdf-cost', '1', '--placement', 'off', '--run-id', id]);
     expect(smallArgs('ref', 'msa-zygote-1-2', 'default', 'x')).toEqual(['run', '--variant', 'msa-zygote-1-2', '--profile', 'small', '--run-id', 'x']);
-    expect(GRADER_COMMAND).toEqual(['bash', 'benchmarks/grader-baseline/cpu.sh', '--modes', 'zygote,async', '--gradings', '300']);
+    expect(graderCommand(true)).toEqual(['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', '--modes', 'zygote,async', '--gradings', '300']);
+    // A reference older than `bench grader cpu` measures the same with the script it had (or was given).
+    expect(graderCommand(false)).toEqual(['bash', 'benchmarks/grader-baseline/cpu.sh', '--modes', 'zygote,async', '--gradings', '300']);
     expect(overloadArgs('naked-mon-zygote', 48, 'o')).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'students', '--peak', '96', '--runs', '1', '--placement', 'off', '--run-id', 'o']);
   });
 

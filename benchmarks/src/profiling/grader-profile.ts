@@ -1,29 +1,23 @@
 /**
- * Where one sandboxed grading's CPU goes, per execution mode (issue 21): the grader-only loop of
+ * `bench grader profile`: where one sandboxed grading's CPU goes, per execution mode: the grader-only loop of
  * the baseline runs while `perf record -a -g` samples the whole machine; the result folder keeps
  * per mode the component table (ms per grading: Node service side, Python interpreter, bwrap,
  * exec helpers, shells), the top symbols, and `perf script` output that speedscope (or
  * FlameGraph's stackcollapse-perf) opens as a flame graph.
- *   node run/grader-baseline/dist/benchmarks/grader-baseline/grader-profile.js [--modes pool,zygote] [--concurrency 2] [--duration-s 8] [--out <dir>]
- * (benchmarks/grader-baseline/profile.sh builds and calls this.) Needs perf (apt-get install linux-perf).
+ * Needs perf (apt-get install linux-perf) and root.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { archiveBoundsOf, graderSchema, httpSchema, loadConnections } from '@shellgrade/variant';
-import { gradingLibDir, type ExecMode } from '@shellgrade/grading';
-import { runGraderBaseline, type BaselineRow } from './grader-baseline-runner';
+import type { ExecMode } from '@shellgrade/grading';
+import { runGraderBaseline, type BaselineRow } from '../grader/baseline-runner';
+import { graderBase, graderResultsDir, rowSeconds } from '../grader/grader-base';
 import { costByComponent, parseReport, type ComponentCost, type Share } from './perf-report';
 import { costByZygoteRole, ZYGOTE_ROLES, type RoleCosts } from './zygote-roles';
 
 const PERF = '/usr/bin/perf';
 const SAMPLE_HZ = '499';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 interface ModeProfile {
   row: BaselineRow;
@@ -35,14 +29,11 @@ interface ModeProfile {
   roles?: RoleCosts;
 }
 
-async function main(): Promise<void> {
+export async function graderProfile(o: { modes: ExecMode[]; concurrency: number; durationS: number; out?: string }): Promise<string> {
   requirePerf();
-  const modes = (arg('--modes') ?? 'pool,zygote').split(',') as ExecMode[];
-  const concurrency = Number(arg('--concurrency') ?? 2);
-  const durationS = Number(arg('--duration-s') ?? 8);
-  if (!(durationS > 0 && durationS <= 60)) throw new Error('--duration-s must be in (0, 60]');
-  const resultsDir = process.env.SG_RESULTS_DIR ?? join(gradingLibDir(), '..', '..', 'results');
-  const outDir = resolve(arg('--out') ?? join(resultsDir, 'grader-profile', new Date().toISOString().replace(/[:.]/g, '-')));
+  const { modes, concurrency } = o;
+  const durationS = rowSeconds(o.durationS);
+  const outDir = resolve(o.out ?? join(graderResultsDir(), 'grader-profile', new Date().toISOString().replace(/[:.]/g, '-')));
   mkdirSync(outDir, { recursive: true });
   const profiles: Record<string, ModeProfile> = {};
   for (const exec of modes) {
@@ -53,16 +44,14 @@ async function main(): Promise<void> {
   const markdown = renderMarkdown(profiles, concurrency);
   writeFileSync(join(outDir, 'profile.md'), markdown);
   console.log('\n' + markdown + `\nwritten ${outDir}/profile.{md,json} and perf-<mode>.txt (flame graphs: open in speedscope)`);
+  return outDir;
 }
 
 /** Samples the machine while the grader loop of one mode runs (the perf window sits inside the loop's). */
 async function profileMode(exec: ExecMode, concurrency: number, durationS: number, outDir: string): Promise<ModeProfile> {
   const data = join(outDir, `perf-${exec}.data`);
-  const cfg = loadConnections();
-  const { timeoutMs, limits, cgroups, maxOutputBytes, archive } = graderSchema.parse({});
-  const { maxArchiveBytes } = httpSchema.parse({});
   const loop = runGraderBaseline({
-    base: { python: cfg.SG_PYTHON, sandboxRoot: join(cfg.SG_SANDBOX_ROOT, 'profile'), timeoutMs, limits, cgroups, maxOutputBytes, archive: archiveBoundsOf({ http: { maxArchiveBytes }, grader: { archive } }) },
+    base: graderBase('profile'),
     rows: [{ exec, isolation: 'bwrap', concurrency }],
     durationPerRowMs: (durationS + 2) * 1000,
   });
@@ -130,8 +119,3 @@ function perfText(args: string[]): string {
 }
 
 const waitMs = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});

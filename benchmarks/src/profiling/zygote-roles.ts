@@ -1,5 +1,5 @@
 /**
- * Where a zygote grading's CPU goes, by the processes of one job (issue 31): the perf samples of a
+ * Where a zygote grading's CPU goes, by the processes of one job: the perf samples of a
  * grader-only loop, each given to the role its process plays in the job's process tree. The tree
  * comes from the fork and comm records perf keeps anyway (`perf script --show-task-events`), so
  * nothing else is recorded.

@@ -1,5 +1,5 @@
 /** perf report text → CPU per grading by component (grader-profile.ts), on perf output recorded here. */
-import { componentOfComm, costByComponent, parseReport } from '../../grader-baseline/perf-report';
+import { componentOfComm, costByComponent, parseReport } from '../../src/profiling/perf-report';
 
 // `perf report --no-children --sort comm --stdio -g none` of the zygote loop, 2 CPUs, 6 s, 270 gradings
 const BY_COMM = `

@@ -21,7 +21,7 @@ import {
   type JobRunnerFactory,
 } from '@shellgrade/grading';
 
-/** Each row's runner, as the services' wiring picks it (libs/wiring/src/adapters.ts graderExec; not imported: this tool compiles without the services' libraries). */
+/** Each row's runner, as the services' wiring picks it (libs/wiring/src/adapters.ts graderExec): the grader alone, without the wiring's adapters. */
 const RUNNERS: Record<ExecMode, JobRunnerFactory> = { async: asyncJobRunner, blocking: blockingJobRunner, pool: warmPoolJobRunner, zygote: zygoteJobRunner };
 
 export interface BaselineRowSpec {

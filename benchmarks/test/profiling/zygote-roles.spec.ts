@@ -1,5 +1,5 @@
 /** perf task events + samples → CPU per job by the role of each process (zygote-roles.ts). */
-import { costByZygoteRole } from '../../grader-baseline/zygote-roles';
+import { costByZygoteRole } from '../../src/profiling/zygote-roles';
 
 // `perf script --show-task-events -F comm,pid,tid,event`, shaped as recorded here: perf's synthetic
 // records of processes alive at the start, then one job (clone 538 of the zygote 384, renamed
