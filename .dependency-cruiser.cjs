@@ -25,7 +25,9 @@
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
- *   libs/api-contract the public API's bodies (zod → OpenAPI → the web app's generated types) → zod
+ *   libs/api-contract the public API: its requests, bodies and paths (zod → OpenAPI → the web app's generated client)
+ *                                        → zod, the domain's enum arrays (libs/domain/src/enums.ts)
+ *   libs/stats   statistics (Welch's interval, rank tests) → pure-math packages only
  *   tools        infra, benchmarks, traces, libs/admin-cli (its seed too, which tests of every layer use), test/
  *                                        → anything but services
  *
@@ -49,6 +51,9 @@ const OUTBOUND = '^(libs/(persistence|sql-transaction|storage|cache|grading|tele
 const DRIVERS = '^node_modules/(pg|pg-[^/]+|ioredis|amqplib|amqp-connection-manager|bullmq|minio|jsonwebtoken|@node-rs/argon2|rate-limiter-flexible)/';
 const WIRING = '^libs/wiring/src/';
 const CONTRACTS = '^libs/(trace-model|console-contract|api-contract)/src/';
+const STATS = '^libs/stats/src/';
+// The domain's closed vocabularies (ROLES, EXERCISE_STATES, ...): the one file of the domain a contract may import.
+const DOMAIN_ENUMS = '^libs/domain/src/enums\\.ts$';
 const SERVICES = '^services/[^/]+/src/';
 const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/(seed/)?src/|test/)';
 const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
@@ -203,16 +208,24 @@ module.exports = {
       name: 'no-contract-to-outside',
       severity: 'error',
       comment:
-        'A contract shared with the browser (libs/trace-model, libs/console-contract, libs/api-contract) is plain data and pure functions: it imports nothing of ours and no package but the pure-math statistics ones its intervals and rank tests are computed with (the same figures on the server, in the tools and in the browser) and zod, in which the public API\'s bodies are written (their OpenAPI schemas and the web app\'s generated types come from it).',
+        'A contract shared with the browser (libs/trace-model, libs/console-contract, libs/api-contract) is plain data and pure functions: it imports nothing of ours but the statistics (libs/stats) and the domain\'s enum arrays (libs/domain/src/enums.ts, so a role or a state is declared once), and no package but zod, in which the public API is written (its OpenAPI document and the web app\'s generated client come from it).',
       from: { path: CONTRACTS },
-      to: { pathNot: `${CONTRACTS}|^node_modules/(simple-statistics|@stdlib/stats-base-dists-[a-z-]+|zod)/` },
+      to: { pathNot: `${CONTRACTS}|${STATS}|${DOMAIN_ENUMS}|^node_modules/zod/` },
+    },
+    {
+      name: 'stats-pure',
+      severity: 'error',
+      comment:
+        'Statistics (libs/stats) are pure math over the well-kept statistics packages: the same figures on the server, in the tools and in the browser, so they import nothing of ours.',
+      from: { path: STATS },
+      to: { pathNot: `${STATS}|^node_modules/(simple-statistics|@stdlib/stats-base-dists-[a-z-]+)/` },
     },
     {
       name: 'no-web-to-server',
       severity: 'error',
       comment: 'The browser app (apps/web) reaches the services over HTTP only: it imports no server or tool code.',
       from: { path: '^apps/web/src/' },
-      to: { path: '^(libs|services|brokers|infra|benchmarks|traces|test)/', pathNot: CONTRACTS },
+      to: { path: '^(libs|services|brokers|infra|benchmarks|traces|test)/', pathNot: `${CONTRACTS}|${STATS}` },
     },
     {
       name: 'not-to-test',

@@ -18,6 +18,7 @@ export default defineConfig({
     alias: {
       '@shellgrade/trace-model': fileURLToPath(new URL('../../libs/trace-model/src/index.ts', import.meta.url)),
       '@shellgrade/console-contract': fileURLToPath(new URL('../../libs/console-contract/src/index.ts', import.meta.url)),
+      '@shellgrade/stats': fileURLToPath(new URL('../../libs/stats/src/index.ts', import.meta.url)),
     },
   },
   build: { outDir: '../../dist/apps/web', emptyOutDir: true, sourcemap: false, target: 'es2022' },

@@ -1,7 +1,8 @@
 // `bench compare A B`: for every request type and metric, B − A with its 95% interval over the
 // VALID runs of each side, flagged significant when the interval excludes 0.
 // The result's shape (compare.json) is the console's contract: the server serves it, the web app reads it.
-import { type Comparison, type ComparisonRow, type Difference, type MetricDef, type SideSummary, difference } from '@shellgrade/console-contract';
+import { type Comparison, type ComparisonRow, type MetricDef, type SideSummary } from '@shellgrade/console-contract';
+import { type Difference, difference } from '@shellgrade/stats';
 import { ALL, REQUEST_METRICS, RUN, RUN_METRICS, runMetrics } from './run-metrics';
 import { speedMismatch } from '../machine-speed';
 import type { Side } from './sides';

@@ -1,7 +1,7 @@
 // One comparison of B against A over runs, every way the report states it: Welch's 95% interval
 // of B − A, Mann–Whitney U with Cliff's δ (no normal shape assumed), and TOST against the
 // claim's practical-equivalence band (±margin × the larger mean).
-import { difference, type Difference, mannWhitney, type RankTest } from '@shellgrade/console-contract';
+import { difference, type Difference, mannWhitney, type RankTest } from '@shellgrade/stats';
 import { tost, type Tost } from '../stats/tost';
 
 export interface Comparison {

@@ -1,6 +1,6 @@
 // The evaluation: verdicts from finished runs only (no running here). Every part of a claim is
 // one comparison between two design cells, judged by verdict.ts; the finding combines them.
-import type { Difference } from '@shellgrade/console-contract';
+import type { Difference } from '@shellgrade/stats';
 import type { Side } from '../compare/sides';
 import { CLAIMS, DEFAULT_MARGIN, DESIGN_LEVEL, DESIGN_ROLES, type Claim, type ClaimTest, type Role } from './claims';
 import { compareRuns, type Comparison } from './comparison';

@@ -2,7 +2,8 @@
 // the runs and exemplar traces it rests on), then the 2 × 2, then each finding in full.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FindingResult as ContractFindingResult, FindingsRunRecord, Difference } from '@shellgrade/console-contract';
+import type { FindingResult as ContractFindingResult, FindingsRunRecord } from '@shellgrade/console-contract';
+import type { Difference } from '@shellgrade/stats';
 import type { Side } from '../compare/sides';
 import { toHtml, toMarkdown, type Block } from './blocks';
 import { protocolKey, type FindingResult, type PartResult } from './evaluate';

@@ -1,7 +1,7 @@
 // The 2 × 2 design: architecture (monolith vs MSA) × grader execution (blocking vs async).
 // For each metric: the architecture effect under each grader, the grader effect under each
 // architecture, and their interaction — how much of "MSA vs monolith" is the blocking grader.
-import { difference, type Difference } from '@shellgrade/console-contract';
+import { difference, type Difference } from '@shellgrade/stats';
 import type { Side } from '../compare/sides';
 import { DESIGN_ROLES, type FindingMetric, type Role } from './claims';
 import { contrast, type ContrastEstimate } from './contrast';

@@ -2,7 +2,7 @@
 // of B − A is narrow enough to decide — half-width ≤ `precision` × the baseline's median — or
 // the stated maximum is reached. Never before `minRuns` on each side.
 import { median } from 'simple-statistics';
-import { difference } from '@shellgrade/console-contract';
+import { difference } from '@shellgrade/stats';
 
 export interface StoppingRule {
   minRuns: number;

@@ -1,4 +1,4 @@
-import { difference } from '@shellgrade/console-contract';
+import { difference } from '@shellgrade/stats';
 import { compareRuns } from '../../src/findings/comparison';
 import { contrast } from '../../src/findings/contrast';
 import { combine, judgePart } from '../../src/findings/verdict';

@@ -7,7 +7,7 @@
  */
 import { createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Role } from '@shellgrade/domain';
+import { ROLES, type Role } from '@shellgrade/domain';
 import { type AuthenticatedUser, unauthenticated } from './jwt-tokens';
 
 /** The header the gateway sets (and strips from what clients send). */
@@ -18,7 +18,6 @@ export const IDENTITY_REFUSAL_HEADER = 'x-identity-refusal';
 const ALGORITHM = 'HS256';
 const AUDIENCE = 'shellgrade-services';
 const ISSUER = 'shellgrade-gateway';
-const ROLES: readonly Role[] = ['admin', 'teacher', 'student'];
 /** Long enough for a request to cross the gateway, short enough that a leaked one is soon useless. */
 const TTL_SECONDS = 30;
 

@@ -5,7 +5,7 @@
  */
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { DomainError, type Role, type User } from '@shellgrade/domain';
+import { DomainError, ROLES, type Role, type User } from '@shellgrade/domain';
 
 export interface TokenConfig {
   secret: string;
@@ -38,7 +38,6 @@ export interface RefreshClaims {
 
 const ALGORITHM = 'HS256';
 const ISSUER = 'shellgrade';
-const ROLES: readonly Role[] = ['admin', 'teacher', 'student'];
 
 export class TokenService {
   /**

@@ -5,6 +5,8 @@
  * One declaration for the harness, the server and the browser.
  */
 
+import type { Difference } from '@shellgrade/stats';
+
 /** One compared metric (benchmarks/src/compare/run-metrics.ts lists them). */
 export interface MetricDef {
   metric: string;
@@ -22,25 +24,6 @@ export interface MachineSpeed {
   spawnMs: number;
   /** The kernel's boot id where the probe ran: two probes of one boot are one host, whatever their figures (the probe sees passing load). */
   bootId?: string;
-}
-
-/** The difference B − A of one metric between two tests, with its interval over their runs (benchmarks/src/compare/difference.ts). */
-export interface Difference {
-  nA: number;
-  nB: number;
-  meanA: number | null;
-  meanB: number | null;
-  /** meanB − meanA. */
-  diff: number | null;
-  /** The 95% interval of diff; null when a side has fewer than two runs. */
-  lo: number | null;
-  hi: number | null;
-  /** diff / meanA (null when meanA is 0 or unknown). */
-  relative: number | null;
-  /** The interval excludes 0. */
-  significant: boolean;
-  /** Why no interval could be given, when there is none. */
-  note?: string;
 }
 
 export interface ComparisonRow extends Difference {

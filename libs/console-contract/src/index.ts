@@ -4,6 +4,4 @@ export * from './compare';
 export * from './results';
 export * from './reports';
 export * from './trend';
-export * from './difference';
-export * from './rank-test';
 export * from './pair-verdicts';

@@ -4,9 +4,7 @@
 // compare) and the Mann–Whitney rank test with Cliff's δ beside it. A run that did not recover
 // ranks above every run that did (censored: it took longer than the window), and the recovery
 // interval is given only when every run of both cells recovered.
-import type { Difference } from './compare';
-import { difference } from './difference';
-import { mannWhitney } from './rank-test';
+import { difference, mannWhitney, type Difference } from '@shellgrade/stats';
 import type { MetricVerdict, PairVerdict, ResilienceCell, ResilienceMatrix } from './reports';
 
 /** Fewer runs than this per cell: no verdict (the intervals of 2 runs are too wide to read). */

@@ -6,8 +6,7 @@
  * types), and the resilience matrix of `bench faults-table` (benchmarks/src/faults/resilience.ts)
  * as data rather than text. One declaration for the server and the browser.
  */
-import type { Difference } from './compare';
-import type { RankTest } from './rank-test';
+import type { Difference, RankTest } from '@shellgrade/stats';
 
 /** 'not testable': the testbed cannot show the claim's mechanism (fewer CPUs than processes), whatever was measured. */
 export type FindingVerdict = 'reproduced' | 'refuted' | 'inconclusive' | 'not testable';
@@ -43,7 +42,7 @@ export interface FindingsSummary {
   error?: string;
 }
 
-/** B − A with its 95% Welch interval (benchmarks/src/compare/difference.ts). */
+/** B − A with its 95% Welch interval (libs/stats difference.ts). */
 export interface FindingDifference {
   nA: number;
   nB: number;

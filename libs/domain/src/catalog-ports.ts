@@ -8,12 +8,11 @@ import type {
   BusinessSession,
   Exercise,
   ExerciseProduction,
-  ExerciseState,
-  Role,
   Sequence,
   StudentStatement,
   User,
 } from './entities';
+import type { ExerciseState, Role } from './enums';
 
 export interface NewUser {
   email: string;

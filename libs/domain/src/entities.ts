@@ -1,5 +1,5 @@
 /** Entities of ShellOnYou (DESIGN §3). Plain data: no ORM, no transport types. */
-export type Role = 'admin' | 'teacher' | 'student';
+import type { CheckStatus, ExerciseState, ProductionStatus, Role } from './enums';
 
 export interface User {
   id: number;
@@ -8,8 +8,6 @@ export interface User {
   lastname: string;
   role: Role;
 }
-
-export type ExerciseState = 'draft' | 'published' | 'archived';
 
 export interface Exercise {
   id: number;
@@ -56,12 +54,10 @@ export interface StudentStatement {
   deadline: Date | null;
 }
 
-export type ProductionStatus = 'received' | 'queued' | 'grading' | 'graded' | 'failed';
-
 export interface FeedbackItem {
   numQ: number;
   verif: string;
-  status: 'OK' | 'NOT OK' | 'not tested';
+  status: CheckStatus;
   expl: string;
 }
 

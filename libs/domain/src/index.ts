@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './enums';
 export * from './entities';
 export * from './ports';
 export * from './catalog-ports';

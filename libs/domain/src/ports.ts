@@ -48,9 +48,9 @@ export const ARCHIVE_STORE = Symbol('ArchiveStore');
 import type {
   Exercise,
   ExerciseProduction,
-  ProductionStatus,
   StudentStatement,
 } from './entities';
+import type { ProductionStatus } from './enums';
 
 export interface NewProduction {
   userId: number;

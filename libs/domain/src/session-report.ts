@@ -6,7 +6,7 @@
  * variants the report pulls them over the internal hop (SessionProductionsSource) — one
  * service reading a lot of data that another owns, the paper's data-heavy request.
  */
-import type { ProductionStatus } from './entities';
+import type { ProductionStatus } from './enums';
 import { notFound } from './errors';
 
 /** One production as the report needs it: no feedback, no archive. */

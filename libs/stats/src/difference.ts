@@ -4,8 +4,26 @@
 // nominal level, so the interval is Welch's t (unequal variances, Welch–Satterthwaite degrees
 // of freedom), the standard two-sample interval for small samples.
 import quantile from '@stdlib/stats-base-dists-t-quantile';
-import type { Difference } from './compare';
 import { mean, sampleVariance } from 'simple-statistics';
+
+/** The difference B − A of one metric between two tests, with its interval over their runs. */
+export interface Difference {
+  nA: number;
+  nB: number;
+  meanA: number | null;
+  meanB: number | null;
+  /** meanB − meanA. */
+  diff: number | null;
+  /** The 95% interval of diff; null when a side has fewer than two runs. */
+  lo: number | null;
+  hi: number | null;
+  /** diff / meanA (null when meanA is 0 or unknown). */
+  relative: number | null;
+  /** The interval excludes 0. */
+  significant: boolean;
+  /** Why no interval could be given, when there is none. */
+  note?: string;
+}
 
 const finite = (xs: readonly number[]): number[] => xs.filter((x) => Number.isFinite(x));
 
