@@ -1,4 +1,4 @@
-// Admission (issue 21 item 4): how many submissions or password checks one process takes in at
+// Admission: how many submissions or password checks one process takes in at
 // once, and its metrics. Refusals are worded with @shellgrade/refusal's Retry-After.
 export * from './admission';
 export * from './admission-metrics';

@@ -1,5 +1,5 @@
 /**
- * The client address that keys the per-client rate limits (issue 34 item 3). X-Forwarded-For is
+ * The client address that keys the per-client rate limits. X-Forwarded-For is
  * believed only from the variant's own proxies (AuthConfig.trustedProxies: its HAProxy or gateway
  * addresses), not from every private range: a student on a campus network must not be able to
  * name itself a fresh client by writing the header. Independent of express's `trust proxy`.

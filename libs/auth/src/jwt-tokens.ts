@@ -43,7 +43,7 @@ export class TokenService {
   /**
    * The secret as a KeyObject, made once: given a string, jsonwebtoken first tries to parse it as a
    * PEM private (sign) or public (verify) key on every call and only then falls back to a secret
-   * key — two failed OpenSSL parses per token, the leftover's top CPU item (issue 21 profile).
+   * key — two failed OpenSSL parses per token, the leftover's top CPU item in a profile under load.
    */
   private readonly key: KeyObject;
 

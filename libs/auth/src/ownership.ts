@@ -1,5 +1,5 @@
 /**
- * The one ownership policy (issue 14 item 5, issue 22 item 9): a student sees and acts on only
+ * The one ownership policy: a student sees and acts on only
  * its own rows, staff on everyone's; teachers change only what they authored, admins anything.
  * "Not yours" is always answered as "does not exist" (404), so ids cannot be probed.
  */

@@ -1,5 +1,5 @@
 /**
- * Password hashing (issue 31 item 5). The spec's auth.kdfCost picks the scheme of new hashes:
+ * Password hashing. The spec's auth.kdfCost picks the scheme of new hashes:
  * - 14 and above (the secure default): argon2id at OWASP's password-storage minimum,
  *   m = 19 MiB, t = 2, p = 1, the memory doubling with each step above 14 (as scrypt's N did).
  *   Measured here at 0.29 × the CPU per hash of the scrypt N = 2^14 it replaces, 0.42 × per

@@ -1,5 +1,5 @@
 /**
- * Rate-limit settings (issue 22 item 7). Their defaults live in the variant spec
+ * Rate-limit settings. Their defaults live in the variant spec
  * (`auth.rateLimits`, libs/variant/src/spec.ts); libs/wiring's authConfigOf maps them here.
  *
  * Login and enrolment limits keep the points of FAILED attempts only (each attempt takes its

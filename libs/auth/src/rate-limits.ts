@@ -1,10 +1,11 @@
 /**
- * The rate limits of issue 22 item 7, on rate-limiter-flexible (memory or Redis counters).
+ * The rate limits on logins and enrolment keys, so passwords and keys cannot be guessed at speed,
+ * on rate-limiter-flexible (memory or Redis counters).
  * Exceeding one answers 429 problem+json with Retry-After (DomainError 'rate-limited').
  * A Redis store that cannot be reached falls back to per-process counters (insurance limiter):
  * a cache outage must not lock every student out, nor disable the limits.
  * An attempt whose check is costly (a password, an enrolment key) takes its point BEFORE the
- * check and gets it back on success (issue 34 item 3): counting only after the check let N
+ * check and gets it back on success: counting only after the check let N
  * concurrent guesses all be checked against an allowance of 10.
  *
  * Who a failed login slows down (password spraying and lock-out, OWASP ASVS v4 §2.2.1):

@@ -1,13 +1,13 @@
 /**
- * No default secret outside development (DESIGN §8). A process refuses to start when its
- * token-signing secret is missing, short or a published default, when a credential it uses
- * (database, broker, object store) is a published default, or when its password hashing is
- * cheaper than the secure minimum — unless it runs in development mode. `auto` (the default)
- * means development only while nothing beyond loopback reaches the process: neither its own bind
- * address nor the address a proxy in front of it listens on (`variant up --listen` exposes
- * HAProxy, not the replicas behind it, and they answer the network all the same). Where it is
- * reached from is decided once, by the wiring (libs/wiring exposure.ts), for this policy and the
- * grader's isolation guard alike.
+ * No default secret outside development (docs/design.md, Untrusted input). A process refuses to
+ * start when its token-signing secret is missing, short or a published default, when a credential
+ * it uses (database, broker, object store) is a published default, or when its password hashing is
+ * cheaper than the secure minimum — unless it runs in development mode. `auto` (the default) means
+ * development only while nothing beyond loopback reaches the process: neither its own bind address
+ * nor the address a proxy in front of it listens on (`variant up --listen` exposes HAProxy, not the
+ * replicas behind it, and they answer the network all the same). Where it is reached from is
+ * decided once, by the wiring (libs/wiring exposure.ts), for this policy and the grader's isolation
+ * guard alike.
  */
 import { ARGON2_FROM_COST } from './password';
 

@@ -6,7 +6,7 @@ import { REFRESH_TOKEN_STORE, type RefreshTokenStore } from './ports';
  * Whether a login session (refresh-token family, the access token's `sid`) is still live, read
  * through a short per-process cache (AuthConfig.tokenVersionCacheMs, like token versions): logout
  * or a reused refresh token ends the family's access tokens at once on the replica that saw it,
- * and within that delay on every other, without a database read per request (issue 34 item 8).
+ * and within that delay on every other, without a database read per request.
  */
 @Injectable()
 export class SessionFamilies {

@@ -1,4 +1,4 @@
-/** The per-client rate-limit key: X-Forwarded-For believed from the variant's own proxies only (issue 34 item 3). */
+/** The per-client rate-limit key: X-Forwarded-For believed from the variant's own proxies only. */
 import { clientAddressOf, TrustedProxies } from '../src/client-address';
 
 const req = (peer: string, xff?: string) => ({ headers: xff === undefined ? {} : { 'x-forwarded-for': xff }, socket: { remoteAddress: peer } });

@@ -1,5 +1,5 @@
 /**
- * The enrolment-key limit holds under concurrency (issue 34 item 3): its point is taken before
+ * The enrolment-key limit holds under concurrency: its point is taken before
  * the key is checked, so N concurrent wrong keys of one student check at most the allowance.
  * Against the real Redis store (counters shared by every replica). The key checks are held at a
  * barrier until every attempt has reached its check or been refused: no timing involved.

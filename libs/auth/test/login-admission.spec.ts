@@ -1,5 +1,5 @@
 /**
- * A bounded password check (spec admission.maxLogins*, issue 21): a login beyond the gate gets
+ * A bounded password check (spec admission.maxLogins*): a login beyond the gate gets
  * 503 + Retry-After before any scrypt work and does not count as a failed login; an admitted one
  * frees its place whatever the outcome. Stub stores and a hand-made gate (unit test).
  */

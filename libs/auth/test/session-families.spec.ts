@@ -1,5 +1,5 @@
 /**
- * The login-session check of access tokens (issue 34 item 8): a cached read of whether the
+ * The login-session check of access tokens: a cached read of whether the
  * token's refresh-token family is still live; an end seen here is final and immediate.
  * A fake store counts the reads (unit test).
  */

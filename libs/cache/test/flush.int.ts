@@ -1,4 +1,4 @@
-/** The cold start of `variant up` (issue 18): the cache's keys go, nothing else in the same Redis does. */
+/** The cold start of `variant up` (every run starts from an empty cache): the cache's keys go, nothing else in the same Redis does. */
 import { Redis } from 'ioredis';
 import { flushContextCache } from '../src/flush';
 import { contextKey, exerciseGenerationKey, exerciseIndexKey, statementGenerationKey } from '../src/cache-keys';

@@ -1,4 +1,4 @@
-/** The S2 cache (issue 18) against the real Redis: hits, never stale after a production write, fail open. */
+/** The S2 cache (paper 001's data-heavy request class) against the real Redis: hits, never stale after a production write, fail open. */
 import type { ExerciseProduction, ProductionRepository, SessionProductionRecord, SessionProductionsSource } from '@shellgrade/domain';
 import { Redis } from 'ioredis';
 import { CachedSessionProductions, decodeSessionProductions, encodeSessionProductions, ProductionsGeneration, ProductionWritesInvalidation } from '../src/session-productions-cache';

@@ -1,4 +1,4 @@
-// Architecture verdicts of the resilience table (issue 35 item 4): for one fault, two variants
+// Architecture verdicts of the resilience table: for one fault, two variants
 // whose cells hold 3 runs or more are compared on the EFR during the fault and the recovery time,
 // each with Welch's 95 % interval over runs (the runs are the independent unit, as in bench
 // compare) and the Mann–Whitney rank test with Cliff's δ beside it. A run that did not recover

@@ -1,7 +1,7 @@
 /**
  * What travels through a broker: the production id, and when its answer is due (epoch ms,
  * absent: no deadline) so that every queue hand-over can drop a grading whose client stopped
- * waiting (issue 31 item 3). The archive stays in the ArchiveStore (the worker loads and
+ * waiting. The archive stays in the ArchiveStore (the worker loads and
  * verifies it); the trace context and publish time travel next to it (message headers, job data).
  */
 import { z } from 'zod';

@@ -2,7 +2,7 @@
  * Ports of the catalogue the admin, statement and report endpoints manage (users, exercises,
  * sequences, sessions, enrolments, student statements, the production list). The HTTP
  * controllers (libs/api) depend on these only; libs/persistence implements them and binds
- * each token to its PostgreSQL class (issue 32 item 2: inbound code never names an adapter).
+ * each token to its PostgreSQL class (inbound code never names an adapter).
  */
 import type {
   BusinessSession,

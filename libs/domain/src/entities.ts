@@ -1,4 +1,4 @@
-/** Entities of ShellOnYou (DESIGN §3). Plain data: no ORM, no transport types. */
+/** Entities of ShellOnYou (docs/design.md, Domain). Plain data: no ORM, no transport types. */
 import type { CheckStatus, ExerciseState, ProductionStatus, Role } from './enums';
 
 export interface User {

@@ -5,7 +5,7 @@
  */
 import type { FeedbackItem } from './entities';
 
-/** Everything a grading script receives (DESIGN §3, grading contract). */
+/** Everything a grading script receives (docs/design.md, Grading contract). */
 export interface GradingJob {
   exerciseId: number;
   /** The production being graded, when there is one: failures are logged with it. */
@@ -96,7 +96,7 @@ export interface ProductionRepository {
 export const PRODUCTION_REPOSITORY = Symbol('ProductionRepository');
 
 /**
- * How much grading is waiting, across every process and broker (issue 21 item 4): what a student
+ * How much grading is waiting, across every process and broker: what a student
  * whose submission is queued, or refused because the queue is full, is told about the wait.
  * Implemented in libs/persistence (the productions table knows what is not final yet).
  */

@@ -1,5 +1,5 @@
 /**
- * How far behind this process's event loop runs (issue 21 item 4): the login gate refuses new
+ * How far behind this process's event loop runs: the login gate refuses new
  * sessions while it is behind, so the students already inside keep their response times and the
  * backlog drains instead of growing. The delay is Node's own event-loop-delay histogram
  * (perf_hooks), read per window of `windowMs`: its p99 over the last full window.

@@ -1,2 +1,2 @@
-// How far behind this process's event loop runs: the login gate's pressure signal (issue 21 item 4).
+// How far behind this process's event loop runs: the login gate's pressure signal.
 export * from './event-loop-pressure';

@@ -7,7 +7,7 @@
  * Everything up to the proxy runs in front of Express (a bare router on the server's request
  * event): a proxied request or a preflight never enters the Express app, whose per-request
  * work (swapping the prototypes of req and res, its own router, query parsing) was a fifth of
- * the gateway's CPU in msa-1-2 (issue 31 item 2). What the front chain passes on — Nest's
+ * the gateway's CPU in msa-1-2. What the front chain passes on — Nest's
  * routes, the web app, a 404 — is served by Express as before.
  */
 import 'reflect-metadata';

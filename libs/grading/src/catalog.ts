@@ -1,7 +1,7 @@
 /**
- * The exercise catalog shipped with libs/grading (DESIGN §3): statement, question archive and
- * grader of each exercise, plus generated good/bad sample answers. Archives are built by
- * catalog/build.py (deterministic); a missing or stale build is rebuilt on first use.
+ * The exercise catalog shipped with libs/grading (docs/design.md, Grading contract): statement,
+ * question archive and grader of each exercise, plus generated good/bad sample answers. Archives
+ * are built by catalog/build.py (deterministic); a missing or stale build is rebuilt on first use.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Each exercise's grader compiled once per service process, not once per grading (issue 31 item 1):
+ * Each exercise's grader compiled once per service process, not once per grading:
  * compiling a grader.py costs every grading ~0.8 ms of CPU (the paper exercise's 2.7 KB), loading
  * its marshalled code ~0.02 ms. The service compiles a grader's source the first time it grades
  * with it, with the graders' own interpreter (its bytecode format), and hands the code in beside

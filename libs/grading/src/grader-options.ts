@@ -1,4 +1,4 @@
-/** Tunables of the sandboxed grader (DESIGN §3: exec mode and isolation are measured knobs). */
+/** Tunables of the sandboxed grader (docs/design.md, The sandbox: exec mode and isolation are measured knobs). */
 import type { ArchiveBounds, ArchiveLimits } from './validate-archive';
 
 export type ExecMode = 'async' | 'blocking' | 'pool' | 'zygote';

@@ -1,8 +1,8 @@
 /**
- * One control group per grading (DESIGN §8, issue 22 item 2): a process count, a memory ceiling
- * (tmpfs pages of the job count too) and a CPU share for the whole grading — supervisor, grader
- * and student sandboxes together — so a fork bomb or a memory hog starves its own grading only.
- * RLIMIT_NPROC cannot do that: it counts every process of a uid, shared by all gradings.
+ * One control group per grading (docs/design.md, Untrusted input): a process count, a memory
+ * ceiling (tmpfs pages of the job count too) and a CPU share for the whole grading — supervisor,
+ * grader and student sandboxes together — so a fork bomb or a memory hog starves its own grading
+ * only. RLIMIT_NPROC cannot do that: it counts every process of a uid, shared by all gradings.
  *
  * Detected, not assumed: cgroup v2 where a delegated unified hierarchy has the controllers,
  * else the v1 pids/memory/cpu hierarchies. Groups nest under the service's own group
@@ -13,7 +13,7 @@
  *
  * A group is recycled: handed back empty (no process, no pid left), it serves the next grading
  * with the same limits, since making and removing three groups per grading cost ~0.7 ms of the
- * service's CPU here (issue 31). A group that is not empty when handed back is removed instead.
+ * service's CPU here. A group that is not empty when handed back is removed instead.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { mkdir, rmdir, writeFile } from 'node:fs/promises';

@@ -1,11 +1,11 @@
 /**
- * The helper library's bytecode, brought up to date once per grader (issue 31). Every grading
+ * The helper library's bytecode, brought up to date once per grader. Every grading
  * starts a Python that imports shellgrade_grader from a read-only bind with
  * PYTHONDONTWRITEBYTECODE: a module whose __pycache__ file is missing or older than its source
  * is compiled again by every grading and never saved — ~1 ms of CPU per module per grading, ~15 ms
  * for the library. Only the catalog build (catalog/build.py) wrote the bytecode, and only when the
  * catalog's own sources changed, so a checkout or an edit of the library left it stale for good:
- * the supervisor's modules changed by issue 31 item 1 cost async mode ~12 ms per grading that way.
+ * a change to the supervisor's modules once cost async mode ~12 ms per grading that way.
  * Forced (-f): compileall judges a .pyc by the source's mtime alone, the import by mtime and size,
  * so a module edited within the second it was compiled looks fresh to the one and stale to the
  * other. The whole package recompiles in ~50 ms, once per grader; each file is replaced atomically,

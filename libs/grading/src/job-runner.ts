@@ -1,7 +1,8 @@
 /**
- * The JobRunner port: how one grading's process is started and run (DESIGN §3, the exec modes).
- * SandboxGrader takes a slot, writes the job's inputs in its folder, runs it and releases it;
- * which implementation (async, blocking, pool, zygote) is the wiring's choice (grader.exec).
+ * The JobRunner port: how one grading's process is started and run (docs/design.md, The sandbox:
+ * the exec modes). SandboxGrader takes a slot, writes the job's inputs in its folder, runs it and
+ * releases it; which implementation (async, blocking, pool, zygote) is the wiring's choice
+ * (grader.exec).
  */
 import type { GradingJob } from '@shellgrade/domain';
 import type { ExecMode } from './grader-options';

@@ -1,7 +1,7 @@
 /**
  * The student sandbox's launcher (native/sandbox-exec.c): a small C program. The grading job starts
  * it once as the student supervisor (`--supervise`, native/student-supervisor.c), which starts it
- * again as each student script's sandbox (issue 31: a Python supervisor was a second copy of the
+ * again as each student script's sandbox (a Python supervisor was a second copy of the
  * job's interpreter, and a Python fork per script cost ~5 ms of page faults). Compiled once per
  * source version with the host's C compiler into the grader's own sandbox root (root's, 0700: no
  * one else can plant a binary there), then bound read-only into every root sandbox, like the
@@ -29,7 +29,7 @@ export function buildSandboxLauncher(sandboxRoot: string, sources = sandboxLaunc
   const target = join(sandboxRoot, `sandbox-exec-${version}`);
   if (existsSync(target)) return target;
   const partial = `${target}.${process.pid}.part`;
-  // Static: it is executed once per grading, and the dynamic loader cost each exec ~0.2 ms more (issue 31).
+  // Static: it is executed once per grading, and the dynamic loader cost each exec ~0.2 ms more.
   const r = spawnSync(C_COMPILER, ['-O2', '-static', '-Wall', '-Wextra', '-Werror', '-o', partial, ...sources], { encoding: 'utf8', timeout: 60_000 });
   if (r.status !== 0) {
     const why = r.error?.message ?? r.stderr.trim().split('\n').slice(-3).join(' ') ?? `exit ${r.status}`;

@@ -1,9 +1,9 @@
 /**
- * The sandboxes' system-call filter (DESIGN §8: no keyrings, no ptrace, nothing of Docker's
- * default deny list). libseccomp compiles it to a BPF program once per grader, on the host
- * (python/build_seccomp_filter.py, through Debian's python3-seccomp); the program is bound
- * read-only into every sandbox, where the grader loads it before grader.py runs and the student
- * sandbox hands it to bubblewrap.
+ * The sandboxes' system-call filter (docs/design.md, Untrusted input: no keyrings, no ptrace,
+ * nothing of Docker's default deny list). libseccomp compiles it to a BPF program once per grader,
+ * on the host (python/build_seccomp_filter.py, through Debian's python3-seccomp); the program is
+ * bound read-only into every sandbox, where the grader loads it before grader.py runs and the
+ * student sandbox hands it to bubblewrap.
  */
 import { spawnSync } from 'node:child_process';
 import { renameSync } from 'node:fs';

@@ -1,8 +1,8 @@
 /**
- * Validates a student .tar.gz in memory before anything touches disk (DESIGN §8).
+ * Validates a student .tar.gz in memory before anything touches disk (docs/design.md, Untrusted input).
  * gunzip and tar parsing are streamed and stop as soon as a limit is crossed, so a gzip
  * bomb is never inflated further than the limit. Below: the bounds it applies, and the path
- * rules of its entries (one file: one archive check, issue 32 item 5's files crossed).
+ * rules of its entries (one file: one archive check, so a change to it is read in one place).
  */
 import { Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -273,7 +273,7 @@ function classify(err: unknown): DomainError {
   return invalid('not-tar', `the gzip content is not a valid tar archive: ${msg}`);
 }
 
-// ---- The bounds applied to a student archive before anything touches disk (DESIGN §8).
+// ---- The bounds applied to a student archive before anything touches disk (docs/design.md, Untrusted input).
 
 /** The tunable bounds: the spec's http.maxArchiveBytes and grader.archive (their one default). */
 export interface ArchiveBounds {

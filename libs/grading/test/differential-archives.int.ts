@@ -1,5 +1,5 @@
 /**
- * One reader decides (issue 34 item 1, DESIGN §8): archives that two tar readers may read
+ * One reader decides (docs/design.md, Untrusted input): archives that two tar readers may read
  * differently (fixtures/differential_corpus.py) go through the real grader in every exec mode.
  * Each must be refused as an invalid archive (a 422 for the student) or extracted exactly as the
  * service's validator read it; the paper's grader never sees a forged reference script, and the

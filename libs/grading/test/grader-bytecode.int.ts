@@ -1,6 +1,6 @@
 /**
  * Each exercise's grader is compiled once per service process, with the graders' own interpreter,
- * into what the supervisor runs instead of compiling grader.py per grading (issue 31): marshal of
+ * into what the supervisor runs instead of compiling grader.py per grading: marshal of
  * (source, code), which the supervisor runs only for that exact source (pytest, test_helpers.py).
  */
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-/** Control-group detection on fake hierarchies: v2 where delegated, else v1, else nothing (issue 22 item 2). */
+/** Control-group detection on fake hierarchies: v2 where delegated, else v1, else nothing. */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

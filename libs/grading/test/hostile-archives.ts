@@ -39,7 +39,7 @@ export const okTree: FakeEntry[] = [
   { name: 'T/a.txt', body: 'hello\n' },
 ];
 
-/** Every hostile case of DESIGN §8, with the error kind and reason it must produce. */
+/** Every hostile case of docs/design.md's Untrusted input, with the error kind and reason it must produce. */
 export async function hostileCases(): Promise<{ name: string; bytes: Buffer; kind: string; reason: string; limits?: Record<string, number | string> }[]> {
   const zeros = Buffer.alloc(40 * 1024 * 1024);
   const good = await tgz(okTree);

@@ -1,8 +1,9 @@
 /**
  * A replica's sandboxed gradings spend the replica's CPU quota (the benchmark's scale model,
- * DESIGN §11): told its group (SG_CPU_CGROUP), the grader makes each grading's cpu group under it,
- * so a sandbox's process sits in the replica's subtree and the replica's quota throttles it.
- * Real bwrap, real cgroup v1 cpu controller, one grading per exec mode.
+ * docs/design.md, Testing claims about scale): told its group (SG_CPU_CGROUP), the grader makes
+ * each grading's cpu group under it, so a sandbox's process sits in the replica's subtree and the
+ * replica's quota throttles it. Real bwrap, real cgroup v1 cpu controller, one grading per exec
+ * mode.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * One grading cannot starve the others (DESIGN §8, issue 22 item 2): a fork bomb or a memory hog
- * is contained in its own grading's control group, a grading writes into a tmpfs of bounded
+ * One grading cannot starve the others (docs/design.md, Untrusted input): a fork bomb or a memory
+ * hog is contained in its own grading's control group, a grading writes into a tmpfs of bounded
  * size, and a grader runs at most `maxConcurrent` gradings at once. Real bwrap, real cgroups.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-/** The sandbox root is the service user's own folder, never one somebody else prepared (issue 22 item 6). */
+/** The sandbox root is the service user's own folder, never one somebody else prepared. */
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

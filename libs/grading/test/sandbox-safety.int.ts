@@ -1,7 +1,7 @@
 /**
- * The sandbox under hostile graders and students (DESIGN §3, §8): timeouts, fork bombs, huge
- * files, garbage output, escapes and network attempts — each ends in a typed result, with no
- * job directory, process or file left behind.
+ * The sandbox under hostile graders and students (docs/design.md, The sandbox, Untrusted input):
+ * timeouts, fork bombs, huge files, garbage output, escapes and network attempts — each ends in a
+ * typed result, with no job directory, process or file left behind.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * No kernel state shared between gradings, no process inspection (issue 34 item 2, DESIGN §8):
+ * No kernel state shared between gradings, no process inspection (docs/design.md, Untrusted input):
  * under the sandboxes' system-call filter a grader and a student script cannot store a key in
  * their uid's kernel keyring (which every grading of that uid would read), nor ptrace anything.
  * Two gradings in a row, one worker: the first tries to leave a key (from the grader and from a

@@ -1,5 +1,5 @@
 /**
- * Student code never changes its own grade nor reads the grader (DESIGN §8, issue 22 item 1).
+ * Student code never changes its own grade nor reads the grader (docs/design.md, Untrusted input).
  * Each catalog exercise ships answers that attack the grader at grading time — rewrite the
  * tree being checked or the question's reference files, print /job/grader.py, flood the
  * feedback — each paired with the honest wrong answer it must score exactly like.

@@ -47,7 +47,7 @@ describe('validateArchive', () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
   });
 
-  describe('hostile archives (DESIGN §8)', () => {
+  describe('hostile archives (docs/design.md, Untrusted input)', () => {
     let cases: Awaited<ReturnType<typeof hostileCases>>;
     beforeAll(async () => {
       cases = await hostileCases();

@@ -1,5 +1,5 @@
 /**
- * The zygote mode reuses one sandbox for many jobs (issue 21 item 2): a job forked after another
+ * The zygote mode reuses one sandbox for many jobs: a job forked after another
  * must see nothing of it — no file in /job, /tmp or /dev/shm, no process, no SysV IPC object —
  * nor the inbox the service writes the next jobs' inputs to, whether the earlier job ended or was
  * killed at the timeout. One worker (maxConcurrent 1) runs both jobs.

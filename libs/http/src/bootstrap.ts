@@ -80,7 +80,7 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
   app.enableShutdownHooks();
   const doc = new DocumentBuilder()
     .setTitle(opts.title)
-    .setDescription('shellgrade HTTP contract (DESIGN §4)')
+    .setDescription('shellgrade HTTP contract (docs/design.md, HTTP contract)')
     .addCookieAuth('access_token')
     .addBearerAuth()
     .build();

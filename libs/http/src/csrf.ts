@@ -1,5 +1,5 @@
 /**
- * Cross-site request forgery (issue 34 item 5). A browser attaches the student's cookies to a
+ * Cross-site request forgery. A browser attaches the student's cookies to a
  * request another site makes it send; the API must tell those requests from its own pages'.
  * Unsafe methods (POST, PUT, PATCH, DELETE) are accepted when:
  *

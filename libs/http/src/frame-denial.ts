@@ -1,5 +1,5 @@
 /**
- * No page of ours may be framed by another site (issue 34 item 8: clickjacking — a hidden frame
+ * No page of ours may be framed by another site (clickjacking: a hidden frame
  * of the app under a decoy's buttons). `frame-ancestors 'none'` for current browsers,
  * `X-Frame-Options: DENY` for the older ones. The app frames nothing of its own.
  */

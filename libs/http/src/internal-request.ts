@@ -1,8 +1,8 @@
 /**
  * Who may read a service's operational surfaces (/health detail, /metrics, /docs, the console's
  * /ops): a caller with an explicit credential — the installation's scrape token, or (for /ops)
- * a staff account, see web-app.ts — or a loopback caller that came straight to the service
- * (issue 34 item 4). A network position is no credential: a private-range (10/8, 172.16/12,
+ * a staff account, see web-app.ts — or a loopback caller that came straight to the service.
+ * A network position is no credential: a private-range (10/8, 172.16/12,
  * 192.168/16) caller is refused like any other, and a request relayed by a proxy
  * (X-Forwarded-For, Forwarded) comes from the outside, whatever the proxy's own address.
  *

@@ -21,7 +21,7 @@ describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
     await db?.drop();
   });
 
-  it('creates every table of DESIGN §3', async () => {
+  it('creates every table of the domain (docs/design.md, Domain)', async () => {
     const { rows } = await client.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
     );

@@ -10,7 +10,7 @@
  *   record — stores the outcome once, the only filter that makes a production final.
  *
  * At each hand-over (check, grade) a production whose answer deadline passed goes straight to
- * record as expired: no sandbox is started for a client that stopped waiting (issue 31 item 3).
+ * record as expired: no sandbox is started for a client that stopped waiting.
  *
  * Every filter is idempotent: a production already final is passed straight to `done` (a
  * redelivery changes nothing), a deleted one is `gone`. A DomainError other than 'unavailable'

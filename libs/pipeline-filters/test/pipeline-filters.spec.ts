@@ -123,7 +123,7 @@ describe('pipeline filters', () => {
   });
 });
 
-describe('answer deadline at each hand-over (issue 31 item 3)', () => {
+describe('answer deadline at each hand-over', () => {
   const T = 1_800_000_000_000;
 
   it('a message taken after its deadline goes from check straight to record, expired, without a sandbox', async () => {

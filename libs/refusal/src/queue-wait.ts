@@ -1,5 +1,5 @@
 /**
- * The wait a student is told (issue 21 item 4): a queued submission's 202 says how many are ahead
+ * The wait a student is told: a queued submission's 202 says how many are ahead
  * and about how long that is; a submission refused because the queue is full is told to come
  * back when the backlog ahead should have drained (Retry-After), not after a fixed guess.
  * wait ≈ productions ahead ÷ gradings finished per second lately (across every process).

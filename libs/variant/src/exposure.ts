@@ -1,6 +1,6 @@
 /**
  * Grader settings that are fine for measuring on one machine but not for a server others can
- * reach (issue 22 item 2): `isolation: none` runs student code unsandboxed, `exec: blocking`
+ * reach: `isolation: none` runs student code unsandboxed, `exec: blocking`
  * lets one slow grading stall every request of its process. The paper presets keep them; a
  * launcher or generator that exposes such a variant beyond loopback refuses unless forced.
  */

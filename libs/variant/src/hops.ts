@@ -1,5 +1,5 @@
 /**
- * One internal hop routed through another address (a fault proxy, issue 35): the callers of that
+ * One internal hop routed through another address (a fault proxy): the callers of that
  * hop are told the proxy's host:port instead of the real one, and the proxy forwards to the real
  * upstream (`hopUpstream`). Every other hop keeps its address.
  */

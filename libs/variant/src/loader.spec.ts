@@ -126,7 +126,7 @@ describe('bad specs fail naming the field', () => {
   });
 });
 
-describe('admission control by default (issue 31 item 3)', () => {
+describe('admission control by default', () => {
   it('is on in every preset that reproduces no paper configuration, with an answer deadline', () => {
     for (const name of ['naked-mon-async', 'naked-mon-zygote', 'msa-zygote-1-2', 'msa-2-2-2']) {
       expect(loadVariant(name).admission).toMatchObject({ enabled: true, ...ADMISSION_DEFAULTS });

@@ -1,9 +1,9 @@
 import { decodeProcessConfig, loadVariant, variantProcesses, variantSpecSchema, type VariantSpec } from '../src';
 
 /**
- * Presets that differ from a base preset in exactly one field: the MinIO presets of issue 8
- * (storage), the read-path cache presets of paper 001 (cache) and the gRPC presets of paper 002
- * (transport).
+ * Presets that differ from a base preset in exactly one field: the MinIO presets (storage, the
+ * object store of paper 000's future work), the read-path cache presets of paper 001 (cache) and
+ * the gRPC presets of paper 002 (transport).
  */
 const DERIVED: [field: 'storage' | 'cache' | 'transport', derived: string, base: string][] = [
   ['storage', 'mon-minio', 'naked-mon'],

@@ -1,5 +1,5 @@
 /**
- * The spec schema holds the one default of every auth, HTTP-edge and grader tunable (issue 14 item 1):
+ * The spec schema holds the one default of every auth, HTTP-edge and grader tunable:
  * libs/auth, libs/http and libs/grading have none, so these values are what every process runs with.
  */
 import { archiveBoundsOf, authSchema, graderSchema, httpSchema, loadConnections, maxConcurrentGradings, rateLimitStoreOf, validateVariant, variantServers, warmPoolSize, type VariantSpecInput } from '../src';
@@ -103,7 +103,7 @@ describe('rate-limit store: shared counters where a role checks limits on severa
   });
 });
 
-describe('sandbox root default (issue 22 item 6)', () => {
+describe('sandbox root default', () => {
   it('is a root-owned place, not the world-writable /tmp where anyone could create it first', () => {
     const root = loadConnections({}).SG_SANDBOX_ROOT;
     expect(root).toBe('/var/lib/shellgrade/sandbox');
@@ -111,7 +111,7 @@ describe('sandbox root default (issue 22 item 6)', () => {
   });
 });
 
-describe('adapter tunables live in the spec (issue 14 item 1: no second default in an adapter)', () => {
+describe('adapter tunables live in the spec (no second default in an adapter)', () => {
   const spec = monolith(1);
   it('archive bounds: the compressed size at the HTTP edge, the rest in grader.archive', () => {
     expect(archiveBoundsOf(spec)).toEqual({ maxCompressedBytes: 1024 * 1024, maxUncompressedBytes: 32 * 1024 * 1024, maxEntries: 2000, maxCompressionRatio: 200 });

@@ -1,7 +1,7 @@
 /**
- * A grader whose isolation is weaker than DESIGN §8 promises (a non-root service: no nested
- * student sandbox; no per-grading control groups) is fine for measuring on one machine, not for
- * a server others can reach (issue 34 item 7): like `exec: blocking`, it stays on loopback unless
+ * A grader whose isolation is weaker than docs/design.md (Untrusted input) promises (a non-root
+ * service: no nested student sandbox; no per-grading control groups) is fine for measuring on one
+ * machine, not for a server others can reach: like `exec: blocking`, it stays on loopback unless
  * the operator accepts it (`--force-exposed`, or a container deployment that says what falls back).
  * Either way the service says why at start.
  */

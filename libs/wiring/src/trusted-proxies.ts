@@ -1,5 +1,5 @@
 /**
- * Whose X-Forwarded-For a process believes for its per-client rate limits (issue 34 item 3): the
+ * Whose X-Forwarded-For a process believes for its per-client rate limits: the
  * spec's `auth.trustedProxies` when set, else the variant's own proxies as the native launcher
  * places them — on loopback, and only for a process that has one in front of it.
  */

@@ -1,5 +1,5 @@
 /**
- * The admission gates as the wiring binds them (issue 32 item 2): the login gate is an injected
+ * The admission gates as the wiring binds them: the login gate is an injected
  * object (LOGIN_ADMISSION, one per process because Nest builds a provider once), not a module-level
  * variable, and SubmissionService is built here over the root's ports with its admission gate.
  */

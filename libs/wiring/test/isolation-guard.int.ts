@@ -1,5 +1,5 @@
 /**
- * A grader with weaker isolation than promised stays on loopback (issue 34 item 7): the real
+ * A grader with weaker isolation than promised stays on loopback: the real
  * GRADER provider, a real SandboxGrader whose per-grading control groups are off, on the
  * addresses a variant can be reached on.
  */

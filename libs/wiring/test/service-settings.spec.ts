@@ -189,7 +189,7 @@ describe('authConfigOf: who vouches for the caller (gateway.pattern offloading, 
   });
 });
 
-describe('authConfigOf refuses default secrets outside development (issue 22 item 4)', () => {
+describe('authConfigOf refuses default secrets outside development', () => {
   const exposed = (spec: VariantSpecInput, env: NodeJS.ProcessEnv = {}): ServiceConfig => ({ ...serviceConfig(spec, 'exercise', env), host: '0.0.0.0' });
   const generated = {
     SG_JWT_SECRET: 'kq3v9XbL2pW8rT5mZ1cN7fH4sD6gJ0aY',

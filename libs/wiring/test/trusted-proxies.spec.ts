@@ -1,4 +1,4 @@
-/** Whose X-Forwarded-For a process believes for its per-client rate limits (issue 34 item 3). */
+/** Whose X-Forwarded-For a process believes for its per-client rate limits. */
 import { loadConnections, processConfigOf, validateVariant, type ServiceConfig, type VariantSpecInput } from '@shellgrade/variant';
 import { authConfigOf } from '../src';
 

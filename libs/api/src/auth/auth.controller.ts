@@ -1,5 +1,5 @@
 /**
- * The HTTP side of login sessions (issue 32 item 2): routes and cookies only. Every decision
+ * The HTTP side of login sessions: routes and cookies only. Every decision
  * (passwords, tokens, rotation, revocation) is the application's, reached through its port
  * LOGIN_SESSIONS (libs/auth ports.ts; AuthModule binds AuthService to it): this file names no
  * token, password or storage class.

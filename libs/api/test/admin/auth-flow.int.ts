@@ -140,7 +140,7 @@ describe('auth flow over HTTP (Nest app, real PostgreSQL)', () => {
     await request(server).delete('/api/user/logout').expect(200, { logged_out: true, revoked: false });
   });
 
-  describe('refresh-token rotation and account changes (issue 22 item 8)', () => {
+  describe('refresh-token rotation and account changes', () => {
     const cookie = (res: request.Response, name: string) => cookiesOf(res)[name]!.split(';')[0]!;
     const loginAs = (who: { email: string; password: string }) => request(server).post('/api/user/login').send(who).expect(200);
 

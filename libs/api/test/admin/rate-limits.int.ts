@@ -1,5 +1,5 @@
 /**
- * Rate limits over HTTP (issue 22 item 7), with small windows so a test can reach them:
+ * Rate limits over HTTP, with small windows so a test can reach them:
  * failed logins per account and per client, wrong enrolment keys per user; 429 problem+json
  * with Retry-After. Successful logins, as a load test sends them, are never counted.
  * Real PostgreSQL; the `redis` store is exercised against the real Redis at the end.
@@ -83,7 +83,7 @@ describe('rate limits over HTTP (Nest app, real PostgreSQL)', () => {
     expect((await login('student2@shellgrade.test', SEED_PASSWORDS.student, '198.51.100.7')).status).toBe(200);
   });
 
-  it('failed logins of one account from one client: 429 for that client and account only (issue 34: keyed on client + account)', async () => {
+  it('failed logins of one account from one client: 429 for that client and account only (keyed on client + account)', async () => {
     const client = '203.0.113.99';
     const limits = await startApp(db.url, { ...SMALL, loginFailuresPerAccount: { points: 50, durationS: 600 } });
     try {

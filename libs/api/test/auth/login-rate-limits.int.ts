@@ -1,5 +1,5 @@
 /**
- * Login rate limits that hold (issue 34 item 3; libs/auth), over HTTP against real PostgreSQL and Redis:
+ * Login rate limits that hold (libs/auth), over HTTP against real PostgreSQL and Redis:
  * - the point is taken BEFORE the password check: N concurrent wrong logins for one account
  *   check at most the allowance's passwords (the checks are held at a barrier until every request
  *   has either reached its password check or been answered, so nothing depends on timing);

@@ -1,5 +1,5 @@
 /**
- * Accounts hashed with scrypt (before argon2id became the secure default, issue 31 item 5) keep
+ * Accounts hashed with scrypt (before argon2id became the secure default) keep
  * logging in, and their first good login stores argon2id in place of the scrypt hash — over HTTP
  * against real PostgreSQL. A wrong password upgrades nothing; a paper-faithful (cheap) cost
  * never downgrades; the upgrade is not a password change (access tokens stay valid).

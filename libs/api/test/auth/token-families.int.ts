@@ -1,7 +1,7 @@
 /**
- * Logout and refresh-token reuse end the ACCESS tokens of their login too (issue 34 item 8;
- * libs/auth): until now a stolen access token kept working after the owner logged out, or after
- * the theft was detected by a reused refresh token, until it expired (15 min by default).
+ * Logout and refresh-token reuse end the ACCESS tokens of their login too (libs/auth): otherwise
+ * a stolen access token would keep working after the owner logged out, or after the theft was
+ * detected by a reused refresh token, until it expired (15 min by default).
  * Over HTTP against real PostgreSQL; a second replica checks the family through its cache.
  */
 import { Controller, Get, UseGuards, type INestApplication } from '@nestjs/common';

@@ -1,5 +1,5 @@
 /**
- * Who may submit, over HTTP (issue 22 items 7 and 9, issue 14 item 5): only an enrolled student,
+ * Who may submit, over HTTP: only an enrolled student,
  * while the session runs, on a published exercise (403 saying which, nothing stored); a
  * student's productions are "not found" to other students (404, like a missing id); ids past
  * PostgreSQL's integer are 400; submissions per student are rate-limited (429 + Retry-After).

@@ -22,7 +22,7 @@ export const admissionSchema = z.strictObject({
   /**
    * How long after a submission arrived its client still waits for the answer (its timeout; the
    * proxies' 60 s): a grading that could only start later is not started and the production ends
-   * failed, `expired: …` (issue 31 item 3). Unset: every accepted submission is graded, however late.
+   * failed, `expired: …`. Unset: every accepted submission is graded, however late.
    */
   answerDeadlineS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
   /** Submissions one process holds at once (validated, stored, graded or waiting for a grader or a reply). */
@@ -53,7 +53,7 @@ export const admissionSchema = z.strictObject({
 
 /**
  * The bounds admission control takes when it is on and the spec leaves them unset: the measured
- * naked-mon-zygote-admission budget (issue 21), and the proxies' and the default client's 60 s as
+ * naked-mon-zygote-admission budget, and the proxies' and the default client's 60 s as
  * the answer deadline. The event-loop bound of logins stays opt-in: a blocking grader stalls the
  * loop after every grading and would refuse every login.
  */

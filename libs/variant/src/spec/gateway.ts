@@ -19,8 +19,8 @@ export const gatewayPatterns = ['proxy', 'aggregation', 'offloading'] as const;
  * What runs the gateway. node: our NestJS gateway (the papers'), every pattern and transport,
  * traced and metered. haproxy: the variant's HAProxy in its place, routing /api by the same
  * route table (libs/gateway route-table.ts) straight to the replicas and answering CORS
- * preflights itself — one C hop instead of a Node process answering every request (issue 31
- * item 2: the Node hop was most of what msa costs above the monolith). Pattern proxy over http
+ * preflights itself — one C hop instead of a Node process answering every request (the
+ * Node hop was most of what msa costs above the monolith). Pattern proxy over http
  * only; the trace of a request starts at the service it reaches, and the leftover serves the
  * web app.
  */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { bytes, MiB, millis, positiveInt } from './values';
 
-/** Archive bounds beyond the compressed size (libs/grading validate-archive; DESIGN §8): 413 or 422 above them. */
+/** Archive bounds beyond the compressed size (libs/grading validate-archive; docs/design.md, Untrusted input): 413 or 422 above them. */
 export const archiveLimitsSchema = z.strictObject({
   /** Total inflated tar stream: 32× the 1 MiB compressed bound, far above any real set of scripts. */
   maxUncompressedBytes: bytes.default(32 * MiB),

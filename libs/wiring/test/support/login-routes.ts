@@ -1,6 +1,6 @@
 /**
  * Each service that logs users in serves login, verify and logout from its own composition root
- * (issue 32 item 2: the routes are libs/api's AuthApiModule, over libs/auth's LOGIN_SESSIONS port,
+ * (the routes are libs/api's AuthApiModule, over libs/auth's LOGIN_SESSIONS port,
  * imported beside AuthModule). One suite, run by each such service against its own module:
  * msa-1-2's spec, real PostgreSQL (fresh, seeded).
  */
