@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -67,6 +68,23 @@ const inboundAuthPaths = [
   },
 ];
 
+// The public API's types are generated for the web app from the contract (apps/web/api-types.mjs
+// exports each component under its name): a type or interface of apps/web named like one of them
+// (or like libs/api-contract's <Name>Body) is a hand-written copy, which would drift from the contract.
+const contractTypeNames = [
+  ...readFileSync(new URL('./apps/web/src/api-types.generated.ts', import.meta.url), 'utf8').matchAll(/^export type (\w+) = components\['schemas'\]/gm),
+].map(([, name]) => name);
+const handWrittenContract = [
+  {
+    selector: `:matches(TSInterfaceDeclaration, TSTypeAliasDeclaration)[id.name=/^(${contractTypeNames.join('|')})(Body)?$/]`,
+    message: 'a contract type is generated, not written: import it from api-types.generated.ts (libs/api-contract is where it is declared).',
+  },
+  {
+    selector: "CallExpression[callee.name='request'] > :matches(Literal[value=/^\\/(api\\/|app-config)/], TemplateLiteral[quasis.0.value.raw=/^\\/(api\\/|app-config)/]).arguments",
+    message: 'the public API is called through the client generated from its contract (api.ts `client` / `api`), whose paths, bodies and answers are typed by it.',
+  },
+];
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', 'apps/web/src/api-types.generated.ts', 'run/**', 'tools/**', 'results/**', '.nx/**', 'k6/**', 'benchmarks/*.js', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -133,6 +151,10 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@nx/enforce-module-boundaries': boundaries(layers),
     },
+  },
+  {
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...handWrittenContract] },
   },
   {
     files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'brokers/*/src/**/*.ts'],

@@ -3,24 +3,24 @@
  * GET /api/auth/verify (the refresh cookie) who it is; nothing is kept in local storage.
  */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { api, type AppConfig, type SessionUser } from './api';
+import { api, type SessionUser, type WebAppConfig } from './api';
 
 interface AuthState {
   user: SessionUser | null;
-  config: AppConfig;
+  config: WebAppConfig;
   ready: boolean;
   login(email: string, password: string): Promise<void>;
   logout(): Promise<void>;
 }
 
 /** Until /app-config.json answers: the spec's default archive limit (1 MiB). */
-const DEFAULT_CONFIG: AppConfig = { maxArchiveBytes: 1024 * 1024, traces: false, standalone: false };
+const DEFAULT_CONFIG: WebAppConfig = { maxArchiveBytes: 1024 * 1024, traces: false, standalone: false };
 
 const AuthContext = createContext<AuthState | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SessionUser | null>(null);
-  const [config, setConfig] = useState<AppConfig>(DEFAULT_CONFIG);
+  const [config, setConfig] = useState<WebAppConfig>(DEFAULT_CONFIG);
   const [ready, setReady] = useState(false);
 
   useEffect(() => {

@@ -1,2 +1,4 @@
 export * from './bodies';
+export * from './requests';
+export * from './paths';
 export * from './openapi';

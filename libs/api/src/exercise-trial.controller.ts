@@ -7,18 +7,15 @@
 import { Body, Controller, HttpCode, Inject, Post, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { trialFields, type TrialReplyBody } from '@shellgrade/api-contract';
 import { ExerciseTrial, type TrialOutcome } from '@shellgrade/application';
 import { AuthGuard, CurrentUser, Roles, type AuthenticatedUser } from '@shellgrade/auth';
 import { invalid } from '@shellgrade/domain';
-import { z } from 'zod';
-import { idParam } from './admin/schemas';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production/production-limits';
 import { tooLarge } from './production/submission-body';
 
-const trialFields = z.object({ ex_id: idParam });
-
 /** The outcome in the API's snake_case. */
-const trialView = (ex_id: number, t: TrialOutcome) =>
+const trialView = (ex_id: number, t: TrialOutcome): TrialReplyBody =>
   t.outcome === 'graded'
     ? { ex_id, outcome: t.outcome, grade: t.grade, comment: t.comment }
     : { ex_id, outcome: t.outcome, reason: t.reason, details: t.details, grader_stderr: t.graderStderr };

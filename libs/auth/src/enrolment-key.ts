@@ -5,9 +5,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashPassword, verifyPassword } from './password';
 
-/** Shortest key a teacher may choose. */
-export const MIN_ENROLMENT_KEY_LENGTH = 12;
-
 /** A fresh key when the teacher gives none: 20 characters of base32 (100 bits). */
 export function generateEnrolmentKey(): string {
   const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';

@@ -26,7 +26,7 @@ export function ExercisePage() {
     const exercise = await api.exercise(statement.ex_id).catch(() => undefined);
     return { statement, exercise };
   }, [psId]);
-  const history = useLoad(() => api.productions(`&ps_id=${psId}`), [psId]);
+  const history = useLoad(() => api.productions({ ps_id: psId }), [psId]);
 
   const [file, setFile] = useState<File | null>(null);
   const [dragging, setDragging] = useState(false);

@@ -85,7 +85,7 @@ function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: E
     e.preventDefault();
     setError(undefined);
     try {
-      const body: Partial<Exercise> = {
+      const fields = {
         name,
         slug,
         statement,
@@ -94,10 +94,10 @@ function ExerciseForm({ initial, onSaved }: { initial?: Exercise; onSaved: (e: E
         locale,
         skills: skills.split(',').map((s) => s.trim()).filter(Boolean),
       };
-      if (archive) body.question_archive = await base64Of(archive);
-      else if (!initial) throw new Error('choose the question archive (.tar.gz) students download');
-      const result = initial ? await api.updateExercise(initial.ex_id, body) : await api.createExercise(body);
-      onSaved(result);
+      const question_archive = archive ? await base64Of(archive) : undefined;
+      if (initial) onSaved(await api.updateExercise(initial.ex_id, question_archive === undefined ? fields : { ...fields, question_archive }));
+      else if (question_archive !== undefined) onSaved(await api.createExercise({ ...fields, question_archive }));
+      else throw new Error('choose the question archive (.tar.gz) students download');
     } catch (err) {
       setError(err);
     }

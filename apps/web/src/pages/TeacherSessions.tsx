@@ -229,7 +229,7 @@ function Enrol({ session, exIds, students, onDone }: { session: number; exIds: n
       }
       if (ids.length > 0) {
         await api.enrol(session, ids);
-        const existing = new Set((await api.statements(`&session_id=${session}`)).map((s) => `${s.user_id}:${s.ex_id}`));
+        const existing = new Set((await api.statements({ session_id: session })).map((s) => `${s.user_id}:${s.ex_id}`));
         for (const uid of ids) for (const ex of exIds) if (!existing.has(`${uid}:${ex}`)) await api.createStatement({ user_id: uid, session_id: session, ex_id: ex });
       }
       setReport(

@@ -1,29 +1,13 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { exerciseBody, listOf, schemaRef } from '@shellgrade/api-contract';
+import { exerciseBody, exercisesQuery, exerciseUpdateRequest, idParam, listOf, newExerciseRequest, schemaRef } from '@shellgrade/api-contract';
 import { ManageExercises } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
-import { z } from 'zod';
-import { base64Bytes, exerciseStateSchema, idParam, nonEmpty, pageQuery } from './schemas';
+import type { z } from 'zod';
 import { exerciseView } from './views';
 
-const exerciseFields = z.object({
-  slug: z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'lower-case letters, digits and dashes'),
-  name: z.string().trim().min(1).max(200),
-  statement: z.string().max(1_000_000),
-  question_archive: base64Bytes,
-  grader_script: z.string().min(1).max(1_000_000),
-  state: exerciseStateSchema,
-  locale: z.string().min(2).max(16),
-  skills: z.array(z.string().min(1).max(64)).max(50),
-});
-const newExerciseSchema = exerciseFields
-  .extend({ state: exerciseStateSchema.default('draft'), locale: exerciseFields.shape.locale.default('en'), skills: exerciseFields.shape.skills.default([]) })
-  .strict();
-const exerciseUpdateSchema = nonEmpty(exerciseFields);
-type ExerciseUpdate = z.infer<typeof exerciseUpdateSchema>;
-const listQuery = pageQuery.extend({ state: exerciseStateSchema.optional() });
+type ExerciseUpdate = z.infer<typeof exerciseUpdateRequest>;
 
 /** Exercises (rules: ManageExercises); the views show a student no grading script. */
 @ApiTags('exercises')
@@ -35,7 +19,7 @@ export class ExercisesController {
   @Get()
   @ApiOperation({ summary: 'Exercises without archives (students: published only)' })
   @ApiOkResponse({ schema: listOf(exerciseBody) })
-  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
+  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(exercisesQuery)) q: z.infer<typeof exercisesQuery>) {
     return (await this.exercises.list(me, q)).map((e) => exerciseView(e, { full: false, staff: isStaff(me.role) }));
   }
 
@@ -48,21 +32,21 @@ export class ExercisesController {
   @Post()
   @Roles('admin', 'teacher')
   @ApiCreatedResponse({ schema: schemaRef(exerciseBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newExerciseSchema)) b: z.infer<typeof newExerciseSchema>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newExerciseRequest)) b: z.infer<typeof newExerciseRequest>) {
     return exerciseView(await this.exercises.create(me, exerciseFieldsOf(b)), { full: true, staff: true });
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(exerciseBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateRequest)) b: ExerciseUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(exerciseBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateSchema)) b: ExerciseUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateRequest)) b: ExerciseUpdate) {
     return exerciseView(await this.exercises.update(me, id, exerciseFieldsOf(b)), { full: true, staff: true });
   }
 

@@ -1,15 +1,12 @@
 import { Controller, Get, Header, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { listOf, productionBody, sessionProductionBody } from '@shellgrade/api-contract';
+import { idParam, listOf, productionBody, productionsQuery, schemaRef, sessionProductionsBody } from '@shellgrade/api-contract';
 import { ListProductions } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { productionView } from '../production/production.view';
 import { sessionProductionView } from '../report/session-report.view';
-import { idParam, optionalId, pageQuery } from './schemas';
-
-const listQuery = pageQuery.extend({ user_id: optionalId, ex_id: optionalId, ps_id: optionalId });
 
 /**
  * GET /api/exercise-production (list) and GET …/by-session/:session_id (the Exercise service's
@@ -24,7 +21,7 @@ export class ProductionsListController {
   @Get()
   @ApiOperation({ summary: 'Productions, newest first (staff: all, filterable; students: their own)' })
   @ApiOkResponse({ schema: listOf(productionBody) })
-  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
+  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(productionsQuery)) q: z.infer<typeof productionsQuery>) {
     const rows = await this.productions.list(me, { limit: q.limit, offset: q.offset, userId: q.user_id, exerciseId: q.ex_id, statementId: q.ps_id });
     return rows.map(productionView);
   }
@@ -34,7 +31,7 @@ export class ProductionsListController {
   @Roles('admin', 'teacher')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Every production of a session (compact rows), for its report (its teacher or an admin)' })
-  @ApiOkResponse({ schema: { type: 'object', properties: { session_id: { type: 'integer' }, productions: listOf(sessionProductionBody) }, required: ['session_id', 'productions'] } })
+  @ApiOkResponse({ schema: schemaRef(sessionProductionsBody) })
   async ofSession(@CurrentUser() me: AuthenticatedUser, @Param('session_id', new ZodPipe(idParam)) sessionId: number) {
     const rows = await this.productions.ofSession(me, sessionId);
     return { session_id: sessionId, productions: rows.map(sessionProductionView) };

@@ -1,23 +1,13 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { listOf, schemaRef, sequenceBody } from '@shellgrade/api-contract';
+import { idParam, listOf, newSequenceRequest, pageQuery, schemaRef, sequenceBody, sequenceUpdateRequest } from '@shellgrade/api-contract';
 import { ManageSequences } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
-import { z } from 'zod';
-import { idParam, nonEmpty, pageQuery } from './schemas';
+import type { z } from 'zod';
 import { sequenceView } from './views';
 
-const sequenceFields = z.object({
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(10_000),
-  exercises: z.array(idParam).max(500).refine((ids) => new Set(ids).size === ids.length, 'an exercise appears twice'),
-});
-const newSequenceSchema = sequenceFields
-  .extend({ description: sequenceFields.shape.description.default(''), exercises: sequenceFields.shape.exercises.default([]) })
-  .strict();
-const sequenceUpdateSchema = nonEmpty(sequenceFields);
-type SequenceUpdate = z.infer<typeof sequenceUpdateSchema>;
+type SequenceUpdate = z.infer<typeof sequenceUpdateRequest>;
 
 /** Ordered exercise sequences (rules: ManageSequences). */
 @ApiTags('sequences')
@@ -41,21 +31,21 @@ export class SequencesController {
   @Post()
   @Roles('admin', 'teacher')
   @ApiCreatedResponse({ schema: schemaRef(sequenceBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSequenceSchema)) b: z.infer<typeof newSequenceSchema>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSequenceRequest)) b: z.infer<typeof newSequenceRequest>) {
     return sequenceView(await this.sequences.create(me, { name: b.name, description: b.description, exerciseIds: b.exercises }));
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(sequenceBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateRequest)) b: SequenceUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(sequenceBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateSchema)) b: SequenceUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateRequest)) b: SequenceUpdate) {
     return sequenceView(await this.sequences.update(me, id, { name: b.name, description: b.description, exerciseIds: b.exercises }));
   }
 

@@ -1,31 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { businessSessionBody, listOf, schemaRef } from '@shellgrade/api-contract';
+import { businessSessionBody, enrolRequest, idParam, listOf, newSessionRequest, pageQuery, schemaRef, sessionUpdateRequest } from '@shellgrade/api-contract';
 import { ManageSessions, type SessionFields, type SessionWithKey } from '@shellgrade/application';
-import { AuthGuard, type AuthenticatedUser, CurrentUser, MIN_ENROLMENT_KEY_LENGTH, Roles } from '@shellgrade/auth';
+import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
-import { z } from 'zod';
-import { idParam, isoDate, nonEmpty, pageQuery } from './schemas';
+import type { z } from 'zod';
 import { sessionView } from './views';
 
-const sessionFields = z.object({
-  name: z.string().trim().min(1).max(200),
-  sequence_id: idParam,
-  starts_at: isoDate,
-  ends_at: isoDate,
-  enrolment_key: z.string().min(MIN_ENROLMENT_KEY_LENGTH, `at least ${MIN_ENROLMENT_KEY_LENGTH} characters`).max(200),
-  teacher_id: idParam,
-});
-const newSessionSchema = sessionFields
-  .extend({ teacher_id: idParam.optional(), enrolment_key: sessionFields.shape.enrolment_key.optional() })
-  .strict()
-  .refine((s) => s.ends_at >= s.starts_at, { message: 'ends_at is before starts_at', path: ['ends_at'] });
-const sessionUpdateSchema = nonEmpty(sessionFields);
-type SessionUpdate = z.infer<typeof sessionUpdateSchema>;
-const enrolSchema = z.union([
-  z.object({ enrolment_key: z.string().min(1).max(200) }).strict(),
-  z.object({ user_ids: z.array(idParam).min(1).max(10_000) }).strict(),
-]);
+type SessionUpdate = z.infer<typeof sessionUpdateRequest>;
 
 /** The body's snake_case fields as the use case's; what the body leaves out stays out. */
 const sessionFieldsOf = (b: SessionUpdate): Partial<SessionFields> => ({
@@ -68,7 +50,7 @@ export class SessionsController {
   @Post(':id/enrolments')
   @HttpCode(200)
   @ApiOperation({ summary: 'Student: enrol with {enrolment_key}; staff: enrol {user_ids}' })
-  async enrol(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(enrolSchema)) b: z.infer<typeof enrolSchema>) {
+  async enrol(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(enrolRequest)) b: z.infer<typeof enrolRequest>) {
     const enrolled = await this.sessions.enrol(me, id, 'user_ids' in b ? { userIds: b.user_ids } : { enrolmentKey: b.enrolment_key });
     return { session_id: id, enrolled };
   }
@@ -88,7 +70,7 @@ export class SessionsController {
   @Roles('admin', 'teacher')
   @ApiOperation({ summary: 'Create a session; the enrolment key (generated when omitted) is shown in this answer only' })
   @ApiCreatedResponse({ schema: schemaRef(businessSessionBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSessionSchema)) b: z.infer<typeof newSessionSchema>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSessionRequest)) b: z.infer<typeof newSessionRequest>) {
     const fields = { name: b.name, sequenceId: b.sequence_id, startsAt: b.starts_at, endsAt: b.ends_at, enrolmentKey: b.enrolment_key, teacherId: b.teacher_id };
     return withKeyView(await this.sessions.create(me, fields));
   }
@@ -96,14 +78,14 @@ export class SessionsController {
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateRequest)) b: SessionUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateSchema)) b: SessionUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateRequest)) b: SessionUpdate) {
     return withKeyView(await this.sessions.update(me, id, sessionFieldsOf(b)));
   }
 

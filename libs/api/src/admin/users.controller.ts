@@ -1,29 +1,15 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { listOf, schemaRef, sessionUserBody } from '@shellgrade/api-contract';
+import { idParam, listOf, newUserRequest, schemaRef, sessionUserBody, usersQuery, userUpdateRequest } from '@shellgrade/api-contract';
 import { ManageUsers } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
 import { ZodPipe } from '@shellgrade/http';
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { clientOf, SessionHttp } from '../auth/session-http';
-import { idParam, nonEmpty, pageQuery, roleSchema } from './schemas';
 import { userView } from './views';
 
-const userFields = z.object({
-  email: z.string().trim().toLowerCase().email().max(320),
-  password: z.string().min(8).max(1024),
-  firstname: z.string().max(200),
-  lastname: z.string().max(200),
-  role: roleSchema,
-});
-const newUserSchema = userFields
-  .extend({ firstname: userFields.shape.firstname.default(''), lastname: userFields.shape.lastname.default(''), role: roleSchema.default('student') })
-  .strict();
-/** `current_password` is required when a user changes its own password. */
-const userUpdateSchema = nonEmpty(userFields.extend({ current_password: z.string().min(1).max(1024) }));
-type UserUpdate = z.infer<typeof userUpdateSchema>;
-const listQuery = pageQuery.extend({ role: roleSchema.optional() });
+type UserUpdate = z.infer<typeof userUpdateRequest>;
 
 /** Users (rules: ManageUsers). */
 @ApiTags('users')
@@ -48,7 +34,7 @@ export class UsersController {
   @UseGuards(AuthGuard)
   @ApiOperation({ summary: 'Users (staff: all, filter by role; student: itself)' })
   @ApiOkResponse({ schema: listOf(sessionUserBody) })
-  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(listQuery)) q: z.infer<typeof listQuery>) {
+  async list(@CurrentUser() me: AuthenticatedUser, @Query(new ZodPipe(usersQuery)) q: z.infer<typeof usersQuery>) {
     return (await this.users.list(me, q)).map(userView);
   }
 
@@ -71,7 +57,7 @@ export class UsersController {
   @Roles('admin')
   @ApiOperation({ summary: 'Create an account (admin)' })
   @ApiCreatedResponse({ schema: schemaRef(sessionUserBody) })
-  async create(@Body(new ZodPipe(newUserSchema)) body: z.infer<typeof newUserSchema>) {
+  async create(@Body(new ZodPipe(newUserRequest)) body: z.infer<typeof newUserRequest>) {
     return userView(await this.users.create(body));
   }
 
@@ -81,7 +67,7 @@ export class UsersController {
   async replace(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,
-    @Body(new ZodPipe(userUpdateSchema)) body: UserUpdate,
+    @Body(new ZodPipe(userUpdateRequest)) body: UserUpdate,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
@@ -97,7 +83,7 @@ export class UsersController {
   async update(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,
-    @Body(new ZodPipe(userUpdateSchema)) body: UserUpdate,
+    @Body(new ZodPipe(userUpdateRequest)) body: UserUpdate,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {

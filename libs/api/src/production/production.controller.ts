@@ -16,13 +16,12 @@ import {
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiAcceptedResponse, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { productionBody, schemaRef, submissionGradedBody, submissionQueuedBody } from '@shellgrade/api-contract';
+import { idParam, productionBody, schemaRef, submissionGradedBody, submissionQueuedBody } from '@shellgrade/api-contract';
 import type { Request, Response } from 'express';
 import { ATTEMPT_LIMITS, AUTH_CONFIG, AuthGuard, CurrentUser, readable, TrustedProxies, type AttemptLimits, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
 import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
 import { queueWaitOf, retryAfterSeconds } from '@shellgrade/refusal';
 import { requestArrivalOf, ZodPipe } from '@shellgrade/http';
-import { idParam } from '../admin/schemas';
 import { productionView, submissionGradedView, submissionQueuedView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';

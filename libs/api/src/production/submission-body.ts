@@ -3,19 +3,8 @@
  * multipart/form-data (`file`, `ex_id`, `ps_id`) and the original SPA's JSON, whose
  * `production_data.data` maps byte index → byte value (or is an array of bytes).
  */
-import { z } from 'zod';
+import { spaSubmissionRequest, submissionFields } from '@shellgrade/api-contract';
 import { DomainError, invalid } from '@shellgrade/domain';
-import { idParam as id } from '../admin/schemas';
-
-export const submissionFieldsSchema = z.object({ ex_id: id, ps_id: id });
-
-const spaBodySchema = submissionFieldsSchema.extend({
-  production_data: z.object({
-    name: z.string().max(255).optional(),
-    size: z.number().int().nonnegative().optional(),
-    data: z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]),
-  }),
-});
 
 export interface DecodedSubmission {
   exerciseId: number;
@@ -24,7 +13,7 @@ export interface DecodedSubmission {
 }
 
 export function decodeSpaBody(body: unknown, maxBytes: number): DecodedSubmission {
-  const parsed = spaBodySchema.parse(body);
+  const parsed = spaSubmissionRequest.parse(body);
   const { data, size } = parsed.production_data;
   const archive = Array.isArray(data) ? bytesFromArray(data, maxBytes) : bytesFromIndexMap(data, maxBytes);
   if (size !== undefined && size !== archive.length) {
@@ -34,7 +23,7 @@ export function decodeSpaBody(body: unknown, maxBytes: number): DecodedSubmissio
 }
 
 export function decodeMultipart(fields: unknown, file: { buffer: Buffer } | undefined): DecodedSubmission {
-  const parsed = submissionFieldsSchema.parse(fields ?? {});
+  const parsed = submissionFields.parse(fields ?? {});
   if (!file) throw invalid('multipart body has no `file` part');
   return { exerciseId: parsed.ex_id, statementId: parsed.ps_id, archive: file.buffer };
 }

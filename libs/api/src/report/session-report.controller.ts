@@ -1,15 +1,12 @@
 import { Controller, Get, Inject, Module, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { schemaRef, sessionReportBody } from '@shellgrade/api-contract';
+import { idParam, reportQuery, schemaRef, sessionReportBody } from '@shellgrade/api-contract';
 import type { Request, Response } from 'express';
 import { accessTokenOf, AuthGuard, IDENTITY_ASSERTION_HEADER, type AuthenticatedUser, changeable, CurrentUser } from '@shellgrade/auth';
 import { SESSION_PRODUCTIONS, SESSION_REPOSITORY, SESSION_ROSTER, type SessionProductionsSource, SessionReportService, type SessionRepository, type SessionRosterReader } from '@shellgrade/domain';
 import { ZodPipe } from '@shellgrade/http';
-import { z } from 'zod';
-import { idParam } from '../admin/schemas';
+import type { z } from 'zod';
 import { sessionReportCsv, sessionReportView } from './session-report.view';
-
-const reportQuery = z.object({ format: z.enum(['json', 'csv'], { message: "format must be 'json' or 'csv'" }).default('json') }).strict();
 
 /**
  * GET /api/business-session/:id/report — paper 001's S2: the session's results, computed here

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base64Bytes, idParam, isoDate, nonEmpty, pageQuery } from './schemas';
+import { base64Bytes, idParam, isoDate, nonEmpty, pageQuery } from './requests';
 
 describe('CRUD request schemas', () => {
   it('parses ids from path strings and rejects the rest', () => {
