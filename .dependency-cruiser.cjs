@@ -5,10 +5,10 @@
  *   services/*   composition roots       → wiring, adapters, spec, domain
  *   libs/wiring  spec value → adapter     → adapters, spec, domain
  *   adapters     libs/{persistence,sql-transaction,storage,cache,grading,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,
- *                telemetry,http,auth,api,gateway,grpc-edge,service-clients}, brokers/*
+ *                telemetry,http,console-server,auth,api,gateway,grpc-edge,service-clients}, brokers/*
  *                                        → adapters, domain
  *                inside them, by side of the hexagon (issue 32 item 2):
- *                  inbound      libs/{api,gateway,grpc-edge,http}     controllers, HTTP/gRPC edge
+ *                  inbound      libs/{api,gateway,grpc-edge,http,console-server}  controllers, HTTP/gRPC edge, the console
  *                  application  libs/{application,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
  *                                                                     use cases and the ports they own; the
  *                                                                     dispatch libs one concern each, apart
@@ -22,6 +22,10 @@
  *                  a dispatch (libs/dispatch inline; brokers/queue's QueueDispatch over a broker's transport)
  *                  → GradingWorker (libs/domain grading-worker.ts) → Grader port → libs/grading (the sandbox)
  *                each step reaches the next through a port, never by skipping a layer
+ *   libs/console-server  the researchers' console (it launches the harness): imported only by the
+ *                wiring's console mount (libs/wiring/src/console-mount.ts, @shellgrade/wiring/console),
+ *                which the processes serving the browser app call; the exercise service, libs/api and the
+ *                wiring's grading providers never reach it (the console-* rules)
  *   libs/variant the spec (data)          → nothing of ours
  *   libs/domain  business rules           → nothing of ours, no framework
  *   libs/trace-model  contract shared with the browser (Jaeger types, critical path) → nothing
@@ -40,11 +44,11 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|application|event-loop-pressure|refusal|pipeline-filters|telemetry|http|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|application|event-loop-pressure|refusal|pipeline-filters|telemetry|http|console-server|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
 // What was libs/dispatch, split by concern (issue 32 item 2): each depends on the domain only, admission also on
 // refusal (dispatch-concerns-apart, admission-only-to-refusal).
 const DISPATCH_CONCERNS = '^libs/(dispatch|admission|event-loop-pressure|refusal|pipeline-filters)/src/';
-const INBOUND = '^libs/(api|gateway|grpc-edge|http)/src/';
+const INBOUND = '^libs/(api|gateway|grpc-edge|http|console-server)/src/';
 const OUTBOUND = '^(libs/(persistence|sql-transaction|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
 // The packages outbound adapters (and libs/auth's token and password classes) wrap: an inbound file that
 // named one would be doing an adapter's job (no-inbound-to-driver).
@@ -63,6 +67,9 @@ const DISPATCHES = '^(libs/(dispatch|pipeline-filters)/src/|brokers/[^/]+/src/)'
 const GRADER = '^libs/grading/src/';
 const BROKER_TRANSPORTS = '^brokers/(rabbitmq|bullmq)/src/';
 const BROKER_DRIVERS = '^node_modules/(amqplib|amqp-connection-manager|bullmq|ioredis)/';
+// The researchers' console and its one door (console-only-through-the-mount, no-console-in-grading-code).
+const CONSOLE = '^libs/console-server/';
+const CONSOLE_MOUNT = '^libs/wiring/src/console-mount\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -175,6 +182,22 @@ module.exports = {
         'A controller parses, calls a use case (libs/application, or a domain or application port) and renders a view: it never borrows another controller (what two share lives in a file of its own) nor holds a repository implementation or its caching decorator.',
       from: { path: '^libs/api/src/(.+)\\.controller\\.ts$' },
       to: { path: ['\\.controller\\.ts$', '^libs/(persistence|cache|service-clients)/src/'], pathNot: '^libs/api/src/$1\\.controller\\.ts$' },
+    },
+    {
+      name: 'console-only-through-the-mount',
+      severity: 'error',
+      comment:
+        "The researchers' console launches the harness (npm run bench) and cancels runs: it is mounted by the wiring's console mount alone (@shellgrade/wiring/console), which the processes serving the browser app call. Any other import of it would carry that code into a process the spec did not give the console.",
+      from: { path: '^(libs|services|brokers)/', pathNot: [CONSOLE, CONSOLE_MOUNT, TESTS] },
+      to: { path: CONSOLE },
+    },
+    {
+      name: 'no-console-in-grading-code',
+      severity: 'error',
+      comment:
+        "The exercise service, the controllers (libs/api) and the wiring's grading providers never reach the console, not even through the wiring's index: a grading process carries no code that can spawn the harness.",
+      from: { path: ['^services/exercise/src/', '^libs/api/src/', '^libs/wiring/src/(?!console-mount\\.ts$)'], pathNot: TESTS },
+      to: { path: [CONSOLE, CONSOLE_MOUNT], reachable: true },
     },
     {
       name: 'no-outbound-to-inbound',

@@ -14,12 +14,15 @@ const layers = [
   // The adapters' layer:inbound/application/outbound tags (the hexagon's sides) are held per file by
   // .dependency-cruiser.cjs (no-inbound-to-outbound, no-inbound-to-driver, no-outbound-to-inbound), which sees files,
   // not projects: tests legitimately build a controller over a real repository.
+  // The researchers' console (libs/console-server): inbound adapters that launch the harness. No adapter or
+  // service imports it: the wiring mounts it where the spec makes a process serve the browser app (below).
+  { sourceTag: 'type:console', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:contract', 'type:fixture', 'type:console'] },
   // The wiring reads the spec and picks adapters; it never reaches up into a service.
-  { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:fixture'] },
-  // Composition roots: anything but the tools.
+  { sourceTag: 'type:wiring', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:console', 'type:spec', 'type:wiring', 'type:fixture'] },
+  // Composition roots: anything but the tools — and the console only through the wiring's mount (@shellgrade/wiring/console).
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:fixture'] },
   // Tools (launcher, harness, admin CLI, system tests) drive the runtime from outside.
-  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:spec', 'type:wiring', 'type:tool', 'type:contract', 'type:stats', 'type:fixture'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:console', 'type:spec', 'type:wiring', 'type:tool', 'type:contract', 'type:stats', 'type:fixture'] },
   // The seed (libs/admin-cli/seed, `npm run db -- seed`): test and tool support that builds a seeded database.
   // Tests of every layer and the tools use it; runtime code never (runtimeLayers below, and
   // .dependency-cruiser.cjs no-runtime-to-tool). It needs no database adapter: persistence's own tests seed.
@@ -110,7 +113,7 @@ export default [
     // classes below sit in an application lib, so neither the Nx tags nor .dependency-cruiser.cjs's
     // no-inbound-to-outbound (which see libs/auth as one barrel) can tell them from its ports.
     // Types stay importable (a port's signature may name them); tests may build anything.
-    files: ['libs/{api,gateway,grpc-edge,http}/src/**/*.ts'],
+    files: ['libs/{api,gateway,grpc-edge,http,console-server}/src/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -140,6 +143,20 @@ export default [
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The wiring's grading providers (adapters.ts, dispatch/, cache.ts, ...) never load the console: a
+    // service that serves no browser app (the exercise service) carries no code that launches the
+    // harness. Its one door is console-mount.ts (@shellgrade/wiring/console). Also held per file by
+    // .dependency-cruiser.cjs console-only-through-the-mount.
+    files: ['libs/wiring/src/**/*.ts'],
+    ignores: ['libs/wiring/src/console-mount.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@shellgrade/console-server', message: "the console is mounted by libs/wiring/src/console-mount.ts only (@shellgrade/wiring/console): a grading provider that loaded it would carry the harness's launcher into every service." }] },
       ],
     },
   },

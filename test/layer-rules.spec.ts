@@ -116,6 +116,30 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it("keep the researchers' console behind the wiring's console mount, out of every grading process", () => {
+    const violations = cruiseProbe({
+      'libs/console-server/src/index.ts': `export const serveAppWithConsole = 1;\n`,
+      'libs/wiring/src/console-mount.ts': `import { serveAppWithConsole } from '../../console-server/src/index';\nexport const mount = serveAppWithConsole;\n`,
+      'libs/wiring/src/adapters.ts': `export const grader = 1;\n`,
+      'libs/wiring/src/index.ts': `import { mount } from './console-mount';\nimport { grader } from './adapters';\nexport const w = [mount, grader];\n`,
+      // The monolith through the mount: allowed; the gateway around it, the exercise service through the wiring's index: not.
+      'services/monolith/src/main.ts': `import { mount } from '../../../libs/wiring/src/console-mount';\nexport const m = mount;\n`,
+      'services/gateway/src/main.ts': `import { serveAppWithConsole } from '../../../libs/console-server/src/index';\nexport const g = serveAppWithConsole;\n`,
+      'services/exercise/src/main.ts': `import { w } from '../../../libs/wiring/src/index';\nexport const e = w;\n`,
+      'libs/api/src/probe.controller.ts': `import { serveAppWithConsole } from '../../console-server/src/index';\nexport const c = serveAppWithConsole;\n`,
+      'libs/console-server/test/probe.spec.ts': `import { serveAppWithConsole } from '../src/index';\nexport const t = serveAppWithConsole;\n`,
+    });
+    expect(ruleNames(violations).sort()).toEqual([
+      'console-only-through-the-mount: libs/api/src/probe.controller.ts → libs/console-server/src/index.ts',
+      'console-only-through-the-mount: services/gateway/src/main.ts → libs/console-server/src/index.ts',
+      'no-console-in-grading-code: libs/api/src/probe.controller.ts → libs/console-server/src/index.ts',
+      'no-console-in-grading-code: libs/wiring/src/index.ts → libs/console-server/src/index.ts',
+      'no-console-in-grading-code: libs/wiring/src/index.ts → libs/wiring/src/console-mount.ts',
+      'no-console-in-grading-code: services/exercise/src/main.ts → libs/console-server/src/index.ts',
+      'no-console-in-grading-code: services/exercise/src/main.ts → libs/wiring/src/console-mount.ts',
+    ]);
+  });
+
   it('let a controller reach the domain, and tests import anything', () => {
     const violations = cruiseProbe({
       'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,

@@ -16,7 +16,7 @@ import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';
 import { ADMIN, asStudentAndTeacher, call } from './console-roles';
 import { chooseLaunch, launchEnded, LaunchedRuns, manifestOf, pressLaunch } from './console-launching';
-import { livingGroupMembers } from '@shellgrade/http';
+import { livingGroupMembers } from '@shellgrade/console-server';
 import { HARNESS_LOCK } from '@shellgrade/launcher';
 
 jest.setTimeout(600_000);

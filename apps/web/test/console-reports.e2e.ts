@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 // The endpoints' unit-test fixtures: the harness's findings.json / faults.json formats.
 // eslint-disable-next-line @nx/enforce-module-boundaries
-import { EXEMPLAR_P50, reportFixtureFolders, reportFixtureIds, SLOWEST_DURING, writeRepeatedFaultFixtures, writeReportFixtures } from '../../../libs/http/src/ops-findings.fixtures';
+import { EXEMPLAR_P50, reportFixtureFolders, reportFixtureIds, SLOWEST_DURING, writeRepeatedFaultFixtures, writeReportFixtures } from '../../../libs/console-server/src/ops-findings.fixtures';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { REPO, seed, variantUp } from '../../../test/support/stack';
 import { horizontalOverflow, launch, logIn, newPage } from './browser';

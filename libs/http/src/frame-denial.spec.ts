@@ -49,7 +49,7 @@ describe('framing by other sites', () => {
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
     const app = express();
-    serveWebApp(app, { dir, maxArchiveBytes: 4096, opsAccess: 'internal' });
+    serveWebApp(app, { dir, maxArchiveBytes: 4096 });
     expectNoFraming(await request(app).get('/').set('Accept', 'text/html').expect(200));
     expectNoFraming(await request(app).get('/app-config.json').expect(200));
   });

@@ -1,6 +1,4 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -16,15 +14,14 @@ function builtApp(): string {
 }
 
 /** An express app as an entry point has it: the web app, then server routes, then a 404. */
-function entry(opts: { dir: string; jaegerQueryUrl?: string; opsAccess?: 'internal' | 'public' }) {
+function entry(opts: { dir: string; traces?: boolean }) {
   const app = express();
-  serveWebApp(app, { maxArchiveBytes: 4096, opsAccess: opsAccessOr(opts.opsAccess), ...opts });
+  serveWebApp(app, { maxArchiveBytes: 4096, ...opts });
   app.get('/health', (_req, res) => res.json({ status: 'ok' }));
   app.get('/api/x', (_req, res) => res.json({ api: true }));
   app.use((_req, res) => res.status(404).json({ status: 404 }));
   return app;
 }
-const opsAccessOr = (a?: 'internal' | 'public') => a ?? 'internal';
 
 describe('serveWebApp', () => {
   const dir = builtApp();
@@ -54,36 +51,8 @@ describe('serveWebApp', () => {
     expect((await request(entry({ dir: join(dir, 'missing') })).get('/').set('Accept', 'text/html')).status).toBe(404);
   });
 
-  describe('the Jaeger relay', () => {
-    let jaeger: Server;
-    let url: string;
-    const seen: string[] = [];
-    beforeAll(async () => {
-      jaeger = createServer((req, res) => {
-        seen.push(req.url ?? '');
-        res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ data: [req.url] }));
-      });
-      await new Promise<void>((r) => jaeger.listen(0, '127.0.0.1', r));
-      url = `http://127.0.0.1:${(jaeger.address() as AddressInfo).port}`;
-    });
-    afterAll(() => new Promise<void>((r) => jaeger.close(() => r())));
-
-    it('relays the trace reads of internal callers, query included', async () => {
-      const app = entry({ dir, jaegerQueryUrl: url });
-      expect((await request(app).get('/ops/jaeger/api/traces/0af7651916cd43dd8448eb211c80319c')).body).toEqual({ data: ['/api/traces/0af7651916cd43dd8448eb211c80319c'] });
-      expect((await request(app).get('/ops/jaeger/api/traces?service=shellgrade-monolith&limit=5')).body).toEqual({ data: ['/api/traces?service=shellgrade-monolith&limit=5'] });
-      expect((await request(app).get('/app-config.json')).body).toEqual({ maxArchiveBytes: 4096, traces: true, standalone: false });
-    });
-
-    it('relays nothing else, and nothing to callers from outside', async () => {
-      const app = entry({ dir, jaegerQueryUrl: url });
-      const before = seen.length;
-      expect((await request(app).get('/ops/jaeger/api/dependencies')).status).toBe(404);
-      expect((await request(app).get('/ops/jaeger/../api/traces')).status).toBe(404);
-      expect((await request(app).delete('/ops/jaeger/api/traces/abc')).status).toBe(404);
-      expect((await request(app).get('/ops/jaeger/api/services').set('X-Forwarded-For', '198.51.100.7')).status).toBe(404);
-      expect(seen.length).toBe(before);
-    });
+  it('says in /app-config.json whether a trace view is served, and leaves /ops to the console beside it', async () => {
+    expect((await request(entry({ dir, traces: true })).get('/app-config.json')).body).toEqual({ maxArchiveBytes: 4096, traces: true, standalone: false });
+    expect((await request(entry({ dir })).get('/ops/presets').set('Accept', 'text/html')).status).toBe(404);
   });
 });

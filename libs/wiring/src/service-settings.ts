@@ -1,9 +1,8 @@
 /** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
-import { join, resolve } from 'node:path';
-import { bodyLimitFor, type ConsoleServerOptions, type HttpAppOptions, type PresetSummary, type ServiceIdentity, type WebAppOptions } from '@shellgrade/http';
-import { listVariants, loadVariant, rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
+import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
+import { rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
 import { exposedBeyondLoopback } from './exposure';
 import { trustedProxiesOf } from './trusted-proxies';
 
@@ -35,64 +34,6 @@ export function opsHostNamesOf(connections: Pick<Connections, 'SG_OPS_HOST_NAMES
 function scrapeTokenOf(cfg: ServiceConfig): { scrapeToken?: string } {
   const token = cfg.connections.SG_SCRAPE_TOKEN;
   return token ? { scrapeToken: token } : {};
-}
-
-/** The browser app beside the API (monolith and gateway): built into dist/apps/web, the same depth from here as from a service's main. */
-export function webAppOptionsOf(cfg: ServiceConfig): WebAppOptions {
-  return {
-    ...consolePartsOf(cfg.connections),
-    maxArchiveBytes: cfg.spec.http.maxArchiveBytes,
-    opsAccess: cfg.spec.http.opsAccess,
-    ownVariant: cfg.spec.name,
-  };
-}
-
-/**
- * The standalone console's (npm run console, services/console): the same app, presets, results
- * and harness as a variant's console, and no variant of its own. It takes no archive: the
- * limit is only what the browser's config says.
- */
-export function consoleServerOptionsOf(connections: Pick<Connections, 'JAEGER_QUERY_URL' | 'SG_RESULTS_DIR' | 'SG_OPS_HOST_NAMES'>, token: string): ConsoleServerOptions {
-  const { opsHostNames } = opsHostNamesOf(connections);
-  return { ...consolePartsOf(connections), maxArchiveBytes: DEFAULT_MAX_ARCHIVE_BYTES, token, ...(opsHostNames ? { hostNames: opsHostNames } : {}) };
-}
-
-const DEFAULT_MAX_ARCHIVE_BYTES = 1024 * 1024;
-
-function consolePartsOf(connections: Pick<Connections, 'JAEGER_QUERY_URL' | 'SG_RESULTS_DIR'>) {
-  const resultsDir = resolve(connections.SG_RESULTS_DIR);
-  return {
-    dir: join(__dirname, '../../../apps/web'),
-    jaegerQueryUrl: connections.JAEGER_QUERY_URL,
-    presets: firstCallOnly(presetSummaries),
-    resultsDir,
-    // The console's compare and launch start the harness as a shell user does (npm run bench = node dist/benchmarks/src/cli.js)
-    bench: { node: process.execPath, script: join(__dirname, '../../../benchmarks/src/cli.js'), cwd: join(__dirname, '../../../..'), resultsDir },
-  };
-}
-
-/** Computed when first asked for, then kept: the presets do not change while a process runs. */
-function firstCallOnly<T>(compute: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => (value ??= { v: compute() }).v;
-}
-
-/** The console's preset table: each preset's description and shape (a broken one says why). */
-export function presetSummaries(): PresetSummary[] {
-  let names: string[];
-  try {
-    names = listVariants();
-  } catch {
-    return [];
-  }
-  return names.map((name) => {
-    try {
-      const spec = loadVariant(name);
-      return { name, description: spec.description, topology: spec.topology, dispatch: spec.dispatch, transport: spec.transport, gateway: spec.gateway.pattern };
-    } catch (error) {
-      return { name, description: '', error: (error as Error).message };
-    }
-  });
 }
 
 export function identityOf(cfg: ServiceConfig): ServiceIdentity {

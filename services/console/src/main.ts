@@ -1,13 +1,13 @@
 // npm run console [-- --port <n>] [--host <loopback address>]
-// The researchers' console as a process of its own, outside every measured variant (libs/http
-// console-server.ts): it launches every plan — matrix, findings and faults included — and keeps
-// watching while the presets under test come and go. Loopback only; signed in with the token in
-// run/console/token.
+// The researchers' console as a process of its own, outside every measured variant
+// (libs/console-server console-server.ts, through the wiring's standaloneConsole): it launches
+// every plan — matrix, findings and faults included — and keeps watching while the presets under
+// test come and go. Loopback only; signed in with the token in run/console/token.
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { consoleApp, consoleToken, isLoopbackAddress } from '@shellgrade/http';
+import { isLoopbackAddress } from '@shellgrade/http';
 import { loadConnections } from '@shellgrade/variant';
-import { consoleServerOptionsOf } from '@shellgrade/wiring';
+import { standaloneConsole } from '@shellgrade/wiring/console';
 
 const REPO = resolve(__dirname, '../../../..');
 const TOKEN_FILE = join(REPO, 'run', 'console', 'token');
@@ -27,8 +27,7 @@ const program = new Command('console')
   .option('--port <n>', 'TCP port', port, 58088)
   .option('--host <address>', 'loopback address to listen on', loopbackHost, '127.0.0.1')
   .action((f: { port: number; host: string }) => {
-    const token = consoleToken(TOKEN_FILE);
-    const app = consoleApp(consoleServerOptionsOf(loadConnections(process.env), token));
+    const app = standaloneConsole(loadConnections(process.env), TOKEN_FILE);
     const server = app.listen(f.port, f.host, () => {
       const url = `http://${f.host.includes(':') ? `[${f.host}]` : f.host}:${f.port}/`;
       process.stdout.write(`console listening on ${url}\nsign in as "console" with the token in ${TOKEN_FILE}\n`);

@@ -6,9 +6,9 @@
  */
 import { Logger } from '@nestjs/common';
 import { createGatewayApp } from '@shellgrade/gateway';
-import { serveWebApp } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { consoleStaffCheck, gatewayConfigOf, gatewayOffloadingOf, webAppOptionsOf } from '@shellgrade/wiring';
+import { gatewayConfigOf, gatewayOffloadingOf } from '@shellgrade/wiring';
+import { serveGatewayWebAppWithConsole } from '@shellgrade/wiring/console';
 
 async function main(): Promise<void> {
   const cfg = loadServiceConfig('gateway');
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const app = await createGatewayApp(config, { offloading });
   // The browser app (dist/apps/web) at /, beside the API; the console's /ops for operators, and for staff
   // accounts where the gateway checks logins itself (pattern offloading).
-  serveWebApp(app, { ...webAppOptionsOf(cfg), ...(offloading ? { isStaff: consoleStaffCheck(offloading.authenticator) } : {}) });
+  serveGatewayWebAppWithConsole(app, cfg, offloading?.authenticator);
   await app.listen(cfg.port, cfg.host);
   log.log(
     `listening on http://${cfg.host}:${cfg.port}; exercise → ${config.exerciseUrls.join(', ')}; ` +

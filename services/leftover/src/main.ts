@@ -1,6 +1,7 @@
 import { createHttpApp, listen } from '@shellgrade/http';
 import { gatewayIsHaproxy, loadServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf, serveTransport, serveWebAppWithConsole } from '@shellgrade/wiring';
+import { httpOptionsOf, serveTransport } from '@shellgrade/wiring';
+import { serveWebAppWithConsole } from '@shellgrade/wiring/console';
 import { LeftoverModule } from './app.module';
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHttpApp, listen } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf, serveWebAppWithConsole } from '@shellgrade/wiring';
+import { httpOptionsOf } from '@shellgrade/wiring';
+import { serveWebAppWithConsole } from '@shellgrade/wiring/console';
 import { MonolithModule } from './app.module';
 
 async function main(): Promise<void> {

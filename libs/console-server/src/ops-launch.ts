@@ -32,7 +32,7 @@ import { LaunchWatcher } from './ops-launch-progress';
 import { LaunchRecords } from './ops-launch-record';
 import { checkLaunch, planOffers, profileKinds, type CheckedLaunch } from './ops-launch-plans';
 import type { PresetSummary } from './ops-results';
-import { problem, sendProblem } from './problem';
+import { problem, sendProblem } from '@shellgrade/http';
 
 export interface OpsLaunchOptions extends OpsAdminOptions {
   bench?: BenchCli;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import request from 'supertest';
-import { serveWebApp } from './web-app';
+import { serveAppWithConsole } from './console-routes';
 
 const presets = [{ name: 'naked-mon', description: 'the monolith' }];
 
@@ -20,7 +20,7 @@ function entry(address: string, withStaffCheck = true) {
     next();
   });
   const dir = mkdtempSync(join(tmpdir(), 'sg-ops-staff-'));
-  serveWebApp(app, {
+  serveAppWithConsole(app, {
     dir,
     maxArchiveBytes: 4096,
     opsAccess: 'internal',

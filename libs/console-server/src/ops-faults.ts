@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, type OpsReportsOptions } from './ops-findings-files';
 import { RUN_ID } from './ops-results';
-import { problem, sendProblem } from './problem';
+import { problem, sendProblem } from '@shellgrade/http';
 import type { Same } from './same-type';
 
 export type OpsFaultsOptions = OpsReportsOptions;

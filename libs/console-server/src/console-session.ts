@@ -18,7 +18,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
-import { problem, sendProblem } from './problem';
+import { problem, sendProblem } from '@shellgrade/http';
 
 /** Who the web app is signed in as on the standalone console: an admin, so every console page shows. */
 export const CONSOLE_USER = { user_id: 0, email: 'console', firstname: 'Researcher', lastname: '(console)', role: 'admin' } as const;

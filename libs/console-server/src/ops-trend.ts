@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { runBenchCli, type BenchCli } from './ops-bench-cli';
 import { schemaReason } from './ops-findings-files';
-import { problem, sendProblem } from './problem';
+import { problem, sendProblem } from '@shellgrade/http';
 import type { Same } from './same-type';
 
 export interface OpsTrendOptions extends OpsAdminOptions {

@@ -25,7 +25,7 @@ import { verdictCounts, type FindingResult, type FindingsReport, type FindingsRu
 import { z } from 'zod';
 import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, serveReportFile, type OpsReportsOptions } from './ops-findings-files';
-import { problem, sendProblem } from './problem';
+import { problem, sendProblem } from '@shellgrade/http';
 import type { Same } from './same-type';
 
 export type OpsFindingsOptions = OpsReportsOptions;

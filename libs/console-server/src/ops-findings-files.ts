@@ -10,11 +10,10 @@ import { extname, join, sep } from 'node:path';
 import type { Response } from 'express';
 import type { RunLink } from '@shellgrade/console-contract';
 import { z } from 'zod';
-import { FRAME_ANCESTORS_NONE } from './frame-denial';
+import { FRAME_ANCESTORS_NONE, problem, sendProblem } from '@shellgrade/http';
 import type { OpsAdminOptions } from './ops-admin';
 import type { BenchCli } from './ops-bench-cli';
 import { RUN_ID } from './ops-results';
-import { problem, sendProblem } from './problem';
 
 export interface OpsReportsOptions extends OpsAdminOptions {
   /** The benchmark results folder (as GET /ops/runs reads it). */

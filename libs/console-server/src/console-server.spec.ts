@@ -128,10 +128,17 @@ describe('the standalone console: signing in', () => {
     expect((await request(app).get('/api/auth/verify').set('Cookie', session)).body).toMatchObject({ role: 'admin' });
     expect((await request(app).get('/api/auth/verify').set('Cookie', `${CONSOLE_COOKIE}=forged`)).status).toBe(401);
     expect((await request(app).get('/app-config.json')).body).toMatchObject({ standalone: true });
-    expect((await request(app).get('/health')).body).toEqual({ status: 'ok', role: 'console' });
     const out = await request(app).delete('/api/user/logout').set('Cookie', session);
     expect(out.status).toBe(204);
     expect(String(out.headers['set-cookie']![0])).toMatch(new RegExp(`^${CONSOLE_COOKIE}=;`));
+  });
+
+  it('names itself in /health as a service names its entry (role and replica), so the Console page reads "console #0", never "#undefined"', async () => {
+    const health = (await request(app).get('/health')).body as Record<string, unknown>;
+    expect(health).toEqual({ status: 'ok', role: 'console', replica: 0 });
+    // The Console page's Entry label is `${role} #${replica}`; it shows a Variant only when one is named.
+    expect(`${String(health.role)} #${String(health.replica)}`).toBe('console #0');
+    expect('variant' in health).toBe(false);
   });
 
   it("answers the application's API with 404 and why: no variant behind it", async () => {

@@ -4,8 +4,7 @@
  * even on loopback — gets 404 problem+json, as if the surface did not exist.
  */
 import type { Request, Response } from 'express';
-import { mayReadOps, type OpsAccess } from './internal-request';
-import { problem, sendProblem } from './problem';
+import { mayReadOps, type OpsAccess, problem, sendProblem } from '@shellgrade/http';
 
 export interface OpsAdminOptions {
   opsAccess: OpsAccess;

@@ -23,9 +23,7 @@ import { extname, join, sep } from 'node:path';
 import type { Request, Response } from 'express';
 import type { PresetSummary, RunSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
-import { FRAME_ANCESTORS_NONE } from './frame-denial';
-import { mayReadOps, type OpsAccess } from './internal-request';
-import { problem, sendProblem } from './problem';
+import { FRAME_ANCESTORS_NONE, mayReadOps, type OpsAccess, problem, sendProblem } from '@shellgrade/http';
 
 export type { PresetSummary, RunSummary };
 

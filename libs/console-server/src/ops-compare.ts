@@ -14,7 +14,7 @@ import type { Request, Response } from 'express';
 import type { Comparison, NWayComparison } from '@shellgrade/console-contract';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { runBenchCli, shellCommand, type BenchCli } from './ops-bench-cli';
-import { problem, sendProblem } from './problem';
+import { problem, sendProblem } from '@shellgrade/http';
 import { RUN_ID } from './ops-results';
 
 export interface OpsCompareOptions extends OpsAdminOptions {

@@ -1,6 +1,6 @@
 /**
  * The standalone researchers' console (`npm run console`): the web app's console pages and the
- * /ops surfaces (web-app.ts, ops-console.ts) served by a process of their own, on loopback,
+ * /ops surfaces (console-routes.ts) served by a process of their own, on loopback,
  * outside every measured variant. A console served by a variant goes down with it, so that one
  * refuses the plans that bring up other presets (matrix, findings) or break the variant's own
  * processes and servers (faults); this one launches every plan, watches it across the presets it
@@ -14,15 +14,11 @@
  */
 import cookieParser from 'cookie-parser';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { SMALL_JSON_LIMIT_BYTES } from './body-limit';
+import { crossSiteGuard, denyFraming, namesThisMachine, problem, sendProblem, type ServiceIdentity, SMALL_JSON_LIMIT_BYTES } from '@shellgrade/http';
 import { ConsoleSession } from './console-session';
-import { crossSiteGuard } from './csrf';
-import { denyFraming } from './frame-denial';
-import { namesThisMachine } from './internal-request';
-import { problem, sendProblem } from './problem';
-import { serveWebApp, type WebAppOptions } from './web-app';
+import { serveAppWithConsole, type AppWithConsoleOptions } from './console-routes';
 
-export type ConsoleServerOptions = Omit<WebAppOptions, 'isAdmin' | 'isStaff' | 'ownVariant' | 'standalone' | 'opsAccess'> & {
+export type ConsoleServerOptions = Omit<AppWithConsoleOptions, 'isAdmin' | 'isStaff' | 'ownVariant' | 'standalone' | 'opsAccess'> & {
   /** The console's token (consoleToken): the one credential it accepts. */
   token: string;
   /** Names besides localhost and the loopback addresses the console is addressed by (SG_OPS_HOST_NAMES). */
@@ -30,6 +26,13 @@ export type ConsoleServerOptions = Omit<WebAppOptions, 'isAdmin' | 'isStaff' | '
 };
 
 const OPS_PATHS = /^\/ops(\/|$)/i;
+
+/**
+ * The console's /health: the identity a service's /health gives its internal callers (role and
+ * replica; no variant, since it serves none), from which the Console page labels the entry it
+ * talks to ("console #0", as "monolith #0" for a variant's).
+ */
+export const CONSOLE_HEALTH = { status: 'ok', role: 'console', replica: 0 } as const satisfies { status: string } & Pick<ServiceIdentity, 'role' | 'replica'>;
 
 export function consoleApp(opts: ConsoleServerOptions): Express {
   const { token, hostNames = [], ...web } = opts;
@@ -45,10 +48,10 @@ export function consoleApp(opts: ConsoleServerOptions): Express {
   app.use(cookieParser());
   app.use(express.json({ limit: SMALL_JSON_LIMIT_BYTES }));
   // The Console page's status: this process, which serves no variant (anyone may ask, as for a service's /health).
-  app.get('/health', (_req: Request, res: Response) => void res.setHeader('Cache-Control', 'no-store').json({ status: 'ok', role: 'console' }));
+  app.get('/health', (_req: Request, res: Response) => void res.setHeader('Cache-Control', 'no-store').json(CONSOLE_HEALTH));
   app.use(session.api);
   app.use((req: Request, res: Response, next: NextFunction) => (OPS_PATHS.test(req.path) && !session.signedIn(req) ? sendProblem(res, problem(404, 'not found')) : next()));
-  serveWebApp(app, { ...web, opsAccess: 'internal', standalone: true, isStaff: signedIn, isAdmin: signedIn });
+  serveAppWithConsole(app, { ...web, opsAccess: 'internal', standalone: true, isStaff: signedIn, isAdmin: signedIn });
   app.use((_req: Request, res: Response) => sendProblem(res, problem(404, 'not found')));
   app.use(bodyErrors);
   return app;

@@ -5,7 +5,7 @@ import express from 'express';
 import request from 'supertest';
 import type { Trend } from '@shellgrade/console-contract';
 import { parseTrend, trendArgs } from './ops-trend';
-import { serveWebApp } from './web-app';
+import { serveAppWithConsole } from './console-routes';
 
 const metric = (m: string, unit: string) => ({ metric: m, label: m, unit, better: 'lower' as const });
 const TREND: Trend = {
@@ -48,7 +48,7 @@ function fakeCli(dir: string, stdout: string): string {
 
 function entry(dir: string, script: string, admin: boolean, opsAccess: 'internal' | 'public' = 'internal') {
   const app = express();
-  serveWebApp(app, {
+  serveAppWithConsole(app, {
     dir: join(dir, 'no-build'),
     maxArchiveBytes: 4096,
     opsAccess,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
-import { serveWebApp } from './web-app';
+import { serveAppWithConsole } from './console-routes';
 
 /** A results folder with two fabricated runs, a non-run folder and a secret beside it. */
 function resultsFolder(): { root: string; results: string } {
@@ -31,7 +31,7 @@ function resultsFolder(): { root: string; results: string } {
 function entry(resultsDir: string, opsAccess: 'internal' | 'public' = 'internal') {
   const app = express();
   const presets = [{ name: 'naked-mon', description: 'the monolith', topology: 'monolith', dispatch: 'inline', transport: 'http', gateway: 'proxy' }];
-  serveWebApp(app, { dir: join(resultsDir, 'no-build'), maxArchiveBytes: 4096, opsAccess, presets: () => presets, resultsDir });
+  serveAppWithConsole(app, { dir: join(resultsDir, 'no-build'), maxArchiveBytes: 4096, opsAccess, presets: () => presets, resultsDir });
   app.use((_req, res) => res.status(404).json({ status: 404 }));
   return app;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { faultsJson, reportFixtureIds, SLOWEST_DURING, writeRepeatedFaultFixtures, writeReportFixtures, type ReportFixtureIds } from './ops-findings.fixtures';
-import { serveWebApp } from './web-app';
+import { serveAppWithConsole } from './console-routes';
 
 let root: string;
 let results: string;
@@ -19,7 +19,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function entry(admin: boolean | null = true) {
   const app = express();
-  serveWebApp(app, { dir: join(root, 'no-build'), maxArchiveBytes: 4096, opsAccess: 'internal', resultsDir: results, ...(admin === null ? {} : { isAdmin: async () => admin }) });
+  serveAppWithConsole(app, { dir: join(root, 'no-build'), maxArchiveBytes: 4096, opsAccess: 'internal', resultsDir: results, ...(admin === null ? {} : { isAdmin: async () => admin }) });
   app.use((_req, res) => res.status(418).end());
   return app;
 }

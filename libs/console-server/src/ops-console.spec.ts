@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { PidLock } from '@shellgrade/pid-lock';
-import { serveWebApp } from './web-app';
+import { serveAppWithConsole } from './console-routes';
 
 /** A repository-like root: k6/profiles.json, a results folder with one finished run; the harness is never started here. */
 function root(): { dir: string; results: string } {
@@ -20,7 +20,7 @@ function root(): { dir: string; results: string } {
 function entry(dir: string, results: string, admin: boolean, ownVariant?: string) {
   const app = express();
   app.use(express.json());
-  serveWebApp(app, {
+  serveAppWithConsole(app, {
     dir: join(dir, 'no-build'),
     maxArchiveBytes: 4096,
     opsAccess: 'internal',
