@@ -30,7 +30,7 @@ const DEFAULT_USERS = import.meta.resolve('../results/users.csv');
 const users = new SharedArray('users', () => parseUsersCsv(open(sg.usersCsv || DEFAULT_USERS)));
 // The SPS's production_data as JSON text. productionData: a file the runner wrote once
 // (benchmarks/src/production-data.ts) — open() of a text file costs a VU almost nothing, where
-// decoding this ~9 KB string from a SharedArray costs each VU ~4.5 ms (issue 31 item 4).
+// decoding this ~9 KB string from a SharedArray costs each VU ~4.5 ms.
 // Without it (a hand-run k6), built from archive.
 const productionData = sg.productionData
   ? open(sg.productionData)

@@ -18,7 +18,7 @@ export interface Audit {
   failedGrading: number;
   /**
    * Of those, not graded because their answer deadline passed before a grader was free (failure
-   * reason `expired: …`, issue 31 item 3): final and explicit — the client was answered 503 or had
+   * reason `expired: …`): final and explicit — the client was answered 503 or had
    * already given up — never lost.
    */
   expired: number;
@@ -148,7 +148,7 @@ export interface DrainPoll {
 /**
  * One poll of the drain, decided. A backlog of productions whose client already gave up (it was
  * never answered 201/202) is work no student waits for: after `untoldAfterS` the drain need not
- * outwait it (issue 30: a blocking monolith past its capacity grades such a backlog for 90–120 s).
+ * outwait it (a blocking monolith past its capacity was seen grading such a backlog for 90–120 s).
  */
 export function drainDecision(p: DrainPoll): DrainEnd | 'wait' {
   if (p.open === 0) return 'drained';

@@ -1,6 +1,6 @@
 // `bench calibrate`: steps the arrival peak on one variant (one short run per step) until the
 // first step that fails the SLO, then bisects between the last sustained and that first failed
-// rate to 1 it/s (issue 31 item 6), so the sustainable rate is one number — the basis for sizing
+// rate to 1 it/s, so the sustainable rate is one number — the basis for sizing
 // the `small` profile and for comparing variants (benchmarks/README.md). With `--scenario original`
 // every probe is one step of the original ShellOnYou load test as its own client plays it (profile
 // `original`: no warm-up, a 10 s quiet spell, 10 s ramp + 60 s, no retries) and judged as that

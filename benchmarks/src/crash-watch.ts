@@ -1,7 +1,7 @@
-// Crashes are data (issue 13 item 4): while k6 runs, a process of the variant that exits is
+// Crashes are data: while k6 runs, a process of the variant that exits is
 // recorded on the run — which one, when — and the run counts, with the KOs it caused. The native
 // servers the variant uses (PostgreSQL, Redis, RabbitMQ, MinIO, Jaeger under pm2) are watched
-// alike and named as such (issue 35): a dead database is not only a column of KOs.
+// alike and named as such: a dead database is not only a column of KOs.
 import { existsSync } from 'node:fs';
 import type { VariantStatus } from './stack';
 

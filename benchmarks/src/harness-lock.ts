@@ -1,4 +1,4 @@
-// One measurement at a time on this machine (issue 33): every command that loads the system —
+// One measurement at a time on this machine (two would measure each other): every command that loads the system —
 // a test, a calibration, a findings run, a fault matrix, a sweep, a mix — holds the harness lock
 // (@shellgrade/launcher PidLock, machine-wide) for its whole length. A second one, from a shell
 // or launched from the console, waits its turn and says for whom; SG_HARNESS_WAIT_S bounds the

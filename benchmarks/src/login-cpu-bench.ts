@@ -1,5 +1,5 @@
 /**
- * CPU per login before/after the switch to argon2id (issue 31 item 5): the login path itself
+ * CPU per login before/after the switch to argon2id: the login path itself
  * (AuthService: account read, password check, refresh-token insert, token signing) against real
  * PostgreSQL, in-process, no HTTP. "before": accounts hashed with scrypt N = 2^14 and a cost below
  * 14, so nothing is upgraded — exactly the old secure login; "after": argon2id accounts at the

@@ -1,5 +1,5 @@
 /**
- * CPU per password hash, scrypt N = 2^14 (the secure default before issue 31 item 5) against
+ * CPU per password hash, scrypt N = 2^14 (the secure default before argon2id) against
  * argon2id at OWASP's password-storage settings (all of equal strength by the cheat sheet; the
  * first is the one the secure default uses), plus the paper-faithful scrypt N = 2. Interleaved
  * A/B rounds in one process, CPU from process.cpuUsage (user + system of every thread: both
@@ -44,7 +44,7 @@ const argon2id = (memoryKiB: number, timeCost: number) => () =>
 
 /** What the project hashes with (through libs/auth), then the other OWASP argon2id settings. */
 const CANDIDATES: Candidate[] = [
-  { name: 'scrypt N=2^14 r=8 p=1 (old secure default; kdfCost 14 before issue 31)', hash: () => scryptHash(PASSWORD, 14) },
+  { name: 'scrypt N=2^14 r=8 p=1 (old secure default; kdfCost 14 before argon2id)', hash: () => scryptHash(PASSWORD, 14) },
   { name: 'argon2id m=19 MiB t=2 p=1 (new secure default: hashPassword(…, 14))', hash: () => hashPassword(PASSWORD, 14) },
   { name: 'argon2id m=46 MiB t=1 p=1 (OWASP)', hash: argon2id(47_104, 1) },
   { name: 'argon2id m=12 MiB t=3 p=1 (OWASP)', hash: argon2id(12_288, 3) },

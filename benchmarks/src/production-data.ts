@@ -1,6 +1,6 @@
 /**
  * The SPS's production_data (the original SPA's JSON: a map from byte index to byte value) as a
- * file that benchmarks/sps.js reads with open() (issue 31 item 4). Reading a text file costs a k6
+ * file that benchmarks/sps.js reads with open(). Reading a text file costs a k6
  * VU almost nothing, while building the text in each VU (byte by byte) or decoding it from a
  * SharedArray element costs it 2–5 ms — times hundreds of VUs per run, and under overload k6
  * initialises new VUs during the load. The same text as k6/lib/sps-body.js productionDataJson

@@ -13,7 +13,7 @@ export interface ResourceSummary {
   harnessCpuS: number;
   /**
    * CPU seconds of the whole machine (/proc/stat) minus the client's: k6 and the harness. What
-   * issue 21 calls a system's CPU ("machine busy minus the client's own").
+   * the reports call a system's CPU ("machine busy minus the client's own").
    */
   machineCpuSButClient: number;
   /**

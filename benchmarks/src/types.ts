@@ -100,7 +100,7 @@ export interface RunRecord {
     /** CPU seconds per iteration started (scenario R: one new user), variant processes / machine minus client. */
     cpuSPerIteration: number | null;
     machineCpuSPerIteration: number | null;
-    /** The client's own CPU (k6) per iteration started: what bounds an overload test on one machine (issue 31 item 4); absent in runs recorded before it. */
+    /** The client's own CPU (k6) per iteration started: what bounds an overload test on one machine; absent in runs recorded before it. */
     k6CpuSPerIteration?: number | null;
     /** Measured (RAPL), null when the machine has no counters. */
     energyWh: number | null;

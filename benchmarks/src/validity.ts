@@ -1,5 +1,5 @@
 // A run measures the system only if the load generator kept up and the books balance
-// (DESIGN §1.4, benchmarks/METRICS.md "Validity"). A run is INVALID when, over the hold stage
+// (docs/design.md, Honest measurement; benchmarks/METRICS.md "Validity"). A run is INVALID when, over the hold stage
 // (the ramp is reported, never judged: k6 starting its VUs is not the system's doing):
 //   - k6 was CPU-saturated (above k6SaturationPct of one core) in more than maxSaturatedShare of
 //     its samples, and in at least minSaturatedSamples of them (one busy second is a spike);

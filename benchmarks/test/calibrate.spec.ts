@@ -41,7 +41,7 @@ describe('calibration placed by the queueing model', () => {
   });
 });
 
-describe('bisection on the SLO (issue 31 item 6)', () => {
+describe('bisection on the SLO', () => {
   /** A fabricated SLO: sustained up to `capacity` it/s; records every probe. */
   const slo = (capacity: number) => {
     const probes: number[] = [];

@@ -1,4 +1,4 @@
-// The attribution check's arithmetic (issue 35 item 3): the component whose part of the p50 and
+// The attribution check's arithmetic: the component whose part of the p50 and
 // of the p95 grew most between the steady and the fault window must be the slowed hop's.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The fault table plans a step on the running variant without touching it (issue 35): which
+// The fault table plans a step on the running variant without touching it: which
 // replica, which undo; a fault the variant has no target for says why; crashes of the fault's own
 // target inside its window are marked injected, any other is not.
 import { analyseFaultRun } from '../src/faults/analyse';

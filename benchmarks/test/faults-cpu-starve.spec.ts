@@ -1,4 +1,4 @@
-// CPU starvation (issue 35): real stress-ng hogs started beside a real process, on exactly the CPUs
+// CPU starvation: real stress-ng hogs started beside a real process, on exactly the CPUs
 // it may use, found again by their tag and killed by the fault's undo (also what a later start
 // replays after a crash of the harness: the tag lives in the hogs' environment, not in the harness).
 import { spawn } from 'node:child_process';

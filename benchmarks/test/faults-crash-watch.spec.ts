@@ -1,4 +1,4 @@
-// A native server that dies during a run is named as such (issue 35), not only seen as KOs: the
+// A native server that dies during a run is named as such, not only seen as KOs: the
 // crash watch follows the variant's servers' pids beside its processes. Real processes stand in
 // for both (a `sleep` each); an exit is awaited as an event.
 import { spawn, type ChildProcess } from 'node:child_process';

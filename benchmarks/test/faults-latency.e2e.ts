@@ -1,5 +1,5 @@
 // e2e-variants: msa-1-2
-// End-to-end (issue 35): +100 ms on msa-1-2's gateway → exercise hop through the real fault proxy
+// End-to-end: +100 ms on msa-1-2's gateway → exercise hop through the real fault proxy
 // (toxiproxy, the hop routed by variant up --hop-via for the run), under smoke-rate scenario R,
 // through the same runFaults as `bench faults`. Asserted: nothing the client was told accepted is
 // lost or duplicated, the toxic and the route are undone (the preset runs unrouted again, no undo

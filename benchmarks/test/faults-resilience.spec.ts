@@ -1,4 +1,4 @@
-// The resilience table (issue 35 item 4): rows = faults, columns = variants, a cell per runs with
+// The resilience table: rows = faults, columns = variants, a cell per runs with
 // lost, EFR during and recovery; loss anywhere named in the notes. Read back from faults.json files.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

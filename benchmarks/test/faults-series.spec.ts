@@ -1,4 +1,4 @@
-// The arithmetic of a fault run (issue 35) on recorded series: per-window RAC/EFR/KO causes, time
+// The arithmetic of a fault run on recorded series: per-window RAC/EFR/KO causes, time
 // to first error, time to recovery (p95 back within +10 % of the pre-fault p95, and staying there).
 import { percentile, recovery, timeToFirstErrorMs, windowFigures } from '../src/faults/series';
 import type { IterationSample, RequestSample } from '../src/suites/samples';

@@ -1,4 +1,4 @@
-// The suite always undoes a fault (issue 35): a real harness process (faults-support/stop-child.ts)
+// The suite always undoes a fault: a real harness process (faults-support/stop-child.ts)
 // SIGSTOPs a real `sleep`, then is interrupted. SIGINT/SIGTERM: its handlers send SIGCONT before it
 // exits. SIGKILL: nothing runs in it, the journal stays, and its replay sends SIGCONT.
 import { spawn, type ChildProcess } from 'node:child_process';

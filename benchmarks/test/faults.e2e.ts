@@ -1,5 +1,5 @@
 // e2e-variants: naked-mon
-// End-to-end (issue 35): one short fault run on a real variant — kill -9 of naked-mon's only
+// End-to-end: one short fault run on a real variant — kill -9 of naked-mon's only
 // monolith under smoke-rate scenario R, pm2 restarting it — through the same runFaults as
 // `bench faults`. Asserted: nothing the client was told accepted is lost or duplicated, the kill
 // is recorded as the injected crash, the fault is undone (the monolith online again under a new

@@ -1,6 +1,6 @@
 // The metric definitions of paper 000 (§IV-C and Table I) as the harness computes them
 // (k6/lib/paper-metrics.js, k6/lib/outcome.js). Table I's numbers: fixtures/paper-000-table-1.tsv,
-// copied from ../shared/papers/000_*.txt.
+// copied from the paper's text.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apdexZone, classify, stageOf } from '../../k6/lib/outcome.js';

@@ -1,4 +1,4 @@
-// Report pieces of issue 15: the suite tables and charts, and paper 002's http-vs-grpc table.
+// Report pieces of the suites (paper 002): the suite tables and charts, and paper 002's http-vs-grpc table.
 import { reportHtml, suiteSeries } from '../src/report/html';
 import { tableMarkdown } from '../src/report/markdown';
 import { stepTable, suiteTables } from '../src/report/suite-tables';

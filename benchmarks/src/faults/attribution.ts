@@ -1,4 +1,4 @@
-// The attribution checked against a known cause (issue 35 item 3): the trace breakdown of the
+// The attribution checked against a known cause: the trace breakdown of the
 // fault window against the steady window must name the slowed hop as the largest contributor to
 // the p50 and the p95 increase. A component's part of a percentile is its share there (the
 // traces/ latency shares: the band of requests around it) times the percentile, so the parts of

@@ -59,7 +59,7 @@ function routed(t: FaultTarget, hop: string): RoutedHop {
   return t.routed;
 }
 
-/** Added latency of the latency fault, ms (issue 35: +100 ms on one hop). */
+/** Added latency of the latency fault on its one hop, ms. */
 export const HOP_LATENCY_MS = 100;
 
 const named = (ps: { name: string; pid: number }[]) => ps.map((p) => `${p.name} (pid ${p.pid})`).join(', ');

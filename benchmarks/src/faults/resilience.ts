@@ -1,4 +1,4 @@
-// The resilience table across presets (issue 35 item 4): rows = faults, columns = variants, each
+// The resilience table across presets: rows = faults, columns = variants, each
 // cell the runs' requests lost (must be 0), EFR during the fault and recovery time, read from the
 // faults.json files of `bench faults` runs. Markdown and HTML beside each other, as the other reports.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

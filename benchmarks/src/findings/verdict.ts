@@ -9,7 +9,7 @@ import type { Comparison } from './comparison';
 export type Verdict = 'reproduced' | 'refuted' | 'inconclusive' | 'not testable';
 
 /**
- * How a verdict was obtained (DESIGN §11): measured on the testbed as it is, measured in the
+ * How a verdict was obtained (docs/design.md, Testing claims about scale): measured on the testbed as it is, measured in the
  * scale model (one paper CPU × s per container), or predicted at the paper's hardware by the
  * queueing models (npm run models).
  */

@@ -1,4 +1,4 @@
-// Predicted vs measured saturation over a set of presets (issue 17's acceptance figures): the
+// Predicted vs measured saturation over a set of presets (the models' acceptance figures): the
 // measured side comes from `bench calibrate` files, the predicted side from the model.
 //   saturation: the last calibration step sustained — kept up, SPS p95 within the SLO (between
 //     it and the first one not sustained, the true rate lies) — against the predicted saturation
@@ -40,8 +40,8 @@ export function readCalibration(file: string): Calibration {
 /**
  * The SLO a step must meet to count as sustained: the calibration's own test (no SPS failed, SPS
  * throughput within 10 % of the arrivals) lets a backlog grow up to the 60 s client timeout, so on
- * its own it rarely finds a rate a student would call sustainable; issue 21's definition adds
- * SPS p95 < 2 s.
+ * its own it rarely finds a rate a student would call sustainable; the sustainable rate's
+ * definition (docs/design.md, Load levels) adds SPS p95 ≤ 2 s.
  */
 export const DEFAULT_SLO_P95_MS = 2000;
 

@@ -1,4 +1,4 @@
-// The scale-model testbed (DESIGN §11): paper 000 ran each app replica, PostgreSQL, HAProxy, the
+// The scale-model testbed (docs/design.md, Testing claims about scale): paper 000 ran each app replica, PostgreSQL, HAProxy, the
 // gateway (and, in our variants, Redis, the broker, the object store) as a container on a server
 // of 12 cores / 24 threads; one CPU here cannot show what replication buys there. So every such
 // process gets a CPU quota of one paper CPU × s, s chosen so the largest configuration of the plan

@@ -27,7 +27,7 @@ export interface ProtocolOverrides {
   arrivals?: 'even' | 'exponential';
   tracing?: 'on' | 'off';
   /**
-   * auth.kdfCost for the test (issue 21 item 3): a paper-faithful login cost, e.g. 1 (scrypt
+   * auth.kdfCost for the test: a paper-faithful login cost, e.g. 1 (scrypt
    * N = 2, about the original's one salted SHA-512), instead of the secure default. Loopback only:
    * a process bound beyond it refuses a cost below 14. The recorded spec carries it too.
    */

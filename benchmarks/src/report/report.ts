@@ -53,7 +53,7 @@ function placementLines(results: LoadedResult[]): string[] {
 function loginCostNote(results: LoadedResult[]): string[] {
   const cheap = results.filter((r) => (r.aggregated.meta.kdfCost ?? 14) < 14);
   if (cheap.length === 0) return [];
-  return [`Paper-faithful login cost (issue 21): ${cheap.map((r) => `${r.runId} hashed passwords with scrypt N = 2^${r.aggregated.meta.kdfCost}`).join('; ')} — about the original's one salted SHA-512, instead of the secure default 2^14 (~40 ms per login here). Loopback only.`];
+  return [`Paper-faithful login cost: ${cheap.map((r) => `${r.runId} hashed passwords with scrypt N = 2^${r.aggregated.meta.kdfCost}`).join('; ')} — about the original's one salted SHA-512, instead of the secure default 2^14 (~40 ms per login here). Loopback only.`];
 }
 
 export function buildReport(runIds: string[], outDir?: string): ReportOutput {

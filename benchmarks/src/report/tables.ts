@@ -252,7 +252,7 @@ export function tableIII(all: Aggregated[], energyNote: string): Table | null {
     row('CPU per successful request, variant processes (ms)', (a) => cellScaled(a.resources.cpuSPerOk, 1000)),
     row('CPU per successful request, machine minus client (ms)', (a) => cellScaled(a.resources.machineCpuSPerOk, 1000)),
     row('CPU per iteration started, variant processes (ms)', (a) => cellScaled(a.resources.cpuSPerIteration, 1000)),
-    row('CPU per iteration started, machine minus client (ms; issue 21)', (a) => cellScaled(a.resources.machineCpuSPerIteration, 1000)),
+    row('CPU per iteration started, machine minus client (ms)', (a) => cellScaled(a.resources.machineCpuSPerIteration, 1000)),
     row('CPU-seconds per run, harness (sampling, driving k6: client side)', (a) => cell(a.resources.harnessCpuS, 'num1')),
     row('k6 CPU per iteration started (ms; the client apart, its VU initialisation included)', (a) => cellScaled(a.resources.k6CpuSPerIteration, 1000)),
     row('k6 CPU max (% of one core)', (a) => cell(a.resources.k6CpuMaxPct, 'num1')),

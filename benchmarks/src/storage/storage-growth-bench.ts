@@ -1,5 +1,5 @@
 /**
- * Storage micro-benchmark (issue 8, item 7): for postgres bytea and MinIO, put/get latency of
+ * Storage micro-benchmark: for postgres bytea and MinIO, put/get latency of
  * a small archive through the ArchiveStore adapters, and how much exercise_productions grows
  * per 1,000 submissions (pg_total_relation_size before/after, raw and after VACUUM FULL).
  * Runs on private databases and a private bucket (dropped at the end), so a running variant
@@ -8,7 +8,7 @@
  *   npm run bench -- storage-growth [--count 1000] [--archive-bytes 1024] [--out results/storage]
  * (its flags: command.ts). Brings PostgreSQL and MinIO up (infra/bin/servers up postgres minio); reads
  * DATABASE_URL and MINIO_* like the services. Writes <out>/<stamp>-<size>B.json and latest[-<size>B].{json,md}.
- * Moved from libs/admin-cli (issue 32 item 3: admin-cli administers, benchmarks measure).
+ * It lives here, not in libs/admin-cli: admin-cli administers, benchmarks measure.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';

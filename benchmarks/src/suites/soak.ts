@@ -1,4 +1,4 @@
-// Soak verdict (issue 15): after a warm-up, the first and the last drift windows are compared.
+// Soak verdict (paper 002's soak suite): after a warm-up, the first and the last drift windows are compared.
 // PASS only if the PSS of every variant process grows ≤ maxMemoryGrowth, the p95 of OK requests
 // rises ≤ maxP95Drift, and no request is KO. A rule without data fails (nothing measured is not
 // a pass).

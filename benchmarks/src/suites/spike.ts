@@ -1,4 +1,4 @@
-// Spike recovery (issue 15): the time from the end of the burst until the windowed p95 of OK
+// Spike recovery (paper 002's spike suite): the time from the end of the burst until the windowed p95 of OK
 // requests is back within (1 + tolerance) × the pre-spike p95 — with at most 1 % KO in the
 // window — and stays there until the end of the load. Resolution: one window.
 import { summarize } from './latency';
