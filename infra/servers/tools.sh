@@ -8,7 +8,7 @@ MINIO_MODULE=github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 # Jaeger v2 is released from the v1 module path; `go install` refuses it (replace directives),
 # so build ./cmd/jaeger inside the downloaded module.
 JAEGER_MODULE=github.com/jaegertracing/jaeger@v1.76.0
-# Shopify's fault proxy (issue 35: latency or loss on one internal hop, never the whole loopback);
+# Shopify's fault proxy (the faults suite: latency or loss on one internal hop, never the whole loopback);
 # v2.5.0 is the proxy's @latest. Its command is ./cmd/server: installed, then named toxiproxy.
 TOXIPROXY_MODULE=github.com/Shopify/toxiproxy/v2@v2.5.0
 

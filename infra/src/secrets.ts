@@ -1,5 +1,5 @@
 /**
- * Per-installation secrets (issue 22 item 4, DESIGN §8): generated once, kept in
+ * Per-installation secrets (docs/design.md, Untrusted input): generated once, kept in
  * run/secrets.json readable by its owner only, and handed to what the launcher starts and to
  * the compose / Kubernetes generators. Nothing in the repository is a usable secret.
  */

@@ -1,10 +1,10 @@
 /**
- * Generated deployment files checked offline against their published schemas (issue 22
- * item 13): docker-compose files against the Compose Specification's JSON schema (shipped by
- * the dclint package), Kubernetes manifests with kubernetes-validate (PyPI, installed by
- * scripts/setup.sh; schemas bundled, no cluster), and the k6-operator TestRun against the
- * schema we keep for its CRD (infra/deploy-schemas). Each validator is first shown to reject
- * a broken document, so a pass means something.
+ * Generated deployment files checked offline against their published schemas: docker-compose files
+ * against the Compose Specification's JSON schema (shipped by the dclint package), Kubernetes
+ * manifests with kubernetes-validate (PyPI, installed by scripts/setup.sh; schemas bundled, no
+ * cluster), and the k6-operator TestRun against the schema we keep for its CRD
+ * (infra/deploy-schemas). Each validator is first shown to reject a broken document, so a pass
+ * means something.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The paper's per-test metrics (§IV-C, DESIGN §6) computed from a k6 summary (`data.metrics`
+// The paper's per-test metrics (§IV-C; docs/design.md, Metrics) computed from a k6 summary (`data.metrics`
 // of handleSummary). Pure: no k6 imports, so the runner and tests can reason about it.
 // Definitions (benchmarks/METRICS.md): N = 10 × users started; every request sent is OK or KO;
 // requests never sent (after a failed login, or cut by the end of the test) are N − OK − KO.

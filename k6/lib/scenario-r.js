@@ -23,7 +23,7 @@ const JSON_BODY = { 'Content-Type': 'application/json' };
 // Preflights never carry credentials, so they use a jar that stays empty.
 const noCookies = new http.CookieJar();
 
-// k6's own CPU per iteration bounds every overload test on one machine (issue 31 item 4): what
+// k6's own CPU per iteration bounds every overload test on one machine: what
 // does not change between requests is built once per VU — each request's params (headers,
 // tags, expected statuses, timeout), its check and its preflight — and a request only fills in
 // its traceparent and cookie jar. http.request reads params synchronously, so one VU (one

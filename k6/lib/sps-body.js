@@ -1,4 +1,4 @@
-// The SPS request body in the original SPA's JSON format (DESIGN §4): production_data.data is
+// The SPS request body in the original SPA's JSON format (docs/design.md, HTTP contract): production_data.data is
 // a map from byte index to byte value. The production_data part is serialised once per test.
 
 /** JSON text of production_data for the archive bytes (ArrayBuffer or Uint8Array). */

@@ -1,7 +1,7 @@
 // W3C Trace Context `traceparent` (version 00): 16-byte trace id, 8-byte parent span id,
 // flags 01 (sampled). Written here because k6 cannot fetch remote jslib modules offline.
 
-// k6 CPU (issue 31 item 4): ids come from Math.random, 32 bits at a time. Trace ids need to be
+// k6 CPU: ids come from Math.random, 32 bits at a time. Trace ids need to be
 // unique, not secret, and crypto.getRandomValues plus reading a Uint8Array byte by byte cost k6
 // several times more per request (each typed-array index is a property lookup by string).
 

@@ -1,5 +1,5 @@
 /**
- * How containers are confined (issue 22 item 5). Confinement stays on everywhere: the runtime's
+ * How containers are confined. Confinement stays on everywhere: the runtime's
  * default seccomp filter, no new privileges, and services that run no untrusted code as a non-root
  * user. A grading container needs what bubblewrap needs to build each job's sandbox — mount,
  * pivot_root and new namespaces as root (it then drops to uid 65534 for the grader and 65533 for
@@ -66,7 +66,7 @@ export function kubernetesConfinement(bwrap: boolean): Record<string, unknown> {
 }
 
 /**
- * What falls back in a container (issue 34 item 7), said where the operator reads it (compose's
+ * What falls back in a container, said where the operator reads it (compose's
  * x-shellgrade-isolation, a Kubernetes annotation): container runtimes mount the cgroup tree
  * read-only, so a grading container has no per-grading control groups. Deploying the generated
  * files accepts that (ProcessConfig.acceptWeakIsolation); the service still lists it at start.

@@ -1,5 +1,5 @@
 /**
- * Containers have no per-grading control groups (issue 34 item 7): the generated files say so
+ * Containers have no per-grading control groups: the generated files say so
  * plainly, and only the grading roles of a bubblewrap variant accept it in their process config.
  */
 import { parse, parseAllDocuments } from 'yaml';

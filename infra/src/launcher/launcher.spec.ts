@@ -15,7 +15,7 @@ describe('variant process names', () => {
   });
 });
 
-describe('variant up beyond loopback (issue 22 item 2)', () => {
+describe('variant up beyond loopback', () => {
   it('refuses the paper preset with a blocking grader on 0.0.0.0 unless --force-exposed', async () => {
     await expect(up('naked-mon', { listen: '0.0.0.0' })).rejects.toThrow(/refusing to expose naked-mon on 0\.0\.0\.0[\s\S]*exec blocking[\s\S]*--force-exposed/);
     await expect(up('msa-1-1', { listen: '192.168.10.4' })).rejects.toThrow(/refusing to expose msa-1-1/);

@@ -55,7 +55,7 @@ export interface UpOptions {
    * the process exits: the next `up` or `down` flushes them). Restarts the variant if it runs unprofiled.
    */
   cpuProfileDir?: string;
-  /** One internal hop through a fault proxy (issue 35); restarts the variant if it runs unrouted. */
+  /** One internal hop through a fault proxy (the latency fault); restarts the variant if it runs unrouted. */
   hop?: HopRoute;
   /** Scale-model testbed: each process is told its cpu group under this root (cpu-groups.ts); restarts the variant if it runs without. */
   cpuGroupRoot?: string;

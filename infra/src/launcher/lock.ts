@@ -2,8 +2,8 @@
  * The launcher's two machine-wide locks (PidLock, libs/pid-lock):
  * - `variant`: one launcher at a time changes the running variant;
  * - `harness`: one measurement at a time on this machine — a second benchmark, from a shell or
- *   from the console, would load the same two cores and spoil both (issue 33: runs queue behind
- *   the harness's lock). Held across a whole command (a findings run, a calibration), re-entrant
+ *   from the console, would load the same two cores and spoil both (so runs queue behind the
+ *   harness's lock). Held across a whole command (a findings run, a calibration), re-entrant
  *   within the process that holds it.
  */
 import { tmpdir } from 'node:os';
