@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 20: a student cannot open another student's production nor the teachers' pages — the
+ * A student cannot open another student's production nor the teachers' pages — the
  * page shows the API's refusal (its problem+json detail), never a blank page, and no token is
  * left where script can read it (httpOnly cookies only; local and session storage empty).
  */

@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 33, compare N-way: an admin selects three recorded runs in the console and reads the
+ * Compare N-way: an admin selects three recorded runs in the console and reads the
  * `bench compare` tables of each against the first (computed by the harness's own CLI through
  * GET /ops/compare): per request type each run's mean, its difference from the baseline with
  * the 95% interval and whether it is significant; the hosts' speed probes and the warning

@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 33, launching the bench CLI's other saved plans: an admin launches a suite — a scaled-down
+ * Launching the bench CLI's other saved plans: an admin launches a suite — a scaled-down
  * load suite (load-smoke: two steps of 4 s) of naked-mon, the variant serving the console — from
  * the Launch page and watches it to its end; the run folder holds the suite's files and the
  * manifest of the very command shown. The plans the console refuses (matrix, findings, faults:

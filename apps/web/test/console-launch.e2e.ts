@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 33, launch and watch: an admin launches a `smoke` run of naked-mon from the console and
+ * Launch and watch: an admin launches a `smoke` run of naked-mon from the console and
  * watches it to its end on the live page (server-sent events from the harness's own log and
  * k6's live log); the run folder holds the manifest of the very command shown. A second launch
  * while one runs is refused with 409 problem+json. A cancelled run stops the harness and k6 and

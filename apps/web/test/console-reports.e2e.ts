@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 33 item 4, the findings and faults in the app: an admin opens the Findings page from the
+ * The findings and faults in the app: an admin opens the Findings page from the
  * console's nav and reads each claim's verdict, the comparison behind it (B − A with its
  * interval, Cliff's δ) and the links to the runs it rests on (their reports, the trace
  * breakdown, an exemplar trace in the trace view); then the Faults page: the resilience table

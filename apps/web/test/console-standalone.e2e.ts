@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 33, the console outside the measured variant (`npm run console`): the researcher signs in
+ * The console outside the measured variant (`npm run console`): the researcher signs in
  * with the console's token (a wrong one is refused with where to find it), sees the console's
  * pages only, is offered every plan — matrix, findings and faults too, which a console served by a
  * variant refuses — and launches a smoke run of naked-mon while no variant is up. The harness

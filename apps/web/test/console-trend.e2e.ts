@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 33, the trend view: an admin opens Trend from the console's nav, picks a preset and a
+ * The trend view: an admin opens Trend from the console's nav, picks a preset and a
  * profile and reads its three recorded runs over time, oldest first (as `bench trend` reads them
  * through GET /ops/trend): per run its date, profile, the host's speed probe, throughput, SPS
  * p50/p95/p99, KO share, CPU per iteration and validity, a link to the run's folder; the line

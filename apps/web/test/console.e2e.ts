@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon
 /**
- * Issue 20, researchers: the console lists the presets and the benchmark runs of the results
+ * Researchers: the console lists the presets and the benchmark runs of the results
  * folder, and opens a run's report through the entry point's read-only relay (/ops/runs). The
  * variant's processes read the repository's results/ (pm2 keeps its own environment), so the
  * test fabricates a run there under a unique id and removes it afterwards.

@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon, msa-bullmq-1-1-async
 /**
- * Issue 20, students in a real browser: log in, open an exercise of their session, upload a
+ * Students in a real browser: log in, open an exercise of their session, upload a
  * correct and a wrong archive (file picker, then drag and drop) and see both grades with their
  * feedback — at once on a synchronous variant (naked-mon: 201), by polling on an asynchronous one
  * (msa-bullmq-1-1-async: 202, then GET /api/exercise-production/:id) — then their history; a

@@ -1,12 +1,12 @@
 // e2e-variants: naked-mon
 /**
- * Issue 20, teachers in a real browser: a teacher creates an exercise (statement, question
+ * Teachers in a real browser: a teacher creates an exercise (statement, question
  * archive, grading script loaded from a file, published; then edited), a session over it, enrols a student
  * from a CSV class list (enrolment + the student's statement); the student sees the exercise in
  * that session and is graded by the teacher's script; the teacher's results table shows the
  * grade and its CSV export carries it. naked-mon, real grader, headless Chromium at 375 px.
  *
- * The API has no "test this grader" endpoint (issue 20 asks for one): not covered here.
+ * The grader trial (POST /api/exercise-trial) is not covered here: test/exercise-trial.e2e.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

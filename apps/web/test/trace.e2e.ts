@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon-traced
 /**
- * Issue 20, researchers: the console shows the running variant and renders a waterfall, with
+ * Researchers: the console shows the running variant and renders a waterfall, with
  * its critical path, for a trace recorded from a real request. naked-mon with tracing on (a spec
  * file of its own: presets stay untraced), real Jaeger; the browser submits an answer with a
  * W3C traceparent (as k6 does), then opens that trace through the entry point's Jaeger relay.
