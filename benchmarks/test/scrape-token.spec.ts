@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 4: the harness reads every process's /metrics with the installation's scrape
+ * The harness reads every process's /metrics with the installation's scrape
  * token (run/secrets.json), so a process that is not on loopback still answers it.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 4: the scrape token that opens /metrics, /docs and /health detail is a
+ * The scrape token that opens /metrics, /docs and /health detail is a
  * per-installation secret like the others, handed to every service process the launcher, the
  * compose and the Kubernetes generators start (env SG_SCRAPE_TOKEN), never written in clear
  * into a shared file.

@@ -1,6 +1,6 @@
 // e2e-variants: msa-grpc-traced
 /**
- * Issue 15 item 1: with transport grpc, one trace spans the gRPC hop. msa-grpc-1-1 with tracing
+ * With transport grpc, one trace spans the gRPC hop. msa-grpc-1-1 with tracing
  * on (real launcher, real Jaeger): a request with a k6-style traceparent to the gateway yields
  * one tree — gateway HTTP server span → Edge.Call client → Edge.Call server in leftover → the
  * leftover's controller span — with no span whose parent is missing.

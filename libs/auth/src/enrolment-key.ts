@@ -1,5 +1,5 @@
 /**
- * Enrolment keys: long, random by default, stored hashed like passwords (issue 22 item 7).
+ * Enrolment keys: long, random by default, stored hashed like passwords (a leaked table gives no key away).
  * Wrong keys are rate-limited per user (RateLimits), so a long key cannot be guessed online.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -25,7 +25,7 @@ function entry(admin: boolean | null = true, dir = results) {
   return app;
 }
 
-describe("findings.html's relative links in the console (issue 33 item 3)", () => {
+describe("findings.html's relative links in the console", () => {
   const hrefs = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
 
   it('every link of the report served at /ops/runs/findings/<id>/ opens its run, breakdown or compare page (200)', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 4: the console's /ops surfaces open to a staff account (checked by the auth
+ * The console's /ops surfaces open to a staff account (checked by the auth
  * adapter the wiring hands in) or a loopback caller straight to the service — a private-range
  * caller is no longer trusted for its address.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 31: every grading imports the helper library in a fresh interpreter that cannot write
+ * Every grading imports the helper library in a fresh interpreter that cannot write
  * bytecode (read-only bind, PYTHONDONTWRITEBYTECODE). A module whose bytecode is stale is compiled
  * again by every grading, so a grader brings the library's bytecode up to date when it starts.
  */

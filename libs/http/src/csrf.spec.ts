@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 5: unsafe methods from a browser must come from the service's own origin (or a
+ * Unsafe methods from a browser must come from the service's own origin (or a
  * listed CORS origin); a cross-site form login is refused. Non-browser clients (k6, curl,
  * server-to-server: no Origin, no Sec-Fetch-Site) keep working, and no form body is parsed.
  */

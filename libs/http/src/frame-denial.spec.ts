@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 8: no page of ours may be framed by another site (clickjacking): every response
+ * No page of ours may be framed by another site (clickjacking): every response
  * says `Content-Security-Policy: frame-ancestors 'none'` and `X-Frame-Options: DENY` — the API's,
  * and the web app's wherever it is served (monolith, gateway).
  */

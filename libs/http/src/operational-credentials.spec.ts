@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 4: the operational surfaces (/metrics, /docs, /health detail) open to an explicit
+ * The operational surfaces (/metrics, /docs, /health detail) open to an explicit
  * credential (the installation's scrape token) or to a loopback caller that came straight to the
  * service — not to a caller's network position, and whatever the letter case of the path.
  */

@@ -1,4 +1,4 @@
-/** Issue 34 item 4: the console's staff credential is the auth adapter's own login check plus the staff role (teacher, admin). */
+/** The console's staff credential is the auth adapter's own login check plus the staff role (teacher, admin). */
 import type { Request } from 'express';
 import type { AuthenticatedRequest, RequestAuthenticator } from '@shellgrade/auth';
 import { unauthenticated } from '@shellgrade/auth';

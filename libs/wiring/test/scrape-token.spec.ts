@@ -1,4 +1,4 @@
-/** Issue 34 item 4: the installation's scrape token (env SG_SCRAPE_TOKEN) reaches every service's HTTP edge and the gateway. */
+/** The installation's scrape token (env SG_SCRAPE_TOKEN) reaches every service's HTTP edge and the gateway. */
 import { loadConnections, processConfigOf, validateVariant, type ServiceConfig, type VariantSpecInput } from '@shellgrade/variant';
 import { gatewayConfigOf, httpOptionsOf } from '../src';
 

@@ -1,5 +1,5 @@
 /**
- * Decodes the two submission body formats of DESIGN §4 into the same bytes:
+ * Decodes the two submission body formats (docs/design.md, HTTP contract) into the same bytes:
  * multipart/form-data (`file`, `ex_id`, `ps_id`) and the original SPA's JSON, whose
  * `production_data.data` maps byte index → byte value (or is an array of bytes).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 34 item 8: the teacher's CSV export neutralises formulas (OWASP CSV injection): a cell a
+ * The teacher's CSV export neutralises formulas (OWASP CSV injection): a cell a
  * student controls (names, email) that starts with = + - @, TAB or CR is prefixed with a single
  * quote, so a spreadsheet shows it as text instead of running it.
  */

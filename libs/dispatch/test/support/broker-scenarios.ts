@@ -261,7 +261,7 @@ export async function expectOneTrace(fx: BrokerFixture, tracing: InMemoryTracing
 const DEADLINE_AHEAD_MS = 300;
 
 /**
- * Issue 31 item 3, on the real broker and the real grader: a sync submission whose answer
+ * On the real broker and the real grader: a sync submission whose answer
  * deadline (arrival + `answerBudgetMs`) passes while it waits in a queue nobody consumes is not
  * graded once a worker takes it — it ends failed `expired: …`, the requester still waiting is
  * told so (its reply), and the grader never saw it — while a submission in time, after it, is
