@@ -23,7 +23,7 @@ import { loadRunRecords } from './sides';
 export type { Trend, TrendPoint };
 
 export const DEFAULT_LAST = 10;
-/** A run cancelled from the console (libs/http ops-launch.ts): INVALID whatever its files say. */
+/** A run cancelled from the console (libs/console-server ops-launch.ts): INVALID whatever its files say. */
 const CANCEL_FILE = 'cancelled.json';
 const STAMP = /^\d{8}T\d{6}Z-/;
 

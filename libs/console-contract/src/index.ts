@@ -1,3 +1,4 @@
+export * from './figures';
 export * from './launch-progress';
 export * from './launch';
 export * from './compare';

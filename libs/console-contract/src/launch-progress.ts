@@ -1,33 +1,37 @@
 /**
  * What the console's live page of a launched run shows (GET /ops/launches/<id>/events): written
- * by the server (libs/http ops-launch-progress.ts) from what the harness itself writes, read by
- * the web app. One declaration for both sides.
+ * by the server (libs/console-server ops-launch-progress.ts) from what the harness itself
+ * writes, read by the web app. The zod schemas are the one declaration; the types are read off them.
  */
+import { z } from 'zod';
 
-export interface StepProgress {
-  step: number;
-  ok: number;
-  ko: number;
+export const stepProgressSchema = z.object({
+  step: z.number(),
+  ok: z.number(),
+  ko: z.number(),
   /** KO per cause (the client's error code or status). */
-  koCauses: Record<string, number>;
-  p95Ms: number | null;
+  koCauses: z.record(z.string(), z.number()),
+  p95Ms: z.number().nullable(),
   /** OK SPS per second between the step's first and last request. */
-  throughput: number | null;
-}
+  throughput: z.number().nullable(),
+});
+export type StepProgress = z.infer<typeof stepProgressSchema>;
 
-export interface RunProgress {
-  run: number;
-  steps: StepProgress[];
+export const runProgressSchema = z.object({
+  run: z.number(),
+  steps: z.array(stepProgressSchema),
   /** null until run-N.json is written. */
-  valid: boolean | null;
-  reasons: string[];
-}
+  valid: z.boolean().nullable(),
+  reasons: z.array(z.string()),
+});
+export type RunProgress = z.infer<typeof runProgressSchema>;
 
-export interface LaunchProgress {
-  stage: string;
+export const launchProgressSchema = z.object({
+  stage: z.string(),
   /** The last few progress lines of the harness. */
-  lines: string[];
-  runs: RunProgress[];
+  lines: z.array(z.string()),
+  runs: z.array(runProgressSchema),
   /** From aggregated.json once the test ended. */
-  verdict: { valid: boolean; validRuns: number; runsAsked: number } | null;
-}
+  verdict: z.object({ valid: z.boolean(), validRuns: z.number(), runsAsked: z.number() }).nullable(),
+});
+export type LaunchProgress = z.infer<typeof launchProgressSchema>;

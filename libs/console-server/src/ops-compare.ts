@@ -11,11 +11,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import type { Comparison, NWayComparison } from '@shellgrade/console-contract';
+import { RUN_ID, type Comparison, type NWayComparison } from '@shellgrade/console-contract';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { runBenchCli, shellCommand, type BenchCli } from './ops-bench-cli';
 import { problem, sendProblem } from '@shellgrade/http';
-import { RUN_ID } from './ops-results';
 
 export interface OpsCompareOptions extends OpsAdminOptions {
   bench?: BenchCli;

@@ -15,13 +15,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import { lostOf, pairVerdicts, resilienceMatrix, type FaultRun, type FaultsList, type FaultsReport, type FaultsSummary } from '@shellgrade/console-contract';
+import { faultRunSchema, lostOf, pairVerdicts, resilienceMatrix, RUN_ID, type FaultRun, type FaultsList, type FaultsReport, type FaultsSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, type OpsReportsOptions } from './ops-findings-files';
-import { RUN_ID } from './ops-results';
 import { problem, sendProblem } from '@shellgrade/http';
-import type { Same } from './same-type';
 
 export type OpsFaultsOptions = OpsReportsOptions;
 
@@ -29,37 +27,12 @@ export const FAULTS_FILE = 'faults.json';
 export const isFaultsId = (id: string): boolean => RUN_ID.test(id) && id.endsWith('-faults');
 
 const num = z.number().nullable();
-const windowSchema = z.object({ N: z.number(), OK: z.number(), KO: z.number(), RAC: num, EFR: num, koCauses: z.record(z.string(), z.number()), p95Ms: num });
-export const faultRunSchema = z.object({
-  fault: z.string(),
-  variant: z.string(),
-  runId: z.string().regex(RUN_ID, 'not a run id'),
-  rate: z.number(),
-  applied: z.object({ target: z.string(), injectedAtMs: z.number(), undoneAtMs: z.number() }),
-  before: windowSchema,
-  during: windowSchema,
-  after: windowSchema,
-  timeToFirstErrorMs: num,
-  recovery: z.object({ recovered: z.boolean(), sinceUndoMs: num, sinceInjectMs: num, lastP95Ms: num, thresholdMs: num, lastKO: z.number(), bucketMs: z.number() }),
-  audit: z.object({ summary: z.string() }).nullable(),
-  lost: num,
-  duplicated: num,
-  crashes: z.array(z.object({ process: z.string(), injected: z.boolean() })),
-  valid: z.boolean(),
-  reasons: z.array(z.string()),
-  attribution: z.object({ hop: z.string(), expected: z.array(z.string()), named: z.boolean() }).nullable().optional(),
-  attributionError: z.string().optional(),
-});
 const attributionSchema = z.object({ named: z.number(), of: z.number(), share: num });
 /** faults.json (benchmarks/src/faults/report.ts faultsJson), or the first slice's bare array of runs. */
 export const faultsFileSchema = z.union([
   z.object({ schema: z.literal('shellgrade.faults/1').optional(), attribution: attributionSchema.nullable().optional(), results: z.array(faultRunSchema) }),
   z.array(faultRunSchema).transform((results) => ({ attribution: null, results })),
 ]);
-
-// What is read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-const _runIsContract: Same<z.infer<typeof faultRunSchema>, FaultRun> = true;
-void _runIsContract;
 
 export const isFaultsPath = (path: string): boolean => path === '/ops/faults' || path.startsWith('/ops/faults/');
 

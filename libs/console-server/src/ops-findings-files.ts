@@ -8,12 +8,11 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import type { Response } from 'express';
-import type { RunLink } from '@shellgrade/console-contract';
+import { RUN_ID, type RunLink } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { FRAME_ANCESTORS_NONE, problem, sendProblem } from '@shellgrade/http';
 import type { OpsAdminOptions } from './ops-admin';
 import type { BenchCli } from './ops-bench-cli';
-import { RUN_ID } from './ops-results';
 
 export interface OpsReportsOptions extends OpsAdminOptions {
   /** The benchmark results folder (as GET /ops/runs reads it). */

@@ -21,12 +21,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import { verdictCounts, type FindingResult, type FindingsReport, type FindingsRunRecord, type FindingsSummary } from '@shellgrade/console-contract';
+import { findingResultSchema, findingsRunRecordSchema, verdictCounts, type FindingsReport, type FindingsSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { admitAdmin } from './ops-admin';
 import { readJsonFile, reportFilesOf, reportsResultsDir, runLinks, segmentsAfter, serveReportFile, type OpsReportsOptions } from './ops-findings-files';
 import { problem, sendProblem } from '@shellgrade/http';
-import type { Same } from './same-type';
 
 export type OpsFindingsOptions = OpsReportsOptions;
 
@@ -35,56 +34,13 @@ export const FINDINGS_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export const FINDINGS_FILE = 'findings.json';
 export const RECORD_FILE = 'findings-runs.json';
 
-const verdict = z.enum(['reproduced', 'refuted', 'inconclusive', 'not testable']);
-const num = z.number().nullable();
-const differenceSchema = z.object({ nA: z.number(), nB: z.number(), meanA: num, meanB: num, diff: num, relative: num, lo: num, hi: num, significant: z.boolean(), note: z.string().optional() });
-const cellRefSchema = z.object({ role: z.string(), level: z.string(), variant: z.string(), runId: z.string(), validRuns: z.array(z.number()) });
-const partSchema = z.object({
-  test: z.object({ a: z.string(), b: z.string(), level: z.string(), metric: z.string(), expect: z.string(), reads: z.string() }),
-  a: cellRefSchema.nullable(),
-  b: cellRefSchema.nullable(),
-  difference: differenceSchema.nullable(),
-  comparison: z
-    .object({
-      rank: z.object({ p: z.number(), cliffsDelta: z.number(), magnitude: z.string() }).nullable(),
-      tost: z.object({ margin: z.number(), p: z.number(), equivalent: z.boolean() }).nullable(),
-    })
-    .nullable(),
-  verdict: z.object({ verdict, why: z.string(), settle: z.string().optional() }),
-});
-export const findingResultSchema = z.object({
-  claim: z.object({ id: z.string(), title: z.string(), quote: z.string() }),
-  verdict,
-  rule: z.string(),
-  parts: z.array(partSchema),
-  keyFigure: z.string(),
-  explanation: z.array(z.string()),
-  caveats: z.array(z.string()),
-});
-export const findingsRecordSchema = z.object({
-  mode: z.string(),
-  seed: z.number(),
-  capacity: z.object({ rate: z.number(), source: z.string().optional() }).nullable(),
-  paper: z.object({ multiple: num, efr: num, notFound: z.string().nullable().optional() }),
-  peaks: z.record(z.string(), z.number()),
-  runs: z.record(z.string(), z.array(z.string())),
-  failed: z.array(z.object({ cell: z.string(), round: z.number(), error: z.string() })),
-  startedAt: z.string(),
-  endedAt: z.string().nullable(),
-});
 /** findings.json (benchmarks/src/findings/report.ts writeFindingsReport), the parts the console reads. */
 export const findingsFileSchema = z.object({
   plan: z.object({ mode: z.string() }),
-  record: findingsRecordSchema.nullable(),
+  record: findingsRunRecordSchema.nullable(),
   cells: z.record(z.string(), z.string()),
   results: z.array(findingResultSchema),
 });
-
-// What is read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-const _resultIsContract: Same<z.infer<typeof findingResultSchema>, FindingResult> = true;
-const _recordIsContract: Same<z.infer<typeof findingsRecordSchema>, FindingsRunRecord> = true;
-void _resultIsContract;
-void _recordIsContract;
 
 /** Where the findings folders sit under /ops/runs/, as results/findings/ sits in the results folder. */
 export const MIRRORED_FINDINGS = '/ops/runs/findings';
@@ -143,7 +99,7 @@ export function readFindings(resultsDir: string, id: string, withLinks = true): 
   }
   let record = findings?.record ?? null;
   if (!record && existsSync(join(folder, RECORD_FILE))) {
-    const read = readJsonFile(join(folder, RECORD_FILE), RECORD_FILE, findingsRecordSchema);
+    const read = readJsonFile(join(folder, RECORD_FILE), RECORD_FILE, findingsRunRecordSchema);
     if ('error' in read) return read;
     record = read.data;
   }

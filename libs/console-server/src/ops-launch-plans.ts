@@ -17,12 +17,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FINDINGS_MODES, LAUNCH_PLANS, launchArgs, type LaunchPlan, type LaunchPlanOffer, type LaunchRequest } from '@shellgrade/console-contract';
-import { z } from 'zod';
+import { LAUNCH_PLANS, launchArgs, launchRequestSchema, type CheckedLaunch, type LaunchPlan, type LaunchPlanOffer, type LaunchRequest } from '@shellgrade/console-contract';
 import { shellCommand, type BenchCli } from './ops-bench-cli';
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const FAULT = /^[a-z][a-z-]*:[a-z0-9][a-z0-9-]*$/;
 
 /** What each plan takes (anything else is refused with the plan's own list). */
 const OPTIONS: Record<LaunchPlan, (keyof LaunchRequest)[]> = {
@@ -49,24 +47,6 @@ export const REFUSED: Partial<Record<LaunchPlan, string>> = {
   faults:
     'a faults run kills, stops and starves the processes of the variant it measures and restarts or cuts the native servers this console shares with it (its sessions and launch records are in PostgreSQL), behind a routed copy of the variant it brings up: the console would lose its own processes mid-run and could neither show nor cancel it',
 };
-
-const launchBody = z
-  .object({
-    plan: z.enum(LAUNCH_PLANS).default('run'),
-    preset: z.string().regex(NAME, 'a preset name (lower-case letters, digits, "-")').optional(),
-    presets: z.array(z.string().regex(NAME, 'a preset name (lower-case letters, digits, "-")')).min(2, 'a matrix names 2 to 8 presets').max(8, 'a matrix names 2 to 8 presets').optional(),
-    profile: z.string().regex(NAME, 'a profile name (lower-case letters, digits, "-")').optional(),
-    runs: z.number().int().min(1).max(10).optional(),
-    peak: z.number().positive().max(200).optional(),
-    saturation: z.number().positive().max(200).optional(),
-    mode: z.enum(FINDINGS_MODES).optional(),
-    faults: z
-      .string()
-      .max(400)
-      .refine((f) => f === 'all' || f.split(',').every((x) => FAULT.test(x)), 'all, or <kind>:<role|server|hop>[,...] (bench faults --list)')
-      .optional(),
-  })
-  .strict();
 
 interface ProfileKinds {
   run: string[];
@@ -103,7 +83,7 @@ export function planOffers(bench: BenchCli, servedBy?: string): LaunchPlanOffer[
 /** Why a console served by the variant `servedBy` does not launch the plan; null where it does (always, for the standalone console). */
 const refusalOf = (plan: LaunchPlan, servedBy: string | undefined): string | null => (servedBy === undefined ? null : (REFUSED[plan] ?? null));
 
-export type CheckedLaunch = LaunchRequest & { plan: LaunchPlan };
+export type { CheckedLaunch };
 export type LaunchCheck = { ok: true; request: CheckedLaunch; args: string[] } | { ok: false; status: 400 | 409 | 422; detail: string; command?: string };
 
 const bad = (detail: string): LaunchCheck => ({ ok: false, status: 400, detail });
@@ -119,7 +99,7 @@ function hasCalibration(resultsDir: string, preset: string): boolean {
 
 /** A launch request checked against the plan's options, the presets, the profiles and this console's variant (undefined: the standalone console). */
 export function checkLaunch(body: unknown, ctx: { bench: BenchCli; presets: string[]; ownVariant?: string }): LaunchCheck {
-  const parsed = launchBody.safeParse(body ?? {});
+  const parsed = launchRequestSchema.safeParse(body ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join('.') || 'body';

@@ -5,29 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LAUNCH_PLANS, type LaunchRecord } from '@shellgrade/console-contract';
-import { z } from 'zod';
-import type { Same } from './same-type';
-
-export const launchRecordSchema = z.object({
-  id: z.string(),
-  plan: z.enum(LAUNCH_PLANS),
-  preset: z.string().nullable(),
-  profile: z.string().nullable(),
-  // Absent in records written before the other plans were launched (all ended runs, read only).
-  results: z.string().nullable().default(null),
-  args: z.array(z.string()),
-  command: z.string(),
-  pid: z.number().nullable(),
-  log: z.string(),
-  startedAt: z.string(),
-  endedAt: z.string().nullable(),
-  exitCode: z.number().nullable(),
-  state: z.enum(['running', 'finished', 'failed', 'cancelled']),
-  cancelled: z.object({ at: z.string(), by: z.string(), from: z.string() }).nullable(),
-});
-// The record read back is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-const _schemaIsContract: Same<z.infer<typeof launchRecordSchema>, LaunchRecord> = true;
+import { launchRecordSchema, type LaunchRecord } from '@shellgrade/console-contract';
 
 export class LaunchRecords {
   readonly dir: string;

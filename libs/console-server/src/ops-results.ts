@@ -21,7 +21,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import type { Request, Response } from 'express';
-import type { PresetSummary, RunSummary } from '@shellgrade/console-contract';
+import { RUN_ID, type PresetSummary, type RunList, type RunSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { FRAME_ANCESTORS_NONE, mayReadOps, type OpsAccess, problem, sendProblem } from '@shellgrade/http';
 
@@ -42,8 +42,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
 };
-/** Run folders are named by the benchmark CLI: <UTC stamp>-<variant>-<profile>... */
-export const RUN_ID = /^\d{8}T\d{6}Z[A-Za-z0-9._-]*$/;
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 /** Listed as report files (json files are served but only these two listed). */
 const LISTED = /\.(html|md|png|svg)$|^(meta|aggregated|cancelled)\.json$/;
@@ -75,7 +73,7 @@ export function serveOpsResults(req: Request, res: Response, opts: OpsResultsOpt
     else res.json({ presets: opts.presets() });
   } else if (path === '/ops/runs') {
     if (!opts.resultsDir) sendProblem(res, problem(404, 'this entry point has no results folder'));
-    else res.json({ resultsDir: opts.resultsDir, runs: listRuns(opts.resultsDir) });
+    else res.json({ resultsDir: opts.resultsDir, runs: listRuns(opts.resultsDir) } satisfies RunList);
   } else {
     serveRunFile(res, opts.resultsDir, path.slice('/ops/runs/'.length));
   }

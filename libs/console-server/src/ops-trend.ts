@@ -11,13 +11,11 @@
  * drifted from it is a 500 that says where, never a page that reads undefined.
  */
 import type { Request, Response } from 'express';
-import type { Trend } from '@shellgrade/console-contract';
-import { z } from 'zod';
+import { trendSchema, type Trend } from '@shellgrade/console-contract';
 import { admitAdmin, type OpsAdminOptions } from './ops-admin';
 import { runBenchCli, type BenchCli } from './ops-bench-cli';
 import { schemaReason } from './ops-findings-files';
 import { problem, sendProblem } from '@shellgrade/http';
-import type { Same } from './same-type';
 
 export interface OpsTrendOptions extends OpsAdminOptions {
   bench?: BenchCli;
@@ -26,42 +24,6 @@ export interface OpsTrendOptions extends OpsAdminOptions {
 export const DEFAULT_TREND_RUNS = 10;
 export const MAX_TREND_RUNS = 50;
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-
-const num = z.number().nullable();
-const speedSchema = z.object({ scryptN14Ms: z.number(), spawnMs: z.number() });
-const metricSchema = z.object({ metric: z.string(), label: z.string(), unit: z.string(), better: z.enum(['lower', 'higher']) });
-const pointSchema = z.object({
-  runId: z.string(),
-  startedAt: z.string().nullable(),
-  profile: z.string(),
-  speed: speedSchema.nullable(),
-  runs: z.number(),
-  validRuns: z.number(),
-  valid: z.boolean(),
-  invalidReasons: z.array(z.string()),
-  figuresFrom: z.enum(['valid', 'all', 'none']),
-  throughput: num,
-  spsP50: num,
-  spsP95: num,
-  spsP99: num,
-  koShare: num,
-  cpuSPerIteration: num,
-  hostWarning: z.string().nullable(),
-});
-export const trendSchema = z.object({
-  preset: z.string(),
-  profile: z.string().nullable(),
-  last: z.number(),
-  speedTolerance: z.number(),
-  reference: z.object({ runId: z.string(), speed: speedSchema }).nullable(),
-  metrics: z.object({ throughput: metricSchema, spsP50: metricSchema, spsP95: metricSchema, spsP99: metricSchema, koShare: metricSchema, cpuSPerIteration: metricSchema }),
-  points: z.array(pointSchema),
-  leftOut: z.array(z.object({ runId: z.string(), reason: z.string() })),
-  command: z.string(),
-});
-// What is served is exactly the contract's shape (a field added to one and not the other fails the typecheck).
-const _trendIsContract: Same<z.infer<typeof trendSchema>, Trend> = true;
-void _trendIsContract;
 
 /** The harness's arguments for a query, or why the query is refused (400). */
 export function trendArgs(query: Record<string, unknown>): { args: string[] } | { detail: string } {
