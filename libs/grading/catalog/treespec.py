@@ -113,7 +113,7 @@ def gzip_bytes(data: bytes) -> bytes:
     return out.getvalue()
 
 
-# --- tampering answers (DESIGN §8: student code never sees or changes the grader) -------------
+# --- tampering answers (docs/design.md, Untrusted input: student code never sees or changes the grader)
 def noise(size: int, seed: int = 7) -> str:
     """Letters that gzip cannot squeeze much (a feedback bomb must pass the archive limits)."""
     out, x = [], seed

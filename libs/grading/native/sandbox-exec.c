@@ -1,5 +1,5 @@
 /*
- * sandbox-exec: the first process of one student script's sandbox (DESIGN §8, issue 31).
+ * sandbox-exec: the first process of one student script's sandbox (docs/design.md, Untrusted input).
  *
  * The student supervisor (this same program run with --supervise, student-supervisor.c) starts it
  * with posix_spawn as PID 1 of a new PID namespace (it unshares CLONE_NEWPID just for this child),

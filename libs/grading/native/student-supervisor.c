@@ -1,6 +1,6 @@
 /*
  * The student supervisor: `sandbox-exec --supervise`, the grading job's trusted helper for the
- * student's scripts (DESIGN §8, issue 31).
+ * student's scripts (docs/design.md, Untrusted input).
  *
  * The job starts it as root with posix_spawn (shellgrade_grader/supervise.py), one end of a
  * socket pair as fd 3, just before the job's own process drops to the grader uid and runs
@@ -308,7 +308,7 @@ int sandbox_main(int argc, char **argv); /* sandbox-exec.c */
 /*
  * The script's sandbox as PID 1 of a new PID namespace, its stdio our pipes: fds[0] its stdin, [1]
  * stdout, [2] stderr. A fork of this small process that calls sandbox-exec's code directly: an exec
- * and the dynamic loader per script cost more than the copy of these few pages (issue 31).
+ * and the dynamic loader per script cost more than the copy of these few pages.
  */
 static pid_t spawn_sandbox(const struct settings *s, int argc, char **argv, char **env, int fds[3]) {
   int in[2], out[2], err[2];

@@ -1,4 +1,4 @@
-"""Writes the sandboxes' system-call filter as a BPF program, built with libseccomp (DESIGN §8).
+"""Writes the sandboxes' system-call filter as a BPF program, built with libseccomp (docs/design.md, Untrusted input).
 
 Run on the host by the service (libs/grading seccomp.ts) with the Python that has libseccomp's
 bindings (Debian: apt-get install python3-seccomp; /usr/bin/python3):

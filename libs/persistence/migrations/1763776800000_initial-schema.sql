@@ -1,5 +1,5 @@
 -- Up Migration
--- The ShellOnYou entities (DESIGN §3). Integer identity keys: they appear in URLs and in the
+-- The ShellOnYou entities (docs/design.md, Domain). Integer identity keys: they appear in URLs and in the
 -- original SPA's JSON (ex_id, ps_id, ep_id).
 
 CREATE TABLE users (

@@ -1,5 +1,5 @@
 -- Up Migration
--- Issue 22 items 7-8: refresh-token families (rotation with reuse detection), a token version
+-- Refresh-token families (rotation with reuse detection), a token version
 -- per account (role, email or password changes outdate access tokens), hashed enrolment keys.
 
 -- Every access token carries the version it was issued at; the guard refuses older ones.

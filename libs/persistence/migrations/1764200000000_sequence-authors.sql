@@ -1,5 +1,5 @@
 -- Up Migration
--- Issue 34 item 6: a sequence belongs to the teacher who authored it, like an exercise; only its
+-- A sequence belongs to the teacher who authored it, like an exercise; only its
 -- author (or an admin) changes it. An existing sequence goes to the teacher of the first session
 -- that follows it; one no session follows has no author (admins only).
 ALTER TABLE sequences ADD COLUMN author_id integer REFERENCES users (id) ON DELETE SET NULL;

@@ -1,4 +1,4 @@
-"""Helper library for shellgrade grading scripts (DESIGN §3, grading contract).
+"""Helper library for shellgrade grading scripts (docs/design.md, Grading contract).
 
 A grader is run as ``python3 -u grader.py statement.html question.tar.gz submitted.tar.gz <locale>``
 in a fresh sandbox directory and must print ONE JSON line ``{"grade": int, "comment": [...]}``.
@@ -12,7 +12,7 @@ in a fresh sandbox directory and must print ONE JSON line ``{"grade": int, "comm
 import gc as _gc
 
 # Every grading imports this library (and its stdlib modules) in a fresh interpreter: the cyclic
-# collector would only scan the import's own objects, a few ms of CPU each time (issue 31).
+# collector would only scan the import's own objects, a few ms of CPU each time.
 _collecting = _gc.isenabled()
 _gc.disable()
 try:

@@ -1,6 +1,6 @@
 """Safe extraction of (possibly hostile) archives with tarfile extraction filters.
 
-One reader decides (DESIGN §8): the service validated the submission with its own tar reader and
+One reader decides (docs/design.md, Untrusted input): the service validated the submission with its own tar reader and
 wrote what it saw next to it (``submitted.manifest.json``: every entry's path, type, size, mode
 and link target, in order). Before anything is extracted, the tarfile members that extraction
 would write are compared with that manifest, so an archive that two readers read differently

@@ -17,7 +17,7 @@ class Verdict:
     """A check's outcome and its explanation: immutable, compared and hashed by value.
 
     Written out rather than a frozen dataclass: importing dataclasses (inspect, ast, dis,
-    tokenize...) and generating its methods cost every grading process ~10 ms of CPU (issue 31).
+    tokenize...) and generating its methods cost every grading process ~10 ms of CPU.
     """
 
     __slots__ = ("ok", "expl")

@@ -6,7 +6,7 @@ The supervisor is C (native/student-supervisor.c), so the messages are flat byte
            (uint32 each) stdout stderr
 all integers big-endian. The channel is a Unix socket pair made with the C module _socket, not the
 socket module: that one converts its constants to enums at import (~3 ms of CPU for every
-grading, issue 31), and the channel needs nothing of it but recv and sendall.
+grading), and the channel needs nothing of it but recv and sendall.
 """
 import _socket
 import os

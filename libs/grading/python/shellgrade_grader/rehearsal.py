@@ -1,4 +1,4 @@
-"""A rehearsal of one grading's library code, run by the zygote once before its first job (issue 31).
+"""A rehearsal of one grading's library code, run by the zygote once before its first job.
 
 Python 3.11 specialises each function's bytecode in place after its first few calls, and fills its
 method caches as it goes. A job forked from a zygote that never ran the grading code does that

@@ -1,4 +1,4 @@
-"""The grading job: grader.py, with a supervisor for the student's scripts (DESIGN §8).
+"""The grading job: grader.py, with a supervisor for the student's scripts (docs/design.md, Untrusted input).
 
 The job's process starts as root inside the grader's sandbox. It
 
@@ -9,7 +9,7 @@ The job's process starts as root inside the grader's sandbox. It
   nothing of the grader or the question visible) and stays root, out of the grader's reach;
 * then drops to the grader uid and its resource limits itself and runs ``grader.py`` exactly as
   ``python3 -u grader.py statement.html question.tar.gz submitted.tar.gz <locale>`` would, in
-  this same process: one Python process per grading (issue 31: a Python supervisor forking the
+  this same process: one Python process per grading (a Python supervisor forking the
   grader was a second copy of the interpreter per job);
 * exits with the grader's status.
 
@@ -111,7 +111,7 @@ def _die_of_the_cpu_limit_as_pid_1() -> None:
 
 def run_as_main(path: str, compiled: "str | None" = None) -> None:
     """Runs the script at `path` as `python3 path` would, as module __main__ (what runpy.run_path does,
-    without its import of pkgutil and typing: ~4.7 ms of CPU in every grading process, issue 31).
+    without its import of pkgutil and typing: ~4.7 ms of CPU in every grading process).
     `compiled`: a file of marshal((source, code)) to run instead of compiling, if its source is the script's."""
     with open(path, "rb") as f:
         source = f.read()

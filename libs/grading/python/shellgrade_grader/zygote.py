@@ -1,5 +1,5 @@
 """The zygote of exec mode `zygote`: one long-lived, already-sandboxed interpreter per worker that
-clones a fresh, isolated job for each grading (DESIGN §8).
+clones a fresh, isolated job for each grading (docs/design.md, Untrusted input).
 
 Started once inside the worker's bwrap sandbox as root (python -S -u -m shellgrade_grader.zygote),
 with the stdlib and the helper library imported and one grading of synthetic material rehearsed
@@ -17,7 +17,7 @@ clones a child that
   script in a nested sandbox as another uid, started by the C student supervisor).
 
 The child is made by clone() straight into its new namespaces, so it is itself the job's PID 1
-and the grader: one Python process per job (issue 31; a fork, an unshare and a second fork for
+and the grader: one Python process per job (a fork, an unshare and a second fork for
 PID 1 made three, then a Python supervisor forking the grader two).
 
 When that PID 1 exits, the kernel kills every other process of its namespace before the zygote

@@ -148,7 +148,7 @@ def test_verdict_and_run_result_keep_their_frozen_dataclass_behaviour():
 
 
 def test_importing_the_library_spares_the_grading_process_the_heavy_modules():
-    # every grading imports it in a fresh interpreter (issue 31): dataclasses drags inspect, ast, dis
+    # every grading imports it in a fresh interpreter: dataclasses drags inspect, ast, dis
     # and tokenize along (~10 ms of CPU), typing ~2 ms, socket ~3 ms; subprocess waits for a script run beside the grader
     import subprocess
     import sys
@@ -198,7 +198,7 @@ def _run_grader_with(tmp_path, compiled_from: "bytes | None", code_text: str = "
 
 
 def test_the_grader_runs_from_the_services_compiled_code_only_when_it_was_compiled_from_that_source(tmp_path):
-    # issue 31: grader.code (marshal of source and code, from the service) saves compiling grader.py per grading
+    # grader.code (marshal of source and code, from the service) saves compiling grader.py per grading
     assert _run_grader_with(tmp_path, b"print('source')\n") == "compiled"
     assert _run_grader_with(tmp_path, b"print('another grader')\n") == "source"  # stale or foreign: never run
     assert _run_grader_with(tmp_path, None, raw=b"\x00not marshal") == "source"  # unreadable: compiled as before
