@@ -7,7 +7,7 @@
  *   adapters     libs/{persistence,sql-transaction,storage,cache,grading,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,
  *                telemetry,http,console-server,auth,api,gateway,grpc-edge,service-clients}, brokers/*
  *                                        → adapters, domain
- *                inside them, by side of the hexagon (issue 32 item 2):
+ *                inside them, by side of the hexagon:
  *                  inbound      libs/{api,gateway,grpc-edge,http,console-server}  controllers, HTTP/gRPC edge, the console
  *                  application  libs/{application,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
  *                                                                     use cases and the ports they own; the
@@ -45,7 +45,7 @@
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
 const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|application|event-loop-pressure|refusal|pipeline-filters|telemetry|http|console-server|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
-// What was libs/dispatch, split by concern (issue 32 item 2): each depends on the domain only, admission also on
+// What was libs/dispatch, split by concern: each depends on the domain only, admission also on
 // refusal (dispatch-concerns-apart, admission-only-to-refusal).
 const DISPATCH_CONCERNS = '^libs/(dispatch|admission|event-loop-pressure|refusal|pipeline-filters)/src/';
 const INBOUND = '^libs/(api|gateway|grpc-edge|http|console-server)/src/';

@@ -37,7 +37,7 @@ const layers = [
   { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:web', 'type:contract', 'type:stats'] },
 ];
 
-// What was libs/dispatch, split by concern (issue 32 item 2), one job each: the dispatch of a grading,
+// What was libs/dispatch, split by concern, one job each: the dispatch of a grading,
 // admission, event-loop pressure, refusal, the pipeline filters. Each depends on the domain only;
 // admission also on refusal (its 503 says Retry-After the refusal's way). Held for runtime files
 // (src/, not tests): libs/dispatch's test support is the brokers' shared integration kit.
@@ -61,13 +61,13 @@ const inboundAuthPaths = [
     name: '@shellgrade/auth',
     importNames: ['AuthService', 'TokenService', 'IdentityAssertions', 'SessionFamilies', 'TokenVersions', 'AccessTokenAuthenticator', 'GatewayAssertionAuthenticator'],
     allowTypeImports: true,
-    message: 'inbound code goes through a libs/auth port (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), not its token or session classes (issue 32 item 2).',
+    message: 'inbound code goes through a libs/auth port (LOGIN_SESSIONS, REQUEST_AUTHENTICATOR), not its token or session classes.',
   },
   {
     name: '@shellgrade/auth',
     importNames: ['RateLimits', 'KdfSecretHashing', 'hashPassword', 'verifyPassword', 'hashEnrolmentKey', 'verifyEnrolmentKey'],
     allowTypeImports: true,
-    message: 'inbound code counts attempts through ATTEMPT_LIMITS and hashes secrets through SECRET_HASHING (libs/auth ports), so the counters and the KDF cost stay the wiring\'s choice (issue 32 item 2).',
+    message: 'inbound code counts attempts through ATTEMPT_LIMITS and hashes secrets through SECRET_HASHING (libs/auth ports), so the counters and the KDF cost stay the wiring\'s choice.',
   },
 ];
 
@@ -92,7 +92,7 @@ export default [
   { ignores: ['**/node_modules/**', '**/dist/**', 'apps/web/src/api-types.generated.ts', 'run/**', 'tools/**', 'results/**', '.nx/**', 'k6/**', 'benchmarks/*.js', '**/*.js', '**/*.mjs'] },
   ...tseslint.configs.recommended,
   {
-    // No silent skips (issue 22 item 12): a test that cannot run must fail loudly, not vanish.
+    // No silent skips: a test that cannot run must fail loudly, not vanish.
     files: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts', '**/test/**/*.ts'],
     rules: {
       'no-restricted-properties': [

@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon-admission-one
 /**
- * Admission control on the real application (issue 21 item 4): naked-mon-async-admission,
+ * Admission control on the real application: naked-mon-async-admission,
  * launched with a budget of one submission in flight, the real grader grading a submission whose
  * script sleeps. A second submission meanwhile is refused before anything is stored — 503
  * problem+json with Retry-After and a reason a student understands — logins still pass, and the

@@ -1,6 +1,6 @@
 // e2e-variants: msa-redis-1-2
 /**
- * Issue 18 (paper 001): the Redis read-path cache done properly, over real HTTP on
+ * Paper 001: the Redis read-path cache done properly, over real HTTP on
  * msa-redis-1-2 (two Exercise replicas sharing one Redis, the Leftover writing beside them).
  * A write through one process is seen by the next submission through any other replica — the
  * cache is used (its hit counter moves) and never answers stale; `variant up` starts cold

@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon, msa-1-2
 /**
- * Issue 20 item 3: an exercise's author tries its grader on sample archives before publishing —
+ * An exercise's author tries its grader on sample archives before publishing —
  * the real sandboxed grader, nothing stored — on the monolith and, through the gateway, on the
  * exercise service of msa-1-2. Only the author (or an admin) may; a student is refused.
  */

@@ -1,6 +1,6 @@
 // e2e-variants: msa-1-2, msa-zygote-1-2
 /**
- * gateway.engine haproxy (issue 31 item 2) on the real launcher, HAProxy and services: HAProxy
+ * gateway.engine haproxy on the real launcher, HAProxy and services: HAProxy
  * stands in for the Node gateway without a client seeing the difference — the same preflight
  * answers as the Node gateway of msa-1-2, the browser app and unknown paths served as before,
  * and a service with no replica up answered with a problem a student can read, not an HTML page.

@@ -31,7 +31,7 @@ function restrictedImports(code: string, file: string): string[] {
 
 const CONTROLLER = 'libs/api/src/admin/probe.controller.ts';
 
-describe('inbound code reaches libs/auth through its ports (issue 32 item 2)', () => {
+describe('inbound code reaches libs/auth through its ports', () => {
   it('refuses a controller that imports the rate-limit counters, the KDF functions or the session classes, naming the port to use', () => {
     const refused = { RateLimits: 'ATTEMPT_LIMITS', hashPassword: 'SECRET_HASHING', hashEnrolmentKey: 'SECRET_HASHING', verifyEnrolmentKey: 'SECRET_HASHING', AuthService: 'LOGIN_SESSIONS' };
     const names = Object.keys(refused);

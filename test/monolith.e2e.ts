@@ -1,7 +1,8 @@
 // e2e-variants: naked-mon
 /**
  * The monolith over real HTTP (naked-mon via the launcher, real PostgreSQL, real sandboxed
- * grader): scenario R for several users at once, then every bad input of issue 3.
+ * grader): scenario R for several users at once, then every bad input the HTTP contract refuses
+ * (docs/design.md, HTTP contract and Untrusted input).
  */
 import { gzipSync } from 'node:zlib';
 import { Pool } from 'pg';

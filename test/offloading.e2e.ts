@@ -1,6 +1,6 @@
 // e2e-variants: msa-offloading-1-2
 /**
- * Paper 003's gateway offloading on the real application (issue 16): msa-offloading-1-2 through
+ * Paper 003's gateway offloading on the real application: msa-offloading-1-2 through
  * the launcher, real services, grader and PostgreSQL. Through the gateway everything works as in
  * msa-1-2 (scenario R, role and account changes still effective); straight to a service port, an
  * access token, a forged or a tampered assertion all get 401: only the gateway vouches.
@@ -100,7 +100,7 @@ describe('gateway offloading (msa-offloading-1-2)', () => {
   });
 });
 
-describe('the console (/ops) through the gateway (issue 34 items 4 and 9)', () => {
+describe('the console (/ops) through the gateway', () => {
   const FROM_OUTSIDE = { 'X-Forwarded-For': '203.0.113.9' }; // what a proxy in front of the gateway would add
   const presets = (session: BrowserSession, headers: Record<string, string> = {}) =>
     session.request('GET', '/ops/presets', undefined, { ...FROM_OUTSIDE, ...headers });

@@ -1,6 +1,6 @@
 // e2e-variants: msa-aggregation-traced
 /**
- * Paper 003's gateway aggregation on the real application (issue 16): msa-aggregation-1-2, traced,
+ * Paper 003's gateway aggregation on the real application: msa-aggregation-1-2, traced,
  * through the launcher with the real services, grader and Jaeger. The dashboard the gateway
  * assembles equals the page a client builds from the three separate calls, shows the production
  * the client was told about, and its fan-out is one trace tree under the gateway's request.

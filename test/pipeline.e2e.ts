@@ -1,6 +1,6 @@
 // e2e-variants: msa-pipeline-1-2
 /**
- * Paper 003's pipes and filters on the real application (issue 16): msa-pipeline-1-2 through
+ * Paper 003's pipes and filters on the real application: msa-pipeline-1-2 through
  * the launcher, real services, RabbitMQ, grader and PostgreSQL. Scenario R answers as on its
  * baseline msa-rabbitmq-1-2; a poison submission — one whose grading crashes every time (the
  * database refuses to record that it started: a trigger installed for this test's keys) — is

@@ -1,6 +1,6 @@
 // e2e-variants: naked-mon, msa-1-2, mon-redis, msa-grpc-1-2
 /**
- * Issue 18 (paper 001): the S1 requests (read a statement — exercise service; enrol / unenrol —
+ * Paper 001: the S1 requests (read a statement — exercise service; enrol / unenrol —
  * leftover service; read one production — exercise service) and the S2 request (a teacher's
  * session report, computed by leftover from every production that exercise holds: over the
  * internal hop in msa-1-2 and msa-grpc-1-2 — REST behind gRPC —, in-process in the monoliths,

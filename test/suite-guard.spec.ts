@@ -1,5 +1,5 @@
 /**
- * The suite's own shape (issue 29 item 5): every test file belongs to exactly one stage (Jest
+ * The suite's own shape: every test file belongs to exactly one stage (Jest
  * project), no stage is empty, and every e2e file declares the variant(s) it needs, which the
  * e2e sequencer orders by. A file named outside the stages' patterns would silently never run.
  */

@@ -1,12 +1,13 @@
 // e2e-variants: naked-mon, mon-x2, msa-1-2, msa-zygote-1-2, msa-rabbitmq-1-2, msa-pipeline-1-2, msa-grpc-1-2, mon-redis, msa-1-1, msa-2-2-2, msa-grpc-1-1, msa-grpc-2-4-4
 /**
- * Issue 4: the same scenario R passes on every topology, and killing a replica under light
+ * The same scenario R passes on every topology, and killing a replica under light
  * load loses no submission that was acknowledged with 201, and a request cut mid-flight leaves
  * nothing or one final production, never a stuck one (pm2 brings the process back).
  * Real processes via the launcher, real PostgreSQL, real HAProxy, real sandboxed grader.
  *
- * `npm test` runs both tests on one preset per code path (issue 29 item 6); the full matrix, the
- * same assertions on every preset below, is `npm run test:variant-matrix` (SG_VARIANT_MATRIX=full).
+ * `npm test` runs both tests on one preset per code path (CI stays short; a second preset of a
+ * path exercises no new code); the full matrix, the same assertions on every preset below, is
+ * `npm run test:variant-matrix` (SG_VARIANT_MATRIX=full).
  */
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';

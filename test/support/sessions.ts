@@ -1,4 +1,4 @@
-/** Teacher-side set-up shared by the S1/S2, cache and browser e2e tests (issue 18), through the public API only. */
+/** Teacher-side set-up shared by the S1/S2, cache and browser e2e tests, through the public API only. */
 import { randomBytes } from 'node:crypto';
 import { BrowserSession } from './http-client';
 import type { SeededUser } from './scenario-r';

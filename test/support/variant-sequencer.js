@@ -1,5 +1,5 @@
 /**
- * The e2e stage's order (issue 29): every e2e file says which variant(s) it brings up in a
+ * The e2e stage's order: every e2e file says which variant(s) it brings up in a
  * header line, `// e2e-variants: naked-mon, msa-1-2` (`none`: it starts its own processes).
  * Files are grouped by the first variant they need, groups in name order, so consecutive files
  * find their variant already up (the launcher keeps a healthy variant as it is): each variant is
