@@ -52,6 +52,7 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
       'brokers/probe/src/consumer.ts': `import { problem } from '../../../libs/http/src/index';\nexport const b = problem;\n`,
     });
     expect(ruleNames(violations).sort()).toEqual([
+      'no-controller-to-controller-or-repository: libs/api/src/probe.controller.ts → libs/persistence/src/index.ts',
       'no-inbound-to-outbound: libs/api/src/probe.controller.ts → libs/persistence/src/index.ts',
       'no-outbound-to-inbound: brokers/probe/src/consumer.ts → libs/http/src/index.ts',
     ]);
