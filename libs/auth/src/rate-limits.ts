@@ -11,7 +11,9 @@
  * Who a failed login slows down (password spraying and lock-out, OWASP ASVS v4 §2.2.1):
  * - login-client (client + account): the client that keeps guessing one account;
  * - login-address (client, any account): an address that fails across many accounts, as a
- *   sprayer trying a few passwords on every email does (each of those checks burns a hash);
+ *   sprayer trying a few passwords on every email does (each of those checks burns a hash). It
+ *   counts failures after the check and refuses once they fill the window (refuseIfSpent), so an
+ *   address's honest logins in flight never count against it;
  * - login-account (account, any client): an account guessed from many addresses. It refuses only
  *   a client that has itself failed on this account in its window: a client that has not (the
  *   owner, from anywhere) still gets its password checked, so no stranger can lock an account
@@ -102,10 +104,13 @@ export class RateLimits implements AttemptLimits {
     const account = accountKey(email);
     const points: Point[] = [
       { counter: 'login-client', key: `${client}|${account}` },
-      { counter: 'login-address', key: client },
       { counter: 'login-account', key: account },
     ];
-    return this.guarded(points, check, (found) => found === undefined, loginRefusal);
+    const address: Point = { counter: 'login-address', key: client };
+    await this.refuseIfSpent(address);
+    const found = await this.guarded(points, check, (outcome) => outcome === undefined, loginRefusal);
+    if (found === undefined) await this.count(address);
+    return found;
   }
 
   /** One enrolment-key check under the user's limit, taken before the check and given back unless the key was wrong. */
@@ -188,6 +193,24 @@ export class RateLimits implements AttemptLimits {
     if (!refused) return taken;
     await this.giveBack(taken);
     throw rateLimited(WHY[refused.point.counter], retryAfter(refused.res));
+  }
+
+  /**
+   * 429 when the counter's failures already fill its allowance, without taking a point. For the
+   * address window: a point taken before the check would count the address's logins in flight,
+   * and a class behind one address (a lab's NAT, a load test) logging in at once would be refused
+   * with no password wrong. Concurrent sprayers can overshoot by what is in flight at once, which
+   * the login admission gate bounds.
+   */
+  private async refuseIfSpent(point: Point): Promise<void> {
+    const limiter = this.limiters?.[point.counter];
+    const res = await limiter?.get(point.key).catch(() => null);
+    if (limiter && res && res.consumedPoints >= limiter.points) throw rateLimited(WHY[point.counter], retryAfter(res));
+  }
+
+  /** Counts one failure after the check (never refuses: the attempt is over). */
+  private async count(point: Point): Promise<void> {
+    await this.limiters?.[point.counter].penalty(point.key, 1).catch(() => undefined);
   }
 
   private async giveBack(points: Point[]): Promise<void> {
