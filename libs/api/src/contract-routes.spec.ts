@@ -7,7 +7,7 @@
  */
 import { RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { apiContractPaths, apiPaths, type HttpMethod } from '@shellgrade/api-contract';
+import { apiContractPaths, apiPaths as contractPaths, type ApiPaths, type HttpMethod } from '@shellgrade/api-contract';
 import { ExercisesController } from './admin/exercises.controller';
 import { ProductionsListController } from './admin/productions-list.controller';
 import { SequencesController } from './admin/sequences.controller';
@@ -56,7 +56,7 @@ const openApiPath = (...parts: string[]) =>
 
 function routesOf(controller: (typeof CONTROLLERS)[number]): Route[] {
   const prefixes = asList(Reflect.getMetadata(PATH_METADATA, controller) as string | string[]);
-  const proto = controller.prototype as Record<string, unknown>;
+  const proto = controller.prototype as unknown as Record<string, unknown>;
   return Object.getOwnPropertyNames(proto).flatMap((name) => {
     const handler = proto[name] as object;
     const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
@@ -76,6 +76,7 @@ function routesOf(controller: (typeof CONTROLLERS)[number]): Route[] {
 }
 
 const routes = CONTROLLERS.flatMap(routesOf);
+const apiPaths: ApiPaths = contractPaths;
 const contract = apiContractPaths();
 const operations = Object.entries(apiPaths)
   .filter(([path]) => path.startsWith('/api/'))
