@@ -5,9 +5,10 @@
 // cgroup v1's cpu controller (cpu.cfs_quota_us / cpu.cfs_period_us, mounted alone or as
 // cpu,cpuacct) or v2's cpu.max where the unified hierarchy is ours to write: detected, never
 // assumed, in the style of detect.ts. Throttling is read back from cpu.stat.
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ownUnifiedPath } from './detect';
+import { readControl, writable } from './cgroup-files';
 
 /** The root group's name; a variant's processes are told `<root path>/<process name>` (SG_CPU_CGROUP). */
 export const SCALE_ROOT = 'sg-scale';
@@ -24,25 +25,9 @@ export interface CpuQuotaFlavour {
 
 export type CpuQuotaDetection = { available: true; flavour: CpuQuotaFlavour } | { available: false; reason: string };
 
-const read = (file: string): string | null => {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    return null;
-  }
-};
-
-const writable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** v1's cpu controller (alone or co-mounted with cpuacct), then v2's cpu controller where writable. */
-export function detectCpuQuota(base = '/sys/fs/cgroup', procSelfCgroup = read('/proc/self/cgroup') ?? ''): CpuQuotaDetection {
+export function detectCpuQuota(base = '/sys/fs/cgroup', procSelfCgroup = readControl('/proc/self/cgroup') ?? ''): CpuQuotaDetection {
   const reasons: string[] = [];
   for (const name of ['cpu', 'cpu,cpuacct']) {
     const dir = join(base, name);
@@ -53,7 +38,7 @@ export function detectCpuQuota(base = '/sys/fs/cgroup', procSelfCgroup = read('/
   if (reasons.length === 0) reasons.push(`no cgroup v1 cpu controller under ${base}`);
   const own = ownUnifiedPath(procSelfCgroup);
   for (const mount of [base, join(base, 'unified')]) {
-    const controllers = read(join(mount, 'cgroup.controllers'));
+    const controllers = readControl(join(mount, 'cgroup.controllers'));
     if (controllers === null) continue;
     if (!controllers.split(/\s+/).includes('cpu')) {
       reasons.push(`cgroup v2 at ${mount} offers [${controllers}] without cpu`);
@@ -146,10 +131,10 @@ export class CpuQuotaGroups {
   quotaOf(group?: string): { quotaUs: number | null; periodUs: number } {
     const dir = group === undefined ? this.root : this.dirOf(group);
     if (this.flavour.version === 1) {
-      const q = Number(read(join(dir, 'cpu.cfs_quota_us')));
-      return { quotaUs: q < 0 ? null : q, periodUs: Number(read(join(dir, 'cpu.cfs_period_us'))) };
+      const q = Number(readControl(join(dir, 'cpu.cfs_quota_us')));
+      return { quotaUs: q < 0 ? null : q, periodUs: Number(readControl(join(dir, 'cpu.cfs_period_us'))) };
     }
-    const [q, p] = (read(join(dir, 'cpu.max')) ?? 'max 100000').split(/\s+/);
+    const [q, p] = (readControl(join(dir, 'cpu.max')) ?? 'max 100000').split(/\s+/);
     return { quotaUs: q === 'max' ? null : Number(q), periodUs: Number(p) };
   }
 
@@ -177,16 +162,16 @@ export class CpuQuotaGroups {
   }
 
   members(group: string): number[] {
-    return (read(join(this.dirOf(group), 'cgroup.procs')) ?? '').split('\n').filter(Boolean).map(Number);
+    return (readControl(join(this.dirOf(group), 'cgroup.procs')) ?? '').split('\n').filter(Boolean).map(Number);
   }
 
   /** Throttling of every group made (by name) and of the root ('*'). */
   readThrottling(): Record<string, Throttling> {
     const out: Record<string, Throttling> = {};
-    const root = read(join(this.root, 'cpu.stat'));
+    const root = readControl(join(this.root, 'cpu.stat'));
     if (root !== null) out['*'] = parseThrottling(root);
     for (const name of this.groupNames()) {
-      const text = read(join(this.root, name, 'cpu.stat'));
+      const text = readControl(join(this.root, name, 'cpu.stat'));
       if (text !== null) out[name] = parseThrottling(text);
     }
     return out;
@@ -205,7 +190,7 @@ export class CpuQuotaGroups {
       const dir = join(this.root, name);
       this.writeQuota(dir, null, null);
       for (let pass = 0; pass < 5; pass++) {
-        const pids = (read(join(dir, 'cgroup.procs')) ?? '').split('\n').filter(Boolean);
+        const pids = (readControl(join(dir, 'cgroup.procs')) ?? '').split('\n').filter(Boolean);
         if (pids.length === 0) break;
         for (const pid of pids) {
           try {
@@ -248,11 +233,11 @@ export class CpuQuotaGroups {
 
 function enableCpu(dir: string): void {
   const control = join(dir, 'cgroup.subtree_control');
-  if (!(read(control) ?? '').split(/\s+/).includes('cpu')) writeFileSync(control, '+cpu');
+  if (!(readControl(control) ?? '').split(/\s+/).includes('cpu')) writeFileSync(control, '+cpu');
 }
 
 function procCgroup(pid: number): string | null {
-  return read(`/proc/${pid}/cgroup`);
+  return readControl(`/proc/${pid}/cgroup`);
 }
 
 function tryRmdir(dir: string): void {

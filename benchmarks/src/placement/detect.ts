@@ -2,9 +2,10 @@
 // hierarchy (mounted at /sys/fs/cgroup/cpuset here), else a unified (v2) hierarchy whose
 // cgroup.controllers offers `cpuset` in a directory we may write (its root, or the parent of our
 // own cgroup when that subtree is delegated to us). Neither: placement is unavailable, with why.
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseCpuList } from './cpu-list';
+import { readControl, writable } from './cgroup-files';
 
 export interface CpusetFlavour {
   version: 1 | 2;
@@ -19,40 +20,24 @@ export interface CpusetFlavour {
 
 export type CpusetDetection = { available: true; flavour: CpusetFlavour } | { available: false; reason: string };
 
-const read = (file: string): string | null => {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    return null;
-  }
-};
-
-const writable = (path: string): boolean => {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function detectV1(dir: string): CpusetDetection {
-  const cpus = read(join(dir, 'cpuset.effective_cpus')) ?? read(join(dir, 'cpuset.cpus'));
+  const cpus = readControl(join(dir, 'cpuset.effective_cpus')) ?? readControl(join(dir, 'cpuset.cpus'));
   if (cpus === null) return { available: false, reason: `no cgroup v1 cpuset hierarchy at ${dir}` };
   if (!writable(dir) || !writable(join(dir, 'cgroup.procs'))) return { available: false, reason: `cgroup v1 cpuset at ${dir} is not writable by this user` };
-  const mems = read(join(dir, 'cpuset.effective_mems')) ?? read(join(dir, 'cpuset.mems')) ?? '';
+  const mems = readControl(join(dir, 'cpuset.effective_mems')) ?? readControl(join(dir, 'cpuset.mems')) ?? '';
   return { available: true, flavour: { version: 1, parent: dir, home: dir, cpus: parseCpuList(cpus), mems } };
 }
 
 function detectV2(dir: string, home = dir): CpusetDetection {
-  const controllers = read(join(dir, 'cgroup.controllers'));
+  const controllers = readControl(join(dir, 'cgroup.controllers'));
   if (controllers === null) return { available: false, reason: `no cgroup v2 hierarchy at ${dir}` };
   if (!controllers.split(/\s+/).includes('cpuset')) return { available: false, reason: `cgroup v2 at ${dir} offers [${controllers}] without cpuset` };
   if (!writable(dir) || !writable(join(dir, 'cgroup.subtree_control'))) return { available: false, reason: `cgroup v2 at ${dir} is not writable (not delegated to this user)` };
-  const cpus = read(join(dir, 'cpuset.cpus.effective')) ?? read(join(dir, 'cpuset.cpus'));
-  const mems = read(join(dir, 'cpuset.mems.effective')) ?? read(join(dir, 'cpuset.mems')) ?? '';
+  const cpus = readControl(join(dir, 'cpuset.cpus.effective')) ?? readControl(join(dir, 'cpuset.cpus'));
+  const mems = readControl(join(dir, 'cpuset.mems.effective')) ?? readControl(join(dir, 'cpuset.mems')) ?? '';
   // The root cgroup has no cpuset.cpus.effective on some kernels: every online CPU then.
-  const all = cpus ?? read('/sys/devices/system/cpu/online');
+  const all = cpus ?? readControl('/sys/devices/system/cpu/online');
   if (all === null) return { available: false, reason: `cgroup v2 at ${dir}: cannot tell its CPUs` };
   return { available: true, flavour: { version: 2, parent: dir, home, cpus: parseCpuList(all), mems } };
 }
@@ -68,7 +53,7 @@ export function ownUnifiedPath(procSelfCgroup: string): string | null {
  * parent of our own cgroup (a delegated subtree). The first usable one wins; otherwise every
  * candidate's reason, joined.
  */
-export function detectCpuset(base = '/sys/fs/cgroup', procSelfCgroup = read('/proc/self/cgroup') ?? ''): CpusetDetection {
+export function detectCpuset(base = '/sys/fs/cgroup', procSelfCgroup = readControl('/proc/self/cgroup') ?? ''): CpusetDetection {
   const reasons: string[] = [];
   const v1 = detectV1(join(base, 'cpuset'));
   if (v1.available) return v1;
