@@ -18,6 +18,7 @@ import { Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import serveStatic from 'serve-static';
 import { denyFraming } from './frame-denial';
+import type { WebAppConfigBody } from '@shellgrade/api-contract';
 
 export interface WebAppOptions {
   /** The built app (index.html + assets/); usually `<dist>/apps/web`. */
@@ -30,13 +31,6 @@ export interface WebAppOptions {
   standalone?: boolean;
 }
 
-/** What GET /app-config.json answers. */
-export interface WebAppConfig {
-  maxArchiveBytes: number;
-  traces: boolean;
-  /** The standalone console (npm run console): no student or teacher pages, the console at /. */
-  standalone: boolean;
-}
 
 interface Use {
   use(handler: (req: Request, res: Response, next: NextFunction) => void): unknown;
@@ -46,7 +40,7 @@ const SERVER_PATHS = /^\/(api|health|metrics|docs|ops)(\/|-json|-yaml|$)/i;
 
 export function serveWebApp(app: Use, opts: WebAppOptions): void {
   const log = new Logger('web-app');
-  const config: WebAppConfig = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.traces === true, standalone: opts.standalone === true };
+  const config: WebAppConfigBody = { maxArchiveBytes: opts.maxArchiveBytes, traces: opts.traces === true, standalone: opts.standalone === true };
   // Also where no configureHttpApp ran before (the gateway): the app's pages are what a decoy would frame.
   app.use(denyFraming);
   app.use((req, res, next) => {
