@@ -54,27 +54,16 @@ const avg = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a 
 export function cpuSplitOfRuns(records: RunRecord[], source: string | null): CpuSplit | null {
   const valid = records.filter((r) => r.valid);
   const used = valid.length ? valid : records;
-  const iterations = avg(used.map((r) => r.paper.iterations.started)) ?? 0;
-  if (!(iterations > 0)) return null;
-  const perIt = (cpuS: number | null): number | null => (cpuS === null ? null : (1000 * cpuS) / iterations);
-  const machineMs = perIt(avg(used.map((r) => r.resources.machineCpuSButClient).filter((x) => typeof x === 'number')));
+  const numbers = (xs: unknown[]): number[] => xs.filter((x): x is number => typeof x === 'number');
   const groups = [...new Set(used.flatMap((r) => Object.keys(r.resources.cpuSByGroup ?? {})))];
-  const rows = groups
-    .map((g) => {
-      const ms = perIt(avg(used.map((r) => r.resources.cpuSByGroup?.[g] ?? 0)))!;
-      return { group: g, kind: groupKind(g), msPerIteration: ms, share: machineMs ? ms / machineMs : null };
-    })
-    .sort((x, y) => y.msPerIteration - x.msPerIteration);
-  const groupsMs = rows.reduce((s, r) => s + r.msPerIteration, 0);
-  return {
-    iterations,
-    machineMsPerIteration: machineMs,
-    rows,
-    restMsPerIteration: machineMs === null ? null : machineMs - groupsMs,
-    clientMsPerIteration: perIt(avg(used.map((r) => r.resources.k6CpuS).filter((x) => typeof x === 'number'))),
+  const split = splitOf({
+    iterations: avg(used.map((r) => r.paper.iterations.started)) ?? 0,
+    machineCpuS: avg(numbers(used.map((r) => r.resources.machineCpuSButClient))),
+    groupCpuS: groups.map((g) => [g, avg(used.map((r) => r.resources.cpuSByGroup?.[g] ?? 0))!] as const),
+    clientCpuS: avg(numbers(used.map((r) => r.resources.k6CpuS))),
     source,
-    fromInvalid: valid.length === 0 && records.length > 0,
-  };
+  });
+  return split && { ...split, fromInvalid: valid.length === 0 && records.length > 0 };
 }
 
 /** The run records of a run folder (run-1.json, run-2.json, …), in run order. */
@@ -88,25 +77,45 @@ export function readRunRecords(dir: string): RunRecord[] {
 
 /** The split of one test (means over its VALID runs); null when it recorded no iteration. */
 export function cpuSplitOf(a: Aggregated): CpuSplit | null {
-  const iterations = a.paper['iterations.started']?.mean ?? 0;
+  return splitOf({
+    iterations: a.paper['iterations.started']?.mean ?? 0,
+    machineCpuS: a.resources.machineCpuSButClient?.mean ?? null,
+    groupCpuS: Object.entries(a.resources)
+      .filter(([k]) => k.startsWith(PREFIX))
+      .map(([k, e]) => [k.slice(PREFIX.length), e.mean] as const),
+    clientCpuS: a.resources.k6CpuS?.mean ?? null,
+    source: a.meta.cpuAccounting ?? null,
+  });
+}
+
+/** CPU seconds of one test, whichever file they were read from. */
+interface CpuSeconds {
+  iterations: number;
+  machineCpuS: number | null;
+  groupCpuS: ReadonlyArray<readonly [string, number]>;
+  clientCpuS: number | null;
+  source: string | null;
+}
+
+/** Seconds per test → ms per iteration, each group's share of the system, and the rest no group accounts for. */
+function splitOf({ iterations, machineCpuS, groupCpuS, clientCpuS, source }: CpuSeconds): CpuSplit | null {
   if (!(iterations > 0)) return null;
-  const perIt = (cpuS: number | undefined): number | null => (cpuS === undefined ? null : (1000 * cpuS) / iterations);
-  const machineMs = perIt(a.resources.machineCpuSButClient?.mean);
-  const rows = Object.entries(a.resources)
-    .filter(([k]) => k.startsWith(PREFIX))
-    .map(([k, e]) => {
-      const ms = (1000 * e.mean) / iterations;
-      return { group: k.slice(PREFIX.length), kind: groupKind(k.slice(PREFIX.length)), msPerIteration: ms, share: machineMs ? ms / machineMs : null };
+  const perIt = (cpuS: number | null): number | null => (cpuS === null ? null : (1000 * cpuS) / iterations);
+  const machineMs = perIt(machineCpuS);
+  const rows = groupCpuS
+    .map(([group, cpuS]) => {
+      const msPerIteration = (1000 * cpuS) / iterations;
+      return { group, kind: groupKind(group), msPerIteration, share: machineMs ? msPerIteration / machineMs : null };
     })
     .sort((x, y) => y.msPerIteration - x.msPerIteration);
-  const groupsMs = rows.reduce((s, r) => s + r.msPerIteration, 0);
+  const groupsMs = rows.reduce((sum, r) => sum + r.msPerIteration, 0);
   return {
     iterations,
     machineMsPerIteration: machineMs,
     rows,
     restMsPerIteration: machineMs === null ? null : machineMs - groupsMs,
-    clientMsPerIteration: perIt(a.resources.k6CpuS?.mean),
-    source: a.meta.cpuAccounting ?? null,
+    clientMsPerIteration: perIt(clientCpuS),
+    source,
   };
 }
 
