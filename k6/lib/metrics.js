@@ -113,6 +113,21 @@ export function recordClientError() {
   clientErrors.add(1);
 }
 
+/**
+ * Plays one user's iteration (`user(it)` sets `it.cause` at its first KO) and records how it ended;
+ * a script exception is the client's failure, recorded as such and logged, never the system's.
+ */
+export function playIteration(it, user) {
+  try {
+    user(it);
+    recordIteration(it.cause);
+  } catch (e) {
+    recordClientError();
+    recordIteration(it.cause === null ? 'client_error' : it.cause);
+    console.error(JSON.stringify({ sg: 'client_error', error: String(e) }));
+  }
+}
+
 /** One SPS's feedback: `found` false when no final status came within the request timeout. */
 export function recordFeedback(spsStatus, ms, found) {
   if (!found) {

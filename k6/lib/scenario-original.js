@@ -10,7 +10,7 @@
 import http from 'k6/http';
 import { check, group, sleep } from 'k6';
 import exec from 'k6/execution';
-import { iterationsStarted, recordClientError, recordIteration, recordResponse, requestsPlanned } from './metrics.js';
+import { iterationsStarted, playIteration, recordResponse, requestsPlanned } from './metrics.js';
 import { GATLING_OK_STATUSES, ORIGINAL_REQUESTS, callHeaders, loginExpected, preflightHeaders } from './original.js';
 import { stageOf } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
@@ -66,14 +66,7 @@ export function scenarioOriginal(ctx) {
   iterationsStarted.add(1);
   requestsPlanned.add(REQUESTS_PER_ITERATION);
   const it = { cause: null, vuMetrics, vuId: vu.idInTest, iteration: exec.scenario.iterationInTest };
-  try {
-    user(ctx, it);
-    recordIteration(it.cause);
-  } catch (e) {
-    recordClientError();
-    recordIteration(it.cause === null ? 'client_error' : it.cause);
-    console.error(JSON.stringify({ sg: 'client_error', error: String(e) }));
-  }
+  playIteration(it, (i) => user(ctx, i));
 }
 
 function user(ctx, it) {

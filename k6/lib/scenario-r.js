@@ -6,7 +6,7 @@
 import http from 'k6/http';
 import { check, group, sleep } from 'k6';
 import exec from 'k6/execution';
-import { iterationsStarted, recordClientError, recordFeedback, recordIteration, recordPoll, recordRefused, recordResponse, requestsPlanned } from './metrics.js';
+import { iterationsStarted, playIteration, recordFeedback, recordPoll, recordRefused, recordResponse, requestsPlanned } from './metrics.js';
 import { retryAfterS, spsOkStatuses, stageOf } from './outcome.js';
 import { newTraceparent } from './traceparent.js';
 import { spsBody } from './sps-body.js';
@@ -138,14 +138,7 @@ export function scenarioR(ctx) {
   if (cfg.logRequests) console.log(JSON.stringify({ sg: 'it', t: now, step }));
   // `it.cause`: the first KO of this iteration, i.e. why the student did not get through R.
   const it = { cause: null, step, vuMetrics, vuId: vu.idInTest, iteration: exec.scenario.iterationInTest };
-  try {
-    userR(ctx, it);
-    recordIteration(it.cause);
-  } catch (e) {
-    recordClientError();
-    recordIteration(it.cause === null ? 'client_error' : it.cause);
-    console.error(JSON.stringify({ sg: 'client_error', error: String(e) }));
-  }
+  playIteration(it, (i) => userR(ctx, i));
 }
 
 /** Scenario R for one student. Requests after a failed login are not sent (counted in N, not in OK/KO). */
