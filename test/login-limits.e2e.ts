@@ -55,8 +55,6 @@ describe('failed-login limits over HTTP (naked-mon, spec defaults)', () => {
     try {
       const statuses: number[] = [];
       for (const u of users.slice(12, 62)) statuses.push((await sprayer.login(u.email, 'Spring2026!')).status);
-      expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(0);
-      expect(statuses.indexOf(429)).toBeLessThan(49);
       expect(statuses.slice(0, 30)).toEqual(new Array(30).fill(401));
       expect(statuses.slice(30)).toEqual(new Array(20).fill(429));
       const refused = await sprayer.login(users[62]!.email, users[62]!.password);

@@ -63,8 +63,6 @@ describe('password spraying: one address across many accounts', () => {
     const { login, counts, close } = await loginService();
     const statuses: number[] = [];
     for (let i = 1; i <= 50; i++) statuses.push(await login(email(i), 'Spring2026!', '203.0.113.9'));
-    expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(0);
-    expect(statuses.indexOf(429)).toBeLessThan(49);
     expect(statuses.slice(0, 30)).toEqual(new Array(30).fill(401));
     expect(statuses.slice(30)).toEqual(new Array(20).fill(429));
     expect(counts.checked).toBe(30);
