@@ -14,6 +14,8 @@ export interface BackToBackOptions {
   ref: string;
   steps: Step[];
   presets: string[];
+  /** The hash costs the small and calibrate steps measure (both by default). */
+  costs: Cost[];
   /** Output folder of this comparison (log, commands, summary). */
   out: string;
   /** The reference's worktree (default ~/.cache/shellgrade/back-to-back/<ref>). */
@@ -43,6 +45,15 @@ export function parsePresets(v: string): string[] {
   const presets = v.split(',').map((s) => s.trim()).filter(Boolean);
   if (presets.length === 0 || presets.some((p) => !/^[a-z0-9][a-z0-9-]*$/.test(p))) throw new Error(`--presets takes a comma-separated list of preset names; got ${JSON.stringify(v)}`);
   return presets;
+}
+
+/** `kdf1,own`: the hash costs to measure, by their labels (own = the preset's own hash). */
+export function parseCosts(v: string): Cost[] {
+  const labels = v.split(',').map((c) => c.trim()).filter(Boolean);
+  const byLabel: Record<string, Cost> = { kdf1: 1, own: 'default' };
+  const unknown = labels.filter((l) => !(l in byLabel));
+  if (unknown.length || labels.length === 0) throw new Error(`--costs takes kdf1, own or both (comma-separated); got ${JSON.stringify(v)}`);
+  return COSTS.filter((c) => labels.some((l) => byLabel[l] === c));
 }
 
 export function parsePeaks(v: string): number[] {

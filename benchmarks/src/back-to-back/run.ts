@@ -21,7 +21,7 @@ import { opt } from '../options';
 import { repoRoot, resultStamp } from '../paths';
 import type { Aggregated } from '../types';
 import {
-  b2bRunId, COSTS, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_ROUNDS, graderCommand, overloadArgs, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
+  b2bRunId, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_ROUNDS, graderCommand, overloadArgs, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
   type BackToBackOptions, type Cost, type Side,
 } from './plan';
 import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown, type BackToBackSummary, type CalibrationResult, type ProbeResult } from './report';
@@ -188,7 +188,7 @@ async function stepGrader(s: Session): Promise<void> {
 
 async function stepSmall(s: Session): Promise<void> {
   for (const preset of s.o.presets) {
-    for (const cost of COSTS) {
+    for (const cost of s.o.costs) {
       for (const side of ['ref', 'new'] as Side[]) {
         await switchTo(s, side, true);
         const runId = b2bRunId(resultStamp(), side, preset, cost);
@@ -242,7 +242,7 @@ async function calibrateSide(s: Session, side: Side, preset: string, cost: Cost)
 async function stepCalibrate(s: Session): Promise<void> {
   portClient(s);
   for (const preset of s.o.presets) {
-    for (const cost of COSTS) {
+    for (const cost of s.o.costs) {
       for (const side of ['ref', 'new'] as Side[]) {
         cellOf(s.summary, preset, cost).calibration[side] = await calibrateSide(s, side, preset, cost);
         save(s);
@@ -294,11 +294,12 @@ export function registerBackToBackCommand(program: Command): void {
     .argument('<commit>', 'the reference commit (a worktree of it is prepared once per host)', parseCommit)
     .option('--steps <list>', 'grader,small,calibrate,overload (any of them, in this order)', parseSteps, parseSteps('grader,small,calibrate,overload'))
     .option('--presets <list>', 'presets, comma-separated (the first one is the overload step\'s)', parsePresets, parsePresets('naked-mon-zygote,msa-zygote-1-2'))
+    .option('--costs <list>', 'hash costs the small and calibrate steps measure: kdf1, own (the preset\'s own hash) or both', parseCosts, parseCosts('kdf1,own'))
     .addOption(opt('out', { description: 'output folder (default results/back-to-back/<stamp>)' }))
     .option('--ref-dir <dir>', "the reference's worktree (default $SG_B2B_REF_DIR, else ~/.cache/shellgrade/back-to-back/<commit>)")
     .option('--ref-peaks <kdf1>/<own>', 'the reference\'s calibration steps, e.g. 4,8,16/2,4,8 (default: measured bounds of this host kind)')
     .option('--new-peaks <kdf1>/<own>', "this tree's calibration steps, e.g. 8,16,32/4,8,16")
-    .action(async (commit: string, f: { steps: BackToBackOptions['steps']; presets: string[]; out?: string; refDir?: string; refPeaks?: string; newPeaks?: string }) => {
+    .action(async (commit: string, f: { steps: BackToBackOptions['steps']; presets: string[]; costs: BackToBackOptions['costs']; out?: string; refDir?: string; refPeaks?: string; newPeaks?: string }) => {
       const peaksOf = (v: string | undefined, side: Side) => {
         if (!v) return DEFAULT_PEAKS[side];
         const [one, own] = v.split('/');
@@ -309,6 +310,7 @@ export function registerBackToBackCommand(program: Command): void {
         ref: commit,
         steps: f.steps,
         presets: f.presets,
+        costs: f.costs,
         out: f.out ?? join(process.env.SG_RESULTS_DIR ?? join(repoRoot(), 'results'), 'back-to-back', resultStamp()),
         refDir: f.refDir ?? process.env.SG_B2B_REF_DIR ?? join(homedir(), '.cache', 'shellgrade', 'back-to-back', commit),
         peaks: { ref: peaksOf(f.refPeaks, 'ref'), new: peaksOf(f.newPeaks, 'new') },

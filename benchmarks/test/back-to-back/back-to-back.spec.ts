@@ -1,7 +1,7 @@
 // `bench back-to-back <commit>`: the commands each side runs (plan.ts) and the comparison's table
 // and record (report.ts).
 import {
-  b2bRunId, parseCommit, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand,
+  b2bRunId, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand,
 } from '../../src/back-to-back/plan';
 import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown } from '../../src/back-to-back/report';
 import type { CpuSplit } from '../../src/cpu-split';
@@ -36,6 +36,13 @@ describe('back-to-back: what each side runs', () => {
     expect(() => parsePeaks('2.5')).toThrow(/whole/);
     expect(parseCommit('3db71e2')).toBe('3db71e2');
     expect(() => parseCommit('--upload-pack=x')).toThrow(/commit/);
+  });
+
+  it('measures the hash costs asked for, in the table\'s order, and refuses an unknown one', () => {
+    expect(parseCosts('own')).toEqual(['default']);
+    expect(parseCosts('own,kdf1')).toEqual([1, 'default']);
+    expect(() => parseCosts('kdf14')).toThrow(/kdf1, own/);
+    expect(() => parseCosts('')).toThrow(/kdf1, own/);
   });
 });
 
