@@ -2,6 +2,8 @@
 // option name carries two meanings (another argument, another parser, another entry of the
 // table), or when two subcommands share a name that is not the table's.
 import { Command, Option } from 'commander';
+import { launchArgs, type LaunchRequest } from '@shellgrade/console-contract';
+import { trendArgs } from '@shellgrade/console-server';
 import { program } from '../src/cli';
 import { longOf, meaningOf, opt, OPTIONS, tableEntryOf, type OptionName } from '../src/options';
 
@@ -73,6 +75,27 @@ describe('bench options: one meaning per name', () => {
       expect(cmd.options.some((o) => o.long === (name === 'matrix' ? '--variants' : '--variant'))).toBe(true);
       expect(cmd.registeredArguments.every((a) => !a.required && a.description.startsWith('deprecated'))).toBe(true);
     }
+  });
+
+  // The console builds `npm run bench` command lines of its own (libs/console-contract launchArgs,
+  // libs/console-server trendArgs): each must be options of this tree, no positional form.
+  it.each<[string, string[]]>([
+    ...(
+      [
+        { plan: 'run', preset: 'naked-mon', profile: 'smoke', runs: 2, peak: 3 },
+        { plan: 'suite', preset: 'naked-mon', profile: 'soak-smoke', saturation: 4 },
+        { plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke', runs: 2 },
+        { plan: 'findings', mode: 'quick' },
+        { plan: 'faults', preset: 'mon-x2', profile: 'smoke' },
+      ] as LaunchRequest[]
+    ).map((r): [string, string[]] => [`launch ${r.plan}`, launchArgs(r)]),
+    ['trend', (trendArgs({ preset: 'naked-mon', last: '3', profile: 'small' }) as { args: string[] }).args],
+  ])("the console's %s command line is options of the tree, nothing positional", (_what, args) => {
+    const [name, ...rest] = args;
+    const cmd = program.commands.find((c) => c.name() === name)!;
+    expect(cmd).toBeDefined();
+    const { operands, unknown } = cmd.parseOptions(rest);
+    expect({ operands, unknown }).toEqual({ operands: [], unknown: [] });
   });
 
   describe('the checker sees what it is for', () => {

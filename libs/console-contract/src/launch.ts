@@ -113,7 +113,7 @@ export function launchArgs(r: LaunchRequest): string[] {
     case 'suite':
       return ['run', '--variant', r.preset ?? '', '--profile', r.profile ?? '', ...opt('--runs', r.runs), ...opt('--peak', r.peak), ...opt('--saturation', r.saturation)];
     case 'matrix':
-      return ['matrix', ...(r.presets ?? []), '--profile', r.profile ?? '', ...opt('--runs', r.runs)];
+      return ['matrix', '--variants', (r.presets ?? []).join(','), '--profile', r.profile ?? '', ...opt('--runs', r.runs)];
     case 'findings':
       return ['findings', ...(r.mode === 'full' || r.mode === undefined ? [] : [`--${r.mode}`])];
     case 'faults':

@@ -1,6 +1,6 @@
 /**
  * What the console's trend page shows (GET /ops/trend?preset=<p>[&last=<n>][&profile=<q>]): one
- * preset's recorded runs over time, read by the harness's own reader (`bench trend <preset>
+ * preset's recorded runs over time, read by the harness's own reader (`bench trend --variant <preset>
  * --json`, benchmarks/src/compare/trend.ts: the run records `bench compare` reads, the same
  * metrics), checked by the server against the schema before it is served (libs/console-server
  * ops-trend.ts) and read by the web app. The zod schemas are the one declaration for the three.

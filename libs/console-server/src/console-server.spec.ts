@@ -190,7 +190,7 @@ describe('the standalone console: launching what a console served by a variant r
     const cookie = await signedIn(app);
     const matrix = await request(app).post('/ops/launches').set('Cookie', cookie).send({ plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke' });
     expect(matrix.status).toBe(202);
-    expect(matrix.body.launch).toMatchObject({ plan: 'matrix', preset: null, profile: 'smoke', results: null, command: 'npm run bench -- matrix naked-mon msa-1-2 --profile smoke' });
+    expect(matrix.body.launch).toMatchObject({ plan: 'matrix', preset: null, profile: 'smoke', results: null, command: 'npm run bench -- matrix --variants naked-mon,msa-1-2 --profile smoke' });
     await ended(app, cookie, matrix.body.launch.id);
     const run = await request(app).post('/ops/launches').set('Cookie', cookie).send({ plan: 'run', preset: 'msa-1-2', profile: 'smoke' });
     expect(run.status).toBe(202);

@@ -5,3 +5,4 @@ export * from './ops-results';
 export * from './ops-console';
 export * from './ops-bench-cli';
 export * from './ops-process-group';
+export { trendArgs } from './ops-trend';

@@ -78,7 +78,7 @@ describe('the plans a console launch may name', () => {
   });
 
   it.each([
-    [{ plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke', runs: 2 }, 'npm run bench -- matrix naked-mon msa-1-2 --profile smoke --runs 2', /^the matrix plan is not launched from the console: a matrix brings up each of its presets in turn/],
+    [{ plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke', runs: 2 }, 'npm run bench -- matrix --variants naked-mon,msa-1-2 --profile smoke --runs 2', /^the matrix plan is not launched from the console: a matrix brings up each of its presets in turn/],
     [{ plan: 'findings', mode: 'smoke' }, 'npm run bench -- findings --smoke', /^the findings plan is not launched from the console: .*the variant serving this console would go down/],
     [{ plan: 'faults', preset: 'naked-mon', profile: 'smoke', faults: 'kill-one:monolith,latency:postgres' }, 'npm run bench -- faults --variant naked-mon --faults kill-one:monolith,latency:postgres --profile smoke', /^the faults plan is not launched from the console: a faults run kills, stops and starves/],
   ])('refuses %j with 422: why, and the shell command', (body, command, detail) => {
@@ -89,7 +89,7 @@ describe('the plans a console launch may name', () => {
   });
 
   it('launches matrix, findings and faults from the standalone console (no variant serves it), with the same arguments', () => {
-    expect(checkLaunch({ plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, request: { plan: 'matrix' }, args: ['matrix', 'naked-mon', 'msa-1-2', '--profile', 'smoke'] });
+    expect(checkLaunch({ plan: 'matrix', presets: ['naked-mon', 'msa-1-2'], profile: 'smoke' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, request: { plan: 'matrix' }, args: ['matrix', '--variants', 'naked-mon,msa-1-2', '--profile', 'smoke'] });
     expect(checkLaunch({ plan: 'findings', mode: 'quick' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, args: ['findings', '--quick'] });
     expect(checkLaunch({ plan: 'faults', preset: 'msa-1-2', profile: 'smoke' }, { bench, presets: PRESETS })).toMatchObject({ ok: true, args: ['faults', '--variant', 'msa-1-2', '--faults', 'all', '--profile', 'smoke'] });
   });

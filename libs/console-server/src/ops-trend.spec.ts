@@ -36,7 +36,7 @@ const TREND: Trend = {
     },
   ],
   leftOut: [],
-  command: 'npm run bench -- trend naked-mon',
+  command: 'npm run bench -- trend --variant naked-mon',
 };
 
 /** A stand-in for the harness's CLI: prints what it is given, and its arguments to a file. */
@@ -77,7 +77,7 @@ describe('GET /ops/trend', () => {
     const res = await request(entry(dir, fakeCli(dir, JSON.stringify(TREND)), true)).get('/ops/trend?preset=naked-mon&last=3&profile=small');
     expect(res.status).toBe(200);
     expect(res.body).toEqual(TREND);
-    expect(JSON.parse(readFileSync(join(dir, 'args.json'), 'utf8'))).toEqual(['trend', 'naked-mon', '--json', '--last', '3', '--profile', 'small']);
+    expect(JSON.parse(readFileSync(join(dir, 'args.json'), 'utf8'))).toEqual(['trend', '--variant', 'naked-mon', '--json', '--last', '3', '--profile', 'small']);
   });
 
   it.each([
@@ -104,7 +104,7 @@ describe('GET /ops/trend', () => {
   });
 
   it('reads the query and the answer without a server', () => {
-    expect(trendArgs({ preset: 'msa-1-2' })).toEqual({ args: ['trend', 'msa-1-2', '--json'] });
+    expect(trendArgs({ preset: 'msa-1-2' })).toEqual({ args: ['trend', '--variant', 'msa-1-2', '--json'] });
     expect(parseTrend('not json')).toEqual({ error: 'bench trend did not answer JSON' });
     expect(parseTrend(JSON.stringify({ ...TREND, leftOut: undefined }))).toEqual({ error: expect.stringMatching(/leftOut/) });
   });

@@ -1,7 +1,7 @@
 /**
  * GET /ops/trend?preset=<p>[&last=<n>][&profile=<q>]   one preset's last tests over time (admins only, ops-admin.ts)
  *
- * Read by the harness itself, as the compare page is: `npm run bench -- trend <preset> --json`
+ * Read by the harness itself, as the compare page is: `npm run bench -- trend --variant <preset> --json`
  * (benchmarks/src/compare/trend.ts: the run records `bench compare` reads, its metrics) — per
  * test its date, profile, host speed probe, throughput, SPS p50/p95/p99, KO share, CPU per
  * iteration and validity, the hosts of another speed than the median probed one flagged. A test
@@ -29,7 +29,7 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export function trendArgs(query: Record<string, unknown>): { args: string[] } | { detail: string } {
   const { preset, last, profile } = query;
   if (typeof preset !== 'string' || !NAME.test(preset)) return { detail: 'name one preset: preset=<name> (lower-case letters, digits, "-")' };
-  const args = ['trend', preset, '--json'];
+  const args = ['trend', '--variant', preset, '--json'];
   if (last !== undefined) {
     const n = typeof last === 'string' && /^\d{1,3}$/.test(last) ? Number(last) : NaN;
     if (!(n >= 1 && n <= MAX_TREND_RUNS)) return { detail: `last=<n> is a whole number of runs from 1 to ${MAX_TREND_RUNS} (default ${DEFAULT_TREND_RUNS}); got ${JSON.stringify(String(last).slice(0, 20))}` };
