@@ -73,10 +73,10 @@ it('matrix, findings and faults are offered with their command and refused with 
     await page.getByLabel('Presets').selectOption(['naked-mon', 'msa-1-2']);
     await page.getByLabel('Profile').selectOption('smoke');
     // In the presets list's order.
-    expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- matrix msa-1-2 naked-mon --profile smoke');
+    expect(await page.getByTestId('launch-command').textContent()).toBe('npm run bench -- matrix --variants msa-1-2,naked-mon --profile smoke');
     expect(await page.getByTestId('plan-refused').textContent()).toMatch(/^Not launched from the console: a matrix brings up each of its presets in turn/);
     await page.getByRole('button', { name: 'Launch' }).click();
-    expect(await alertText(page)).toMatch(/^the matrix plan is not launched from the console: .* Run it from a shell: npm run bench -- matrix msa-1-2 naked-mon --profile smoke$/);
+    expect(await alertText(page)).toMatch(/^the matrix plan is not launched from the console: .* Run it from a shell: npm run bench -- matrix --variants msa-1-2,naked-mon --profile smoke$/);
     expect(page.url()).toMatch(/\/console\/launch$/);
 
     await page.getByLabel('Plan').selectOption('faults');
