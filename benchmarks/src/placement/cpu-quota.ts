@@ -26,28 +26,40 @@ export interface CpuQuotaFlavour {
 export type CpuQuotaDetection = { available: true; flavour: CpuQuotaFlavour } | { available: false; reason: string };
 
 
-/** v1's cpu controller (alone or co-mounted with cpuacct), then v2's cpu controller where writable. */
-export function detectCpuQuota(base = '/sys/fs/cgroup', procSelfCgroup = readControl('/proc/self/cgroup') ?? ''): CpuQuotaDetection {
+/**
+ * v1's cpu controller (alone or co-mounted with cpuacct), then v2's cpu controller where it is
+ * delegated to us: the folder our groups go under must list `cpu` in its own cgroup.controllers
+ * (a delegated subtree offers only what its parent enabled; systemd's user slices often give
+ * memory and pids alone) and be writable. `canWrite` is the permission probe (tests fake a user).
+ */
+export function detectCpuQuota(base = '/sys/fs/cgroup', procSelfCgroup = readControl('/proc/self/cgroup') ?? '', canWrite: (path: string) => boolean = writable): CpuQuotaDetection {
   const reasons: string[] = [];
   for (const name of ['cpu', 'cpu,cpuacct']) {
     const dir = join(base, name);
     if (!existsSync(join(dir, 'cpu.cfs_quota_us'))) continue;
-    if (writable(dir) && writable(join(dir, 'cgroup.procs'))) return { available: true, flavour: { version: 1, mount: dir, parent: dir, home: dir } };
+    if (canWrite(dir) && canWrite(join(dir, 'cgroup.procs'))) return { available: true, flavour: { version: 1, mount: dir, parent: dir, home: dir } };
     reasons.push(`cgroup v1 cpu controller at ${dir} is not writable by this user`);
   }
   if (reasons.length === 0) reasons.push(`no cgroup v1 cpu controller under ${base}`);
   const own = ownUnifiedPath(procSelfCgroup);
+  const offersCpu = (dir: string): string | null => {
+    const controllers = readControl(join(dir, 'cgroup.controllers'));
+    if (controllers === null) return 'no cgroup.controllers';
+    return controllers.split(/\s+/).includes('cpu') ? null : `offers [${controllers}] without cpu`;
+  };
   for (const mount of [base, join(base, 'unified')]) {
-    const controllers = readControl(join(mount, 'cgroup.controllers'));
-    if (controllers === null) continue;
-    if (!controllers.split(/\s+/).includes('cpu')) {
-      reasons.push(`cgroup v2 at ${mount} offers [${controllers}] without cpu`);
+    if (readControl(join(mount, 'cgroup.controllers')) === null) continue;
+    const atMount = offersCpu(mount);
+    if (atMount) {
+      reasons.push(`cgroup v2 at ${mount} ${atMount}`);
       continue;
     }
     const candidates: [string, string][] = [[mount, mount], ...(own && own !== '/' ? [[join(mount, dirname(own)), join(mount, own)] as [string, string]] : [])];
     for (const [dir, home] of candidates) {
-      if (writable(dir) && writable(join(dir, 'cgroup.subtree_control'))) return { available: true, flavour: { version: 2, mount, parent: dir, home } };
-      reasons.push(`cgroup v2 at ${dir} is not writable (not delegated to this user)`);
+      const lacks = dir === mount ? null : offersCpu(dir);
+      if (lacks) reasons.push(`cgroup v2 at ${dir} ${lacks}: the cpu controller is not delegated there`);
+      else if (canWrite(dir) && canWrite(join(dir, 'cgroup.subtree_control'))) return { available: true, flavour: { version: 2, mount, parent: dir, home } };
+      else reasons.push(`cgroup v2 at ${dir} is not writable (not delegated to this user)`);
     }
   }
   return { available: false, reason: reasons.join('; ') };
