@@ -1,5 +1,6 @@
 /** Small shared pieces: error text (the API's problem+json detail), loading, data hooks, formats. */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { errorText, type FeedbackItem } from './api';
 
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -49,6 +50,42 @@ export function Page({ title, children }: { title: string; children: ReactNode }
   );
 }
 
+/**
+ * A table with one head row of column headers (`false` leaves a column out) and `children` as
+ * its body rows; wide tables scroll inside their own box rather than widening the page.
+ */
+export function Table({ columns, testId, caption, scroll = true, children }: { columns: (string | false)[]; testId?: string; caption?: string; scroll?: boolean; children: ReactNode }) {
+  const table = (
+    <table data-testid={testId}>
+      {caption && <caption>{caption}</caption>}
+      <thead>
+        <tr>
+          {columns
+            .filter((c) => c !== false)
+            .map((c, i) => (
+              <th key={i} scope="col">
+                {c}
+              </th>
+            ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+  return scroll ? <div className="scroll">{table}</div> : table;
+}
+
+/** A link from a report: the console's own pages stay in the app, files open in a new tab. */
+export function ReportLink({ href, inApp = false, title, children }: { href: string; inApp?: boolean; title?: string; children: ReactNode }) {
+  return inApp ? (
+    <Link to={href}>{children}</Link>
+  ) : (
+    <a href={href} target="_blank" rel="noopener noreferrer" title={title}>
+      {children}
+    </a>
+  );
+}
+
 export function Feedback({ grade, comment }: { grade: number | null; comment: FeedbackItem[] | null }) {
   return (
     <div className="feedback">
@@ -56,27 +93,16 @@ export function Feedback({ grade, comment }: { grade: number | null; comment: Fe
         Grade: <strong>{grade ?? '—'}</strong>/100
       </p>
       {comment && comment.length > 0 && (
-        <table>
-          <caption>Feedback</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Check</th>
-              <th scope="col">Status</th>
-              <th scope="col">Explanation</th>
+        <Table columns={['#', 'Check', 'Status', 'Explanation']} caption="Feedback" scroll={false}>
+          {comment.map((c, i) => (
+            <tr key={i} className={c.status === 'OK' ? 'ok' : c.status === 'NOT OK' ? 'ko' : ''}>
+              <td>{c.numQ}</td>
+              <td>{c.verif}</td>
+              <td>{c.status}</td>
+              <td>{c.expl ?? ''}</td>
             </tr>
-          </thead>
-          <tbody>
-            {comment.map((c, i) => (
-              <tr key={i} className={c.status === 'OK' ? 'ok' : c.status === 'NOT OK' ? 'ko' : ''}>
-                <td>{c.numQ}</td>
-                <td>{c.verif}</td>
-                <td>{c.status}</td>
-                <td>{c.expl ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
     </div>
   );

@@ -7,7 +7,7 @@
 import { useSearchParams } from 'react-router';
 import { request } from '../api';
 import { formatDifference, formatValue, nWayRows, sidesOf, verdictOf, type NWayComparison, type NWayRow } from '../lib/compare';
-import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Loading, Page, Table, useLoad } from '../ui';
 
 export function Compare() {
   const [params] = useSearchParams();
@@ -31,35 +31,21 @@ function ComparisonView({ c }: { c: NWayComparison }) {
   return (
     <>
       <h2>Runs</h2>
-      <div className="scroll">
-        <table data-testid="compared-runs">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Variant</th>
-              <th scope="col">Profile</th>
-              <th scope="col">Valid runs compared</th>
-              <th scope="col">Left out</th>
-              <th scope="col">Speed probe</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sides.map((s, i) => (
-              <tr key={s.runId}>
-                <th scope="row">
-                  {s.runId}
-                  {i === 0 && <span className="tag">baseline</span>}
-                </th>
-                <td>{s.variant}</td>
-                <td>{s.profile}</td>
-                <td>{s.runs.join(', ') || 'none'}</td>
-                <td>{s.excluded.map((e) => `run ${e.run}: ${e.reasons.join('; ')}`).join(' · ') || '—'}</td>
-                <td>{s.speed ? `scrypt 2^14 ${s.speed.scryptN14Ms} ms, spawn ${s.speed.spawnMs} ms` : 'not recorded'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table testId="compared-runs" columns={['Run', 'Variant', 'Profile', 'Valid runs compared', 'Left out', 'Speed probe']}>
+        {sides.map((s, i) => (
+          <tr key={s.runId}>
+            <th scope="row">
+              {s.runId}
+              {i === 0 && <span className="tag">baseline</span>}
+            </th>
+            <td>{s.variant}</td>
+            <td>{s.profile}</td>
+            <td>{s.runs.join(', ') || 'none'}</td>
+            <td>{s.excluded.map((e) => `run ${e.run}: ${e.reasons.join('; ')}`).join(' · ') || '—'}</td>
+            <td>{s.speed ? `scrypt 2^14 ${s.speed.scryptN14Ms} ms, spawn ${s.speed.spawnMs} ms` : 'not recorded'}</td>
+          </tr>
+        ))}
+      </Table>
       {warnings.map((w) => (
         <p key={w} role="alert" className="error" data-testid="host-warning">
           {w}
@@ -85,42 +71,27 @@ function TypeTable({ type, rows, sides }: { type: string; rows: NWayRow[]; sides
   return (
     <>
       <h2>{type === 'all' ? 'All requests' : type === 'run' ? 'Whole run (variant resources)' : `Request type ${type}`}</h2>
-      <div className="scroll">
-        <table data-testid={`compare-${type}`}>
-          <thead>
-            <tr>
-              <th scope="col">Metric</th>
-              <th scope="col">{baseline} (baseline)</th>
-              {others.map((o) => (
-                <th key={o} scope="col">
-                  {o}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.def.metric}>
-                <th scope="row">{r.def.label}</th>
-                <td>{formatValue(r.baseline, r.def)}</td>
-                {r.others.map((o, i) => (
-                  <td key={others[i]} className={o?.direction === 'worse' ? 'worse' : o?.direction === 'better' ? 'better' : undefined}>
-                    {o ? (
-                      <>
-                        {formatValue(o.meanB, r.def)}
-                        <br />
-                        <span className="difference">{formatDifference(o)}</span> <span className="tag">{verdictOf(o)}</span>
-                      </>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                ))}
-              </tr>
+      <Table testId={`compare-${type}`} columns={['Metric', `${baseline} (baseline)`, ...others]}>
+        {rows.map((r) => (
+          <tr key={r.def.metric}>
+            <th scope="row">{r.def.label}</th>
+            <td>{formatValue(r.baseline, r.def)}</td>
+            {r.others.map((o, i) => (
+              <td key={others[i]} className={o?.direction === 'worse' ? 'worse' : o?.direction === 'better' ? 'better' : undefined}>
+                {o ? (
+                  <>
+                    {formatValue(o.meanB, r.def)}
+                    <br />
+                    <span className="difference">{formatDifference(o)}</span> <span className="tag">{verdictOf(o)}</span>
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 }

@@ -11,7 +11,7 @@ import { request } from '../api';
 import { isAdmin, useAuth } from '../auth';
 import type { PresetSummary as Preset, RunSummary as Run } from '@shellgrade/console-contract';
 import type { JaegerTrace } from '../lib/trace';
-import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Loading, Page, ReportLink, Table, useLoad } from '../ui';
 
 interface TraceRow {
   id: string;
@@ -107,40 +107,26 @@ export function Console() {
       <ErrorMessage error={presets.error} />
       {presets.loading && <Loading what="the presets" />}
       {presets.data && (
-        <div className="scroll">
-          <table data-testid="presets">
-            <thead>
-              <tr>
-                <th scope="col">Preset</th>
-                <th scope="col">Topology</th>
-                <th scope="col">Dispatch</th>
-                <th scope="col">Transport</th>
-                <th scope="col">Gateway</th>
-                <th scope="col">Description</th>
-              </tr>
-            </thead>
-            <tbody>
-              {presets.data.map((p) => (
-                <tr key={p.name}>
-                  <th scope="row">{p.name}</th>
-                  {p.error ? (
-                    <td colSpan={5} className="error">
-                      does not load: {p.error}
-                    </td>
-                  ) : (
-                    <>
-                      <td>{p.topology}</td>
-                      <td>{p.dispatch}</td>
-                      <td>{p.transport}</td>
-                      <td>{p.gateway}</td>
-                      <td>{p.description}</td>
-                    </>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="presets" columns={['Preset', 'Topology', 'Dispatch', 'Transport', 'Gateway', 'Description']}>
+          {presets.data.map((p) => (
+            <tr key={p.name}>
+              <th scope="row">{p.name}</th>
+              {p.error ? (
+                <td colSpan={5} className="error">
+                  does not load: {p.error}
+                </td>
+              ) : (
+                <>
+                  <td>{p.topology}</td>
+                  <td>{p.dispatch}</td>
+                  <td>{p.transport}</td>
+                  <td>{p.gateway}</td>
+                  <td>{p.description}</td>
+                </>
+              )}
+            </tr>
+          ))}
+        </Table>
       )}
 
       <h2>Benchmark runs</h2>
@@ -156,54 +142,36 @@ export function Console() {
         </p>
       )}
       {runs.data && runs.data.length > 0 && (
-        <div className="scroll">
-          <table data-testid="runs">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Variant</th>
-                <th scope="col">Profile</th>
-                <th scope="col">Started</th>
-                <th scope="col">Ended</th>
-                <th scope="col">Valid / asked</th>
-                <th scope="col">Files</th>
-                {admin && <th scope="col">Compare</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">{r.id}</th>
-                  <td>{r.variant ?? '—'}</td>
-                  <td>{r.profile ?? '—'}</td>
-                  <td>{when(r.startedAt)}</td>
-                  <td>{when(r.endedAt)}</td>
-                  <td>
-                    {r.validRuns === null ? '—' : `${r.validRuns} / ${r.runsAsked ?? '?'}`}
-                    {r.valid === false && <span className="tag">invalid</span>}
-                  </td>
-                  <td>
-                    <ul className="links">
-                      {runLinks(r).map((l) => (
-                        <li key={l.href}>
-                          <a href={l.href} target="_blank" rel="noopener noreferrer">
-                            {l.label}
-                          </a>
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  {admin && (
-                    <td>
-                      <input type="checkbox" aria-label={`Compare ${r.id}`} checked={chosen.includes(r.id)} onChange={() => toggle(r.id)} />
-                      {chosen.includes(r.id) && <span className="tag">{chosen.indexOf(r.id) === 0 ? 'baseline' : `#${chosen.indexOf(r.id) + 1}`}</span>}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="runs" columns={['Run', 'Variant', 'Profile', 'Started', 'Ended', 'Valid / asked', 'Files', admin && 'Compare']}>
+          {runs.data.map((r) => (
+            <tr key={r.id}>
+              <th scope="row">{r.id}</th>
+              <td>{r.variant ?? '—'}</td>
+              <td>{r.profile ?? '—'}</td>
+              <td>{when(r.startedAt)}</td>
+              <td>{when(r.endedAt)}</td>
+              <td>
+                {r.validRuns === null ? '—' : `${r.validRuns} / ${r.runsAsked ?? '?'}`}
+                {r.valid === false && <span className="tag">invalid</span>}
+              </td>
+              <td>
+                <ul className="links">
+                  {runLinks(r).map((l) => (
+                    <li key={l.href}>
+                      <ReportLink href={l.href}>{l.label}</ReportLink>
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              {admin && (
+                <td>
+                  <input type="checkbox" aria-label={`Compare ${r.id}`} checked={chosen.includes(r.id)} onChange={() => toggle(r.id)} />
+                  {chosen.includes(r.id) && <span className="tag">{chosen.indexOf(r.id) === 0 ? 'baseline' : `#${chosen.indexOf(r.id) + 1}`}</span>}
+                </td>
+              )}
+            </tr>
+          ))}
+        </Table>
       )}
 
       <h2>Traces</h2>
@@ -234,36 +202,23 @@ export function Console() {
       <ErrorMessage error={error} />
       {rows && rows.length === 0 && <p>No trace in that window.</p>}
       {rows && rows.length > 0 && (
-        <div className="scroll">
-          <table data-testid="traces">
-            <thead>
-              <tr>
-                <th scope="col">Trace</th>
-                <th scope="col">Root</th>
-                <th scope="col">Spans</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Started</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <tr key={r.id}>
-                  <td>
-                    <Link to={`/console/trace/${r.id}`}>{r.id.slice(0, 12)}</Link>
-                    {i === 0 && <span className="tag">slowest</span>}
-                    {r.id === median && <span className="tag">median</span>}
-                  </td>
-                  <td>
-                    {r.service}: {r.root}
-                  </td>
-                  <td>{r.spans}</td>
-                  <td>{(r.durationUs / 1000).toFixed(1)} ms</td>
-                  <td>{new Date(r.start / 1000).toLocaleTimeString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="traces" columns={['Trace', 'Root', 'Spans', 'Duration', 'Started']}>
+          {rows.map((r, i) => (
+            <tr key={r.id}>
+              <td>
+                <Link to={`/console/trace/${r.id}`}>{r.id.slice(0, 12)}</Link>
+                {i === 0 && <span className="tag">slowest</span>}
+                {r.id === median && <span className="tag">median</span>}
+              </td>
+              <td>
+                {r.service}: {r.root}
+              </td>
+              <td>{r.spans}</td>
+              <td>{(r.durationUs / 1000).toFixed(1)} ms</td>
+              <td>{new Date(r.start / 1000).toLocaleTimeString()}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Page>
   );

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type DragEvent, type FormEvent } from 'rea
 import { Link, useParams } from 'react-router';
 import { api, ApiError, type FeedbackItem, type Production } from '../api';
 import { useAuth } from '../auth';
-import { ErrorMessage, Feedback, formatBytes, formatDate, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Feedback, formatBytes, formatDate, Loading, Page, Table, useLoad } from '../ui';
 
 type Outcome =
   | { kind: 'graded'; epId: number; grade: number | null; comment: FeedbackItem[] | null }
@@ -178,34 +178,20 @@ export function ExercisePage() {
 export function ProductionTable({ rows, names }: { rows: Production[]; names?: Map<number, string> }) {
   if (rows.length === 0) return <p>No production yet.</p>;
   return (
-    <div className="scroll">
-      <table data-testid="productions">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            {names && <th scope="col">Exercise</th>}
-            <th scope="col">Sent</th>
-            <th scope="col">Status</th>
-            <th scope="col">Grade</th>
-            <th scope="col">Size</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((p) => (
-            <tr key={p.ep_id}>
-              <td>
-                <Link to={`/production/${p.ep_id}`}>#{p.ep_id}</Link>
-              </td>
-              {names && <td>{names.get(p.ex_id) ?? p.ex_id}</td>}
-              <td>{formatDate(p.created_at)}</td>
-              <td>{p.status}</td>
-              <td>{p.grade ?? '—'}</td>
-              <td>{formatBytes(p.archive_size)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table testId="productions" columns={['#', names !== undefined && 'Exercise', 'Sent', 'Status', 'Grade', 'Size']}>
+      {rows.map((p) => (
+        <tr key={p.ep_id}>
+          <td>
+            <Link to={`/production/${p.ep_id}`}>#{p.ep_id}</Link>
+          </td>
+          {names && <td>{names.get(p.ex_id) ?? p.ex_id}</td>}
+          <td>{formatDate(p.created_at)}</td>
+          <td>{p.status}</td>
+          <td>{p.grade ?? '—'}</td>
+          <td>{formatBytes(p.archive_size)}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

@@ -8,7 +8,7 @@ import { Link, useSearchParams } from 'react-router';
 import { request } from '../api';
 import { MIN_RUNS, PAIR_VERDICT_COLUMNS, pairVerdictCells, type FaultsList, type FaultsReport, type PairVerdict, type RunLink } from '@shellgrade/console-contract';
 import { cellRunText, percent, recoveryText, runFileHref, runLinkItems, seconds } from '../lib/reports';
-import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Loading, Page, ReportLink, Table, useLoad } from '../ui';
 
 export function Faults() {
   const [params] = useSearchParams();
@@ -25,76 +25,49 @@ export function Faults() {
         <>
           <h2>Resilience</h2>
           <p>Each cell: requests lost or duplicated (must be 0; n/a: no audit), EFR during the fault, recovery (p95 back within +10 % of the steady window) after the undo. Runs of the same cell are listed oldest first.</p>
-          <div className="scroll">
-            <table data-testid="resilience">
-              <thead>
-                <tr>
-                  <th scope="col">Fault</th>
-                  {m.variants.map((v) => (
-                    <th key={v} scope="col">
-                      {v}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {m.faults.map((fault, i) => (
-                  <tr key={fault}>
-                    <th scope="row">{fault}</th>
-                    {m.cells[i]!.map((cell) => (
-                      <td key={cell.variant} data-variant={cell.variant}>
-                        {cell.runs.length === 0
-                          ? '–'
-                          : cell.runs.map((r) => (
-                              <div key={r.runId} data-run={r.runId} className={r.lost !== 0 || !r.recovered ? 'worse' : undefined}>
-                                <RunAnchor id={r.runId} link={list.data!.runs[r.runId]}>
-                                  {cellRunText(r)}
-                                </RunAnchor>
-                                {!r.valid && (
-                                  <span className="tag" title={r.reasons.join('; ')}>
-                                    INVALID
-                                  </span>
-                                )}
-                                <TraceLinks link={list.data!.runs[r.runId]} />
-                              </div>
-                            ))}
-                      </td>
-                    ))}
-                  </tr>
+          <Table testId="resilience" columns={['Fault', ...m.variants]}>
+            {m.faults.map((fault, i) => (
+              <tr key={fault}>
+                <th scope="row">{fault}</th>
+                {m.cells[i]!.map((cell) => (
+                  <td key={cell.variant} data-variant={cell.variant}>
+                    {cell.runs.length === 0
+                      ? '–'
+                      : cell.runs.map((r) => (
+                          <div key={r.runId} data-run={r.runId} className={r.lost !== 0 || !r.recovered ? 'worse' : undefined}>
+                            <RunAnchor id={r.runId} link={list.data!.runs[r.runId]}>
+                              {cellRunText(r)}
+                            </RunAnchor>
+                            {!r.valid && (
+                              <span className="tag" title={r.reasons.join('; ')}>
+                                INVALID
+                              </span>
+                            )}
+                            <TraceLinks link={list.data!.runs[r.runId]} />
+                          </div>
+                        ))}
+                  </td>
                 ))}
-              </tbody>
-            </table>
-          </div>
+              </tr>
+            ))}
+          </Table>
           <Verdicts verdicts={list.data!.verdicts} />
         </>
       )}
       {list.data && list.data.folders.length > 0 && (
         <>
           <h2>Fault runs</h2>
-          <div className="scroll">
-            <table data-testid="faults-folders">
-              <thead>
-                <tr>
-                  <th scope="col">Folder</th>
-                  <th scope="col">Variants</th>
-                  <th scope="col">Faults</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">Not zero-loss</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.folders.map((f) => (
-                  <tr key={f.id}>
-                    <th scope="row">{f.id === id ? <strong aria-current="true">{f.id}</strong> : <Link to={`/console/faults?id=${encodeURIComponent(f.id)}`}>{f.id}</Link>}</th>
-                    <td>{f.variants.join(', ')}</td>
-                    <td>{f.error ? <span className="error">{f.error}</span> : f.faults.join(', ')}</td>
-                    <td>{f.runs}</td>
-                    <td>{f.lossy}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table testId="faults-folders" columns={['Folder', 'Variants', 'Faults', 'Runs', 'Not zero-loss']}>
+            {list.data.folders.map((f) => (
+              <tr key={f.id}>
+                <th scope="row">{f.id === id ? <strong aria-current="true">{f.id}</strong> : <Link to={`/console/faults?id=${encodeURIComponent(f.id)}`}>{f.id}</Link>}</th>
+                <td>{f.variants.join(', ')}</td>
+                <td>{f.error ? <span className="error">{f.error}</span> : f.faults.join(', ')}</td>
+                <td>{f.runs}</td>
+                <td>{f.lossy}</td>
+              </tr>
+            ))}
+          </Table>
         </>
       )}
       <ErrorMessage error={folder.error} />
@@ -114,36 +87,21 @@ function Verdicts({ verdicts }: { verdicts: PairVerdict[] }) {
         ranks above every recovered one).
       </p>
       {verdicts.length === 0 ? (
-        <p data-testid="no-verdicts">No fault has {MIN_RUNS} runs or more on two variants yet: run one {MIN_RUNS} times on each (npm run bench -- faults --variant run a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).lt;vrun a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).gt; --faults run a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).lt;faultrun a fault with --runs {MIN_RUNS} on each (npm run bench -- faults).gt;, once a run).</p>
+        <p data-testid="no-verdicts">No fault has {MIN_RUNS} runs or more on two variants yet: run one {MIN_RUNS} times on each (npm run bench -- faults --variant &lt;v&gt; --faults &lt;fault&gt;, once a run).</p>
       ) : (
-        <div className="scroll">
-          <table data-testid="verdicts">
-            <thead>
-              <tr>
-                <th scope="col">Fault</th>
-                <th scope="col">A vs B</th>
-                {PAIR_VERDICT_COLUMNS.map((c) => (
-                  <th key={c} scope="col">
-                    {c}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {verdicts.map((v) => (
-                <tr key={`${v.fault} ${v.a} ${v.b}`}>
-                  <th scope="row">{v.fault}</th>
-                  <td>
-                    {v.a} vs {v.b}
-                  </td>
-                  {pairVerdictCells(v).map((c, i) => (
-                    <td key={PAIR_VERDICT_COLUMNS[i]}>{c}</td>
-                  ))}
-                </tr>
+        <Table testId="verdicts" columns={['Fault', 'A vs B', ...PAIR_VERDICT_COLUMNS]}>
+          {verdicts.map((v) => (
+            <tr key={`${v.fault} ${v.a} ${v.b}`}>
+              <th scope="row">{v.fault}</th>
+              <td>
+                {v.a} vs {v.b}
+              </td>
+              {pairVerdictCells(v).map((c, i) => (
+                <td key={PAIR_VERDICT_COLUMNS[i]}>{c}</td>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </tr>
+          ))}
+        </Table>
       )}
     </>
   );
@@ -153,9 +111,7 @@ function RunAnchor({ id, link, children }: { id: string; link: RunLink | undefin
   const report = link?.present ? link.report : null;
   if (!report) return <span title={`${id}: not in the results folder`}>{children}</span>;
   return (
-    <a href={runFileHref(id, report)} target="_blank" rel="noopener noreferrer" title={id}>
-      {children}
-    </a>
+    <ReportLink href={runFileHref(id, report)} title={id}>{children}</ReportLink>
   );
 }
 
@@ -181,62 +137,35 @@ function FolderView({ f }: { f: FaultsReport }) {
       <h2 style={{ overflowWrap: 'anywhere' }}>{f.id}</h2>
       <p>
         {f.attribution && f.attribution.of > 0 && `${f.attribution.named} of ${f.attribution.of} latency faults had their slowed hop named by the trace breakdown. `}
-        <a href={runFileHref(f.id, 'faults.md')} target="_blank" rel="noopener noreferrer">
-          faults.md
-        </a>
+        <ReportLink href={runFileHref(f.id, 'faults.md')}>faults.md</ReportLink>
       </p>
-      <div className="scroll">
-        <table data-testid="fault-runs">
-          <thead>
-            <tr>
-              <th scope="col">Fault</th>
-              <th scope="col">Target</th>
-              <th scope="col">Before</th>
-              <th scope="col">During</th>
-              <th scope="col">After</th>
-              <th scope="col">First error</th>
-              <th scope="col">Recovery</th>
-              <th scope="col">Audit</th>
-              <th scope="col">Crashes</th>
-              <th scope="col">Hop named</th>
-              <th scope="col">Run</th>
-            </tr>
-          </thead>
-          <tbody>
-            {f.results.map((r) => (
-              <tr key={r.runId}>
-                <th scope="row">{r.fault}</th>
-                <td>{r.applied.target}</td>
-                <td>{windowText(r.before)}</td>
-                <td>{windowText(r.during)}</td>
-                <td>{windowText(r.after)}</td>
-                <td>{seconds(r.timeToFirstErrorMs)}</td>
-                <td>{recoveryText(r.recovery)}</td>
-                <td>{r.audit?.summary ?? 'n/a'}</td>
-                <td>{r.crashes.map((c) => `${c.process}${c.injected ? ' (injected)' : ' (UNEXPECTED)'}`).join(', ') || 'none'}</td>
-                <td>{r.attribution === undefined ? '–' : r.attribution === null ? `no verdict: ${r.attributionError ?? 'unknown'}` : `${r.attribution.named ? 'yes' : 'NO'} (expected ${r.attribution.expected.join(' or ')})`}</td>
-                <td>
-                  <ul className="links">
-                    <li>{r.runId}</li>
-                    {!r.valid && <li style={{ whiteSpace: 'normal' }}>INVALID: {r.reasons.join('; ')}</li>}
-                    {runLinkItems(f.runs[r.runId], r.runId).map((l) => (
-                      <li key={l.href}>
-                        {l.inApp ? (
-                          <Link to={l.href}>{l.label}</Link>
-                        ) : (
-                          <a href={l.href} target="_blank" rel="noopener noreferrer">
-                            {l.label}
-                          </a>
-                        )}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table testId="fault-runs" columns={['Fault', 'Target', 'Before', 'During', 'After', 'First error', 'Recovery', 'Audit', 'Crashes', 'Hop named', 'Run']}>
+        {f.results.map((r) => (
+          <tr key={r.runId}>
+            <th scope="row">{r.fault}</th>
+            <td>{r.applied.target}</td>
+            <td>{windowText(r.before)}</td>
+            <td>{windowText(r.during)}</td>
+            <td>{windowText(r.after)}</td>
+            <td>{seconds(r.timeToFirstErrorMs)}</td>
+            <td>{recoveryText(r.recovery)}</td>
+            <td>{r.audit?.summary ?? 'n/a'}</td>
+            <td>{r.crashes.map((c) => `${c.process}${c.injected ? ' (injected)' : ' (UNEXPECTED)'}`).join(', ') || 'none'}</td>
+            <td>{r.attribution === undefined ? '–' : r.attribution === null ? `no verdict: ${r.attributionError ?? 'unknown'}` : `${r.attribution.named ? 'yes' : 'NO'} (expected ${r.attribution.expected.join(' or ')})`}</td>
+            <td>
+              <ul className="links">
+                <li>{r.runId}</li>
+                {!r.valid && <li style={{ whiteSpace: 'normal' }}>INVALID: {r.reasons.join('; ')}</li>}
+                {runLinkItems(f.runs[r.runId], r.runId).map((l) => (
+                  <li key={l.href}>
+                    <ReportLink href={l.href} inApp={l.inApp}>{l.label}</ReportLink>
+                  </li>
+                ))}
+              </ul>
+            </td>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 }

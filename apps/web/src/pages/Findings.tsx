@@ -8,7 +8,7 @@ import { Link, useSearchParams } from 'react-router';
 import { request } from '../api';
 import { findingRunIds, type FindingCellRef, type FindingResult, type FindingsReport, type FindingsSummary, type RunLink } from '@shellgrade/console-contract';
 import { findingsFileHref, formatDifference, formatMetric, formatRank, formatTost, runLinkItems } from '../lib/reports';
-import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Loading, Page, ReportLink, Table, useLoad } from '../ui';
 
 export function Findings() {
   const [params] = useSearchParams();
@@ -21,34 +21,22 @@ export function Findings() {
       {list.loading && <Loading what="the findings folders" />}
       {list.data && list.data.length === 0 && <p>No findings folder in the results folder yet (npm run findings).</p>}
       {list.data && list.data.length > 0 && (
-        <div className="scroll">
-          <table data-testid="findings-folders">
-            <thead>
-              <tr>
-                <th scope="col">Folder</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Started</th>
-                <th scope="col">Verdicts</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((f) => (
-                <tr key={f.id}>
-                  <th scope="row">
-                    {f.id === id ? (
-                      <strong aria-current="true">{f.id}</strong>
-                    ) : (
-                      <Link to={`/console/findings?id=${encodeURIComponent(f.id)}`}>{f.id}</Link>
-                    )}
-                  </th>
-                  <td>{f.mode ?? '—'}</td>
-                  <td>{f.startedAt ? new Date(f.startedAt).toLocaleString() : '—'}</td>
-                  <td>{f.error ? <span className="error">{f.error}</span> : f.counts ? `${f.counts.reproduced} reproduced, ${f.counts.refuted} refuted, ${f.counts.inconclusive} inconclusive` : 'not evaluated yet'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="findings-folders" columns={['Folder', 'Mode', 'Started', 'Verdicts']}>
+          {list.data.map((f) => (
+            <tr key={f.id}>
+              <th scope="row">
+                {f.id === id ? (
+                  <strong aria-current="true">{f.id}</strong>
+                ) : (
+                  <Link to={`/console/findings?id=${encodeURIComponent(f.id)}`}>{f.id}</Link>
+                )}
+              </th>
+              <td>{f.mode ?? '—'}</td>
+              <td>{f.startedAt ? new Date(f.startedAt).toLocaleString() : '—'}</td>
+              <td>{f.error ? <span className="error">{f.error}</span> : f.counts ? `${f.counts.reproduced} reproduced, ${f.counts.refuted} refuted, ${f.counts.inconclusive} inconclusive` : 'not evaluated yet'}</td>
+            </tr>
+          ))}
+        </Table>
       )}
       <ErrorMessage error={report.error} />
       {report.loading && id && <Loading what="the findings" />}
@@ -88,9 +76,7 @@ function FindingsView({ r }: { r: FindingsReport }) {
           <ul className="links">
             {r.files.map((f) => (
               <li key={f} style={{ whiteSpace: 'normal', overflowWrap: 'anywhere' }}>
-                <a href={findingsFileHref(r.id, f)} target="_blank" rel="noopener noreferrer">
-                  {f}
-                </a>
+                <ReportLink href={findingsFileHref(r.id, f)}>{f}</ReportLink>
               </li>
             ))}
           </ul>
@@ -121,48 +107,32 @@ function FindingCard({ f, report }: { f: FindingResult; report: FindingsReport }
       <p style={{ margin: 0 }} data-testid="key-figure">
         {f.keyFigure}
       </p>
-      <div className="scroll">
-        <table data-testid="parts">
-          <thead>
-            <tr>
-              <th scope="col">Comparison</th>
-              <th scope="col">Load</th>
-              <th scope="col">A</th>
-              <th scope="col">B</th>
-              <th scope="col">B − A [95% CI]</th>
-              <th scope="col">Mann–Whitney, Cliff&apos;s δ</th>
-              <th scope="col">TOST</th>
-              <th scope="col">Verdict</th>
-            </tr>
-          </thead>
-          <tbody>
-            {f.parts.map((p, i) => (
-              <tr key={i}>
-                <th scope="row">
-                  {p.test.reads}
-                  <br />
-                  <span className="muted">
-                    {p.test.metric}, B − A {p.test.expect}
-                  </span>
-                </th>
-                <td>{p.test.level}</td>
-                <td>{side(p.a, p.test.a, p.difference?.meanA, p.test.metric, p.difference?.nA)}</td>
-                <td>{side(p.b, p.test.b, p.difference?.meanB, p.test.metric, p.difference?.nB)}</td>
-                <td>
-                  {formatDifference(p.difference, p.test.metric)}
-                  {p.difference?.note && <span className="muted"> ({p.difference.note})</span>}
-                </td>
-                <td>{formatRank(p)}</td>
-                <td>{formatTost(p)}</td>
-                <td>
-                  <strong>{p.verdict.verdict}</strong>: {p.verdict.why}
-                  {p.verdict.settle && <span className="muted">; would settle it: {p.verdict.settle}</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table testId="parts" columns={['Comparison', 'Load', 'A', 'B', 'B − A [95% CI]', 'Mann–Whitney, Cliff\'s δ', 'TOST', 'Verdict']}>
+        {f.parts.map((p, i) => (
+          <tr key={i}>
+            <th scope="row">
+              {p.test.reads}
+              <br />
+              <span className="muted">
+                {p.test.metric}, B − A {p.test.expect}
+              </span>
+            </th>
+            <td>{p.test.level}</td>
+            <td>{side(p.a, p.test.a, p.difference?.meanA, p.test.metric, p.difference?.nA)}</td>
+            <td>{side(p.b, p.test.b, p.difference?.meanB, p.test.metric, p.difference?.nB)}</td>
+            <td>
+              {formatDifference(p.difference, p.test.metric)}
+              {p.difference?.note && <span className="muted"> ({p.difference.note})</span>}
+            </td>
+            <td>{formatRank(p)}</td>
+            <td>{formatTost(p)}</td>
+            <td>
+              <strong>{p.verdict.verdict}</strong>: {p.verdict.why}
+              {p.verdict.settle && <span className="muted">; would settle it: {p.verdict.settle}</span>}
+            </td>
+          </tr>
+        ))}
+      </Table>
       {f.explanation.length > 0 && (
         <ul style={{ margin: 0 }}>
           {f.explanation.map((e) => (
@@ -215,13 +185,7 @@ function RunItem({ id, link, cellOf }: { id: string; link: RunLink | undefined; 
       {items.map((l) => (
         <span key={l.href}>
           {' · '}
-          {l.inApp ? (
-            <Link to={l.href}>{l.label}</Link>
-          ) : (
-            <a href={l.href} target="_blank" rel="noopener noreferrer">
-              {l.label}
-            </a>
-          )}
+          <ReportLink href={l.href} inApp={l.inApp}>{l.label}</ReportLink>
         </span>
       ))}
     </li>

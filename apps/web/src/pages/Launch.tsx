@@ -12,7 +12,7 @@ import { Link, useNavigate } from 'react-router';
 import { request } from '../api';
 import { FINDINGS_MODES, launchArgs, type LaunchList, type LaunchPlan, type LaunchRequest } from '@shellgrade/console-contract';
 import type { Launch as LaunchRecord } from '../lib/launch';
-import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Loading, Page, Table, useLoad } from '../ui';
 
 interface FormState {
   plan: LaunchPlan;
@@ -173,32 +173,20 @@ export function Launch() {
         </p>
       )}
       {launches.data && launches.data.launches.length > 0 && (
-        <div className="scroll">
-          <table data-testid="launches">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Plan</th>
-                <th scope="col">State</th>
-                <th scope="col">Command</th>
-              </tr>
-            </thead>
-            <tbody>
-              {launches.data.launches.map((l) => (
-                <tr key={l.id}>
-                  <th scope="row">
-                    <Link to={`/console/launches/${encodeURIComponent(l.id)}`}>{l.id}</Link>
-                  </th>
-                  <td>{l.plan}</td>
-                  <td>{l.state}</td>
-                  <td>
-                    <code>{l.command}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table testId="launches" columns={['Run', 'Plan', 'State', 'Command']}>
+          {launches.data.launches.map((l) => (
+            <tr key={l.id}>
+              <th scope="row">
+                <Link to={`/console/launches/${encodeURIComponent(l.id)}`}>{l.id}</Link>
+              </th>
+              <td>{l.plan}</td>
+              <td>{l.state}</td>
+              <td>
+                <code>{l.command}</code>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Page>
   );

@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { request } from '../api';
 import { causesText, elapsedText, type LaunchEvent } from '../lib/launch';
-import { ErrorMessage, Loading, Page } from '../ui';
+import { ErrorMessage, Loading, Page, Table } from '../ui';
 
 function useLaunchEvents(id: string): { event: LaunchEvent | undefined; error: string | undefined } {
   const [event, setEvent] = useState<LaunchEvent>();
@@ -100,38 +100,23 @@ export function LaunchWatch() {
           <h2>Per run and step (SPS requests){launch.plan === 'run' || launch.plan === 'suite' ? '' : ': the run it is making now'}</h2>
           {progress.runs.length === 0 && <p>No load yet (bring-up, seeding, warm-up).</p>}
           {progress.runs.length > 0 && (
-            <div className="scroll">
-              <table data-testid="launch-steps">
-                <thead>
-                  <tr>
-                    <th scope="col">Run</th>
-                    <th scope="col">Step</th>
-                    <th scope="col">Throughput</th>
-                    <th scope="col">OK</th>
-                    <th scope="col">KO (causes)</th>
-                    <th scope="col">p95 of OK</th>
-                    <th scope="col">Validity</th>
+            <Table testId="launch-steps" columns={['Run', 'Step', 'Throughput', 'OK', 'KO (causes)', 'p95 of OK', 'Validity']}>
+              {progress.runs.flatMap((r) =>
+                (r.steps.length ? r.steps : [null]).map((s, i) => (
+                  <tr key={`${r.run}-${s?.step ?? 'none'}`}>
+                    <th scope="row">run {r.run}</th>
+                    <td>{s ? s.step : '—'}</td>
+                    <td>{s?.throughput != null ? `${s.throughput.toFixed(2)} /s` : '—'}</td>
+                    <td>{s?.ok ?? 0}</td>
+                    <td>
+                      {s?.ko ?? 0} ({causesText(s?.koCauses ?? {})})
+                    </td>
+                    <td>{s?.p95Ms != null ? `${s.p95Ms.toFixed(0)} ms` : '—'}</td>
+                    <td>{i > 0 ? '' : r.valid === null ? 'judged at the run’s end' : r.valid ? 'VALID' : `INVALID: ${r.reasons.join('; ')}`}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {progress.runs.flatMap((r) =>
-                    (r.steps.length ? r.steps : [null]).map((s, i) => (
-                      <tr key={`${r.run}-${s?.step ?? 'none'}`}>
-                        <th scope="row">run {r.run}</th>
-                        <td>{s ? s.step : '—'}</td>
-                        <td>{s?.throughput != null ? `${s.throughput.toFixed(2)} /s` : '—'}</td>
-                        <td>{s?.ok ?? 0}</td>
-                        <td>
-                          {s?.ko ?? 0} ({causesText(s?.koCauses ?? {})})
-                        </td>
-                        <td>{s?.p95Ms != null ? `${s.p95Ms.toFixed(0)} ms` : '—'}</td>
-                        <td>{i > 0 ? '' : r.valid === null ? 'judged at the run’s end' : r.valid ? 'VALID' : `INVALID: ${r.reasons.join('; ')}`}</td>
-                      </tr>
-                    )),
-                  )}
-                </tbody>
-              </table>
-            </div>
+                )),
+              )}
+            </Table>
           )}
           <h2>Harness</h2>
           <ul className="log" data-testid="launch-log">

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api, type Exercise, type TrialReply } from '../api';
-import { ErrorMessage, Feedback, Loading, Page, base64Of, useLoad } from '../ui';
+import { base64Of, ErrorMessage, Feedback, Loading, Page, Table, useLoad } from '../ui';
 
 export function TeacherExercises() {
   const { data, error, loading } = useLoad(() => api.exercises(), []);
@@ -16,32 +16,19 @@ export function TeacherExercises() {
       <ErrorMessage error={error} />
       {loading && <Loading what="exercises" />}
       {data && (
-        <div className="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Name</th>
-                <th scope="col">Slug</th>
-                <th scope="col">State</th>
-                <th scope="col">Skills</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((e) => (
-                <tr key={e.ex_id}>
-                  <td>{e.ex_id}</td>
-                  <td>
-                    <Link to={`/teacher/exercises/${e.ex_id}`}>{e.name}</Link>
-                  </td>
-                  <td>{e.slug}</td>
-                  <td>{e.state}</td>
-                  <td>{e.skills.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table columns={['#', 'Name', 'Slug', 'State', 'Skills']}>
+          {data.map((e) => (
+            <tr key={e.ex_id}>
+              <td>{e.ex_id}</td>
+              <td>
+                <Link to={`/teacher/exercises/${e.ex_id}`}>{e.name}</Link>
+              </td>
+              <td>{e.slug}</td>
+              <td>{e.state}</td>
+              <td>{e.skills.join(', ')}</td>
+            </tr>
+          ))}
+        </Table>
       )}
     </Page>
   );

@@ -8,7 +8,7 @@ import { Link, useParams } from 'react-router';
 import { api, type BusinessSession, type Exercise } from '../api';
 import { useAuth } from '../auth';
 import { parseRoster } from '../lib/csv';
-import { download, ErrorMessage, formatDate, Loading, Page, useLoad } from '../ui';
+import { download, ErrorMessage, formatDate, Loading, Page, Table, useLoad } from '../ui';
 
 export function TeacherSessions() {
   const sessions = useLoad(() => api.sessions(), []);
@@ -135,58 +135,28 @@ export function SessionResults() {
             </button>
           </p>
           <ErrorMessage error={exportError} />
-          <div className="scroll">
-            <table data-testid="results">
-              <caption>Best grade per student and exercise</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Student</th>
-                  {data.exIds.map((ex) => (
-                    <th scope="col" key={ex}>
-                      {name(ex)}
-                    </th>
-                  ))}
-                  <th scope="col">Progress</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.report.students.map((s) => (
-                  <tr key={s.user_id}>
-                    <th scope="row">{s.email}</th>
-                    {data.exIds.map((ex) => (
-                      <td key={ex}>{s.best_grades[String(ex)] ?? '—'}</td>
-                    ))}
-                    <td>{percent(s.progress)}</td>
-                  </tr>
+          <Table testId="results" columns={['Student', ...data.exIds.map(name), 'Progress']} caption="Best grade per student and exercise">
+            {data.report.students.map((s) => (
+              <tr key={s.user_id}>
+                <th scope="row">{s.email}</th>
+                {data.exIds.map((ex) => (
+                  <td key={ex}>{s.best_grades[String(ex)] ?? '—'}</td>
                 ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="scroll">
-            <table data-testid="exercise-results">
-              <caption>Per exercise</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Exercise</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Students who tried</th>
-                  <th scope="col">Passed</th>
-                  <th scope="col">Mean best grade</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.report.exercises.map((e) => (
-                  <tr key={e.ex_id}>
-                    <th scope="row">{name(e.ex_id)}</th>
-                    <td>{e.attempts}</td>
-                    <td>{e.students_attempted}</td>
-                    <td>{percent(e.pass_rate)}</td>
-                    <td>{e.mean_best_grade === null ? '—' : e.mean_best_grade.toFixed(1)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                <td>{percent(s.progress)}</td>
+              </tr>
+            ))}
+          </Table>
+          <Table testId="exercise-results" columns={['Exercise', 'Attempts', 'Students who tried', 'Passed', 'Mean best grade']} caption="Per exercise">
+            {data.report.exercises.map((e) => (
+              <tr key={e.ex_id}>
+                <th scope="row">{name(e.ex_id)}</th>
+                <td>{e.attempts}</td>
+                <td>{e.students_attempted}</td>
+                <td>{percent(e.pass_rate)}</td>
+                <td>{e.mean_best_grade === null ? '—' : e.mean_best_grade.toFixed(1)}</td>
+              </tr>
+            ))}
+          </Table>
           <h3>Grades of every graded production</h3>
           <div className="histogram" role="img" aria-label={`Grade distribution: ${buckets.map(([b, n]) => `${b}: ${n}`).join(', ')}`}>
             {buckets.map(([b, n]) => (

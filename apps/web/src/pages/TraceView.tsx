@@ -2,7 +2,7 @@
 import { useParams } from 'react-router';
 import { request } from '../api';
 import { waterfallOf, onCriticalPath, type JaegerTrace } from '../lib/trace';
-import { ErrorMessage, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, Loading, Page, Table, useLoad } from '../ui';
 
 const ms = (us: number) => `${(us / 1000).toFixed(2)} ms`;
 
@@ -29,35 +29,24 @@ export function TraceView() {
             {data.spans.length} spans over {ms(data.endUs - data.startUs)}. <span className="legend critical">critical path</span>
           </p>
           <h2>Critical path ({ms(data.criticalUs)}): where the time goes</h2>
-          <div className="scroll">
-            <table data-testid="attribution">
-              <thead>
-                <tr>
-                  <th scope="col">Service / operation</th>
-                  <th scope="col">On the path</th>
-                  <th scope="col">Share</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.byService.map((b) => (
-                  <tr key={b.service}>
-                    <th scope="row">{b.service}</th>
-                    <td>{ms(b.us)}</td>
-                    <td>{share(b.us)}</td>
-                  </tr>
-                ))}
-                {data.byOperation.slice(0, 8).map((o) => (
-                  <tr key={`${o.service} ${o.name}`} className="sub">
-                    <td>
-                      {o.service.replace(/^shellgrade-/, '')} · {o.name}
-                    </td>
-                    <td>{ms(o.us)}</td>
-                    <td>{share(o.us)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table testId="attribution" columns={['Service / operation', 'On the path', 'Share']}>
+            {data.byService.map((b) => (
+              <tr key={b.service}>
+                <th scope="row">{b.service}</th>
+                <td>{ms(b.us)}</td>
+                <td>{share(b.us)}</td>
+              </tr>
+            ))}
+            {data.byOperation.slice(0, 8).map((o) => (
+              <tr key={`${o.service} ${o.name}`} className="sub">
+                <td>
+                  {o.service.replace(/^shellgrade-/, '')} · {o.name}
+                </td>
+                <td>{ms(o.us)}</td>
+                <td>{share(o.us)}</td>
+              </tr>
+            ))}
+          </Table>
           <h2>Waterfall</h2>
           <ol className="waterfall" data-testid="waterfall">
             {data.spans.map((s) => (

@@ -11,7 +11,7 @@ import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement,
 import type { PresetSummary, RunSummary } from '@shellgrade/console-contract';
 import { request } from '../api';
 import { formatFigure, pointLabel, runHref, speedText, TREND_FIGURES, trendQuery, validityText, type Trend } from '../lib/trend';
-import { ErrorMessage, formatDate, Loading, Page, useLoad } from '../ui';
+import { ErrorMessage, formatDate, Loading, Page, ReportLink, Table, useLoad } from '../ui';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
 
@@ -74,46 +74,26 @@ function TrendView({ t }: { t: Trend }) {
         The last {t.points.length} of {t.preset}&apos;s tests{t.profile ? ` under ${t.profile}` : ''}, oldest first; each figure is the mean over the test&apos;s VALID runs (over all its runs when none is VALID). The same table from a shell: <code className="command">{t.command}</code>
       </p>
       <TrendChart t={t} />
-      <div className="scroll">
-        <table data-testid="trend">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Started</th>
-              <th scope="col">Profile</th>
-              <th scope="col">Speed probe</th>
-              {TREND_FIGURES.map((k) => (
-                <th key={k} scope="col">
-                  {t.metrics[k].label}
-                </th>
-              ))}
-              <th scope="col">Validity</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.points.map((p) => (
-              <tr key={p.runId} className={p.valid ? undefined : 'invalid'}>
-                <th scope="row">
-                  <a href={runHref(p.runId)} target="_blank" rel="noopener noreferrer">
-                    {p.runId}
-                  </a>
-                </th>
-                <td>{formatDate(p.startedAt)}</td>
-                <td>{p.profile}</td>
-                <td title={p.hostWarning ?? undefined}>
-                  {speedText(p)}
-                  {p.hostWarning && <span className="tag">other host speed</span>}
-                  {t.reference?.runId === p.runId && <span className="tag">reference host</span>}
-                </td>
-                {TREND_FIGURES.map((k) => (
-                  <td key={k}>{formatFigure(p, k, t.metrics[k])}</td>
-                ))}
-                <td title={p.invalidReasons.join('\n') || undefined}>{validityText(p)}</td>
-              </tr>
+      <Table testId="trend" columns={['Run', 'Started', 'Profile', 'Speed probe', ...TREND_FIGURES.map((k) => t.metrics[k].label), 'Validity']}>
+        {t.points.map((p) => (
+          <tr key={p.runId} className={p.valid ? undefined : 'invalid'}>
+            <th scope="row">
+              <ReportLink href={runHref(p.runId)}>{p.runId}</ReportLink>
+            </th>
+            <td>{formatDate(p.startedAt)}</td>
+            <td>{p.profile}</td>
+            <td title={p.hostWarning ?? undefined}>
+              {speedText(p)}
+              {p.hostWarning && <span className="tag">other host speed</span>}
+              {t.reference?.runId === p.runId && <span className="tag">reference host</span>}
+            </td>
+            {TREND_FIGURES.map((k) => (
+              <td key={k}>{formatFigure(p, k, t.metrics[k])}</td>
             ))}
-          </tbody>
-        </table>
-      </div>
+            <td title={p.invalidReasons.join('\n') || undefined}>{validityText(p)}</td>
+          </tr>
+        ))}
+      </Table>
       {flagged.length > 0 && (
         <div role="alert" className="error" data-testid="trend-host-warnings">
           <p>
