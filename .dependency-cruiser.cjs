@@ -5,21 +5,21 @@
  *   services/*   composition roots       → wiring, adapters, spec, domain
  *   libs/wiring  spec value → adapter     → adapters, spec, domain
  *   adapters     libs/{persistence,sql-transaction,storage,cache,grading,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,
- *                telemetry,http,console-server,auth,api,gateway,grpc-edge,service-clients}, brokers/*
+ *                telemetry,http,console-server,auth,api,gateway,grpc-edge,service-clients,broker-*}
  *                                        → adapters, domain
  *                inside them, by side of the hexagon:
  *                  inbound      libs/{api,gateway,grpc-edge,http,console-server}  controllers, HTTP/gRPC edge, the console
  *                  application  libs/{application,dispatch,admission,event-loop-pressure,refusal,pipeline-filters,auth}
  *                                                                     use cases and the ports they own; the
  *                                                                     dispatch libs one concern each, apart
- *                  outbound     libs/{persistence,sql-transaction,storage,cache,grading,telemetry,service-clients}, brokers/*
+ *                  outbound     libs/{persistence,sql-transaction,storage,cache,grading,telemetry,service-clients,broker-*}
  *                inbound never imports outbound (it reaches storage, brokers and graders through
  *                domain or application ports), nor a driver or token package itself (pg, Redis,
  *                brokers, object store, JWT, password hashing, rate counters); outbound never
  *                imports inbound
  *                the path of one submission through them, layer by layer (the submission-* rules):
  *                  controller → SubmissionService (libs/domain submission.ts) → GradingDispatch port →
- *                  a dispatch (libs/dispatch inline; brokers/queue's QueueDispatch over a broker's transport)
+ *                  a dispatch (libs/dispatch inline; libs/broker-queue's QueueDispatch over a broker's transport)
  *                  → GradingWorker (libs/domain grading-worker.ts) → Grader port → libs/grading (the sandbox)
  *                each step reaches the next through a port, never by skipping a layer
  *   libs/console-server  the researchers' console (it launches the harness): imported only by the
@@ -44,12 +44,12 @@
  */
 const DOMAIN = '^libs/domain/src/';
 const SPEC = '^libs/variant/src/';
-const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|application|event-loop-pressure|refusal|pipeline-filters|telemetry|http|console-server|auth|api|gateway|grpc-edge|service-clients)/src/|brokers/[^/]+/src/)';
+const ADAPTERS = '^(libs/(persistence|sql-transaction|storage|cache|grading|dispatch|admission|application|event-loop-pressure|refusal|pipeline-filters|telemetry|http|console-server|auth|api|gateway|grpc-edge|service-clients|broker-[^/]+)/src/)';
 // What was libs/dispatch, split by concern: each depends on the domain only, admission also on
 // refusal (dispatch-concerns-apart, admission-only-to-refusal).
 const DISPATCH_CONCERNS = '^libs/(dispatch|admission|event-loop-pressure|refusal|pipeline-filters)/src/';
 const INBOUND = '^libs/(api|gateway|grpc-edge|http|console-server)/src/';
-const OUTBOUND = '^(libs/(persistence|sql-transaction|storage|cache|grading|telemetry|service-clients)/src/|brokers/[^/]+/src/)';
+const OUTBOUND = '^libs/(persistence|sql-transaction|storage|cache|grading|telemetry|service-clients|broker-[^/]+)/src/';
 // The packages outbound adapters (and libs/auth's token and password classes) wrap: an inbound file that
 // named one would be doing an adapter's job (no-inbound-to-driver).
 const DRIVERS = '^node_modules/(pg|pg-[^/]+|ioredis|amqplib|amqp-connection-manager|bullmq|minio|jsonwebtoken|@node-rs/argon2|rate-limiter-flexible)/';
@@ -63,9 +63,9 @@ const TOOLS = '^((infra|benchmarks|traces)/src/|libs/admin-cli/(seed/)?src/|test
 const TESTS = '(^|/)test/|\\.(spec|int|e2e)\\.ts$';
 // The submission's path (see the header): its two use cases, the dispatches and the sandbox at the bottom.
 const USE_CASES = '^libs/domain/src/(submission|grading-worker)\\.ts$';
-const DISPATCHES = '^(libs/(dispatch|pipeline-filters)/src/|brokers/[^/]+/src/)';
+const DISPATCHES = '^libs/(dispatch|pipeline-filters|broker-[^/]+)/src/';
 const GRADER = '^libs/grading/src/';
-const BROKER_TRANSPORTS = '^brokers/(rabbitmq|bullmq)/src/';
+const BROKER_TRANSPORTS = '^libs/broker-(rabbitmq|bullmq)/src/';
 const BROKER_DRIVERS = '^node_modules/(amqplib|amqp-connection-manager|bullmq|ioredis)/';
 // The researchers' console and its one door (console-only-through-the-mount, no-console-in-grading-code).
 const CONSOLE = '^libs/console-server/';
@@ -158,21 +158,21 @@ module.exports = {
       comment:
         'The sandboxed grader is the last layer a submission crosses: it is handed one GradingJob and answers a result, and knows no production store, queue, dispatch or admission (its spans aside).',
       from: { path: GRADER, pathNot: TESTS },
-      to: { path: '^(libs|brokers|services)/', pathNot: '^libs/(grading|domain|telemetry)/src/' },
+      to: { path: '^(libs|services)/', pathNot: '^libs/(grading|domain|telemetry)/src/' },
     },
     {
       name: 'submission-refused-by-the-queue-dispatch',
       severity: 'error',
       comment:
-        'Marking queued, publishing, refusing (503 + Retry-After), waiting and reading back are written once, in brokers/queue (QueueDispatch); a broker adapter is a transport: it neither refuses a submission itself nor borrows from another broker.',
+        'Marking queued, publishing, refusing (503 + Retry-After), waiting and reading back are written once, in libs/broker-queue (QueueDispatch); a broker adapter is a transport: it neither refuses a submission itself nor borrows from another broker.',
       from: { path: BROKER_TRANSPORTS, pathNot: TESTS },
-      to: { path: ['^libs/refusal/src/', BROKER_TRANSPORTS], pathNot: '^brokers/$1/src/' },
+      to: { path: ['^libs/refusal/src/', BROKER_TRANSPORTS], pathNot: '^libs/broker-$1/src/' },
     },
     {
       name: 'submission-queue-dispatch-broker-free',
       severity: 'error',
       comment: 'The queue dispatch is what every broker shares: it names no broker adapter and no broker client package (they are its transports\'), so a third broker is a transport, not a copy.',
-      from: { path: '^brokers/queue/src/' },
+      from: { path: '^libs/broker-queue/src/' },
       to: { path: [BROKER_TRANSPORTS, BROKER_DRIVERS] },
     },
     {
@@ -188,7 +188,7 @@ module.exports = {
       severity: 'error',
       comment:
         "The researchers' console launches the harness (npm run bench) and cancels runs: it is mounted by the wiring's console mount alone (@shellgrade/wiring/console), which the processes serving the browser app call. Any other import of it would carry that code into a process the spec did not give the console.",
-      from: { path: '^(libs|services|brokers)/', pathNot: [CONSOLE, CONSOLE_MOUNT, TESTS] },
+      from: { path: '^(libs|services)/', pathNot: [CONSOLE, CONSOLE_MOUNT, TESTS] },
       to: { path: CONSOLE },
     },
     {
@@ -248,20 +248,20 @@ module.exports = {
       severity: 'error',
       comment: 'The browser app (apps/web) reaches the services over HTTP only: it imports no server or tool code.',
       from: { path: '^apps/web/src/' },
-      to: { path: '^(libs|services|brokers|infra|benchmarks|traces|test)/', pathNot: `${CONTRACTS}|${STATS}` },
+      to: { path: '^(libs|services|infra|benchmarks|traces|test)/', pathNot: `${CONTRACTS}|${STATS}` },
     },
     {
       name: 'not-to-test',
       severity: 'error',
       comment: 'Runtime code must not depend on tests or their support files.',
-      from: { path: '^(libs|brokers|services)/[^/]+/src/', pathNot: TESTS },
+      from: { path: '^(libs|services)/[^/]+/src/', pathNot: TESTS },
       to: { path: TESTS },
     },
     {
       name: 'not-to-dev-dep',
       severity: 'error',
       comment: 'Runtime code must run from a production install: no devDependencies outside tests.',
-      from: { path: '^(libs|brokers|services)/[^/]+/src/', pathNot: TESTS },
+      from: { path: '^(libs|services)/[^/]+/src/', pathNot: TESTS },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
     },
     {

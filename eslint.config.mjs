@@ -174,7 +174,7 @@ export default [
     rules: { 'no-restricted-syntax': ['error', ...handWrittenContract] },
   },
   {
-    files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts', 'brokers/*/src/**/*.ts'],
+    files: ['libs/*/src/**/*.ts', 'services/*/src/**/*.ts'],
     ignores: ['**/*.spec.ts', '**/*.int.ts', '**/*.e2e.ts'],
     rules: { '@nx/enforce-module-boundaries': boundaries([...runtimeLayers, ...concerns]) },
   },

@@ -49,12 +49,12 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
       'libs/persistence/src/index.ts': `export const PgThing = 1;\n`,
       'libs/http/src/index.ts': `export const problem = 1;\n`,
       'libs/api/src/probe.controller.ts': `import { PgThing } from '../../persistence/src/index';\nexport const c = PgThing;\n`,
-      'brokers/probe/src/consumer.ts': `import { problem } from '../../../libs/http/src/index';\nexport const b = problem;\n`,
+      'libs/broker-probe/src/consumer.ts': `import { problem } from '../../http/src/index';\nexport const b = problem;\n`,
     });
     expect(ruleNames(violations).sort()).toEqual([
       'no-controller-to-controller-or-repository: libs/api/src/probe.controller.ts → libs/persistence/src/index.ts',
       'no-inbound-to-outbound: libs/api/src/probe.controller.ts → libs/persistence/src/index.ts',
-      'no-outbound-to-inbound: brokers/probe/src/consumer.ts → libs/http/src/index.ts',
+      'no-outbound-to-inbound: libs/broker-probe/src/consumer.ts → libs/http/src/index.ts',
     ]);
   });
 
@@ -101,18 +101,18 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
       'libs/dispatch/src/index.ts': `import { SandboxGrader } from '../../grading/src/index';\nexport const within = SandboxGrader;\n`,
       'libs/grading/src/probe.ts': `import { within } from '../../dispatch/src/index';\nexport const p = within;\n`,
       'libs/refusal/src/index.ts': `export const refuseSubmission = 1;\n`,
-      'brokers/bullmq/src/index.ts': `import { refuseSubmission } from '../../../libs/refusal/src/index';\nexport const b = refuseSubmission;\n`,
+      'libs/broker-bullmq/src/index.ts': `import { refuseSubmission } from '../../refusal/src/index';\nexport const b = refuseSubmission;\n`,
       // A package's own dist/ is a dependency like any other (bullmq resolves there).
       'node_modules/bullmq/package.json': `{ "name": "bullmq", "main": "dist/cjs/index.js" }\n`,
       'node_modules/bullmq/dist/cjs/index.js': `module.exports = {};\n`,
-      'brokers/queue/src/index.ts': `import { Queue } from 'bullmq';\nexport const q = Queue;\n`,
-      'brokers/queue/test/probe.int.ts': `import { b } from '../../bullmq/src/index';\nexport const t = b;\n`,
+      'libs/broker-queue/src/index.ts': `import { Queue } from 'bullmq';\nexport const q = Queue;\n`,
+      'libs/broker-queue/test/probe.int.ts': `import { b } from '../../broker-bullmq/src/index';\nexport const t = b;\n`,
     });
     expect(ruleNames(violations).sort()).toEqual([
       'submission-dispatch-not-to-grader: libs/dispatch/src/index.ts → libs/grading/src/index.ts',
       'submission-grader-at-the-bottom: libs/grading/src/probe.ts → libs/dispatch/src/index.ts',
-      'submission-queue-dispatch-broker-free: brokers/queue/src/index.ts → node_modules/bullmq/dist/cjs/index.js',
-      'submission-refused-by-the-queue-dispatch: brokers/bullmq/src/index.ts → libs/refusal/src/index.ts',
+      'submission-queue-dispatch-broker-free: libs/broker-queue/src/index.ts → node_modules/bullmq/dist/cjs/index.js',
+      'submission-refused-by-the-queue-dispatch: libs/broker-bullmq/src/index.ts → libs/refusal/src/index.ts',
       'submission-use-cases-apart: libs/domain/src/submission.ts → libs/domain/src/grading-worker.ts',
     ]);
   });

@@ -1,6 +1,6 @@
 /**
  * Ports: what the domain needs from the outside world. Adapters live in other libs
- * (grading, persistence, storage, dispatch, brokers/*) and a variant's composition
+ * (grading, persistence, storage, dispatch, libs/broker-*) and a variant's composition
  * root chooses which one is plugged in.
  */
 import type { FeedbackItem } from './entities';

@@ -1,6 +1,6 @@
 /**
  * The grading path as three small filters (paper 003, pipes and filters). Each takes one
- * message and says what becomes of it; none knows the queues between them (brokers/rabbitmq
+ * message and says what becomes of it; none knows the queues between them (libs/broker-rabbitmq
  * pipeline-workers.ts connects them). A production arrives persisted (SubmissionService stored
  * the row and the archive before the dispatch):
  *

@@ -2,7 +2,7 @@
  * The Nest bindings the broker dispatches share: one connection per process, the publisher
  * (bound to GRADING_DISPATCH), the consumer unless the spec says broker.consume: false, and
  * the lifecycle that starts and stops them. What "connect", "ready" and "close" mean stays in
- * each broker (brokers/*, which know nothing of Nest).
+ * each broker (libs/broker-*, which know nothing of Nest).
  */
 import type { InjectionToken, Provider, Type } from '@nestjs/common';
 import {

@@ -17,7 +17,7 @@ import { validateArchive } from '@shellgrade/grading';
 import { RabbitMqConnection, rabbitMqDispatch, RabbitMqPipelineWorkers } from '../src';
 /* eslint-disable @nx/enforce-module-boundaries */
 import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
-import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
+import { BrokerFixture } from '../../dispatch/test/support/broker-fixture';
 import {
   acceptedIds,
   expectKill9Recovered,
@@ -26,11 +26,11 @@ import {
   expectSyncGradedOnce,
   poisonRound,
   submitMany,
-} from '../../../libs/dispatch/test/support/broker-scenarios';
-import { GOOD_ANSWER, realGrader } from '../../../libs/dispatch/test/support/real-grader';
-import { startInMemoryTracing, type InMemoryTracing } from '../../../libs/dispatch/test/support/in-memory-tracing';
-import { sleep } from '../../../libs/dispatch/test/support/servers';
-import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
+} from '../../dispatch/test/support/broker-scenarios';
+import { GOOD_ANSWER, realGrader } from '../../dispatch/test/support/real-grader';
+import { startInMemoryTracing, type InMemoryTracing } from '../../dispatch/test/support/in-memory-tracing';
+import { sleep } from '../../dispatch/test/support/servers';
+import { brokerSettingsEnv } from '../../dispatch/test/support/test-broker-settings';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 
 jest.setTimeout(180_000);

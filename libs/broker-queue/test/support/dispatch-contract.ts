@@ -1,7 +1,7 @@
 /**
  * The contract of a queue dispatch: one suite, run against each broker's transport on the real
  * servers (`npm run servers -- up postgres redis rabbitmq`) with the real sandboxed grader, by
- * brokers/rabbitmq/test/rabbitmq-transport.int.ts and brokers/bullmq/test/bullmq-transport.int.ts
+ * libs/broker-rabbitmq/test/rabbitmq-transport.int.ts and libs/broker-bullmq/test/bullmq-transport.int.ts
  * (each names its broker's rigs; the suite cannot import the brokers, which import the queue
  * dispatch). What a student is told and what is stored must not depend on which broker carries
  * the grading.
@@ -23,7 +23,7 @@ import type { Grader } from '@shellgrade/domain';
 import type { QueueDispatch } from '../../src';
 // The broker test support (fixture, real grader, scenarios) is shared by the brokers in libs/dispatch/test.
 /* eslint-disable @nx/enforce-module-boundaries */
-import { BrokerFixture } from '../../../../libs/dispatch/test/support/broker-fixture';
+import { BrokerFixture } from '../../../dispatch/test/support/broker-fixture';
 import {
   acceptedIds,
   expectExpiredBeforeWorker,
@@ -36,9 +36,9 @@ import {
   fillBoundedQueue,
   poisonRound,
   submitAcrossRestart,
-} from '../../../../libs/dispatch/test/support/broker-scenarios';
-import { realGrader } from '../../../../libs/dispatch/test/support/real-grader';
-import { startInMemoryTracing, type InMemoryTracing } from '../../../../libs/dispatch/test/support/in-memory-tracing';
+} from '../../../dispatch/test/support/broker-scenarios';
+import { realGrader } from '../../../dispatch/test/support/real-grader';
+import { startInMemoryTracing, type InMemoryTracing } from '../../../dispatch/test/support/in-memory-tracing';
 /* eslint-enable @nx/enforce-module-boundaries */
 
 export interface RigOptions {

@@ -1,5 +1,5 @@
 /**
- * The BullMQ transport under the queue dispatch's contract (brokers/queue/test/support/
+ * The BullMQ transport under the queue dispatch's contract (libs/broker-queue/test/support/
  * dispatch-contract.ts), on the real Redis and PostgreSQL: what is BullMQ's own is said here —
  * the bound is counted exactly by the publisher, a poison job ends in the failed set, a dead
  * worker's jobs come back through the stalled check, the worker process is bullmq-worker.child.ts.
@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { BullMqConnection, BullMqConsumer, bullMqDispatch } from '../src';
 // The broker test support (fixture, scenarios, the contract) is shared by the brokers.
 /* eslint-disable @nx/enforce-module-boundaries */
-import { dispatchContract, type BrokerUnderTest } from '../../queue/test/support/dispatch-contract';
-import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
+import { dispatchContract, type BrokerUnderTest } from '../../broker-queue/test/support/dispatch-contract';
+import { brokerSettingsEnv } from '../../dispatch/test/support/test-broker-settings';
 /* eslint-enable @nx/enforce-module-boundaries */
 
 jest.setTimeout(180_000);

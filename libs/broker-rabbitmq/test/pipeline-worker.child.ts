@@ -8,8 +8,8 @@ import { validateArchive } from '@shellgrade/grading';
 import { RabbitMqConnection, RabbitMqPipelineWorkers } from '../src';
 /* eslint-disable @nx/enforce-module-boundaries */
 import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
-import { runWorkerProcess } from '../../../libs/dispatch/test/support/worker-process';
-import { brokerSettingsFromEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
+import { runWorkerProcess } from '../../dispatch/test/support/worker-process';
+import { brokerSettingsFromEnv } from '../../dispatch/test/support/test-broker-settings';
 
 const bounds = archiveBoundsOf({ http: httpSchema.parse({}), grader: graderSchema.parse({}) });
 

@@ -3,11 +3,11 @@
  * GradingWorker around the test's fake grader. Configured by DATABASE_URL, REDIS_URL and SG_TEST_BROKER (JSON).
  */
 import { BullMqConnection, BullMqConsumer } from '../src';
-// The worker process body (pool, GradingWorker, fake grader) is shared with brokers/rabbitmq in libs/dispatch/test.
+// The worker process body (pool, GradingWorker, fake grader) is shared with libs/broker-rabbitmq in libs/dispatch/test.
 /* eslint-disable-next-line @nx/enforce-module-boundaries */
-import { runWorkerProcess } from '../../../libs/dispatch/test/support/worker-process';
+import { runWorkerProcess } from '../../dispatch/test/support/worker-process';
 /* eslint-disable-next-line @nx/enforce-module-boundaries */
-import { brokerSettingsFromEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
+import { brokerSettingsFromEnv } from '../../dispatch/test/support/test-broker-settings';
 
 runWorkerProcess(async (grading, productions) => {
   const broker = brokerSettingsFromEnv();

@@ -19,10 +19,10 @@ import { validateArchive } from '@shellgrade/grading';
 import { RabbitMqConnection, RabbitMqConsumer, rabbitMqDispatch } from '../src';
 /* eslint-disable @nx/enforce-module-boundaries */
 import { archiveBoundsOf, graderSchema, httpSchema } from '@shellgrade/variant';
-import { InlineDispatch } from '../../../libs/dispatch/src/inline-dispatch';
-import { BrokerFixture } from '../../../libs/dispatch/test/support/broker-fixture';
-import { GOOD_ANSWER, realGrader } from '../../../libs/dispatch/test/support/real-grader';
-import { createPool, PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore } from '../../../libs/dispatch/test/support/real-libs';
+import { InlineDispatch } from '../../dispatch/src/inline-dispatch';
+import { BrokerFixture } from '../../dispatch/test/support/broker-fixture';
+import { GOOD_ANSWER, realGrader } from '../../dispatch/test/support/real-grader';
+import { createPool, PgProductionRepository, PgSubmissionContextReader, PostgresArchiveStore } from '../../dispatch/test/support/real-libs';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 /* eslint-enable @nx/enforce-module-boundaries */
 

@@ -6,9 +6,9 @@
  * Needs `npm run build` and `bash infra/bin/servers up postgres redis`.
  */
 import { Queue } from 'bullmq';
-// The e2e checks are shared with brokers/rabbitmq in libs/dispatch/test.
+// The e2e checks are shared with libs/broker-rabbitmq in libs/dispatch/test.
 /* eslint-disable-next-line @nx/enforce-module-boundaries */
-import { describeExerciseServiceOver } from '../../../libs/dispatch/test/support/exercise-service-e2e';
+import { describeExerciseServiceOver } from '../../dispatch/test/support/exercise-service-e2e';
 import { BULLMQ_PREFIX } from '../src';
 
 jest.setTimeout(240_000);

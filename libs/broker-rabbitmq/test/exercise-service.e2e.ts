@@ -5,9 +5,9 @@
  * sample answer. sync → 201 with the grade; async → 202 {ep_id, status}, then GET shows it graded.
  * Needs `npm run build` and `bash infra/bin/servers up postgres rabbitmq`.
  */
-// The e2e checks are shared with brokers/bullmq in libs/dispatch/test.
+// The e2e checks are shared with libs/broker-bullmq in libs/dispatch/test.
 /* eslint-disable-next-line @nx/enforce-module-boundaries */
-import { describeExerciseServiceOver } from '../../../libs/dispatch/test/support/exercise-service-e2e';
+import { describeExerciseServiceOver } from '../../dispatch/test/support/exercise-service-e2e';
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 
 jest.setTimeout(240_000);

@@ -1,5 +1,5 @@
 /**
- * The RabbitMQ transport under the queue dispatch's contract (brokers/queue/test/support/
+ * The RabbitMQ transport under the queue dispatch's contract (libs/broker-queue/test/support/
  * dispatch-contract.ts), on the real RabbitMQ and PostgreSQL: what is RabbitMQ's own is said
  * here — a quorum queue may take one message over its bound, a poison message ends in the
  * dead-letter queue (its consumer counts it), the worker process is rabbitmq-worker.child.ts.
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { RabbitMqConnection, RabbitMqConsumer, rabbitMqDispatch } from '../src';
 // The broker test support (fixture, scenarios, the contract) is shared by the brokers.
 /* eslint-disable @nx/enforce-module-boundaries */
-import { dispatchContract, type BrokerUnderTest } from '../../queue/test/support/dispatch-contract';
-import { LOAD } from '../../../libs/dispatch/test/support/broker-scenarios';
-import { sleep } from '../../../libs/dispatch/test/support/servers';
-import { brokerSettingsEnv } from '../../../libs/dispatch/test/support/test-broker-settings';
+import { dispatchContract, type BrokerUnderTest } from '../../broker-queue/test/support/dispatch-contract';
+import { LOAD } from '../../dispatch/test/support/broker-scenarios';
+import { sleep } from '../../dispatch/test/support/servers';
+import { brokerSettingsEnv } from '../../dispatch/test/support/test-broker-settings';
 /* eslint-enable @nx/enforce-module-boundaries */
 import { deleteRabbitTopologies } from './support/rabbitmq-cleanup';
 
