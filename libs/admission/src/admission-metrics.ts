@@ -37,7 +37,7 @@ export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapsh
   });
   new client.Gauge({
     name: 'shellgrade_admission_median_latency_seconds',
-    help: 'Median seconds the gate\'s recent work took (enter to release, last 30 s); NaN before 5 completions',
+    help: 'Median seconds the gate\'s recent work took (enter to release, over the gate\'s window: 30 s unless the spec\'s admission.windowS says); NaN before 5 completions',
     labelNames: ['gate'],
     collect() {
       forEachGate((gate, s) => this.set({ gate }, s.medianLatencyS ?? Number.NaN));

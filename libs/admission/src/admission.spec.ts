@@ -124,6 +124,25 @@ describe('BoundedAdmission', () => {
     burst.forEach((t) => t.release());
   });
 
+  it.each([
+    { windowS: undefined, windowMs: 30_000 },
+    { windowS: 3, windowMs: 3_000 },
+  ])('a gate starts open once it has been quiet for its whole window (windowS $windowS), not a moment before', ({ windowS, windowMs }) => {
+    const c = clock();
+    const gate = new BoundedAdmission({ maxInFlight: 20, maxWaitS: 0.5, fallbackRetryAfterS: 2, kind: 'login', ...(windowS ? { windowS } : {}) }, c.now);
+    const overload = Array.from({ length: 20 }, () => gate.enter());
+    c.advance(3_000);
+    overload.forEach((t) => t.release());
+    const shrunk = gate.snapshot().limit;
+    expect(shrunk).toBeLessThan(20);
+    c.advance(windowMs - 1);
+    expect(gate.snapshot()).toMatchObject({ limit: shrunk, medianLatencyS: 3 });
+    c.advance(1);
+    expect(gate.snapshot()).toMatchObject({ limit: shrunk, medianLatencyS: 3 });
+    c.advance(1);
+    expect(gate.snapshot()).toMatchObject({ limit: 20, medianLatencyS: null });
+  });
+
   it('an idle gate never decays: long after its last completion a newcomer is admitted at once', () => {
     const c = clock();
     const gate = new BoundedAdmission({ maxInFlight: 4, maxWaitS: 1, fallbackRetryAfterS: 5 }, c.now);

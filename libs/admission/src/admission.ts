@@ -10,9 +10,10 @@
  *   completion; while that median is comfortably under, it grows back by one. A gate that is not
  *   busy never shrinks: a job that is merely slow (a student's endless loop) occupies one place,
  *   not the whole estimate;
- * - the latencies are the last completions of a time window: nothing decays while the process is
- *   idle, and after a quiet spell (the start of a class) the window is empty and the gate opens
- *   at its full limit, so a burst of honest logins is not read as overload;
+ * - the latencies are the last completions of a time window (`windowS`, 30 s unless the spec says):
+ *   nothing decays while the process is idle, and after a quiet spell (the start of a class) the
+ *   window is empty and the gate opens at its full limit, so a burst of honest logins is not read
+ *   as overload;
  * - `maxInFlightPerTenant` bounds one student's work inside: a student's own slow or endless
  *   submissions wait behind themselves, never in front of the class.
  */
@@ -29,6 +30,8 @@ export interface AdmissionBudget {
   maxInFlightPerTenant?: number;
   /** Retry-After before the gate has measured how long its work takes. */
   fallbackRetryAfterS: number;
+  /** Seconds of completions the limit adapts on; a gate quiet for this long starts open again. Unset: DEFAULT_WINDOW_S. */
+  windowS?: number;
   /** What is admitted (default submissions): the refusal says it in the student's words. */
   kind?: 'submission' | 'login';
   /** Refuses newcomers while it names a reason (e.g. the event loop running behind); null: admit. */
@@ -44,9 +47,9 @@ export interface AdmissionSnapshot {
   medianLatencyS: number | null;
 }
 
-/** Latencies the limit adapts on: the last completions of the last half minute. */
+/** Latencies the limit adapts on: the last completions of the last window (half a minute unless the budget says). */
 const WINDOW_SIZE = 32;
-const WINDOW_MS = 30_000;
+export const DEFAULT_WINDOW_S = 30;
 /** Completions in the window before the median is trusted: one sample is one job, not the process. */
 const MIN_SAMPLES = 5;
 /** Busy: the work inside fills at least this share of the limit; only a busy gate shrinks its limit. */
@@ -65,12 +68,14 @@ export class BoundedAdmission implements SubmissionAdmission {
   private limit: number;
   private readonly perTenant = new Map<string, number>();
   private window: Completion[] = [];
+  private readonly windowMs: number;
 
   constructor(
     private readonly budget: AdmissionBudget,
     private readonly nowMs: () => number = Date.now,
   ) {
     this.limit = budget.maxInFlight;
+    this.windowMs = (budget.windowS ?? DEFAULT_WINDOW_S) * 1000;
   }
 
   enter(tenant?: string): AdmissionTicket {
@@ -141,7 +146,7 @@ export class BoundedAdmission implements SubmissionAdmission {
 
   /** Completions older than the window say nothing about now; a gate quiet for a whole window starts open again. */
   private forgetOldCompletions(): void {
-    const since = this.nowMs() - WINDOW_MS;
+    const since = this.nowMs() - this.windowMs;
     if (this.window.length === 0 || this.window[0].atMs >= since) return;
     this.window = this.window.filter((c) => c.atMs >= since);
     if (this.window.length === 0) this.limit = this.budget.maxInFlight;

@@ -98,6 +98,8 @@ describe('bad specs fail naming the field', () => {
     ['extends: base\ndescription: x\ngrader: { limits: { pids: 10 } }', 'grader.limits.pids: unknown field'],
     ['extends: base\ndescription: x\ngrader: { cgroups: on }', 'grader.cgroups: Invalid option'],
     ['extends: base\ndescription: x\ngrader: { maxConcurrent: 0 }', 'grader.maxConcurrent: expected a positive integer'],
+    ['extends: base\ndescription: x\nadmission: { windowS: 0 }', 'admission.windowS: expected a positive number of seconds'],
+    ['extends: base\ndescription: x\nadmission: { windowS: half a minute }', 'admission.windowS: expected a positive number of seconds'],
     ['extends: base\ndescription: x\nenv: { "bad-name": 1 }', 'env.bad-name: expected an environment variable name'],
     ['extends: base', 'description: expected a sentence'],
     ['extends: nowhere\ndescription: x', "extends: no preset 'nowhere'"],
@@ -169,6 +171,11 @@ describe('admission control by default', () => {
     const bounded = own(`${paper}admission: { maxSubmissionsInFlight: 8 }\n`);
     expect(bounded).toEqual({ enabled: true, retryAfterS: 5, maxSubmissionsInFlight: 8 });
     expect(gates(bounded)).toEqual({ submissions: true, logins: false, answerBudgetMs: undefined });
+  });
+
+  it("the gates' window is 30 s unless a spec sets it (unset here: libs/admission's default), and a spec's own is kept", () => {
+    expect(loadVariant('naked-mon-zygote').admission.windowS).toBeUndefined();
+    expect(own('extends: naked-mon-zygote\ndescription: x\nadmission: { windowS: 3 }\n')).toMatchObject({ ...ADMISSION_DEFAULTS, enabled: true, windowS: 3 });
   });
 
   it('unset on a non-paper preset: on, its own bounds completed by the defaults', () => {

@@ -147,6 +147,7 @@ function submissionAdmissionOf(cfg: ServiceConfig): SubmissionAdmission {
     maxWaitS: a.maxWaitS,
     maxInFlightPerTenant: a.maxSubmissionsInFlightPerStudent,
     fallbackRetryAfterS: a.retryAfterS,
+    windowS: a.windowS,
   });
   observeAdmission('submission', () => gate.snapshot());
   return gate;
@@ -169,6 +170,7 @@ export function loginAdmission(cfg: ServiceConfig): Provider[] {
           maxInFlight: a.maxLoginsInFlight ?? Number.POSITIVE_INFINITY,
           maxWaitS: a.maxLoginWaitS,
           fallbackRetryAfterS: a.retryAfterS,
+          windowS: a.windowS,
           kind: 'login',
           ...(loop ? { pressure: () => loop.behind() } : {}),
         });

@@ -38,6 +38,13 @@ export const admissionSchema = z.strictObject({
    * endless submissions wait behind themselves (503 + Retry-After), never in front of the class.
    */
   maxSubmissionsInFlightPerStudent: positiveInt().optional(),
+  /**
+   * The gates' window, in seconds: their limits adapt on the completions of the last windowS, and a
+   * gate that completed nothing for a whole window starts open again (the start of a class). Unset:
+   * 30 s (libs/admission DEFAULT_WINDOW_S). A test that checks the reopening shortens it, so it waits
+   * seconds, not half a minute, for the same event.
+   */
+  windowS: z.number({ error: 'expected a positive number of seconds' }).positive({ error: 'expected a positive number of seconds' }).optional(),
   /** Retry-After of a refusal before the process has measured how long its work takes. */
   retryAfterS: positiveInt('a positive number of seconds').default(5),
   /** Password checks (scrypt) one process runs or queues at once; a login beyond gets 503 + Retry-After instead of a growing queue. */
