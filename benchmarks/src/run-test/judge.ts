@@ -1,4 +1,4 @@
-// Stage 4 of a test, judge one run: drain and audit (nothing lost or duplicated), the validity
+// Step judge, one run: drain and audit (nothing lost or duplicated), the validity
 // rules, the run's record and its one-line summary; a suite's steps analysed.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -14,20 +14,20 @@ import { variantDown, variantStatus } from '../stack';
 import type { RunRecord } from '../types';
 import { DEFAULT_VALIDITY, judgeRun } from '../validity';
 import { formatCpuList } from '../placement/cpu-list';
-import { restartsOf, type TestContext, type LoadResult } from './context';
-import { sutRoots } from './bring-up';
+import { restartsOf, type LoadResult, type RunInput, type TestPlan } from './steps';
+import { sutRoots } from './launch';
 
 /** Bounded drain, then what the client was told vs what the database (and the broker) kept. */
-export async function auditRun(ctx: TestContext, r: number, load: LoadResult): Promise<Audit> {
-  const timeoutS = ctx.opts.drainTimeoutS ?? 120;
+export async function auditRun(plan: TestPlan, r: number, load: LoadResult): Promise<Audit> {
+  const timeoutS = plan.opts.drainTimeoutS ?? 120;
   const accepted = load.samples.filter((s) => s.status === 201 || s.status === 202);
   const ids = accepted.map((s) => s.ep_id).filter((id): id is number => typeof id === 'number');
   // Ids when the sample lines carry every accepted SPS; counts otherwise.
   const acceptedIds = ids.length === load.paper.sps.accepted ? ids : null;
-  const untoldAfterS = acceptedIds ? (ctx.opts.discardUntoldAfterS ?? null) : null;
+  const untoldAfterS = acceptedIds ? (plan.opts.discardUntoldAfterS ?? null) : null;
   phase(`run ${r}: draining (no production queued or grading; at most ${timeoutS} s${untoldAfterS === null ? '' : `, or ${untoldAfterS} s when no client was told of those left`})`);
   const d = await drain(timeoutS, { told: acceptedIds, untoldAfterS });
-  await ctx.opts.hooks?.beforeAudit?.(r);
+  await plan.opts.hooks?.beforeAudit?.(r);
   const acksAfter = load.acksBefore === null ? null : await settledRabbitAcks();
   return judgeAudit({
     acceptedCount: load.paper.sps.accepted,
@@ -44,35 +44,37 @@ export async function auditRun(ctx: TestContext, r: number, load: LoadResult): P
  * run, or the next test's bring-up, starts on fresh processes instead of waiting while they grade
  * it (ensureUp / bringUp bring the variant back, warmed up again).
  */
-export async function discardBacklog(ctx: TestContext, r: number, open: number): Promise<void> {
-  phase(`run ${r}: ${open} productions still open, none told accepted: stopping ${ctx.opts.variant} rather than waiting for work no client waits for`);
+export async function discardBacklog(plan: TestPlan, r: number, open: number): Promise<void> {
+  phase(`run ${r}: ${open} productions still open, none told accepted: stopping ${plan.opts.variant} rather than waiting for work no client waits for`);
   await variantDown();
 }
 
 /** Validity, resources, energy, restarts: the run's record (run-N.json). */
-export async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResult, audit: Audit): Promise<RunRecord> {
-  const { paper } = load;
-  const holdFromMs = load.loadFromMs + ctx.profile.rampS * 1000;
-  const client = ctx.placement ? { cores: ctx.placementPlan.clientCpus.length, limitShare: DEFAULT_VALIDITY.clientMaxCpusetShare } : undefined;
+export async function judgeAndRecord(input: RunInput, r: number, load: LoadResult, audit: Audit): Promise<RunRecord> {
+  const { plan, sampling } = input;
+  const { placement } = input.placed;
+  const { paper, quiet } = load;
+  const holdFromMs = load.loadFromMs + plan.profile.rampS * 1000;
+  const client = placement ? { cores: plan.placementPlan.clientCpus.length, limitShare: DEFAULT_VALIDITY.clientMaxCpusetShare } : undefined;
   const resources = summarizeResources(
-    ctx.sampler!.samples.filter((s) => s.run === r),
-    ctx.meta.machine.memBytes,
+    sampling.sampler.samples.filter((s) => s.run === r),
+    plan.meta.machine.memBytes,
     DEFAULT_VALIDITY.k6SaturationPct,
-    { loadFromMs: load.loadFromMs, holdFromMs, holdToMs: holdFromMs + ctx.profile.holdS * 1000 },
+    { loadFromMs: load.loadFromMs, holdFromMs, holdToMs: holdFromMs + plan.profile.holdS * 1000 },
     client,
   );
   const after = await variantStatus();
   // Every process of the system now — graders and restarts born during the run included — must still be off the client's CPUs.
-  const trespassers = ctx.placement ? await ctx.placement.trespassers(sutRoots(after)) : [];
+  const trespassers = placement ? await placement.trespassers(sutRoots(after)) : [];
   const validity = judgeRun({
     droppedIterations: paper.droppedIterations,
     k6ExitCode: load.code,
-    clientErrors: (paper.clientErrors ?? 0) + clientResourceErrors(join(ctx.dir, `k6-run-${r}.log`)),
+    clientErrors: (paper.clientErrors ?? 0) + clientResourceErrors(join(plan.dir, `k6-run-${r}.log`)),
     resources,
     variantSwitched: after.variant !== load.variantBefore,
     audit,
-    placement: { state: ctx.placementPlan.state, clientCpus: formatCpuList(ctx.placementPlan.clientCpus), trespassers },
-    quiet: ctx.quiet,
+    placement: { state: plan.placementPlan.state, clientCpus: formatCpuList(plan.placementPlan.clientCpus), trespassers },
+    quiet,
   });
   const restarts = Object.fromEntries(
     Object.entries(restartsOf(after))
@@ -96,7 +98,7 @@ export async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResu
       machineCpuSPerIteration: paper.iterations.started > 0 ? resources.machineCpuSButClient / paper.iterations.started : null,
       k6CpuSPerIteration: paper.iterations.started > 0 ? resources.k6CpuS / paper.iterations.started : null,
       energyWh: energyWh(load.energyStartUj, load.energyEndUj),
-      energyEstimate: estimateEnergy(resources.machineCpuSButClient, durationS, ctx.meta.machine.cores, ctx.meta.powerModel),
+      energyEstimate: estimateEnergy(resources.machineCpuSButClient, durationS, plan.meta.machine.cores, plan.meta.powerModel),
     },
     crashes: load.crashes,
     restarts,
@@ -104,27 +106,28 @@ export async function judgeAndRecord(ctx: TestContext, r: number, load: LoadResu
     dashboard: load.dashboard,
     // The machine is shared: the 1-min load average says how busy it was besides us.
     loadAvg1: { before: load.loadBefore, after: loadavg()[0] },
-    ...(ctx.quiet ? { quietBeforeLoad: ctx.quiet } : {}),
+    ...(quiet ? { quietBeforeLoad: quiet } : {}),
   };
-  writeFileSync(join(ctx.dir, `run-${r}.json`), JSON.stringify(record, null, 2));
+  writeFileSync(join(plan.dir, `run-${r}.json`), JSON.stringify(record, null, 2));
   return record;
 }
 
 /** Suites: per-step table, timelines and the kind's verdict from the request lines (suite-run-N.json). */
-export async function writeSuiteRun(ctx: TestContext, r: number, load: LoadResult): Promise<SuiteRun> {
-  const schedule = readSchedule(join(ctx.dir, `k6-run-${r}.json`));
+export async function writeSuiteRun(input: RunInput, r: number, load: LoadResult): Promise<SuiteRun> {
+  const { plan, sampling } = input;
+  const schedule = readSchedule(join(plan.dir, `k6-run-${r}.json`));
   if (!schedule) throw new Error(`k6-run-${r}.json has no step schedule: was k6/lib/config.js given the suite?`);
-  const lines = await readRequestLines(join(ctx.dir, `k6-run-${r}.log`));
+  const lines = await readRequestLines(join(plan.dir, `k6-run-${r}.log`));
   const suiteRun = analyseSuiteRun({
     run: r,
-    suite: ctx.profile.suite!,
+    suite: plan.profile.suite!,
     schedule,
     ...lines,
-    samples: ctx.sampler!.samples.filter((s) => s.run === r),
+    samples: sampling.sampler.samples.filter((s) => s.run === r),
     loadFromMs: load.loadFromMs,
     k6: { OK: load.paper.OK, KO: load.paper.KO, iterations: load.paper.iterations.started },
   });
-  writeFileSync(join(ctx.dir, `suite-run-${r}.json`), JSON.stringify(suiteRun, null, 2));
+  writeFileSync(join(plan.dir, `suite-run-${r}.json`), JSON.stringify(suiteRun, null, 2));
   phase(`run ${r}: ${suiteLine(suiteRun)} -> suite-run-${r}.json`);
   return suiteRun;
 }

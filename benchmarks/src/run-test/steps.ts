@@ -1,6 +1,6 @@
-// What one test (`bench run`) is asked for (RunOptions) and carries from stage to stage (TestContext),
-// and the two small records every stage reads or writes: meta.json and the launcher's flags.
-import { writeFileSync } from 'node:fs';
+// What one test (`bench run`) is asked for (RunOptions) and what each of its steps hands the next:
+// plan -> launch -> place -> warm-up -> collect -> load (per run) -> write. Every step's output is
+// read-only to the steps after it; runTest composes them (run-test.ts).
 import { join } from 'node:path';
 import type { CrashEvent } from '../crash-watch';
 import type { PowerModel } from '../energy';
@@ -9,15 +9,15 @@ import type { SpsK6Options } from '../k6-options';
 import type { ProtocolOverrides } from '../provenance/manifest';
 import { resultStamp } from '../paths';
 import type { Profile } from '../profiles';
-import { ResourceSampler, type ProcessGroup } from '../resource-sampler';
+import type { ResourceSampler, ProcessGroup } from '../resource-sampler';
 import type { UpOptions } from '@shellgrade/launcher';
 import type { VariantStatus } from '../stack';
 import type { PaperMetrics, RunRecord, TestMeta } from '../types';
 import type { CpusetFlavour } from '../placement/detect';
 import type { PlacementPlan, PlacementRequest } from '../placement/plan';
-import { PlacementSession } from '../placement/session';
+import type { PlacementSession } from '../placement/session';
 import type { CpuQuotaFlavour } from '../placement/cpu-quota';
-import { QuotaSession } from '../placement/quota-session';
+import type { QuotaSession } from '../placement/quota-session';
 import type { QuietWait } from '../quiet';
 
 /** Test hooks: the integration tests break the system under test at a chosen point. */
@@ -71,42 +71,79 @@ export function isUp(status: VariantStatus, variant: string): boolean {
   return status.variant === variant && status.processes.length > 0 && status.processes.every((p) => p.status === 'online');
 }
 
-/** Everything one test carries from step to step. */
-export interface TestContext {
-  opts: RunOptions;
-  profile: Profile;
-  runs: number;
-  betweenS: number;
-  dir: string;
-  meta: TestMeta;
-  specName: string;
-  reply: SpsK6Options['reply'];
+/** Step plan: what the whole test is, decided before anything starts (nothing changes it after). */
+export interface TestPlan {
+  readonly opts: Readonly<RunOptions>;
+  readonly profile: Readonly<Profile>;
+  readonly runs: number;
+  readonly betweenS: number;
+  readonly dir: string;
+  /** meta.json as planned: the later steps' facts are laid over it (metaOf), never written into it. */
+  readonly meta: Readonly<TestMeta>;
+  readonly specName: string;
+  readonly reply: SpsK6Options['reply'];
   /** inline, http, rabbitmq, bullmq: the audit counts broker acks for rabbitmq. */
-  dispatch: string;
+  readonly dispatch: string;
   /** The spec's auth.kdfCost: the students are seeded with it (a login costs what the spec says). */
-  kdfCost: number;
-  upTarget: string;
-  wasUp: boolean;
-  k6: string;
-  status: VariantStatus;
-  entry: string;
-  usersCsv: string;
+  readonly kdfCost: number;
+  readonly upTarget: string;
+  readonly k6: string;
+  readonly usersCsv: string;
   /** What every measured run's k6 options file sets beyond the profile. */
-  k6Overrides: SpsOverrides;
-  groups: ProcessGroup[];
-  sampler: ResourceSampler | null;
-  records: RunRecord[];
-  /** What placement was asked and possible, and the live groups when it is on. */
-  placementPlan: PlacementPlan;
-  cpuset: CpusetFlavour | null;
-  placement: PlacementSession | null;
-  /** The cpu controller the scale model's quotas are written in (testbed scaled), and the live quotas. */
-  cpuQuota: CpuQuotaFlavour | null;
-  quota: QuotaSession | null;
-  /** The processes this test's warm-up warmed (or found warm); a measured run on them keeps them marked warm. */
-  warmIdentity: string[] | null;
-  /** The current run's wait for an idle system (null: it did not wait). */
-  quiet?: QuietWait | null;
+  readonly k6Overrides: Readonly<SpsOverrides>;
+  /** What placement was asked and possible (and the testbed planned). */
+  readonly placementPlan: Readonly<PlacementPlan>;
+  readonly cpuset: CpusetFlavour | null;
+  /** The cpu controller the scale model's quotas are written in (testbed scaled). */
+  readonly cpuQuota: CpuQuotaFlavour | null;
+}
+
+/** Step launch: the variant as the test found or started it. */
+export interface Launched {
+  /** It was up already: it is left up at the end. */
+  readonly wasUp: boolean;
+  readonly status: VariantStatus;
+  readonly entry: string;
+}
+
+/** Step place: the live cpusets and quota groups (null: not on), each session owning its own record. */
+export interface Placed {
+  readonly placement: PlacementSession | null;
+  readonly quota: QuotaSession | null;
+}
+
+export const NOT_PLACED: Placed = Object.freeze({ placement: null, quota: null });
+
+/** Step warm-up: students seeded, the processes warm, and which processes they are. */
+export interface WarmedUp {
+  readonly status: VariantStatus;
+  readonly warmUp: NonNullable<TestMeta['warmUp']>;
+  /** The processes warmed (or found warm); a measured run on them keeps them marked warm. */
+  readonly warmIdentity: string[] | null;
+}
+
+/** Step collect: the resource sampler over the measured window, told which processes to follow. */
+export interface Sampling {
+  readonly sampler: ResourceSampler;
+  /** The measured window's start (traces/ reads it from meta.json). */
+  readonly startedAt: string;
+  /** The groups sampled from now on (k6 while it runs, a restarted process). */
+  readonly follow: (groups: ProcessGroup[]) => void;
+}
+
+/** What a measured run reads: every earlier step's output, none of them changed by it. */
+export interface RunInput {
+  readonly plan: TestPlan;
+  readonly launched: Launched;
+  readonly placed: Placed;
+  readonly warm: WarmedUp;
+  readonly sampling: Sampling;
+}
+
+/** A measured run's result: its record, and the variant as the run left it. */
+export interface RunOutcome {
+  readonly record: RunRecord;
+  readonly status: VariantStatus;
 }
 
 /** What driving one run's load produced, before it is audited and judged. */
@@ -125,14 +162,14 @@ export interface LoadResult {
   loadBefore: number;
   /** RabbitMQ work-queue acks before the run (null: not a RabbitMQ variant, or no management API). */
   acksBefore: number | null;
+  /** The variant as the load left it (a process restarted during it is followed). */
+  status: VariantStatus;
+  /** The run's wait for an idle system (null: it did not wait). */
+  quiet: QuietWait | null;
 }
 
-export function writeMeta(ctx: TestContext): void {
-  writeFileSync(join(ctx.dir, 'meta.json'), JSON.stringify(ctx.meta, null, 2));
-}
-
-/** Launcher options of this test: CPU profiles into the run folder. */
-export function upFlags(ctx: TestContext): UpOptions {
-  const scaled = ctx.placementPlan.testbed?.testbed === 'scaled' ? { cpuGroupRoot: ctx.placementPlan.testbed.root } : {};
-  return { ...(ctx.opts.cpuProfile ? { cpuProfileDir: join(ctx.dir, 'profiles') } : {}), ...scaled };
+/** Launcher options of this test: CPU profiles into the run folder, the scale model's group root. */
+export function upFlags(plan: TestPlan): UpOptions {
+  const scaled = plan.placementPlan.testbed?.testbed === 'scaled' ? { cpuGroupRoot: plan.placementPlan.testbed.root } : {};
+  return { ...(plan.opts.cpuProfile ? { cpuProfileDir: join(plan.dir, 'profiles') } : {}), ...scaled };
 }

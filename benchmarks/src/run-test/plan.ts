@@ -1,5 +1,6 @@
-// Stage 1 of a test, prepare: the profile with its overrides, the results folder, the spec as run,
-// the machine's facts, the placement and testbed plans, and the manifest (provenance).
+// Step plan: the profile with its overrides, the results folder, the spec as run, the machine's
+// facts, the placement and testbed plans, and the manifest (provenance). Its TestPlan is what every
+// later step reads and none changes.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -17,13 +18,13 @@ import { loadProfile, type Profile } from '../profiles';
 import { calibratedSaturation, resolveSuite } from '../suites/resolve';
 import type { TestMeta } from '../types';
 import { detectCpuset } from '../placement/detect';
-import { planPlacement, placementText } from '../placement/plan';
+import { planPlacement, placementText, type PlacementPlan } from '../placement/plan';
 import { detectCpuQuota } from '../placement/cpu-quota';
 import { planTestbed, testbedText } from '../placement/testbed';
-import { makeRunId, type RunOptions, type TestContext } from './context';
+import { makeRunId, type RunOptions, type TestPlan } from './steps';
 
-/** Step 1: profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
-export async function prepareTest(opts: RunOptions): Promise<TestContext> {
+/** Profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
+export async function planTest(opts: RunOptions): Promise<TestPlan> {
   if (loadProfile(opts.profile).sweep) throw new Error(`profile ${opts.profile} is a closed-model sweep (paper 001): npm run bench -- sweep --variant ${opts.variant} --profile ${opts.profile}`);
   const named = suiteProfile(loadProfile(opts.profile), opts);
   // A suite's injection comes from its resolved steps; otherwise --peak/--ramp-s/--hold-s override it.
@@ -55,12 +56,13 @@ export async function prepareTest(opts: RunOptions): Promise<TestContext> {
   writeFileSync(join(dir, 'machine.json'), JSON.stringify(machine, null, 2));
   const baseline = copyBaselineInto(dir);
   const detection = detectCpuset();
-  const placementPlan = planPlacement(opts.placement ?? {}, { profileName: opts.profile, suiteKind: profile.suite?.kind, findings: opts.findings }, detection);
-  phase(`placement ${placementText(placementPlan)}`);
+  const planned = planPlacement(opts.placement ?? {}, { profileName: opts.profile, suiteKind: profile.suite?.kind, findings: opts.findings }, detection);
+  phase(`placement ${placementText(planned)}`);
   // The scale model's s fits the CPUs the system under test has: its cpuset's, or the machine's.
   const quotaDetection = detectCpuQuota();
-  placementPlan.testbed = planTestbed(opts.placement?.testbed, opts.variant, placementPlan.state === 'on' ? placementPlan.sutCpus.length : availableParallelism(), quotaDetection, placementPlan.state === 'on' ? placementPlan.cgroup : undefined);
-  phase(`testbed ${testbedText(placementPlan.testbed)}`);
+  const testbed = planTestbed(opts.placement?.testbed, opts.variant, planned.state === 'on' ? planned.sutCpus.length : availableParallelism(), quotaDetection, planned.state === 'on' ? planned.cgroup : undefined);
+  const placementPlan: PlacementPlan = { ...planned, testbed };
+  phase(`testbed ${testbedText(testbed)}`);
   phase(baseline ? `grader-only baseline (sandboxed) copied into the run: ${baseline.best.gradingsPerS} gradings/s (${baseline.best.label})` : 'no sandboxed grader-only baseline (results/grader-baseline/latest.json)');
 
   const meta: TestMeta = {
@@ -112,21 +114,12 @@ export async function prepareTest(opts: RunOptions): Promise<TestContext> {
     dispatch: spec.dispatch,
     kdfCost: spec.auth.kdfCost,
     upTarget,
-    wasUp: false,
     k6,
-    status: { variant: null, processes: [], servers: [] },
-    entry: '',
     usersCsv: join(dir, 'users.csv'),
     k6Overrides,
-    groups: [],
-    sampler: null,
-    records: [],
     placementPlan,
     cpuset: detection.available ? detection.flavour : null,
-    placement: null,
     cpuQuota: quotaDetection.available ? quotaDetection.flavour : null,
-    quota: null,
-    warmIdentity: null,
   };
 }
 
@@ -139,8 +132,8 @@ function suiteProfile(named: Profile, opts: RunOptions): Profile {
   return resolveSuite(named, { variant: opts.variant, peak: opts.peak, saturation: opts.saturation, holdS: opts.holdS }, calibrated);
 }
 
-/** Step 1b: manifest.json — commit, resolved spec, protocol, versions, machine, seeds (provenance/manifest.ts). */
-export async function recordProvenance(ctx: TestContext): Promise<void> {
-  const m = ctx.meta;
-  await writeRunManifest({ dir: ctx.dir, runId: m.runId, startedAt: new Date().toISOString(), variant: m.variant, profileName: m.profileName, overrides: ctx.opts, profile: m.profile, machine: m.machine, placement: ctx.placementPlan });
+/** manifest.json — commit, resolved spec, protocol, versions, machine, seeds (provenance/manifest.ts). */
+export async function recordProvenance(plan: TestPlan): Promise<void> {
+  const m = plan.meta;
+  await writeRunManifest({ dir: plan.dir, runId: m.runId, startedAt: new Date().toISOString(), variant: m.variant, profileName: m.profileName, overrides: plan.opts, profile: m.profile, machine: m.machine, placement: plan.placementPlan });
 }
