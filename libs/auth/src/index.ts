@@ -1,4 +1,5 @@
 export * from './password';
+export * from './argon2-strength';
 export * from './scrypt-hash';
 export * from './ports';
 export * from './jwt-tokens';

@@ -1,10 +1,12 @@
 /**
  * Password hashing. The spec's auth.kdfCost picks the scheme of new hashes:
- * - 14 and above (the secure default): argon2id at OWASP's password-storage minimum,
- *   m = 19 MiB, t = 2, p = 1, the memory doubling with each step above 14 (as scrypt's N did).
- *   Measured here at 0.29 × the CPU per hash of the scrypt N = 2^14 it replaces, 0.42 × per
- *   login (benchmarks/src/password-hash-bench.ts, login-cpu-bench.ts), and stronger: OWASP's
- *   scrypt minimum is N = 2^17, not 2^14.
+ * - 14 and above (the secure default): argon2id at OWASP's password-storage level. The cheat
+ *   sheet lists five settings of equal strength (46 MiB × 1 pass … 7 MiB × 5 passes, p = 1,
+ *   argon2-strength.ts); new hashes take m = 7 MiB, t = 5, p = 1, the one of least CPU per
+ *   verify as measured here (benchmarks/src/password-hash-bench.ts: about 0.6 × the CPU of
+ *   19 MiB × 2, which the secure default used before — less memory to allocate and fault in,
+ *   and fewer cache misses). Each step above 14 doubles the memory (as scrypt's N did).
+ *   Hashes stored at any row of the level stay: `needsRehash` counts the rows as equal.
  * - below 14: scrypt N = 2^cost, the paper-faithful cheap login (cost 1 ~ the original's one
  *   salted SHA-512), unchanged so such runs stay comparable with earlier ones. Loopback only
  *   (secret-policy.ts).
@@ -12,13 +14,14 @@
  * so any stored hash verifies whatever the cost now is, and `needsRehash` says when a login
  * should replace it with the current scheme.
  */
-import { Algorithm, hash as argon2Hash, parseOptions, verify as argon2Verify } from '@node-rs/argon2';
+import { Algorithm, hash as argon2Hash, parseOptions, verify as argon2Verify, Version } from '@node-rs/argon2';
+import { argon2LevelOf, atLeastAsStrong, OWASP_ARGON2ID_ROWS, OWASP_LEVEL_COST } from './argon2-strength';
 import { parseScryptHash, type ScryptHash, SCRYPT_PREFIX, scryptHash, scryptVerify } from './scrypt-hash';
 
 /** From this cost on, new hashes are argon2id (secret-policy.ts refuses less outside loopback). */
-export const ARGON2_FROM_COST = 14;
-/** OWASP password-storage cheat sheet, argon2id: 19 MiB, 2 iterations, 1 degree of parallelism. */
-const OWASP_ARGON2ID = { memoryKiB: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
+export const ARGON2_FROM_COST = OWASP_LEVEL_COST;
+/** The OWASP row new hashes take: 7 MiB × 5 passes, the least CPU per verify of the five (see above). */
+const NEW_HASH_ROW = OWASP_ARGON2ID_ROWS[OWASP_ARGON2ID_ROWS.length - 1]!;
 const ARGON2ID_PREFIX = '$argon2id$';
 
 export interface Argon2Params {
@@ -27,10 +30,15 @@ export interface Argon2Params {
   parallelism: number;
 }
 
+interface StoredArgon2 extends Argon2Params {
+  /** Argon2 1.3 (v=19); 1.0 (v=16, the original paper's) reuses memory blocks more weakly. */
+  version13: boolean;
+}
+
 /** The argon2id parameters of a secure cost; undefined below ARGON2_FROM_COST (scrypt). */
 export function argon2ParamsFor(cost: number): Argon2Params | undefined {
   if (cost < ARGON2_FROM_COST) return undefined;
-  return { ...OWASP_ARGON2ID, memoryKiB: OWASP_ARGON2ID.memoryKiB * 2 ** (cost - ARGON2_FROM_COST) };
+  return { memoryKiB: NEW_HASH_ROW.memoryKiB * 2 ** (cost - ARGON2_FROM_COST), timeCost: NEW_HASH_ROW.timeCost, parallelism: 1 };
 }
 
 /** Hashes with a fresh random salt; cost: spec auth.kdfCost (see above). */
@@ -51,11 +59,11 @@ export function parsePasswordHash(stored: string): ScryptHash | null {
   return parseScryptHash(stored);
 }
 
-function parseArgon2id(stored: string): Argon2Params | null {
+function parseArgon2id(stored: string): StoredArgon2 | null {
   if (!stored.startsWith(ARGON2ID_PREFIX)) return null;
   try {
     const o = parseOptions(stored);
-    return { memoryKiB: o.memoryCost, timeCost: o.timeCost, parallelism: o.parallelism };
+    return { memoryKiB: o.memoryCost, timeCost: o.timeCost, parallelism: o.parallelism, version13: o.version === Version.V0x13 };
   } catch {
     return null;
   }
@@ -69,13 +77,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * True when a stored hash that just matched should be replaced by one of `cost`: it is scrypt
- * (or weaker argon2id) while the cost asks for argon2id. Never the other way: a cheap
- * (paper-faithful) cost does not downgrade a secure hash.
+ * True when a stored hash that just matched should be replaced by one of `cost`: it is scrypt,
+ * Argon2 1.0, or argon2id weaker than the level of `cost` (argon2-strength.ts: any OWASP row of
+ * the level counts, so a 19 MiB × 2 hash is not redone at 7 MiB × 5). Never the other way: a
+ * cheap (paper-faithful) cost does not downgrade a secure hash, nor rewrite a scrypt one.
  */
 export function needsRehash(stored: string, cost: number): boolean {
-  const target = argon2ParamsFor(cost);
-  if (!target) return false;
+  if (cost < ARGON2_FROM_COST) return false;
   const current = parseArgon2id(stored);
-  return !current || current.memoryKiB < target.memoryKiB || current.timeCost < target.timeCost;
+  return !current || !current.version13 || !atLeastAsStrong(current, argon2LevelOf(cost));
 }

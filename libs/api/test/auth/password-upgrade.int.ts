@@ -5,6 +5,7 @@
  * never downgrades; the upgrade is not a password change (access tokens stay valid).
  */
 import type { INestApplication } from '@nestjs/common';
+import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
 import type { AuthConfig } from '@shellgrade/auth';
 import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
@@ -45,7 +46,7 @@ describe('scrypt hashes are upgraded to argon2id at the next good login (real Po
     db = await createTestDatabase();
     pool = createPool({ databaseUrl: db.url, size: 5, idleTimeoutMs: 30_000 });
     // Seeded at a cheap cost: scrypt hashes, as every account stored before the switch.
-    await seed(pool, { students: 3, teachers: 0, catalog, kdfCost: 4 });
+    await seed(pool, { students: 4, teachers: 0, catalog, kdfCost: 4 });
     secure = await (await authApp(pool, authConfig(14))).init();
     paperFaithful = await (await authApp(pool, authConfig(1))).init();
   }, 60_000);
@@ -62,11 +63,19 @@ describe('scrypt hashes are upgraded to argon2id at the next good login (real Po
     expect(before.password_hash).toMatch(/^scrypt\$4\$/);
     await login(secure, 1, SEED_PASSWORDS.student).expect(200);
     const after = await stored(1);
-    expect(after.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(after.password_hash).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
     expect(after.token_version).toBe(before.token_version);
     await login(secure, 1, SEED_PASSWORDS.student).expect(200);
     expect((await stored(1)).password_hash).toBe(after.password_hash);
     await login(secure, 1, 'not the password').expect(401);
+  });
+
+  it('an argon2id hash of another OWASP row (19 MiB × 2, the secure default before 7 MiB × 5) is kept: equal strength', async () => {
+    const earlier = await argon2Hash(SEED_PASSWORDS.student, { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    await pool.query('UPDATE users SET password_hash = $2 WHERE email = $1', [studentEmail(4), earlier]);
+    await login(secure, 4, SEED_PASSWORDS.student).expect(200);
+    await login(secure, 4, SEED_PASSWORDS.student).expect(200);
+    expect((await stored(4)).password_hash).toBe(earlier);
   });
 
   it('a wrong password upgrades nothing', async () => {

@@ -50,7 +50,7 @@ export const rateLimitsSchema = z.strictObject({
 export const authSchema = z.strictObject({
   accessTtlS: positiveInt().default(900),
   refreshTtlS: positiveInt().default(7 * 24 * 3600),
-  /** Cost of new password hashes (libs/auth password.ts): 14 = argon2id at OWASP's minimum (19 MiB, t = 2, ~15 ms); below 14, scrypt N = 2^kdfCost (1: the paper-faithful login cost). */
+  /** Cost of new password hashes (libs/auth password.ts): 14 = argon2id at OWASP's level (m = 7 MiB, t = 5, p = 1: the least CPU per verify of the cheat sheet's five equal-strength settings); below 14, scrypt N = 2^kdfCost (1: the paper-faithful login cost). */
   kdfCost: positiveInt().max(20).default(14),
   /** Secure flag on cookies: true, false, or auto = when the request came over TLS (X-Forwarded-Proto https from a trusted proxy). */
   secureCookies: z.union([z.boolean(), z.literal('auto')], { error: "expected true, false or 'auto'" }).default('auto'),
