@@ -2,8 +2,8 @@
  * Sequential SPS against a replica whose queue is bounded and not consumed: the first ones
  * are accepted (202), the rest refused with 503 + Retry-After as problem+json.
  */
-/* eslint-disable-next-line @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
-import type { SeededUser } from '../../../../test/support/scenario-r';
+/* eslint-disable-next-line @nx/enforce-module-boundaries -- the browser-like e2e client (libs/http's test support) is shared by every e2e test */
+import type { SeededUser } from '../../../http/test/support/scenario-r';
 
 export interface BoundOutcome {
   statuses: number[];

@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 // Tests take the servers' addresses and the spec's defaults from the spec library, as the services do.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { LOOPBACK, serviceEnv, validateVariant, type VariantSpecInput } from '@shellgrade/variant';
-/* eslint-disable @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
-import { readUsersCsv, type SeededUser } from '../../../../test/support/scenario-r';
+/* eslint-disable @nx/enforce-module-boundaries -- the browser-like e2e client (libs/http's test support) is shared by every e2e test */
+import { readUsersCsv, type SeededUser } from '../../../http/test/support/scenario-r';
 
 const run = promisify(execFile);
 const REPO = join(__dirname, '../../../..');

@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadSamples } from '@shellgrade/grading';
-/* eslint-disable-next-line @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
-import { BrowserSession, spaSubmission } from '../../../../test/support/http-client';
+/* eslint-disable-next-line @nx/enforce-module-boundaries -- the browser-like e2e client (libs/http's test support) is shared by every e2e test */
+import { BrowserSession, spaSubmission } from '../../../http/test/support/http-client';
 import { boundRound } from './bound-round';
 import { BrokerFixture } from './broker-fixture';
 import { seedStudents, startExerciseReplicas } from './exercise-replicas';

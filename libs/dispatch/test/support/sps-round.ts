@@ -2,8 +2,8 @@
  * `n` concurrent SPS spread over the replicas and users; for 202 answers, polls
  * GET /api/exercise-production/:ep_id until the grade is there (async reply contract).
  */
-/* eslint-disable-next-line @nx/enforce-module-boundaries -- the repo-level e2e client is shared by every e2e test */
-import type { SeededUser } from '../../../../test/support/scenario-r';
+/* eslint-disable-next-line @nx/enforce-module-boundaries -- the browser-like e2e client (libs/http's test support) is shared by every e2e test */
+import type { SeededUser } from '../../../http/test/support/scenario-r';
 
 interface Session {
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
