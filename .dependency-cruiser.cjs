@@ -34,6 +34,8 @@
  *   libs/stats   statistics (Welch's interval, rank tests) → pure-math packages only
  *   tools        infra, benchmarks, traces, libs/admin-cli (its seed too, which tests of every layer use), test/
  *                                        → anything but services
+ *   libs/**      the ground floor all of the above build on: a library, its tests and test support
+ *                included, imports libraries, packages and Node only (libs-ground-floor)
  *
  * Nx's depConstraints (eslint.config.mjs) say the same per project; these rules also see files
  * outside any tag, circles inside one project, and runtime code reaching into tests.
@@ -79,6 +81,14 @@ module.exports = {
       comment: 'A circle has no layer order: one of its files must move, or a shared part must be cut out of both.',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'libs-ground-floor',
+      severity: 'error',
+      comment:
+        'libs/ is the ground floor every other folder builds on (services, infra, benchmarks, traces, k6, test/, apps): a library, its tests and its tools included, imports other libraries and packages only, never a folder that itself imports libs (that arrow would run back up a layer; what both need belongs in a lib).',
+      from: { path: '^libs/' },
+      to: { pathNot: '^(libs|node_modules)/', dependencyTypesNot: ['core'] },
     },
     {
       name: 'no-domain-to-outside',

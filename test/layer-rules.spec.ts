@@ -141,6 +141,23 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('keep libs the ground floor: no library, nor its tests, imports a folder above it', () => {
+    const violations = cruiseProbe({
+      'infra/src/index.ts': `export const launch = 1;\n`,
+      'test/support/client.ts': `export const client = 1;\n`,
+      'libs/domain/src/index.ts': `export const PORT = 1;\n`,
+      'libs/broker-queue/src/index.ts': `import { launch } from '../../../infra/src/index';\nexport const q = launch;\n`,
+      'libs/dispatch/test/support/kit.ts': `import { client } from '../../../../test/support/client';\nexport const k = client;\n`,
+      // Another library and the platform are the ground floor too.
+      'libs/persistence/src/index.ts': `import { readFileSync } from 'node:fs';\nimport { PORT } from '../../domain/src/index';\nexport const p = [PORT, readFileSync];\n`,
+    });
+    expect(ruleNames(violations).sort()).toEqual([
+      'libs-ground-floor: libs/broker-queue/src/index.ts → infra/src/index.ts',
+      'libs-ground-floor: libs/dispatch/test/support/kit.ts → test/support/client.ts',
+      'no-runtime-to-tool: libs/broker-queue/src/index.ts → infra/src/index.ts',
+    ]);
+  });
+
   it('let a controller reach the domain, and tests import anything', () => {
     const violations = cruiseProbe({
       'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,
