@@ -5,14 +5,15 @@
  * zod schema with a reason that names no host path, and serving one report file of a folder
  * under the results folder without ever leaving it.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { extname, join, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Response } from 'express';
 import { RUN_ID, type RunLink } from '@shellgrade/console-contract';
 import { z } from 'zod';
-import { FRAME_ANCESTORS_NONE, problem, sendProblem } from '@shellgrade/http';
+import { problem, sendProblem } from '@shellgrade/http';
 import type { OpsAdminOptions } from './ops-admin';
 import type { BenchCli } from './ops-bench-cli';
+import { REPORT_TYPES, SEGMENT, sendContainedFile } from './contained-file';
 
 export interface OpsReportsOptions extends OpsAdminOptions {
   /** The benchmark results folder (as GET /ops/runs reads it). */
@@ -23,8 +24,6 @@ export interface OpsReportsOptions extends OpsAdminOptions {
 
 export const reportsResultsDir = (opts: OpsReportsOptions): string | undefined => opts.resultsDir ?? opts.bench?.resultsDir;
 
-/** A path segment of a report file (no dot first: no "..", no hidden file). */
-export const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const TRACE_ID = /^[0-9a-f]{1,32}$/i;
 
 /** The reason a file does not match its schema: the first issue's place in the JSON and zod's message. */
@@ -85,12 +84,6 @@ export function runLink(resultsDir: string, id: string): RunLink {
 
 export const runLinks = (resultsDir: string, ids: Iterable<string>): Record<string, RunLink> => Object.fromEntries([...new Set(ids)].sort().map((id) => [id, runLink(resultsDir, id)]));
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-};
-
 /** The report files of a folder (html, md), its sub-folders' to `depth` levels, relative to it. */
 export function reportFilesOf(dir: string, depth = 2, prefix = ''): string[] {
   const out: string[] = [];
@@ -104,24 +97,7 @@ export function reportFilesOf(dir: string, depth = 2, prefix = ''): string[] {
 
 /** One file (html, md, json) of `folder`, whose real path must stay inside `root`; 404 problem+json otherwise. */
 export function serveReportFile(res: Response, root: string, folder: string, file: string[]): void {
-  const notFound = () => sendProblem(res, problem(404, 'no such report file'));
-  if (file.length < 1 || file.length > 3 || !file.every((s) => SEGMENT.test(s))) return notFound();
-  const type = CONTENT_TYPES[extname(file[file.length - 1]!).toLowerCase()];
-  if (!type) return notFound();
-  let real: string;
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-    real = realpathSync(join(folder, ...file));
-  } catch {
-    return notFound();
-  }
-  // A symlink may still lead out of the results folder: its real path decides.
-  if (!real.startsWith(realRoot + sep) || !statSync(real).isFile()) return notFound();
-  res.setHeader('Content-Type', type);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  if (type.startsWith('text/html')) res.setHeader('Content-Security-Policy', `sandbox allow-scripts allow-popups; ${FRAME_ANCESTORS_NONE}`);
-  res.end(readFileSync(real));
+  if (file.length > 3 || !sendContainedFile(res, root, folder, file, REPORT_TYPES)) sendProblem(res, problem(404, 'no such report file'));
 }
 
 /** The path after `prefix`, decoded segment by segment; null when it does not decode. */

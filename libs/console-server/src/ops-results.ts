@@ -19,8 +19,9 @@
  * only, ops-findings.ts).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { extname, join, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Request, Response } from 'express';
+import { REPORT_TYPES, SEGMENT, sendContainedFile } from './contained-file';
 import { RUN_ID, type PresetSummary, type RunList, type RunSummary } from '@shellgrade/console-contract';
 import { z } from 'zod';
 import { FRAME_ANCESTORS_NONE, mayReadOps, type OpsAccess, problem, sendProblem } from '@shellgrade/http';
@@ -35,14 +36,8 @@ export interface OpsResultsOptions {
   resultsDir?: string;
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-};
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+/** A run folder serves its figures too. */
+const RUN_FILE_TYPES: Record<string, string> = { ...REPORT_TYPES, '.png': 'image/png', '.svg': 'image/svg+xml' };
 /** Listed as report files (json files are served but only these two listed). */
 const LISTED = /\.(html|md|png|svg)$|^(meta|aggregated|cancelled)\.json$/;
 
@@ -142,24 +137,7 @@ function serveRunFile(res: Response, resultsDir: string | undefined, rest: strin
   }
   const [id, ...file] = segments;
   if (id && RUN_ID.test(id) && file.length === 1 && file[0] === '') return serveRunIndex(res, resultsDir, id);
-  if (!id || !RUN_ID.test(id) || file.length < 1 || file.length > 2 || !file.every((s) => SEGMENT.test(s))) return notFound();
-  const type = CONTENT_TYPES[extname(file[file.length - 1]!).toLowerCase()];
-  if (!type) return notFound();
-  let real: string;
-  let root: string;
-  try {
-    root = realpathSync(resultsDir);
-    real = realpathSync(join(resultsDir, id, ...file));
-  } catch {
-    return notFound();
-  }
-  // A symlink may still lead out of the results folder: its real path decides.
-  if (!real.startsWith(root + sep) || !statSync(real).isFile()) return notFound();
-  res.setHeader('Content-Type', type);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  // A report's scripts (k6's dashboard) run, but in an opaque origin: no cookie, no same-origin API.
-  if (type.startsWith('text/html') || type === 'image/svg+xml') res.setHeader('Content-Security-Policy', `sandbox allow-scripts allow-popups; ${FRAME_ANCESTORS_NONE}`);
-  res.end(readFileSync(real));
+  if (!id || !RUN_ID.test(id) || file.length > 2 || !sendContainedFile(res, resultsDir, join(resultsDir, id), file, RUN_FILE_TYPES)) return notFound();
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
