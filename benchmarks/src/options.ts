@@ -139,6 +139,7 @@ export const OPTIONS = {
   },
   scale: { flags: '--scale <s>', meaning: "the scale model's factor s", description: 'with --testbed scaled: the scale factor s in (0, 1] instead of the one fitting the plan (runs compared across plans)', parse: scaleFactor },
   // Studies of many runs
+  smoke: { flags: '--smoke', meaning: 'the study end to end at its shortest shape: proves the machinery, decides nothing', description: 'the machinery end to end at the shortest shape, deciding nothing' },
   dryRun: { flags: '--dry-run', meaning: 'print what it would run, run nothing', description: 'print the plan and run nothing' },
   seed: { flags: '--seed <n>', meaning: 'the seed of the run order (recorded)', description: 'seed of the run order (default: from the clock; recorded)', parse: positiveNumber },
   budgetMin: { flags: '--budget-min <min>', meaning: 'a time budget in minutes', description: 'time budget, minutes', parse: positiveNumber },

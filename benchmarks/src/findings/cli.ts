@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// npm run bench -- findings --compare <recordA> <recordB> [--out <dir>]
 // npm run bench -- findings --publish [dir] [--check] [--scorecard <dir>] [--docs <dir>]
 // npm run bench -- findings [--quick] [--dry-run] [--evaluate [dir]] [--continue [dir] [--claims ids] [--rerun cells | --set-aside run-ids --because why]] [--saturation <it/s>] [--seed <n>] [--out <dir>]
 // (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
@@ -21,6 +22,7 @@ import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
 import { continuationPreview, continueFindings } from './continue';
 import { calibrateFirst } from './calibrate-first';
 import { exclusive } from '../harness-lock';
+import { compareDir, compareRecords, readFindingsFile, recordDir, writeRecordsComparison } from './compare-records';
 
 /** A scale model fits the plan's largest configuration: every cell's variant (a derived one counts as its base). */
 const planVariants = (p: FindingsPlan): string[] => p.cells.map((c) => c.derived?.from ?? c.variant);
@@ -30,7 +32,7 @@ export function defineFindingsCommand(program: Command): Command {
   return program
     .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
     .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 0.5× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
-    .option('--smoke', 'naked-mon and msa-1-1 at 0.5× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict')
+    .addOption(opt('smoke', { description: 'naked-mon and msa-1-1 at 0.5× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict' }))
     .addOption(opt('dryRun', { description: 'print the plan (every cell × load × run, estimated duration) and run nothing' }))
     .addOption(opt('evaluate', { description: 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)' }))
     .option('--continue [dir]', 'add rounds to the run recorded in <dir> (default: the newest): cells the current claims read that it lacks, --rerun cells, comparisons still too wide; within --budget-min (default 60), then evaluate everything recorded')
@@ -43,6 +45,7 @@ export function defineFindingsCommand(program: Command): Command {
     .addOption(opt('seed'))
     .addOption(opt('out', { description: 'output folder (default: results/findings/<date>)' }))
     .option('--publish [dir]', 'run nothing: write docs/findings (findings.md, methodology.md, the scorecard, the compact findings.json they are rendered from) and the README\'s findings section from the evaluated record in <dir> (default: the newest)')
+    .option('--compare <records...>', 'run nothing: two evaluated records (folders, or names under results/findings) side by side — per claim both verdicts, whether they agree on every claim both decide, the parts that differ (verdict, B − A and its interval, evidence) and each one\'s speed probes -> findings-compare.{md,json} in --out (default: results/findings-compare/<A>-vs-<B>)')
     .option('--check', 'with --publish and no dir: regenerate docs/findings and the README section from docs/findings/findings.json and fail unless byte-identical')
     .option('--scorecard <dir>', 'with --publish: the reproduction (bench reproduce 000) whose scorecard.json to include (default: the newest; "none" for none)')
     .option('--docs <dir>', 'with --publish: the folder to write (default: docs/findings)')
@@ -52,7 +55,15 @@ export function defineFindingsCommand(program: Command): Command {
     .addOption(opt('sutCpus'))
     .addOption(opt('testbed'))
     .addOption(opt('scale'))
-    .action(async (f: { publish?: string | true; check?: boolean; scorecard?: string; docs?: string; testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; evaluate?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; saturation?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .action(async (f: { compare?: string[]; publish?: string | true; check?: boolean; scorecard?: string; docs?: string; testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; evaluate?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; saturation?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+      if (f.compare) {
+        if (f.compare.length !== 2) throw new Error(`--compare takes two records, not ${f.compare.length}: --compare <recordA> <recordB>`);
+        const [a, b] = f.compare.map(recordDir);
+        const c = compareRecords(readFindingsFile(a), readFindingsFile(b), [f.compare[0], f.compare[1]]);
+        const files = writeRecordsComparison(c, f.out ?? compareDir(a, b));
+        process.stdout.write(`${c.agreeOnDecided ? 'agree' : `disagree on ${c.disagree.join(', ')}`} (both decided: ${c.bothDecided.join(', ') || 'none'})\n${files.join('\n')}\n`);
+        return;
+      }
       if (f.publish) {
         const docsDir = f.docs ?? join(repoRoot(), 'docs', 'findings');
         const readme = join(repoRoot(), 'README.md');

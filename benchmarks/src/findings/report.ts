@@ -208,6 +208,8 @@ export function writeFindingsReport(results: FindingResult[], design: DesignRow[
   writeFileSync(files[1], toHtml(`Paper 000's findings on shellgrade (${ctx.plan.mode})`, blocks));
   // What the console reads of findings.json is the contract's (`satisfies`): a field renamed here fails the typecheck.
   const record = (ctx.record ?? null) satisfies FindingsRunRecord | null;
-  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, record, cells: Object.fromEntries(Object.entries(ctx.cells).map(([k, s]) => [k, s.ref])), methodology: ctx.methodology ?? [], design, results: results satisfies ContractFindingResult[] }, null, 2));
+  // Each cell's host speed probe: --compare sets two records' hosts side by side.
+  const speeds = Object.fromEntries(Object.entries(ctx.cells).map(([k, s]) => [k, s.result.aggregated.meta.machine?.speed ?? null]));
+  writeFileSync(files[2], JSON.stringify({ plan: ctx.plan, record, cells: Object.fromEntries(Object.entries(ctx.cells).map(([k, s]) => [k, s.ref])), speeds, methodology: ctx.methodology ?? [], design, results: results satisfies ContractFindingResult[] }, null, 2));
   return { markdown, files };
 }
