@@ -90,6 +90,31 @@ module.exports = {
       from: { path: '^libs/' },
       to: { pathNot: '^(libs|node_modules)/', dependencyTypesNot: ['core'] },
     },
+    // The tools stand on libs in one order, each driving the ones below it: infra (launcher, deploy) <
+    // traces (Jaeger export, attribution) < benchmarks (the harness, which runs both) < test/ (system
+    // tests) and apps. A lower one importing a higher one is an arrow back up (and closes a circle in
+    // Nx's project graph, which fails lint).
+    {
+      name: 'tool-tiers-infra',
+      severity: 'error',
+      comment: 'infra (the launcher, the deploy generators, the servers) is the lowest tool: the harness, the trace tools and the system tests drive it, it imports none of them.',
+      from: { path: '^infra/' },
+      to: { path: '^(traces|benchmarks|k6|test|apps)/' },
+    },
+    {
+      name: 'tool-tiers-traces',
+      severity: 'error',
+      comment: 'The trace tools (export, attribution) are run by the harness and the system tests: they import neither, nor k6 or the web app.',
+      from: { path: '^traces/' },
+      to: { path: '^(benchmarks|k6|test|apps)/' },
+    },
+    {
+      name: 'tool-tiers-benchmarks',
+      severity: 'error',
+      comment: 'The harness runs variants, k6 and the trace tools; the system tests and the web app check it from above, it imports neither.',
+      from: { path: '^benchmarks/' },
+      to: { path: '^(test|apps)/' },
+    },
     {
       name: 'no-domain-to-outside',
       severity: 'error',

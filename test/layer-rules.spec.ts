@@ -158,6 +158,25 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
+  it('keep the tools in their tiers: infra < traces < benchmarks < the system tests', () => {
+    const violations = cruiseProbe({
+      'test/support/stack.ts': `export const up = 1;\n`,
+      'benchmarks/src/harness.ts': `export const run = 1;\n`,
+      'traces/src/index.ts': `export const attribute = 1;\n`,
+      'infra/src/launcher.ts': `import { attribute } from '../../traces/src/index';\nexport const l = attribute;\n`,
+      'traces/test/hop.e2e.ts': `import { up } from '../../test/support/stack';\nexport const t = up;\n`,
+      'benchmarks/test/cli.spec.ts': `import { up } from '../../test/support/stack';\nexport const t = up;\n`,
+      // Downward: the harness over the trace tools, the system tests over the harness.
+      'benchmarks/src/faults.ts': `import { attribute } from '../../traces/src/index';\nexport const f = attribute;\n`,
+      'test/reproduce.e2e.ts': `import { run } from '../benchmarks/src/harness';\nexport const r = run;\n`,
+    });
+    expect(ruleNames(violations).sort()).toEqual([
+      'tool-tiers-benchmarks: benchmarks/test/cli.spec.ts → test/support/stack.ts',
+      'tool-tiers-infra: infra/src/launcher.ts → traces/src/index.ts',
+      'tool-tiers-traces: traces/test/hop.e2e.ts → test/support/stack.ts',
+    ]);
+  });
+
   it('let a controller reach the domain, and tests import anything', () => {
     const violations = cruiseProbe({
       'libs/domain/src/index.ts': `export const PORT = Symbol('port');\n`,

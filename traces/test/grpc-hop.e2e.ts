@@ -14,8 +14,7 @@ import { stringify } from 'yaml';
 import { entryUrl, loadVariant } from '@shellgrade/variant';
 import { JaegerClient } from '../src/jaeger/client';
 import type { Trace } from '@shellgrade/trace-model';
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { freshConnections } from '../../test/support/stack';
+import { Agent, setGlobalDispatcher } from 'undici';
 
 jest.setTimeout(300_000);
 
@@ -24,7 +23,9 @@ const REPO = resolve(__dirname, '../..');
 /** Through the launcher a user runs; the variant's servers (Jaeger included) come up with it. */
 function variantUp(specFile: string): { entry: string } {
   execFileSync('npm', ['run', '--silent', 'variant', '--', 'up', specFile], { cwd: REPO, timeout: 240_000, stdio: ['ignore', 'inherit', 'inherit'] });
-  freshConnections();
+  // The launcher restarted the processes: fetch's pooled sockets to their ports are dead (as
+  // test/support/stack.ts's freshConnections; traces is below the system tests and imports none of them).
+  setGlobalDispatcher(new Agent());
   return { entry: entryUrl(loadVariant('msa-grpc-1-1')) };
 }
 
