@@ -54,7 +54,8 @@ async function runTestNow(opts: RunOptions): Promise<Aggregated> {
     }
   } finally {
     undoPlacement(placed);
-    if (placed.placement) writeMeta(plan, facts);
+    // The released placement, and a failed run's throttling, reach meta.json.
+    if (placed.placement || placed.quota) writeMeta(plan, facts);
   }
   return writeAggregate(plan, facts, records);
 }
