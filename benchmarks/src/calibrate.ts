@@ -12,6 +12,7 @@ import { phase } from './log';
 import { currentBootId } from './machine-speed';
 import { resultsDir } from './paths';
 import type { PlacementRequest } from './placement/plan';
+import { testbedSummary, type TestbedSummary } from './placement/testbed';
 import { makeRunId, runTest } from './run-test';
 import type { Aggregated } from './types';
 import { exclusive } from './harness-lock';
@@ -74,6 +75,8 @@ export interface Calibration {
   firstFailedRate: number | null;
   /** Where the steps ran: 'on' when k6 and the system had CPUs apart (the findings read only such a rate); absent in older files. */
   placement?: { state: 'on' | 'off' | 'unavailable'; clientCpus: number[]; sutCpus: number[] };
+  /** The testbed the steps ran on (scaled: s and the quota each group got): a capacity under quotas is the model's. Absent in older files: unscaled. */
+  testbed?: TestbedSummary;
   /** INVALID attempts measured again (measuredValid), by run id: not among the steps. Absent in older files. */
   setAsideRuns?: string[];
   /** The boot it was measured on (currentBootId): the findings reuse a capacity only on the same boot. Absent in older files. */
@@ -245,6 +248,7 @@ async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
   const steps: CalibrationStep[] = [];
   let baselineGradingsPerS: number | null = null;
   let placement: Calibration['placement'];
+  let testbed: TestbedSummary | undefined;
   const setAsideRuns: string[] = [];
   // A capacity is measured with the client on CPUs of its own unless told otherwise: k6 sharing
   // the cores would lower the rate every placed findings level is a multiple of.
@@ -255,6 +259,7 @@ async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
     const a = await runTest({ variant: input.variant, profile: input.profile ?? protocol.profile, runs: 1, peak, rampS, holdS, runId, keepUp: true, kdfCost: input.kdfCost, placement: placementAsked, warmUp: protocol.warmUp });
     const placed = a.meta.placement;
     if (placed) placement = { state: placed.state, clientCpus: placed.clientCpus, sutCpus: placed.sutCpus };
+    testbed = testbedSummary(placed?.testbed);
     // The sandboxed baseline each step copied into its run folder (benchmarks/src/baseline.ts).
     baselineGradingsPerS = a.meta.baseline?.best.gradingsPerS ?? baselineGradingsPerS;
     if (!a.valid) phase(`peak ${peak}/s: INVALID (${a.runLines.flatMap((r) => r.reasons ?? []).join('; ') || 'see its aggregated.json'})`);
@@ -283,7 +288,7 @@ async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
     firstFailed = b.failed;
   }
   const { placement: _asked, ...asked } = input;
-  const result: Calibration = { ...asked, scenario, rampS, holdS, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, bootId: currentBootId(), setAsideRuns };
+  const result: Calibration = { ...asked, scenario, rampS, holdS, baselineGradingsPerS, steps, recommendedPeak: recommend(steps), sustainableRate, firstFailedRate: firstFailed, placement, ...(testbed ? { testbed } : {}), bootId: currentBootId(), setAsideRuns };
   // With --kdf-cost the name ends -calibration-kdfN.json: a soak's rate never comes from a cheap-login calibration.
   const file = join(resultsDir(), `${makeRunId(input.variant, names.file, undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));

@@ -111,7 +111,7 @@ export function defineFindingsCommand(program: Command): Command {
       const planFor = (capacity: Capacity | null, seed = f.seed) =>
         findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
       // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
-      // In the scale model the capacity is the model's: calibrated first under the same quotas (a calibration file does not record them).
+      // In the scale model the capacity is the model's: calibrated first under the same quotas (its file records them; measuredCapacity reads unscaled ones only).
       const measured = f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const plan = planFor(measured ?? (needsCapacity(PROTOCOLS[mode]) ? null : NOMINAL_CAPACITY));
       process.stdout.write(planText(plan) + '\n');

@@ -59,15 +59,18 @@ export function sustainableRate(c: { steps: SloStep[] }): number | null {
  * Placed findings (the client on CPUs of its own) read only a calibration made the same way: a
  * rate measured with k6 on the system's cores is another machine's capacity. Likewise only one
  * made on this boot (`bootId`; null: any): results/ may come from another host of the same type,
- * up to 2× faster or slower, whose rate would put every load level in the wrong place.
+ * up to 2× faster or slower, whose rate would put every load level in the wrong place. And only
+ * one made unscaled (the file's `testbed`): under quotas the rate is the scale model's.
  */
 export function measuredCapacity(resultsDir: string, opts: { variant?: string; placed?: boolean; bootId?: string | null } = {}): Capacity | null {
   const { variant = CAPACITY_VARIANT, placed = true, bootId = currentBootId() } = opts;
+  // The machine's capacity only: a calibration made under the scale model's quotas (calibrated first by a scaled run) is the model's.
   if (!existsSync(resultsDir)) return null;
   const pattern = new RegExp(`^\\d{8}T\\d{6}Z-${variant}-calibration\\.json$`);
   for (const file of readdirSync(resultsDir).filter((f) => pattern.test(f)).sort().reverse()) {
-    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown; placement?: { state?: string }; bootId?: string | null };
+    const c = JSON.parse(readFileSync(join(resultsDir, file), 'utf8')) as { steps: SloStep[]; sustainableRate?: unknown; placement?: { state?: string }; testbed?: { testbed?: string }; bootId?: string | null };
     if ((c.placement?.state === 'on') !== placed) continue;
+    if ((c.testbed?.testbed ?? 'unscaled') !== 'unscaled') continue;
     if (bootId !== null && c.bootId !== bootId) continue;
     // A bisecting calibration states its rate; an older file has only its steps.
     const rate = typeof c.sustainableRate === 'number' && c.sustainableRate > 0 ? c.sustainableRate : sustainableRate(c);

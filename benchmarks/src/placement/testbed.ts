@@ -33,6 +33,20 @@ export type TestbedRecord = TestbedPlan & {
 };
 
 /**
+ * What a file that keeps a measured figure (a calibration's capacity) says of its testbed: a
+ * capacity measured under quotas is the model's, not the machine's, and must not be read as the other.
+ */
+export type TestbedSummary =
+  | { testbed: 'unscaled' }
+  | { testbed: 'scaled'; s: number; cgroup: 1 | 2; quotas: Record<string, { quotaUs: number; periodUs: number }>; sutQuotaUs: number; periodUs: number };
+
+/** The summary of a run's testbed record (absent: unscaled, as every run before the scale model). */
+export function testbedSummary(r: TestbedRecord | undefined): TestbedSummary {
+  if (r?.testbed !== 'scaled') return { testbed: 'unscaled' };
+  return { testbed: 'scaled', s: r.model.s, cgroup: r.cgroup, quotas: r.quotas ?? {}, sutQuotaUs: r.model.sutQuotaUs, periodUs: r.model.periodUs };
+}
+
+/**
  * The testbed of one test. A scaled testbed that the machine cannot make (no writable cpu
  * controller, or cgroup v2 with cpuset placement on: one group per process there) is an error,
  * never a silent unscaled run: its verdicts would claim a scale model that did not exist.
