@@ -6,13 +6,18 @@
  * EXERCISE_REPOSITORY to a decorator that invalidates on write when the spec caches.
  */
 import { Inject, Injectable } from '@nestjs/common';
-import { changeable, isStaff } from '@shellgrade/auth';
+import { isStaff } from '@shellgrade/auth';
 import { type Exercise, type ExercisePatch, EXERCISE_REPOSITORY, type ExerciseRepository, type ExerciseState, type NewExercise, notFound } from '@shellgrade/domain';
 import type { Actor, Page } from './actor';
+import { OwnedRows } from './owned-rows';
 
 @Injectable()
 export class ManageExercises {
-  constructor(@Inject(EXERCISE_REPOSITORY) private readonly exercises: ExerciseRepository) {}
+  private readonly owned: OwnedRows<Exercise, ExercisePatch>;
+
+  constructor(@Inject(EXERCISE_REPOSITORY) private readonly exercises: ExerciseRepository) {
+    this.owned = OwnedRows.ownedBy(exercises, 'exercise', (e) => e.authorId);
+  }
 
   /** Students: published only, whatever state they asked for. */
   list(me: Actor, query: Page & { state?: ExerciseState }): Promise<Exercise[]> {
@@ -30,21 +35,13 @@ export class ManageExercises {
     return this.exercises.create({ ...fields, authorId: me.id });
   }
 
-  async update(me: Actor, id: number, patch: ExercisePatch): Promise<Exercise> {
-    await this.ownExercise(me, id);
-    const updated = await this.exercises.update(id, patch);
-    if (!updated) throw notFound('exercise', id);
-    return updated;
+  /** Its author or an admin. */
+  update(me: Actor, id: number, patch: ExercisePatch): Promise<Exercise> {
+    return this.owned.update(me, id, patch);
   }
 
   /** 409 (from the repository) once students have statements or productions for it. */
-  async remove(me: Actor, id: number): Promise<void> {
-    await this.ownExercise(me, id);
-    if (!(await this.exercises.delete(id))) throw notFound('exercise', id);
-  }
-
-  /** 404 unless the exercise exists and `me` may change it (its author, or an admin). */
-  private async ownExercise(me: Actor, id: number): Promise<void> {
-    changeable(me, await this.exercises.findById(id), (e) => e.authorId, 'exercise', id);
+  remove(me: Actor, id: number): Promise<void> {
+    return this.owned.remove(me, id);
   }
 }

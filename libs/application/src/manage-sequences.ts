@@ -1,12 +1,16 @@
 /** Ordered exercise sequences: everyone reads; a teacher changes only the ones it authored (admins: any). */
 import { Inject, Injectable } from '@nestjs/common';
-import { changeable } from '@shellgrade/auth';
 import { type NewSequence, notFound, type Sequence, SEQUENCE_REPOSITORY, type SequencePatch, type SequenceRepository } from '@shellgrade/domain';
 import type { Actor, Page } from './actor';
+import { OwnedRows } from './owned-rows';
 
 @Injectable()
 export class ManageSequences {
-  constructor(@Inject(SEQUENCE_REPOSITORY) private readonly sequences: SequenceRepository) {}
+  private readonly owned: OwnedRows<Sequence, SequencePatch>;
+
+  constructor(@Inject(SEQUENCE_REPOSITORY) private readonly sequences: SequenceRepository) {
+    this.owned = OwnedRows.ownedBy(sequences, 'sequence', (s) => s.authorId);
+  }
 
   list(page: Page): Promise<Sequence[]> {
     return this.sequences.list(page);
@@ -22,20 +26,12 @@ export class ManageSequences {
     return this.sequences.create({ ...fields, authorId: me.id });
   }
 
-  async update(me: Actor, id: number, patch: SequencePatch): Promise<Sequence> {
-    await this.ownSequence(me, id);
-    const s = await this.sequences.update(id, patch);
-    if (!s) throw notFound('sequence', id);
-    return s;
+  /** Its author or an admin. */
+  update(me: Actor, id: number, patch: SequencePatch): Promise<Sequence> {
+    return this.owned.update(me, id, patch);
   }
 
-  async remove(me: Actor, id: number): Promise<void> {
-    await this.ownSequence(me, id);
-    if (!(await this.sequences.delete(id))) throw notFound('sequence', id);
-  }
-
-  /** 404 unless the sequence exists and `me` may change it (its author, or an admin). */
-  private async ownSequence(me: Actor, id: number): Promise<void> {
-    changeable(me, await this.sequences.findById(id), (s) => s.authorId, 'sequence', id);
+  remove(me: Actor, id: number): Promise<void> {
+    return this.owned.remove(me, id);
   }
 }

@@ -15,11 +15,13 @@ import {
   type EnrolmentRepository,
   forbidden,
   invalid,
+  type NewSession,
   notFound,
   SESSION_REPOSITORY,
   type SessionRepository,
 } from '@shellgrade/domain';
 import type { Actor, Page } from './actor';
+import { OwnedRows } from './owned-rows';
 
 export interface SessionFields {
   name: string;
@@ -49,7 +51,11 @@ export class ManageSessions {
     @Inject(ENROLMENT_REPOSITORY) private readonly enrolments: EnrolmentRepository,
     @Inject(ATTEMPT_LIMITS) private readonly limits: AttemptLimits,
     @Inject(SECRET_HASHING) private readonly secrets: SecretHashing,
-  ) {}
+  ) {
+    this.owned = OwnedRows.ownedBy(sessions, 'business session', (s) => s.teacherId);
+  }
+
+  private readonly owned: OwnedRows<BusinessSession, Partial<NewSession>>;
 
   list(me: Actor, page: Page): Promise<BusinessSession[]> {
     return this.sessions.list({ ...page, studentId: listOwner(me, undefined) });
@@ -108,9 +114,9 @@ export class ManageSessions {
 
   /** Changes what `patch` names; the key in clear comes back only when the patch set it. */
   async update(me: Actor, id: number, patch: Partial<SessionFields>): Promise<SessionWithKey> {
-    await this.ownSession(me, id);
+    await this.owned.check(me, id);
     const teacherId = assignedTeacher(me, patch.teacherId);
-    const session = await this.sessions.update(id, {
+    const updated = await this.sessions.update(id, {
       name: patch.name,
       sequenceId: patch.sequenceId,
       startsAt: patch.startsAt,
@@ -118,19 +124,13 @@ export class ManageSessions {
       enrolmentKeyHash: patch.enrolmentKey === undefined ? undefined : await this.secrets.hashEnrolmentKey(patch.enrolmentKey),
       teacherId,
     });
-    if (!session) throw notFound('business session', id);
+    const session = this.owned.found(updated, id);
     return patch.enrolmentKey === undefined ? { session } : { session, enrolmentKey: patch.enrolmentKey };
   }
 
   /** 409 (from the repository) while the session has student statements. */
-  async remove(me: Actor, id: number): Promise<void> {
-    await this.ownSession(me, id);
-    if (!(await this.sessions.delete(id))) throw notFound('business session', id);
-  }
-
-  /** 404 unless the session exists and `me` may change it (its teacher, or an admin). */
-  private async ownSession(me: Actor, id: number): Promise<void> {
-    changeable(me, await this.sessions.findById(id), (s) => s.teacherId, 'business session', id);
+  remove(me: Actor, id: number): Promise<void> {
+    return this.owned.remove(me, id);
   }
 }
 

@@ -20,6 +20,7 @@ import {
   type StudentStatement,
 } from '@shellgrade/domain';
 import type { Actor, Page } from './actor';
+import { OwnedRows } from './owned-rows';
 
 export interface StatementQuery extends Page {
   userId?: number;
@@ -43,7 +44,11 @@ export class ManageStatements {
     @Inject(STATEMENT_REPOSITORY) private readonly statements: StatementRepository,
     @Inject(EXERCISE_REPOSITORY) private readonly exercises: ExerciseRepository,
     @Inject(SESSION_REPOSITORY) private readonly sessions: SessionRepository,
-  ) {}
+  ) {
+    this.owned = new OwnedRows(statements, 'student statement', (me, id) => this.ownStatement(me, id));
+  }
+
+  private readonly owned: OwnedRows<StudentStatement, StatementPatch>;
 
   /** A student's list is its own, whatever user it asked for. */
   list(me: Actor, query: StatementQuery): Promise<StudentStatement[]> {
@@ -68,17 +73,13 @@ export class ManageStatements {
     });
   }
 
-  async update(me: Actor, id: number, patch: StatementPatch): Promise<StudentStatement> {
-    await this.ownStatement(me, id);
-    const s = await this.statements.update(id, patch);
-    if (!s) throw notFound('student statement', id);
-    return s;
+  update(me: Actor, id: number, patch: StatementPatch): Promise<StudentStatement> {
+    return this.owned.update(me, id, patch);
   }
 
   /** 409 (from the repository) once productions reference it. */
-  async remove(me: Actor, id: number): Promise<void> {
-    await this.ownStatement(me, id);
-    if (!(await this.statements.delete(id))) throw notFound('student statement', id);
+  remove(me: Actor, id: number): Promise<void> {
+    return this.owned.remove(me, id);
   }
 
   /** 404 unless the session exists and `me` may change it (its teacher, or an admin). */
