@@ -1,4 +1,5 @@
 import {
+  authSchema,
   decodeProcessConfig,
   loadConnections,
   loadVariant,
@@ -131,19 +132,9 @@ describe('the HTTP edge, auth and identity', () => {
       identity: 'access-token',
       // An exercise process has the variant's gateway in front of it, on loopback.
       trustedProxies: ['loopback'],
-      // Two exercise replicas: counters shared through the connections' Redis.
-      rateLimits: {
-        enabled: true,
-        store: 'redis',
-        redisUrl: 'redis://cache:6379',
-        loginFailuresPerAccount: { points: 10, durationS: 900 },
-        loginFailuresPerClient: { points: 100, durationS: 900 },
-        loginFailuresPerAddress: { points: 30, durationS: 900 },
-        enrolmentKeyFailuresPerUser: { points: 10, durationS: 900 },
-        submissionsPerStudent: { points: 30, durationS: 60 },
-        trialsPerAuthor: { points: 30, durationS: 600 },
-        trialsInFlight: 2,
-      },
+      // The spec's limits (their values are pinned in libs/variant's spec-defaults test); two
+      // exercise replicas: counters shared through the connections' Redis.
+      rateLimits: { ...authSchema.parse({}).rateLimits, store: 'redis', redisUrl: 'redis://cache:6379' },
     });
     expect(identityOf(cfg)).toEqual({ role: 'exercise', replica: 1, variant: 'settings' });
   });
