@@ -29,6 +29,7 @@ import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 import { CLAIMS_VERSION } from './claims';
 import { designTable } from './two-by-two';
 import { exclusive } from '../harness-lock';
+import { runRoundInOrder } from './round-runs';
 
 export function findingsDir(at = new Date()): string {
   return join(resultsDir(), 'findings', at.toISOString().slice(0, 10));
@@ -79,19 +80,15 @@ export interface RoundContext {
 /** One round in the given order: each cell once, its run id recorded (or its failure), the record saved after each. Returns the runs attempted. */
 export async function runRound(order: CellId[], round: number, x: RoundContext): Promise<number> {
   x.record.rounds.push(order.map(cellKey));
-  for (const [i, c] of order.entries()) {
-    const key = cellKey(c);
-    phase(`findings round ${round}: ${key} (${i + 1}/${order.length})`);
-    try {
-      const a = await x.one(x.specs.get(c.variant) ?? c.variant, x.record.peaks[c.level]!, `findings-${c.level}-r${round}`);
-      (x.record.runs[key] ??= []).push(a.meta.runId);
-    } catch (err) {
-      x.record.failed.push({ cell: key, round, error: err instanceof Error ? err.message : String(err) });
-      phase(`findings: ${key} failed: ${x.record.failed.at(-1)!.error}`);
-    }
-    x.save();
-  }
-  return order.length;
+  return runRoundInOrder(order, {
+    study: 'findings',
+    round,
+    keyOf: cellKey,
+    run: (c) => x.one(x.specs.get(c.variant) ?? c.variant, x.record.peaks[c.level]!, `findings-${c.level}-r${round}`),
+    runs: x.record.runs,
+    failed: (cell, error) => x.record.failed.push({ cell, round, error }),
+    save: x.save,
+  });
 }
 
 /** `calibratedFirst`: the calibration the command made before (calibrate-first.ts): recorded, and counted in the time budget. */

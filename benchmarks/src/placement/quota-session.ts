@@ -4,6 +4,7 @@
 // read around each measured run, and the quotas lifted at the end, also on an error or a signal.
 import { procTable } from '../proc-times';
 import { phase } from '../log';
+import { UndoOnExit } from './undo-on-exit';
 import { descendantsOf } from '../resource-sampler';
 import { CpuQuotaGroups, throttlingDelta, type CpuQuotaFlavour, type Throttling } from './cpu-quota';
 import type { TestbedPlan, TestbedRecord } from './testbed';
@@ -17,8 +18,6 @@ export interface Container {
 /** Servers that are not the system under test: tracing runs beside it, unquota'd, as the paper had none. */
 const NOT_CONTAINERS = new Set(['jaeger']);
 
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
 /** The quota of each container of a scaled plan, and the whole system's. */
 export function quotasFor(plan: Extract<TestbedPlan, { testbed: 'scaled' }>, containers: Container[]): { root: number; groups: Record<string, number> } {
   return { root: plan.model.sutQuotaUs, groups: Object.fromEntries(containers.filter((c) => !NOT_CONTAINERS.has(c.name)).map((c) => [c.name, plan.model.quotaUs])) };
@@ -29,18 +28,12 @@ export class QuotaSession {
   readonly record: TestbedRecord & { testbed: 'scaled' };
   private runStart: Record<string, Throttling> = {};
   private undone = false;
-  private readonly onExit = (): void => this.undo();
-  private readonly onSignal = (sig: NodeJS.Signals): void => {
-    this.undo();
-    this.detach();
-    process.kill(process.pid, sig);
-  };
+  private readonly exitGuard: UndoOnExit;
 
   constructor(plan: Extract<TestbedPlan, { testbed: 'scaled' }>, flavour: CpuQuotaFlavour) {
     this.groups = new CpuQuotaGroups(flavour);
     this.record = { ...plan, quotas: {}, throttling: [] };
-    process.once('exit', this.onExit);
-    for (const s of SIGNALS) process.once(s, this.onSignal);
+    this.exitGuard = new UndoOnExit(() => this.undo());
   }
 
   /** The root's path the launcher tells each process (SG_CPU_CGROUP = <root>/<name>): its gradings' groups nest under its quota. */
@@ -83,14 +76,9 @@ export class QuotaSession {
   undo(): void {
     if (this.undone) return;
     this.undone = true;
-    this.detach();
+    this.exitGuard.detach();
     const moved = this.groups.release();
     phase(`scale model undone: quotas lifted, ${moved} processes back in ${this.groups.flavour.home}`);
-  }
-
-  private detach(): void {
-    process.removeListener('exit', this.onExit);
-    for (const s of SIGNALS) process.removeListener(s, this.onSignal);
   }
 }
 

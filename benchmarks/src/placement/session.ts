@@ -4,6 +4,7 @@
 // undo synchronously, then let the signal do what it would have done).
 import { procTable } from '../proc-times';
 import { phase } from '../log';
+import { UndoOnExit } from './undo-on-exit';
 import { trespassers, type Trespass } from './allowed';
 import { formatCpuList } from './cpu-list';
 import { CpusetGroups, releaseStale } from './cpuset';
@@ -21,18 +22,10 @@ export interface PlacementRecord extends PlacementPlan {
   releasedAt?: string;
 }
 
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
 export class PlacementSession {
   private readonly groups: CpusetGroups;
   private undone = false;
-  private readonly onExit = (): void => this.undo();
-  private readonly onSignal = (sig: NodeJS.Signals): void => {
-    this.undo();
-    // Our listener replaced the default action: take it back and re-raise.
-    this.detach();
-    process.kill(process.pid, sig);
-  };
+  private readonly exitGuard: UndoOnExit;
   readonly record: PlacementRecord;
 
   constructor(plan: PlacementPlan, flavour: CpusetFlavour, tag = String(process.pid)) {
@@ -40,8 +33,7 @@ export class PlacementSession {
     this.record = { ...plan, staleReleased: releaseStale(flavour) };
     if (this.record.staleReleased!.length) phase(`placement: released groups left by a dead harness: ${this.record.staleReleased!.join(', ')}`);
     this.groups = new CpusetGroups(flavour, { client: plan.clientCpus, sut: plan.sutCpus }, tag);
-    process.once('exit', this.onExit);
-    for (const s of SIGNALS) process.once(s, this.onSignal);
+    this.exitGuard = new UndoOnExit(() => this.undo());
     try {
       this.groups.create();
     } catch (err) {
@@ -90,14 +82,9 @@ export class PlacementSession {
   undo(): void {
     if (this.undone) return;
     this.undone = true;
-    this.detach();
+    this.exitGuard.detach();
     const moved = this.groups.release();
     this.record.releasedAt = new Date().toISOString();
     phase(`placement undone: ${moved} processes back in the whole machine's cpuset (CPU ${formatCpuList(this.groups.flavour.cpus)}), ${this.groups.dir} removed`);
-  }
-
-  private detach(): void {
-    process.removeListener('exit', this.onExit);
-    for (const s of SIGNALS) process.removeListener(s, this.onSignal);
   }
 }
