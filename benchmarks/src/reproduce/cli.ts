@@ -1,4 +1,4 @@
-// npm run bench -- reproduce 000 [--dry-run] [--runs <n ≥ 3>] [--budget-min <min>] [--only <labels|presets>] [--saturation <it/s>] [--multiple <m>] [--seed <n>] [--out <dir>] [--evaluate [dir]] [--testbed scaled]
+// npm run bench -- reproduce 000 [--dry-run] [--smoke] [--runs <n ≥ 3, any with --smoke>] [--budget-min <min>] [--only <labels|presets>] [--saturation <it/s>] [--multiple <m>] [--seed <n>] [--out <dir>] [--evaluate [dir]] [--testbed scaled]
 // Paper 000's Tables I–II configurations at the paper-equivalent load -> results/reproduce/<date>/scorecard.{md,html,json}.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -51,6 +51,7 @@ export function writeScorecard(s: Scorecard, dir: string): string[] {
 
 interface Flags {
   dryRun?: boolean;
+  smoke?: boolean;
   runs?: number;
   budgetMin?: number;
   only?: string[];
@@ -72,7 +73,8 @@ export function registerReproduceCommand(parent: Command): Command {
     .argument('<paper>', 'the paper whose tables to reproduce: 000')
     .description("every configuration of paper 000's Tables I–II a preset stands for, at the paper-equivalent load, ≥ 3 interleaved runs each; per configuration our figures beside the paper's, Spearman's ρ of the rankings with its interval, Table III's memory ranking")
     .addOption(opt('dryRun', { description: 'print the plan (configurations, runs in their seeded order, planned wall time against the budget) and run nothing' }))
-    .addOption(opt('runs', { description: 'runs a configuration (at least 3; rounds past 3 only while they fit the budget)' }))
+    .addOption(opt('smoke', { description: "the runner end to end at the shortest shape (the smoke profile, a 10 s client timeout, one search probe), any number of runs (default 1): proves the machinery, decides nothing" }))
+    .addOption(opt('runs', { description: 'runs a configuration (at least 3, any with --smoke; rounds past 3 only while they fit the budget)' }))
     .addOption(opt('budgetMin', { description: 'time budget, minutes (default 300): the plan refuses to start past it; rounds past 3 start only if they fit at the measured pace' }))
     .option('--only <configurations>', 'only these configurations (paper labels such as "MON×4" or preset names, comma-separated)', commaList)
     .addOption(opt('saturation', { description: "naked-mon's sustainable rate, the load's unit (default: its newest calibration on this boot)" }))
@@ -95,14 +97,14 @@ export function registerReproduceCommand(parent: Command): Command {
         return;
       }
       const coverage = paperCoverage();
-      const variants = coverage.covered.map((c) => c.variant);
-      const placement = placementRequest(f, variants);
       const planFor = (capacity: Capacity | null, seed = f.seed): ReproducePlan => {
         const start = f.multiple !== undefined ? { multiple: f.multiple, source: '--multiple' } : capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: 60 }) ?? undefined) : undefined;
-        return reproducePlan({ runs: f.runs, testbed: f.testbed, capacity, paperStart: start, multipleGiven: f.multiple !== undefined, seed, budgetMin: f.budgetMin, only: f.only, coverage });
+        return reproducePlan({ mode: f.smoke ? 'smoke' : 'full', runs: f.runs, testbed: f.testbed, capacity, paperStart: start, multipleGiven: f.multiple !== undefined, seed, budgetMin: f.budgetMin, only: f.only, coverage });
       };
-      // In the scale model the capacity is the model's: calibrated first under the same quotas (a calibration file does not record them).
+      // In the scale model the capacity is the model's: calibrated first under the same quotas (its file records them; measuredCapacity reads unscaled ones only).
       const plan = planFor(f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
+      // The scale model fits the plan's largest configuration (with --only, the ones it runs; --scale fixes s across plans).
+      const placement = placementRequest(f, plan.configurations.map((c) => c.variant));
       process.stdout.write(reproducePlanText(plan) + '\n');
       process.stdout.write(`placement: ${placementText(planPlacement(placement ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
       if (f.dryRun) return;

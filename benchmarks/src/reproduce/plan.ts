@@ -41,8 +41,12 @@ export interface ReproduceEstimate {
   worstMin: number;
 }
 
+/** full: the paper's shape, ≥ 3 runs; smoke: the machinery end to end at the shortest profile, any number of runs — decides nothing. */
+export type ReproduceMode = 'full' | 'smoke';
+
 export interface ReproducePlan {
   paper: '000';
+  mode: ReproduceMode;
   configurations: ReproducedConfiguration[];
   /** Configurations of the tables no preset stands for. */
   missing: string[];
@@ -60,6 +64,7 @@ export interface ReproducePlan {
 }
 
 export interface ReproducePlanOptions {
+  mode?: ReproduceMode;
   runs?: number;
   testbed?: Testbed;
   capacity?: Capacity | null;
@@ -78,6 +83,15 @@ const PROTOCOL: ReproduceProtocol = (() => {
   return { profile: p.profile, rampS: p.rampS, holdS: p.holdS, pauseS: p.pauseS, timeoutS: p.timeoutS, paperProbes: p.paperProbes };
 })();
 
+/** The shortest: the smoke profile (2 s ramp + 3 s hold at toy rates), a 10 s client timeout, one search probe. */
+const SMOKE_PROTOCOL: ReproduceProtocol = (() => {
+  const p = loadProfile('smoke');
+  return { profile: 'smoke', rampS: p.rampS, holdS: p.holdS, pauseS: 0, timeoutS: PROTOCOLS.smoke.timeoutS, paperProbes: 1 };
+})();
+
+/** Fewest runs a configuration per mode: a smoke proves the runner, so one is enough. */
+const MODE_MIN_RUNS: Record<ReproduceMode, number> = { full: MIN_RUNS, smoke: 1 };
+
 const DEFAULT_START: PaperStart = { multiple: 16, source: 'the multiple found on a machine of this kind, 2026-11-27' };
 
 export function estimateReproduction(p: ReproduceProtocol, configurations: readonly ReproducedConfiguration[], runs: number, rate: number, multiple: number, calibrationS: number): ReproduceEstimate {
@@ -92,20 +106,23 @@ export function estimateReproduction(p: ReproduceProtocol, configurations: reado
 }
 
 export function reproducePlan(opts: ReproducePlanOptions = {}): ReproducePlan {
-  const runs = opts.runs ?? MIN_RUNS;
-  if (!Number.isInteger(runs) || runs < MIN_RUNS) throw new Error(`--runs ${runs}: a reproduction needs at least ${MIN_RUNS} runs a configuration (fewer give no interval to rank on)`);
+  const mode = opts.mode ?? 'full';
+  const runs = opts.runs ?? MODE_MIN_RUNS[mode];
+  if (!Number.isInteger(runs) || runs < MODE_MIN_RUNS[mode]) throw new Error(`--runs ${runs}: a reproduction needs at least ${MIN_RUNS} runs a configuration (fewer give no interval to rank on; --smoke runs any number, deciding nothing)`);
   const coverage = opts.coverage ?? paperCoverage();
   const wanted = opts.only?.map((x) => x.toLowerCase());
   const configurations = wanted ? coverage.covered.filter((c) => wanted.includes(c.label.toLowerCase()) || wanted.includes(c.variant)) : coverage.covered;
   const unknown = wanted?.filter((w) => !coverage.covered.some((c) => c.label.toLowerCase() === w || c.variant === w)) ?? [];
   if (unknown.length) throw new Error(`--only: ${unknown.join(', ')} is no configuration of Tables I–II with a preset (known: ${coverage.covered.map((c) => `${c.label} = ${c.variant}`).join(', ')})`);
   const multipleGiven = opts.multipleGiven ?? false;
-  const protocol = { ...PROTOCOL, paperProbes: multipleGiven ? 0 : PROTOCOL.paperProbes };
+  const base = mode === 'smoke' ? SMOKE_PROTOCOL : PROTOCOL;
+  const protocol = { ...base, paperProbes: multipleGiven ? 0 : base.paperProbes };
   const capacity = opts.capacity ?? null;
   const paperStart = opts.paperStart ?? DEFAULT_START;
   const calibrationS = capacity ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS);
   return {
     paper: '000',
+    mode,
     configurations,
     missing: coverage.missing,
     runs,
@@ -135,9 +152,9 @@ export function reproducePlanText(p: ReproducePlan): string {
   const peak = rate === null ? `${p.paperStart.multiple}× naked-mon's sustainable rate` : `${Math.max(1, Math.round(p.paperStart.multiple * rate))} it/s (${p.paperStart.multiple}× ${rate} it/s)`;
   const rng = seededRng(p.seed);
   const cells = p.configurations.map((c) => ({ variant: c.variant, level: 'paper' as const }));
-  const rounds = Array.from({ length: p.runs }, (_, i) => `round ${i + 1}${i >= 3 ? ' (if it fits the budget at the measured pace)' : ''}: ${roundOrder(cells, rng).map((c) => c.variant).join(' → ')}`);
+  const rounds = Array.from({ length: p.runs }, (_, i) => `round ${i + 1}${i >= MIN_RUNS ? ' (if it fits the budget at the measured pace)' : ''}: ${roundOrder(cells, rng).map((c) => c.variant).join(' → ')}`);
   return [
-    `reproduce 000: ${p.configurations.length} configurations of Tables I–II × ${p.runs} runs = ${p.configurations.length * p.runs} runs; testbed ${p.testbed}; profile ${p.protocol.profile}, ramp ${p.protocol.rampS} s + hold ${p.protocol.holdS} s, client timeout ${p.protocol.timeoutS} s; seed ${p.seed}`,
+    `reproduce 000${p.mode === 'smoke' ? ' (smoke: the runner end to end, deciding nothing)' : ''}: ${p.configurations.length} configurations of Tables I–II × ${p.runs} runs = ${p.configurations.length * p.runs} runs; testbed ${p.testbed}; profile ${p.protocol.profile}, ramp ${p.protocol.rampS} s + hold ${p.protocol.holdS} s, client timeout ${p.protocol.timeoutS} s; seed ${p.seed}`,
     `capacity: ${p.capacity ? `naked-mon sustains ${rate} it/s (${p.capacity.source})` : `no calibration of naked-mon on this boot with this placement: calibrated first (≤ ${fmtMin(e.calibrationS)}; or pass --rate)`}`,
     p.multipleGiven
       ? `load: every configuration at ${peak} (--multiple), the paper's 200 users/s for all`

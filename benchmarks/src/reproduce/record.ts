@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { resultsDir } from '../paths';
 import type { Capacity, PaperSearch } from '../findings/loads';
 import type { Testbed } from '../placement/testbed';
+import type { ReproduceMode } from './plan';
 
 export const REPRODUCE_FILE = 'reproduce-runs.json';
 
@@ -14,6 +15,8 @@ export const SCORECARD_FILES = { json: 'scorecard.json', md: 'scorecard.md', htm
 
 export interface ReproduceRecord {
   paper: '000';
+  /** smoke: the runner end to end, deciding nothing (absent: full, the only mode before it was kept). */
+  mode?: ReproduceMode;
   seed: number;
   testbed: Testbed;
   capacity: Capacity;

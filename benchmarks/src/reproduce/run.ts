@@ -12,6 +12,7 @@ import { roundOverBudget } from '../findings/budget';
 import { CAPACITY_VARIANT, paperProbeOf, paperResult, searchPaperLoad } from '../findings/loads';
 import { DISCARD_UNTOLD_AFTER_S } from '../findings/pricing';
 import { roundOrder, seededRng } from '../findings/schedule';
+import { runRoundInOrder } from '../findings/round-runs';
 import { exclusive } from '../harness-lock';
 import { MIN_RUNS, type ReproducePlan } from './plan';
 import { writeReproduceRecord, type ReproduceRecord } from './record';
@@ -28,6 +29,7 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
   const started = Date.now();
   const record: ReproduceRecord = {
     paper: '000',
+    mode: plan.mode,
     seed: plan.seed,
     testbed: plan.testbed,
     capacity: plan.capacity,
@@ -70,7 +72,8 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
       phase(`reproduce: stopped, ${record.stoppedEarly}`);
       return record;
     }
-    phase(`reproduce: every configuration at ${record.peak} it/s`);
+    const peak = record.peak;
+    phase(`reproduce: every configuration at ${peak} it/s`);
     const rng = seededRng(plan.seed);
     const cells = plan.configurations.map((c) => ({ variant: c.variant, level: 'paper' as const }));
     const roundsStarted = Date.now();
@@ -84,18 +87,15 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
       }
       const order = roundOrder(cells, rng).map((c) => c.variant);
       record.rounds.push(order);
-      for (const [i, variant] of order.entries()) {
-        phase(`reproduce round ${round}: ${variant} (${i + 1}/${order.length})`);
-        try {
-          const a = await one(variant, record.peak, `reproduce-r${round}`);
-          (record.runs[variant] ??= []).push(a.meta.runId);
-        } catch (err) {
-          record.failed.push({ variant, round, error: err instanceof Error ? err.message : String(err) });
-          phase(`reproduce: ${variant} failed: ${record.failed.at(-1)!.error}`);
-        }
-        runsDone++;
-        save();
-      }
+      runsDone += await runRoundInOrder(order, {
+        study: 'reproduce',
+        round,
+        keyOf: (variant) => variant,
+        run: (variant) => one(variant, peak, `reproduce-r${round}`),
+        runs: record.runs,
+        failed: (variant, error) => record.failed.push({ variant, round, error }),
+        save,
+      });
     }
   } finally {
     record.endedAt = new Date().toISOString();

@@ -148,6 +148,8 @@ export interface ScorecardInput {
   sides: Record<string, Side>;
   record: {
     dir: string;
+    /** smoke: the runner end to end at the shortest shape (its figures decide nothing). */
+    mode?: 'full' | 'smoke';
     testbed: Testbed;
     peak: number | null;
     multiple: number | null;
@@ -168,6 +170,7 @@ export function buildScorecard(i: ScorecardInput): Scorecard {
   const meta = Object.values(i.sides)[0]?.result.aggregated.meta.machine;
   const r = i.record;
   const notes = [
+    ...(r.mode === 'smoke' ? ['smoke run (--smoke): the runner end to end at the shortest profile; its figures and rankings decide nothing'] : []),
     ...(r.stoppedEarly ? [`stopped early: ${r.stoppedEarly}`] : []),
     ...r.failed.map((f) => `${f.variant} failed in round ${f.round}: ${f.error}`),
     ...rows.filter((x) => x.valid < r.runsAsked).map((x) => `${x.label} (${x.variant}): ${x.valid} VALID of ${x.runs} recorded, ${r.runsAsked} asked`),

@@ -76,3 +76,19 @@ describe('reproduce 000: the plan (printed by --dry-run, nothing run)', () => {
     expect(reproducePlanText(reproducePlan({ capacity, seed: 7, testbed: 'scaled', paperStart: { multiple: 16, source: 'test' } }))).toBe(text);
   });
 });
+
+describe('reproduce 000 --smoke: the runner end to end at the shortest shape', () => {
+  it('the smoke profile, a 10 s client timeout, one search probe, any number of runs (default 1); the dry-run says it decides nothing and prints the budget', () => {
+    const p = reproducePlan({ mode: 'smoke', capacity, seed: 7, only: ['naked-mon', 'msa-1-1'], multipleGiven: true, paperStart: { multiple: 2, source: '--multiple' } });
+    expect(p.runs).toBe(1);
+    expect(p.protocol).toEqual({ profile: 'smoke', rampS: 2, holdS: 3, pauseS: 0, timeoutS: 10, paperProbes: 0 });
+    expect(reproducePlan({ mode: 'smoke', capacity, runs: 2 }).runs).toBe(2);
+    expect(reproducePlan({ mode: 'smoke', capacity }).protocol.paperProbes).toBe(1);
+    const text = reproducePlanText(p);
+    expect(text.split('\n')[0]).toBe('reproduce 000 (smoke: the runner end to end, deciding nothing): 2 configurations of Tables I–II × 1 runs = 2 runs; testbed unscaled; profile smoke, ramp 2 s + hold 3 s, client timeout 10 s; seed 7');
+    expect(text).toMatch(/planned wall time: \d+ min .*; budget 300 min/);
+    expect(text.split('\n').filter((l) => l.startsWith('round '))).toHaveLength(1);
+    // The full protocol keeps its minimum.
+    expect(() => reproducePlan({ capacity, runs: 1 })).toThrow('at least 3 runs a configuration');
+  });
+});
