@@ -23,8 +23,8 @@ import type { NextFunction, Request, Response } from 'express';
 import request from 'supertest';
 import { bodyLimitFor, PRE_AUTH_JSON_LIMIT_BYTES, SMALL_JSON_LIMIT_BYTES } from './body-limit';
 import { configureHttpApp } from './bootstrap';
-import { jsonBodiesParsed } from './json-bodies';
 import { testAppOptions } from './testing/app-options';
+import { parsedCount, spaSubmission, watchJsonParse } from './testing/json-parse-watch';
 
 @Injectable()
 class BearerStudentGuard implements CanActivate {
@@ -62,17 +62,14 @@ class EchoModule {}
 /** As the services: a 1 MiB archive makes the archive routes' JSON limit ~14.7 MB. */
 const MAX_ARCHIVE = 1024 * 1024;
 const padded = (bytes: number) => ({ pad: 'x'.repeat(bytes) });
-/** The SPA's JSON submission of an archive of n bytes (`data` maps index to byte). */
-const spaBody = (n: number) =>
-  `{"ex_id":2,"ps_id":1,"production_data":{"name":"answer.tgz","size":${n},"data":{${Array.from({ length: n }, (_, i) => `"${i}":255`).join(',')}}}}`;
-
-const parsedCount = async (caller: 'anonymous' | 'authenticated') => (await jsonBodiesParsed.get()).values.find((v) => v.labels.caller === caller)?.value ?? 0;
+/** The SPA's JSON submission of an archive of n bytes. */
+const spaBody = (n: number) => spaSubmission(2, 1, new Uint8Array(n).fill(255));
 
 describe('JSON bodies: small before authentication, the archive limit after it', () => {
   let nest: NestExpressApplication;
-  /** Lengths of the strings JSON.parse was given, from the first byte of the request on. */
-  let parsedLengths: number[];
-  const largestParsed = () => Math.max(0, ...parsedLengths);
+  /** The strings JSON.parse was given, from the first byte of the request on. */
+  const parsed = watchJsonParse();
+  const largestParsed = parsed.largest;
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({ imports: [EchoModule] }).compile();
@@ -83,16 +80,6 @@ describe('JSON bodies: small before authentication, the archive limit after it',
     await nest.init();
   });
   afterAll(() => nest?.close());
-
-  beforeEach(() => {
-    parsedLengths = [];
-    const parse = JSON.parse;
-    jest.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
-      parsedLengths.push(String(text).length);
-      return parse(text, reviver);
-    });
-  });
-  afterEach(() => jest.restoreAllMocks());
 
   it('bounds by what a login needs before authentication, and fits the largest bulk enrolment after it', () => {
     expect(PRE_AUTH_JSON_LIMIT_BYTES).toBeLessThanOrEqual(64 * 1024);

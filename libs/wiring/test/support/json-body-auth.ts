@@ -10,7 +10,8 @@
 import type { DynamicModule, INestApplication } from '@nestjs/common';
 import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
 import { loadCatalog, loadSamples, PAPER_SLUG } from '@shellgrade/grading';
-import { bodyLimitFor, jsonBodiesParsed, PRE_AUTH_JSON_LIMIT_BYTES } from '@shellgrade/http';
+import { bodyLimitFor, PRE_AUTH_JSON_LIMIT_BYTES } from '@shellgrade/http';
+import { parsedCount, spaSubmission as spaBody, watchJsonParse } from '@shellgrade/http/testing';
 import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
@@ -20,12 +21,6 @@ import { startTestApp } from './test-app';
 // Built, never called here (the leftover's session reports read the exercise service).
 const UNUSED_UPSTREAMS = { leftoverUrl: 'http://127.0.0.1:9', exerciseUrl: 'http://127.0.0.1:9' };
 
-/** The SPA's JSON submission (`data` maps byte index to byte), as the string sent. */
-const spaBody = (exId: number, psId: number, bytes: ArrayLike<number>) =>
-  `{"ex_id":${exId},"ps_id":${psId},"production_data":{"name":"answer.tgz","size":${bytes.length},"data":{${Array.from(bytes, (b, i) => `"${i}":${b}`).join(',')}}}}`;
-
-const parsedCount = async (caller: 'anonymous' | 'authenticated') => (await jsonBodiesParsed.get()).values.find((v) => v.labels.caller === caller)?.value ?? 0;
-
 export function describeJsonBodyAuth(variant: string, service: 'monolith' | 'exercise', moduleFor: (cfg: ServiceConfig) => DynamicModule): void {
   describe(`${service} service (${variant}): JSON submissions are parsed only after the login check`, () => {
     let db: TestDatabase;
@@ -33,9 +28,9 @@ export function describeJsonBodyAuth(variant: string, service: 'monolith' | 'exe
     let seeded: SeedResult;
     let maxArchiveBytes: number;
     let tenMegabytes: string;
-    /** Lengths of the strings JSON.parse was given during a test. */
-    let parsedLengths: number[];
-    const largestParsed = () => Math.max(0, ...parsedLengths);
+    /** The strings JSON.parse was given during a test. */
+    const parsed = watchJsonParse();
+    const largestParsed = parsed.largest;
 
     const loggedInStudent = async () => {
       const agent = request.agent(app.getHttpServer());
@@ -61,16 +56,6 @@ export function describeJsonBodyAuth(variant: string, service: 'monolith' | 'exe
       await db?.drop();
     });
 
-    beforeEach(() => {
-      parsedLengths = [];
-      const parse = JSON.parse;
-      jest.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
-        parsedLengths.push(String(text).length);
-        return parse(text, reviver);
-      });
-    });
-    afterEach(() => jest.restoreAllMocks());
-
     it('sends 10 MB, which the archive route would take from a logged-in student: only the login stops it', () => {
       expect(Buffer.byteLength(tenMegabytes)).toBeGreaterThan(10_000_000);
       expect(Buffer.byteLength(tenMegabytes)).toBeLessThan(bodyLimitFor(maxArchiveBytes));
@@ -91,7 +76,7 @@ export function describeJsonBodyAuth(variant: string, service: 'monolith' | 'exe
 
     it("refuses a student's 10 MB body on a teacher's route (the grader trial) with 403, the body never parsed", async () => {
       const student = await loggedInStudent();
-      parsedLengths = [];
+      parsed.reset();
       const res = await student.post('/api/exercise-trial').set('Content-Type', 'application/json').send(tenMegabytes);
       expect(res.status).toBe(403);
       expect(largestParsed()).toBeLessThan(PRE_AUTH_JSON_LIMIT_BYTES);
@@ -104,7 +89,7 @@ export function describeJsonBodyAuth(variant: string, service: 'monolith' | 'exe
       const res = await agent.post('/api/exercise-production').set('Content-Type', 'application/json').send(body);
       expect([201, 202]).toContain(res.status);
       if (res.status === 201) expect(res.body.grade).toBe(100);
-      expect(parsedLengths).toContain(body.length);
+      expect(parsed.lengths()).toContain(body.length);
       expect(await parsedCount('authenticated')).toBe(before + 1);
     });
   });
