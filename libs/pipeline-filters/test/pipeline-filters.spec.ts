@@ -10,11 +10,10 @@ import {
   type Exercise,
   type ExerciseProduction,
   type Grader,
-  type ProductionOutcome,
-  type ProductionRepository,
   type StudentStatement,
   type SubmissionContextReader,
 } from '@shellgrade/domain';
+import { inMemoryProductions } from '@shellgrade/domain/testing';
 import { checkFilter, gradeFilter, pipelineFilters, pipelineMessageSchema, recordFilter, type FilterResult, type PipelineMessage } from '../src';
 
 function ports() {
@@ -23,20 +22,7 @@ function ports() {
   const statement = { id: 7, statementHtml: '<p/>', questionArchive: Buffer.from('q') } as StudentStatement;
   const exercise = { id: 2, graderScript: 'print()', locale: 'en' } as Exercise;
   const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise, session: {} as never, enrolled: true })) };
-  const productions: ProductionRepository = {
-    create: jest.fn(),
-    findById: jest.fn(async (id: number) => rows.get(id) ?? null),
-    setStatus: jest.fn(async (id: number, status: 'queued' | 'grading') => void (rows.get(id)!.status = status)),
-    complete: jest.fn(async (id: number, outcome: ProductionOutcome) => {
-      const row = rows.get(id)!;
-      if (row.status === 'graded' || row.status === 'failed') return null;
-      Object.assign(row, 'grade' in outcome ? { status: 'graded', ...outcome } : { status: 'failed', failureReason: outcome.failureReason });
-      return { ...row };
-    }),
-    delete: jest.fn(),
-    deleteAll: jest.fn(),
-    reclaimInterrupted: jest.fn(),
-  };
+  const productions = inMemoryProductions(rows);
   const archives: ArchiveStore = { put: jest.fn(), get: jest.fn(async () => Buffer.from('tgz')), delete: jest.fn() };
   const validator: ArchiveValidator = { validate: jest.fn(async () => undefined) };
   const grader: Grader = { grade: jest.fn(async () => ({ grade: 100, comment: [{ numQ: 1, verif: 'v', status: 'OK' as const, expl: 'e' }] })) };

@@ -6,17 +6,14 @@ import { createHash } from 'node:crypto';
 import type { Exercise, ExerciseProduction, StudentStatement } from '../../src/entities';
 import type { ArchiveStore, Grader, LoadedForGrading, NewProduction, ProductionOutcome, ProductionRepository, SubmissionContextReader } from '../../src/ports';
 
-/** The ports over in-memory maps; `deadline`: the statement's. */
-export function fakes(deadline: Date | null = null) {
-  const rows = new Map<number, ExerciseProduction>();
+/**
+ * A production repository over `rows` (what the tests read back): a submission key creates once,
+ * and a production completes once (a second outcome is not recorded: null).
+ */
+export function inMemoryProductions(rows: Map<number, ExerciseProduction>): ProductionRepository {
   const keys = new Map<string, number>();
-  const stored = new Map<number, Buffer>();
-  let nextId = 1;
-  const statement = { id: 7, userId: 1, sessionId: 1, exerciseId: 2, statementHtml: '<p/>', questionArchive: Buffer.from('q'), deadline } as StudentStatement;
-  const exercise = { id: 2, graderScript: 'print()', locale: 'en', state: 'published' } as Exercise;
-  const session = { id: 1, startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000) };
-  const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise, session, enrolled: true })) };
-  const productions: ProductionRepository = {
+  let nextId = Math.max(0, ...rows.keys()) + 1;
+  return {
     create: jest.fn(async (p: NewProduction) => {
       const existing = keys.get(p.submissionKey);
       if (existing) return { production: rows.get(existing)!, created: false };
@@ -37,6 +34,17 @@ export function fakes(deadline: Date | null = null) {
     deleteAll: jest.fn(async () => rows.size),
     reclaimInterrupted: jest.fn(async () => []),
   };
+}
+
+/** The ports over in-memory maps; `deadline`: the statement's. */
+export function fakes(deadline: Date | null = null) {
+  const rows = new Map<number, ExerciseProduction>();
+  const stored = new Map<number, Buffer>();
+  const statement = { id: 7, userId: 1, sessionId: 1, exerciseId: 2, statementHtml: '<p/>', questionArchive: Buffer.from('q'), deadline } as StudentStatement;
+  const exercise = { id: 2, graderScript: 'print()', locale: 'en', state: 'published' } as Exercise;
+  const session = { id: 1, startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000) };
+  const context: SubmissionContextReader = { load: jest.fn(async () => ({ statement, exercise, session, enrolled: true })) };
+  const productions = inMemoryProductions(rows);
   const archives: ArchiveStore = {
     put: jest.fn(async (id: number, bytes: Buffer) => {
       stored.set(id, bytes);
