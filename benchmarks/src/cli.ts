@@ -34,6 +34,8 @@ import { mainJob } from './main-job';
 import { registerBackToBackCommand } from './back-to-back/run';
 import { registerPgStatementsCommand } from './pg-statements';
 import { registerGraderCommand } from './grader/command';
+import { registerPasswordHashCommand } from './password-hash-bench';
+import { registerLoginCpuCommand } from './login-cpu-bench';
 
 interface CommonFlags {
   profile: string;
@@ -333,6 +335,8 @@ registerStorageGrowthCommand(program);
 registerBackToBackCommand(program);
 registerPgStatementsCommand(program);
 registerGraderCommand(program);
+registerPasswordHashCommand(program);
+registerLoginCpuCommand(program);
 
 if (require.main === module) {
   program.parseAsync(process.argv).catch((err: unknown) => {
