@@ -31,6 +31,51 @@ export async function one<T extends QueryResultRow>(db: Queryable, sql: string |
   return rows[0] ?? null;
 }
 
+/** The first row a statement returns, mapped to the domain (null when there is none). */
+export async function oneAs<R extends QueryResultRow, T>(db: Queryable, sql: string | Statement, params: unknown[], map: (row: R) => T): Promise<T | null> {
+  const row = await one<R>(db, sql, params);
+  return row && map(row);
+}
+
+/** Every row a statement returns, mapped to the domain. */
+export async function allAs<R extends QueryResultRow, T>(db: Queryable, sql: string | Statement, params: unknown[], map: (row: R) => T): Promise<T[]> {
+  const { rows } = await run<R>(db, sql, params);
+  return rows.map(map);
+}
+
+/**
+ * A write (INSERT or UPDATE ... RETURNING) of one row, mapped to the domain; null when an
+ * UPDATE matched no row. A constraint violation is the DomainError that names `what`.
+ */
+export async function writeOne<R extends QueryResultRow, T>(db: Queryable, sql: string, params: unknown[], map: (row: R) => T, what: string): Promise<T | null> {
+  try {
+    return await oneAs(db, sql, params, map);
+  } catch (err) {
+    translatePgError(err, what);
+  }
+}
+
+/**
+ * INSERT of one row given as column → value (the columns are this code's own names, never input),
+ * RETURNING `returning`, mapped to the domain; a constraint violation is the DomainError naming `what`.
+ */
+export async function insertOne<R extends QueryResultRow, T>(db: Queryable, table: string, values: Record<string, unknown>, returning: string, map: (row: R) => T, what: string): Promise<T> {
+  const columns = Object.keys(values);
+  const placeholders = columns.map((_, i) => `$${i + 1}`);
+  const sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')}) RETURNING ${returning}`;
+  return (await writeOne(db, sql, Object.values(values), map, what))!;
+}
+
+/** Deletes the row of `table` with this id: whether there was one. A row still referenced is a conflict naming `what`. */
+export async function deleteById(db: Queryable, table: string, id: number, what: string): Promise<boolean> {
+  try {
+    const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+    return rowCount === 1;
+  } catch (err) {
+    translatePgError(err, what);
+  }
+}
+
 /** Maps PostgreSQL constraint violations to DomainError kinds the HTTP layer understands. */
 export function pgErrorCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;

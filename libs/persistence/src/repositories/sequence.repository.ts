@@ -1,8 +1,8 @@
 import type { NewSequence, Sequence, SequencePatch, SequenceRepository } from '@shellgrade/domain';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from '@shellgrade/sql-transaction';
-import { one, translatePgError } from '../queryable';
-import { type SequenceRow, toSequence } from '../rows';
+import { allAs, deleteById, one, oneAs, translatePgError } from '../queryable';
+import { toSequence } from '../rows';
 
 export type { NewSequence } from '@shellgrade/domain';
 
@@ -15,21 +15,15 @@ export class PgSequenceRepository implements SequenceRepository {
   constructor(private readonly pool: Pool) {}
 
   async findById(id: number): Promise<Sequence | null> {
-    const row = await one<SequenceRow>(this.pool, `${SELECT_SEQUENCE} WHERE s.id = $1 GROUP BY s.id`, [id]);
-    return row && toSequence(row);
+    return oneAs(this.pool, `${SELECT_SEQUENCE} WHERE s.id = $1 GROUP BY s.id`, [id], toSequence);
   }
 
   async findByName(name: string): Promise<Sequence | null> {
-    const row = await one<SequenceRow>(this.pool, `${SELECT_SEQUENCE} WHERE s.name = $1 GROUP BY s.id`, [name]);
-    return row && toSequence(row);
+    return oneAs(this.pool, `${SELECT_SEQUENCE} WHERE s.name = $1 GROUP BY s.id`, [name], toSequence);
   }
 
   async list(opts: { limit: number; offset: number }): Promise<Sequence[]> {
-    const { rows } = await this.pool.query<SequenceRow>(`${SELECT_SEQUENCE} GROUP BY s.id ORDER BY s.id LIMIT $1 OFFSET $2`, [
-      opts.limit,
-      opts.offset,
-    ]);
-    return rows.map(toSequence);
+    return allAs(this.pool, `${SELECT_SEQUENCE} GROUP BY s.id ORDER BY s.id LIMIT $1 OFFSET $2`, [opts.limit, opts.offset], toSequence);
   }
 
   async create(s: NewSequence): Promise<Sequence> {
@@ -68,12 +62,7 @@ export class PgSequenceRepository implements SequenceRepository {
   }
 
   async delete(id: number): Promise<boolean> {
-    try {
-      const { rowCount } = await this.pool.query('DELETE FROM sequences WHERE id = $1', [id]);
-      return rowCount === 1;
-    } catch (err) {
-      translatePgError(err, `sequence ${id}`);
-    }
+    return deleteById(this.pool, 'sequences', id, `sequence ${id}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { NewStatement, StatementFilter, StatementPatch, StatementRepository, StudentStatement } from '@shellgrade/domain';
 import type { Pool } from 'pg';
-import { one, translatePgError } from '../queryable';
-import { STATEMENT_COLUMNS, type StatementRow, toStatement } from '../rows';
+import { allAs, deleteById, insertOne, oneAs, writeOne } from '../queryable';
+import { STATEMENT_COLUMNS, toStatement } from '../rows';
 
 export type { NewStatement, StatementFilter } from '@shellgrade/domain';
 
@@ -9,18 +9,18 @@ export class PgStatementRepository implements StatementRepository {
   constructor(private readonly pool: Pool) {}
 
   async findById(id: number): Promise<StudentStatement | null> {
-    const row = await one<StatementRow>(this.pool, `SELECT ${STATEMENT_COLUMNS} FROM student_statements WHERE id = $1`, [id]);
-    return row && toStatement(row);
+    return oneAs(this.pool, `SELECT ${STATEMENT_COLUMNS} FROM student_statements WHERE id = $1`, [id], toStatement);
   }
 
   async list(f: StatementFilter): Promise<StudentStatement[]> {
-    const { rows } = await this.pool.query<StatementRow>(
+    return allAs(
+      this.pool,
       `SELECT ${STATEMENT_COLUMNS} FROM student_statements
         WHERE ($1::int IS NULL OR user_id = $1) AND ($2::int IS NULL OR session_id = $2) AND ($3::int IS NULL OR exercise_id = $3)
         ORDER BY id LIMIT $4 OFFSET $5`,
       [f.userId ?? null, f.sessionId ?? null, f.exerciseId ?? null, f.limit, f.offset],
+      toStatement,
     );
-    return rows.map(toStatement);
   }
 
   /** Ids of the statements of these students in one session (what an enrolment change makes stale in a cache). */
@@ -33,42 +33,25 @@ export class PgStatementRepository implements StatementRepository {
   }
 
   async create(s: NewStatement): Promise<StudentStatement> {
-    try {
-      const row = await one<StatementRow>(
-        this.pool,
-        `INSERT INTO student_statements (user_id, session_id, exercise_id, statement_html, question_archive, deadline)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${STATEMENT_COLUMNS}`,
-        [s.userId, s.sessionId, s.exerciseId, s.statementHtml, s.questionArchive, s.deadline],
-      );
-      return toStatement(row!);
-    } catch (err) {
-      translatePgError(err, 'student statement');
-    }
+    const row = { user_id: s.userId, session_id: s.sessionId, exercise_id: s.exerciseId, statement_html: s.statementHtml, question_archive: s.questionArchive, deadline: s.deadline };
+    return insertOne(this.pool, 'student_statements', row, STATEMENT_COLUMNS, toStatement, 'student statement');
   }
 
   /** Updates text, archive or deadline (deadline: null clears it, undefined keeps it). */
   async update(id: number, p: StatementPatch): Promise<StudentStatement | null> {
-    try {
-      const row = await one<StatementRow>(
-        this.pool,
-        `UPDATE student_statements SET statement_html = COALESCE($2, statement_html),
-                question_archive = COALESCE($3, question_archive),
-                deadline = CASE WHEN $4 THEN $5::timestamptz ELSE deadline END
-          WHERE id = $1 RETURNING ${STATEMENT_COLUMNS}`,
-        [id, p.statementHtml ?? null, p.questionArchive ?? null, p.deadline !== undefined, p.deadline ?? null],
-      );
-      return row && toStatement(row);
-    } catch (err) {
-      translatePgError(err, `student statement ${id}`);
-    }
+    return writeOne(
+      this.pool,
+      `UPDATE student_statements SET statement_html = COALESCE($2, statement_html),
+              question_archive = COALESCE($3, question_archive),
+              deadline = CASE WHEN $4 THEN $5::timestamptz ELSE deadline END
+        WHERE id = $1 RETURNING ${STATEMENT_COLUMNS}`,
+      [id, p.statementHtml ?? null, p.questionArchive ?? null, p.deadline !== undefined, p.deadline ?? null],
+      toStatement,
+      `student statement ${id}`,
+    );
   }
 
   async delete(id: number): Promise<boolean> {
-    try {
-      const { rowCount } = await this.pool.query('DELETE FROM student_statements WHERE id = $1', [id]);
-      return rowCount === 1;
-    } catch (err) {
-      translatePgError(err, `student statement ${id}`);
-    }
+    return deleteById(this.pool, 'student_statements', id, `student statement ${id}`);
   }
 }

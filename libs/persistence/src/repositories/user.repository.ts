@@ -1,7 +1,7 @@
 import type { Account, CredentialStore } from '@shellgrade/auth';
 import type { NewUser, Role, User, UserPatch, UserRepository } from '@shellgrade/domain';
 import type { Pool } from 'pg';
-import { one, prepared, translatePgError } from '../queryable';
+import { allAs, deleteById, insertOne, one, oneAs, prepared, writeOne } from '../queryable';
 import { USER_COLUMNS, type UserRow, toUser } from '../rows';
 
 // Every login reads the first, every request whose token version is not cached the second.
@@ -30,53 +30,41 @@ export class PgUserRepository implements CredentialStore, UserRepository {
   }
 
   async findById(id: number): Promise<User | null> {
-    const row = await one<UserRow>(this.pool, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
-    return row && toUser(row);
+    return oneAs(this.pool, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id], toUser);
   }
 
   async list(opts: { role?: Role; limit: number; offset: number }): Promise<User[]> {
-    const { rows } = await this.pool.query<UserRow>(
+    return allAs(
+      this.pool,
       `SELECT ${USER_COLUMNS} FROM users WHERE ($1::text IS NULL OR role = $1) ORDER BY id LIMIT $2 OFFSET $3`,
       [opts.role ?? null, opts.limit, opts.offset],
+      toUser,
     );
-    return rows.map(toUser);
   }
 
   async create(u: NewUser): Promise<User> {
-    try {
-      const row = await one<UserRow>(
-        this.pool,
-        `INSERT INTO users (email, password_hash, firstname, lastname, role) VALUES ($1, $2, $3, $4, $5)
-         RETURNING ${USER_COLUMNS}`,
-        [u.email.trim().toLowerCase(), u.passwordHash, u.firstname, u.lastname, u.role],
-      );
-      return toUser(row!);
-    } catch (err) {
-      translatePgError(err, `user ${u.email}`);
-    }
+    const row = { email: u.email.trim().toLowerCase(), password_hash: u.passwordHash, firstname: u.firstname, lastname: u.lastname, role: u.role };
+    return insertOne(this.pool, 'users', row, USER_COLUMNS, toUser, `user ${u.email}`);
   }
 
   /** A changed email, password or role bumps the token version: older access tokens stop working. */
   async update(id: number, patch: UserPatch): Promise<User | null> {
-    try {
-      const row = await one<UserRow>(
-        this.pool,
-        `UPDATE users SET email = COALESCE($2, email), password_hash = COALESCE($3, password_hash),
-                firstname = COALESCE($4, firstname), lastname = COALESCE($5, lastname), role = COALESCE($6, role),
-                token_version = token_version + CASE
-                  WHEN $3::text IS NOT NULL OR $2::text <> email OR $6::text <> role
-                  THEN 1 ELSE 0 END
-          WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-        [id, patch.email?.trim().toLowerCase() ?? null, patch.passwordHash ?? null, patch.firstname ?? null, patch.lastname ?? null, patch.role ?? null],
-      );
-      return row && toUser(row);
-    } catch (err) {
-      translatePgError(err, `user ${id}`);
-    }
+    return writeOne(
+      this.pool,
+      `UPDATE users SET email = COALESCE($2, email), password_hash = COALESCE($3, password_hash),
+              firstname = COALESCE($4, firstname), lastname = COALESCE($5, lastname), role = COALESCE($6, role),
+              token_version = token_version + CASE
+                WHEN $3::text IS NOT NULL OR $2::text <> email OR $6::text <> role
+                THEN 1 ELSE 0 END
+        WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+      [id, patch.email?.trim().toLowerCase() ?? null, patch.passwordHash ?? null, patch.firstname ?? null, patch.lastname ?? null, patch.role ?? null],
+      toUser,
+      `user ${id}`,
+    );
   }
 
   async delete(id: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM users WHERE id = $1', [id]);
-    return rowCount === 1;
+    // Every reference to a user cascades or is set to null: a delete never meets a constraint.
+    return deleteById(this.pool, 'users', id, `user ${id}`);
   }
 }
