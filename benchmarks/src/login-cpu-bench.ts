@@ -26,7 +26,7 @@ import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
 import { median } from 'simple-statistics';
 import { exclusive } from './harness-lock';
 import { measureMachineSpeed, speedText, type MachineSpeed } from './machine-speed';
-import { opt, positiveInt } from './options';
+import { opt } from './options';
 import { spreadOf, type Spread } from './password-hash-bench';
 import { resultsDir, resultStamp } from './paths';
 
@@ -154,8 +154,8 @@ export function registerLoginCpuCommand(program: Command): Command {
   return program
     .command('login-cpu')
     .description('CPU per login (verify, rehash check, token issue) by the kind of stored hash, in-process against PostgreSQL -> <out>/logins-<stamp>.json and logins-latest.{json,md}')
-    .option('--rounds <n>', 'interleaved rounds', positiveInt, 10)
-    .option('--per-round <n>', 'logins of each kind per round', positiveInt, 10)
+    .addOption(opt('rounds', { description: 'interleaved rounds', default: 10 }))
+    .addOption(opt('perRound', { description: 'logins of each kind per round', default: 10 }))
     .addOption(opt('out', { description: 'output folder (default: results/password-hash)' }))
     .action((f: Flags) => exclusive('login-cpu bench', () => run(f)));
 }

@@ -150,6 +150,9 @@ export const OPTIONS = {
   // The grader alone
   modes: { flags: '--modes <list>', meaning: 'grader exec modes, comma-separated (async, blocking, pool, zygote)', description: 'exec modes, comma-separated', parse: commaList },
   concurrency: { flags: '--concurrency <n>', meaning: 'gradings at once (the warm pool size and grading slots)', description: 'gradings at once', parse: positiveInt },
+  // Micro-benchmarks (interleaved rounds of a repeated operation)
+  rounds: { flags: '--rounds <n>', meaning: 'measured rounds of a micro-benchmark, its settings interleaved within each', description: 'measured rounds', parse: positiveInt },
+  perRound: { flags: '--per-round <n>', meaning: 'repetitions of each setting within one round', description: 'repetitions of each setting per round', parse: positiveInt },
   durationS: { flags: '--duration-s <s>', meaning: 'seconds a grader-only loop runs per row', description: 'seconds per row, in (0, 60]', parse: positiveNumber },
   // Inputs and outputs
   run: { flags: '--run <run-id>', meaning: 'a finished run: results/<run-id>, or the path of its folder', description: 'a finished run: results/<run-id> or its folder' },

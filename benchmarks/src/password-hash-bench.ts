@@ -20,7 +20,7 @@ import { argon2ParamsFor, hashPassword, needsRehash, OWASP_ARGON2ID_ROWS, scrypt
 import { median, quantile } from 'simple-statistics';
 import { exclusive } from './harness-lock';
 import { measureMachineSpeed, speedText, type MachineSpeed } from './machine-speed';
-import { opt, positiveInt } from './options';
+import { opt } from './options';
 import { resultsDir, resultStamp } from './paths';
 
 /** Median and quartiles over the rounds, ms. */
@@ -203,8 +203,8 @@ export function registerPasswordHashCommand(program: Command): Command {
   return program
     .command('password-hash')
     .description("CPU per password hash and per verify at each of OWASP's equal-strength argon2id settings (in-process, no servers) -> <out>/<stamp>.json and latest.{json,md}")
-    .option('--rounds <n>', 'interleaved rounds', positiveInt, 12)
-    .option('--per-round <n>', 'hashes or verifies of each setting per round', positiveInt, 8)
+    .addOption(opt('rounds', { description: 'interleaved rounds', default: 12 }))
+    .addOption(opt('perRound', { description: 'hashes or verifies of each setting per round', default: 8 }))
     .addOption(opt('out', { description: 'output folder (default: results/password-hash)' }))
     .action((f: Flags) => exclusive('password-hash bench', () => run(f)));
 }

@@ -63,7 +63,7 @@ export function registerPgStatementsCommand(program: Command): Command {
     .addOption(opt('variant', { description: 'variant preset (or spec file)', default: 'naked-mon-zygote' }))
     .addOption(opt('kdfCost', { description: "the spec's auth.kdfCost for this run (1: the paper-faithful login cost)", default: 1 }))
     .option('--users <n>', 'users per round (each serves one iteration)', positiveInt, 40)
-    .option('--rounds <n>', 'measured rounds (one more, unmeasured, warms the processes up)', positiveInt, 2)
+    .addOption(opt('rounds', { description: 'measured rounds (one more, unmeasured, warms the processes up)', default: 2 }))
     .option('--user-pause-s <s>', "pause between a user's requests (the original client's 5 s)", nonNegative, 5)
     .addOption(opt('out', { description: 'output folder (default: results/pg-statements)' }))
     .addOption(opt('keepUp'))
