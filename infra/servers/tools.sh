@@ -55,11 +55,7 @@ build_grader_python() {
   cp -r "$src" "$out/src" && chmod -R u+w "$out/src"
   (
     cd "$out/src"
-    # --enable-optimizations: built twice, the second time profile-guided (gcc trains on the stdlib's
-    # tests; those that need the test modules fail, which the Makefile ignores). The same source, so
-    # the same sandbox; a zygote grading takes ~5% less CPU (bench grader cpu, SG_PYTHON A/B), for a
-    # longer build (~10 min on a busy 2-CPU host). An existing build is kept: remove its folder to rebuild.
-    sh ./configure --prefix="$prefix" --without-ensurepip --disable-test-modules --enable-optimizations >"$out/configure.log" 2>&1 ||
+    sh ./configure --prefix="$prefix" --without-ensurepip --disable-test-modules >"$out/configure.log" 2>&1 ||
       { tail -20 "$out/configure.log"; exit 1; }
     make -j"$(nproc)" >"$out/make.log" 2>&1 || { tail -20 "$out/make.log"; exit 1; }
     make install DESTDIR="$out/root" >"$out/install.log" 2>&1 || { tail -20 "$out/install.log"; exit 1; }
