@@ -43,6 +43,14 @@ export function observeAdmission(gate: GateName, snapshot: () => AdmissionSnapsh
       forEachGate((gate, s) => this.set({ gate }, s.medianLatencyS ?? Number.NaN));
     },
   });
+  new client.Gauge({
+    name: 'shellgrade_admission_window_completions',
+    help: 'Completions in the gate\'s window now (0: quiet for a whole window, so the gate starts open)',
+    labelNames: ['gate'],
+    collect() {
+      forEachGate((gate, s) => this.set({ gate }, s.windowCompletions));
+    },
+  });
   new client.Counter({
     name: 'shellgrade_admission_refused_total',
     help: 'Newcomers refused with 503 + Retry-After since the process started',

@@ -136,11 +136,11 @@ describe('BoundedAdmission', () => {
     const shrunk = gate.snapshot().limit;
     expect(shrunk).toBeLessThan(20);
     c.advance(windowMs - 1);
-    expect(gate.snapshot()).toMatchObject({ limit: shrunk, medianLatencyS: 3 });
+    expect(gate.snapshot()).toMatchObject({ limit: shrunk, medianLatencyS: 3, windowCompletions: 20 });
     c.advance(1);
-    expect(gate.snapshot()).toMatchObject({ limit: shrunk, medianLatencyS: 3 });
+    expect(gate.snapshot()).toMatchObject({ limit: shrunk, medianLatencyS: 3, windowCompletions: 20 });
     c.advance(1);
-    expect(gate.snapshot()).toMatchObject({ limit: 20, medianLatencyS: null });
+    expect(gate.snapshot()).toMatchObject({ limit: 20, medianLatencyS: null, windowCompletions: 0 });
   });
 
   it('an idle gate never decays: long after its last completion a newcomer is admitted at once', () => {

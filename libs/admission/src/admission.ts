@@ -45,6 +45,8 @@ export interface AdmissionSnapshot {
   limit: number;
   /** Median seconds the recent work took (enter → release); null before there are enough samples. */
   medianLatencyS: number | null;
+  /** Completions in the window now; 0: the gate has been quiet for a whole window (it starts open). */
+  windowCompletions: number;
 }
 
 /** Latencies the limit adapts on: the last completions of the last window (half a minute unless the budget says). */
@@ -90,7 +92,7 @@ export class BoundedAdmission implements SubmissionAdmission {
   /** The load this process carries and what it refused since it started, for its metrics and tests. */
   snapshot(): AdmissionSnapshot {
     this.forgetOldCompletions();
-    return { inside: this.inside, refused: this.refused, limit: Math.floor(this.limit), medianLatencyS: this.medianLatencyS() };
+    return { inside: this.inside, refused: this.refused, limit: Math.floor(this.limit), medianLatencyS: this.medianLatencyS(), windowCompletions: this.window.length };
   }
 
   private refuseTenantAtItsBound(tenant: string | undefined): void {
