@@ -16,9 +16,14 @@ function scrapeHeaders(): Record<string, string> {
   }
 }
 
+/** The whole /metrics text of one process. */
+export async function metricsText(baseUrl: string): Promise<string> {
+  return (await fetch(`${baseUrl}/metrics`, { headers: scrapeHeaders() })).text();
+}
+
 /** The value of one series (name with its labels, e.g. `x_total{result="hit"}`); null when the process does not expose it. */
 export async function metricValue(baseUrl: string, series: string): Promise<number | null> {
-  const text = await (await fetch(`${baseUrl}/metrics`, { headers: scrapeHeaders() })).text();
+  const text = await metricsText(baseUrl);
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : null;
 }
