@@ -34,7 +34,7 @@ const RULES: [Component, (url: string, fn: string) => boolean][] = [
   ['tracing', (u) => u.includes('/node_modules/@opentelemetry/') || u.includes('/libs/telemetry/')],
   ['database', (u) => /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(u) || u.includes('/libs/persistence/')],
   ['auth', (u) => /\/node_modules\/(jsonwebtoken|jws|jwa)\//.test(u) || u.includes('/libs/auth/') || u.includes('/libs/api/src/auth/')],
-  ['grading', (u) => u.includes('/libs/grading/') || u.includes('/libs/dispatch/') || /\/libs\/(admission|event-loop-pressure|refusal|pipeline-filters)\//.test(u) || u.includes('/brokers/') || u.includes('node:child_process') || u.includes('node:internal/child_process')],
+  ['grading', (u) => u.includes('/libs/grading/') || u.includes('/libs/dispatch/') || /\/libs\/(admission|event-loop-pressure|refusal|pipeline-filters)\//.test(u) || u.includes('/libs/broker-') || u.includes('node:child_process') || u.includes('node:internal/child_process')],
   ['framework', (u) => /\/node_modules\/(@nestjs|express|router|body-parser|cookie-parser|cors|vary|on-finished|finalhandler|path-to-regexp|qs|type-is|accepts|content-type|send|multer|busboy|raw-body|http-proxy|http-proxy-middleware|@grpc|rxjs|reflect-metadata)\//.test(u)],
   ['app', (u) => /\/(libs|services)\//.test(u) && !u.includes('/node_modules/')],
   ['libraries', (u) => u.includes('/node_modules/')],
