@@ -42,6 +42,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "launcher.h"
 
 #define SETUP_FAILED 1
 #define MAX_FILTER_BYTES (64 * 1024)
@@ -309,14 +310,6 @@ static void parse(int argc, char **argv, struct spec *s) {
     fail("usage: sandbox-exec --root DIR --tree DIR --copy DIR --cwd DIR --uid N --tmp-bytes N --limits L [--filter BPF] -- argv...");
   }
   s->argv = argv + i + 1;
-}
-
-int supervise_main(int argc, char **argv); /* student-supervisor.c: the same program, serving the grader */
-int sandbox_main(int argc, char **argv);
-
-int main(int argc, char **argv) {
-  if (argc > 1 && !strcmp(argv[1], "--supervise")) return supervise_main(argc, argv);
-  return sandbox_main(argc, argv);
 }
 
 /* One script's sandbox: called in a child the supervisor forks (no exec), or as this program's main. */

@@ -54,6 +54,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "launcher.h"
 
 #define CHANNEL 3
 #define JOB_ROOT "/job"
@@ -303,7 +304,6 @@ static long now_ms(void) {
   return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
 }
 
-int sandbox_main(int argc, char **argv); /* sandbox-exec.c */
 
 /*
  * The script's sandbox as PID 1 of a new PID namespace, its stdio our pipes: fds[0] its stdin, [1]

@@ -16,15 +16,22 @@ import { gradingLibDir } from './assets';
 export const C_COMPILER = '/usr/bin/cc';
 export const C_COMPILER_INSTALL_HINT = 'apt-get install gcc (or: bash infra/bin/servers install gcc)';
 
-/** The program's sources: the student sandbox, and the supervisor mode that starts one per script (student-supervisor.c). */
+const nativeFile = (name: string): string => join(gradingLibDir(), 'native', name);
+
+/** The program's sources: its entry (launcher-main.c), the student sandbox, and the supervisor mode that starts one per script (student-supervisor.c). */
 export function sandboxLauncherSources(): string[] {
-  return ['sandbox-exec.c', 'student-supervisor.c'].map((name) => join(gradingLibDir(), 'native', name));
+  return ['launcher-main.c', 'sandbox-exec.c', 'student-supervisor.c'].map(nativeFile);
+}
+
+/** The header the sources share (the two modes' entry points): part of the version, not compiled on its own. */
+export function sandboxLauncherHeaders(): string[] {
+  return ['launcher.h'].map(nativeFile);
 }
 
 /** The launcher's path, compiled from `sources` into `<sandboxRoot>/sandbox-exec-<hash>` unless already there; throws with the fix when it cannot. */
-export function buildSandboxLauncher(sandboxRoot: string, sources = sandboxLauncherSources()): string {
+export function buildSandboxLauncher(sandboxRoot: string, sources = sandboxLauncherSources(), headers = sandboxLauncherHeaders()): string {
   const hash = createHash('sha256');
-  for (const source of sources) hash.update(readFileSync(source)).update('\0');
+  for (const file of [...sources, ...headers]) hash.update(readFileSync(file)).update('\0');
   const version = hash.digest('hex').slice(0, 16);
   const target = join(sandboxRoot, `sandbox-exec-${version}`);
   if (existsSync(target)) return target;
