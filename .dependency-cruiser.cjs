@@ -102,6 +102,13 @@ module.exports = {
       to: { path: '^(traces|benchmarks|k6|test|apps)/' },
     },
     {
+      name: 'tool-tiers-k6',
+      severity: 'error',
+      comment: 'k6 (the load scripts and their declarations) is run by the harness, which reads what k6 writes: the shapes of what k6 writes are declared beside the k6 modules, and k6 imports none of the tools above it.',
+      from: { path: '^k6/' },
+      to: { path: '^(infra|traces|benchmarks|test|apps)/' },
+    },
+    {
       name: 'tool-tiers-traces',
       severity: 'error',
       comment: 'The trace tools (export, attribution) are run by the harness and the system tests: they import neither, nor k6 or the web app.',
@@ -304,7 +311,8 @@ module.exports = {
       severity: 'error',
       comment: 'An import that does not resolve fails at run time.',
       from: {},
-      to: { couldNotResolve: true },
+      // k6's built-in modules (k6, k6/http, k6/metrics...) exist only inside the k6 binary.
+      to: { couldNotResolve: true, pathNot: '^k6(/|$)' },
     },
   ],
   options: {

@@ -158,9 +158,12 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     ]);
   });
 
-  it('keep the tools in their tiers: infra < traces < benchmarks < the system tests', () => {
+  it('keep the tools in their tiers: infra < traces < benchmarks < the system tests, k6 under the harness', () => {
     const violations = cruiseProbe({
       'test/support/stack.ts': `export const up = 1;\n`,
+      'k6/lib/steps.js': `import { run } from '../../benchmarks/src/harness';\nexport const step = run;\n`,
+      // Downward: the harness over k6's modules.
+      'benchmarks/src/suites.ts': `import { step } from '../../k6/lib/steps';\nexport const s = step;\n`,
       'benchmarks/src/harness.ts': `export const run = 1;\n`,
       'traces/src/index.ts': `export const attribute = 1;\n`,
       'infra/src/launcher.ts': `import { attribute } from '../../traces/src/index';\nexport const l = attribute;\n`,
@@ -173,6 +176,7 @@ describe('the hexagon side rules (.dependency-cruiser.cjs)', () => {
     expect(ruleNames(violations).sort()).toEqual([
       'tool-tiers-benchmarks: benchmarks/test/cli.spec.ts → test/support/stack.ts',
       'tool-tiers-infra: infra/src/launcher.ts → traces/src/index.ts',
+      'tool-tiers-k6: k6/lib/steps.js → benchmarks/src/harness.ts',
       'tool-tiers-traces: traces/test/hop.e2e.ts → test/support/stack.ts',
     ]);
   });

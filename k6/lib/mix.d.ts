@@ -1,5 +1,13 @@
 // Types of the pure k6 module mix.js, for the runner (benchmarks/src/mix) and its tests.
-import type { MixScheduleStep } from '../../benchmarks/src/mix/analyse';
+// A step of the mix as scheduled (mixSchedule makes it; the runner's analysis reads it).
+export interface MixScheduleStep {
+  index: number;
+  p: number;
+  vus: number;
+  fromS: number;
+  holdFromS: number;
+  toS: number;
+}
 
 export interface MixInput {
   ps: number[];

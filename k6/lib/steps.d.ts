@@ -3,9 +3,15 @@ export interface Step {
   rate: number;
   holdS: number;
 }
-// A step as scheduled: one definition, the runner's (it reads the schedule back from k6's summary).
-import type { ScheduledStep } from '../../benchmarks/src/suites/step-stats';
-export type { ScheduledStep };
+// A step as scheduled: one definition, here beside stepSchedule that makes it (the runner reads the
+// schedule back from k6's summary and imports this type).
+export interface ScheduledStep {
+  index: number;
+  rate: number;
+  fromS: number;
+  holdFromS: number;
+  toS: number;
+}
 export const SUITE_KINDS: ('load' | 'soak' | 'stress' | 'spike')[];
 export function checkSteps(steps: Step[]): Step[];
 export function stepSchedule(steps: Step[], transitionS: number): ScheduledStep[];

@@ -5,15 +5,9 @@
  */
 import type { Mix } from '../profiles';
 import type { ResourceSample } from '../resource-sampler';
+import type { MixScheduleStep } from '../../../k6/lib/mix';
 
-export interface MixScheduleStep {
-  index: number;
-  p: number;
-  vus: number;
-  fromS: number;
-  holdFromS: number;
-  toS: number;
-}
+export type { MixScheduleStep };
 
 export interface MixTypeFigures {
   /** Requests of this type answered in the hold window. */

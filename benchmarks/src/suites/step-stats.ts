@@ -2,15 +2,10 @@
 // paper tables count stages), so the steps add up to k6's totals.
 import { summarize, type LatencySummary } from './latency';
 import { REQUESTS_PER_ITERATION, type IterationSample, type RequestSample } from './samples';
+import type { ScheduledStep } from '../../../k6/lib/steps';
 
 /** A step as k6 ran it (k6/lib/steps.js stepSchedule, read back from k6's summary). */
-export interface ScheduledStep {
-  index: number;
-  rate: number;
-  fromS: number;
-  holdFromS: number;
-  toS: number;
-}
+export type { ScheduledStep };
 
 export interface StepStats extends LatencySummary {
   index: number;
