@@ -15,8 +15,7 @@
  *   npm run bench -- login-cpu [--rounds 10] [--per-round 10] [--out results/password-hash]
  * Needs PostgreSQL (npm run servers -- up postgres). Writes <out>/logins-<stamp>.json and logins-latest.{json,md}.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
 import { AuthService, hashPassword, RateLimits, scryptHash, SessionFamilies, TokenService, type AuthConfig } from '@shellgrade/auth';
@@ -28,7 +27,8 @@ import { exclusive } from './harness-lock';
 import { measureMachineSpeed, speedText, type MachineSpeed } from './machine-speed';
 import { opt } from './options';
 import { spreadOf, type Spread } from './password-hash-bench';
-import { resultsDir, resultStamp } from './paths';
+import { resultsDir } from './paths';
+import { writeBenchOutput } from './bench-output';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
 /** Accounts per side, logged in to in turn. */
@@ -141,13 +141,7 @@ interface Flags {
 
 async function run(f: Flags): Promise<void> {
   const bench = await runLoginCpuBench(f.rounds, f.perRound);
-  const outDir = resolve(f.out ?? join(resultsDir(), 'password-hash'));
-  await mkdir(outDir, { recursive: true });
-  const json = `${JSON.stringify(bench, null, 2)}\n`;
-  await writeFile(join(outDir, `logins-${resultStamp()}.json`), json);
-  await writeFile(join(outDir, 'logins-latest.json'), json);
-  await writeFile(join(outDir, 'logins-latest.md'), formatLoginCpuBench(bench));
-  process.stdout.write(formatLoginCpuBench(bench));
+  await writeBenchOutput(f.out ?? join(resultsDir(), 'password-hash'), 'logins-', bench, formatLoginCpuBench(bench));
 }
 
 export function registerLoginCpuCommand(program: Command): Command {

@@ -12,8 +12,7 @@
  *   npm run bench -- password-hash [--rounds 12] [--per-round 8] [--out results/password-hash]
  * Writes <out>/<stamp>.json and latest.{json,md}; prints the tables. Run it on a quiet machine.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { argon2ParamsFor, hashPassword, needsRehash, OWASP_ARGON2ID_ROWS, scryptHash, type Argon2Setting } from '@shellgrade/auth';
@@ -21,7 +20,8 @@ import { median, quantile } from 'simple-statistics';
 import { exclusive } from './harness-lock';
 import { measureMachineSpeed, speedText, type MachineSpeed } from './machine-speed';
 import { opt } from './options';
-import { resultsDir, resultStamp } from './paths';
+import { resultsDir } from './paths';
+import { writeBenchOutput } from './bench-output';
 
 /** Median and quartiles over the rounds, ms. */
 export interface Spread {
@@ -190,13 +190,7 @@ interface Flags {
 
 async function run(f: Flags): Promise<void> {
   const bench = await runPasswordHashBench(f.rounds, f.perRound);
-  const outDir = resolve(f.out ?? join(resultsDir(), 'password-hash'));
-  await mkdir(outDir, { recursive: true });
-  const json = `${JSON.stringify(bench, null, 2)}\n`;
-  await writeFile(join(outDir, `${resultStamp()}.json`), json);
-  await writeFile(join(outDir, 'latest.json'), json);
-  await writeFile(join(outDir, 'latest.md'), formatPasswordHashBench(bench));
-  process.stdout.write(formatPasswordHashBench(bench));
+  await writeBenchOutput(f.out ?? join(resultsDir(), 'password-hash'), '', bench, formatPasswordHashBench(bench));
 }
 
 export function registerPasswordHashCommand(program: Command): Command {
