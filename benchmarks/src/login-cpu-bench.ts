@@ -15,7 +15,6 @@
  *   npm run bench -- login-cpu [--rounds 10] [--per-round 10] [--out results/password-hash]
  * Needs PostgreSQL (npm run servers -- up postgres). Writes <out>/logins-<stamp>.json and logins-latest.{json,md}.
  */
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
 import { AuthService, hashPassword, RateLimits, scryptHash, SessionFamilies, TokenService, type AuthConfig } from '@shellgrade/auth';
@@ -23,12 +22,9 @@ import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgr
 import { createTestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
 import { median } from 'simple-statistics';
-import { exclusive } from './harness-lock';
 import { measureMachineSpeed, speedText, type MachineSpeed } from './machine-speed';
-import { opt } from './options';
 import { spreadOf, type Spread } from './password-hash-bench';
-import { resultsDir } from './paths';
-import { writeBenchOutput } from './bench-output';
+import { registerRoundsBench } from './bench-output';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
 /** Accounts per side, logged in to in turn. */
@@ -133,23 +129,16 @@ export function formatLoginCpuBench(b: LoginCpuBench): string {
   ].join('\n');
 }
 
-interface Flags {
-  rounds: number;
-  perRound: number;
-  out?: string;
-}
-
-async function run(f: Flags): Promise<void> {
-  const bench = await runLoginCpuBench(f.rounds, f.perRound);
-  await writeBenchOutput(f.out ?? join(resultsDir(), 'password-hash'), 'logins-', bench, formatLoginCpuBench(bench));
-}
-
 export function registerLoginCpuCommand(program: Command): Command {
-  return program
-    .command('login-cpu')
-    .description('CPU per login (verify, rehash check, token issue) by the kind of stored hash, in-process against PostgreSQL -> <out>/logins-<stamp>.json and logins-latest.{json,md}')
-    .addOption(opt('rounds', { description: 'interleaved rounds', default: 10 }))
-    .addOption(opt('perRound', { description: 'logins of each kind per round', default: 10 }))
-    .addOption(opt('out', { description: 'output folder (default: results/password-hash)' }))
-    .action((f: Flags) => exclusive('login-cpu bench', () => run(f)));
+  return registerRoundsBench(program, {
+    command: 'login-cpu',
+    description: 'CPU per login (verify, rehash check, token issue) by the kind of stored hash, in-process against PostgreSQL -> <out>/logins-<stamp>.json and logins-latest.{json,md}',
+    rounds: 10,
+    perRound: 10,
+    perRoundDescription: 'logins of each kind per round',
+    folder: 'password-hash',
+    prefix: 'logins-',
+    measure: runLoginCpuBench,
+    markdown: formatLoginCpuBench,
+  });
 }

@@ -12,16 +12,12 @@
  *   npm run bench -- password-hash [--rounds 12] [--per-round 8] [--out results/password-hash]
  * Writes <out>/<stamp>.json and latest.{json,md}; prints the tables. Run it on a quiet machine.
  */
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { argon2ParamsFor, hashPassword, needsRehash, OWASP_ARGON2ID_ROWS, scryptHash, type Argon2Setting } from '@shellgrade/auth';
 import { median, quantile } from 'simple-statistics';
-import { exclusive } from './harness-lock';
 import { measureMachineSpeed, speedText, type MachineSpeed } from './machine-speed';
-import { opt } from './options';
-import { resultsDir } from './paths';
-import { writeBenchOutput } from './bench-output';
+import { registerRoundsBench } from './bench-output';
 
 /** Median and quartiles over the rounds, ms. */
 export interface Spread {
@@ -182,23 +178,16 @@ export function formatPasswordHashBench(b: PasswordHashBench): string {
   ].join('\n');
 }
 
-interface Flags {
-  rounds: number;
-  perRound: number;
-  out?: string;
-}
-
-async function run(f: Flags): Promise<void> {
-  const bench = await runPasswordHashBench(f.rounds, f.perRound);
-  await writeBenchOutput(f.out ?? join(resultsDir(), 'password-hash'), '', bench, formatPasswordHashBench(bench));
-}
-
 export function registerPasswordHashCommand(program: Command): Command {
-  return program
-    .command('password-hash')
-    .description("CPU per password hash and per verify at each of OWASP's equal-strength argon2id settings (in-process, no servers) -> <out>/<stamp>.json and latest.{json,md}")
-    .addOption(opt('rounds', { description: 'interleaved rounds', default: 12 }))
-    .addOption(opt('perRound', { description: 'hashes or verifies of each setting per round', default: 8 }))
-    .addOption(opt('out', { description: 'output folder (default: results/password-hash)' }))
-    .action((f: Flags) => exclusive('password-hash bench', () => run(f)));
+  return registerRoundsBench(program, {
+    command: 'password-hash',
+    description: "CPU per password hash and per verify at each of OWASP's equal-strength argon2id settings (in-process, no servers) -> <out>/<stamp>.json and latest.{json,md}",
+    rounds: 12,
+    perRound: 8,
+    perRoundDescription: 'hashes or verifies of each setting per round',
+    folder: 'password-hash',
+    prefix: '',
+    measure: runPasswordHashBench,
+    markdown: formatPasswordHashBench,
+  });
 }
