@@ -22,8 +22,8 @@ import { parseScryptHash, type ScryptHash, SCRYPT_PREFIX, scryptHash, scryptVeri
 
 /** From this cost on, new hashes are argon2id (secret-policy.ts refuses less outside loopback). */
 export const ARGON2_FROM_COST = OWASP_LEVEL_COST;
-/** The OWASP row new hashes take: 7 MiB × 5 passes, the least CPU per verify of the five (see above). */
-const NEW_HASH_ROW = OWASP_ARGON2ID_ROWS[OWASP_ARGON2ID_ROWS.length - 1]!;
+/** Which OWASP row new hashes take: the last, 7 MiB × 5 passes, the least CPU per verify of the five (see above). */
+const NEW_HASH_ROW_INDEX = OWASP_ARGON2ID_ROWS.length - 1;
 const ARGON2ID_PREFIX = '$argon2id$';
 
 export interface Argon2Params {
@@ -40,7 +40,8 @@ interface StoredArgon2 extends Argon2Params {
 /** The argon2id parameters of a secure cost; undefined below ARGON2_FROM_COST (scrypt). */
 export function argon2ParamsFor(cost: number): Argon2Params | undefined {
   if (cost < ARGON2_FROM_COST) return undefined;
-  return { memoryKiB: NEW_HASH_ROW.memoryKiB * 2 ** (cost - ARGON2_FROM_COST), timeCost: NEW_HASH_ROW.timeCost, parallelism: 1 };
+  // The level's own scaling (argon2-strength.ts), so new hashes and needsRehash cannot disagree on it.
+  return { ...argon2LevelOf(cost)[NEW_HASH_ROW_INDEX], parallelism: 1 };
 }
 
 /** Hashes with a fresh random salt; cost: spec auth.kdfCost (see above). */
