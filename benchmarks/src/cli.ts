@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { deprecatedArgument, opt, positiveInt, positiveNumber, type OptionName } from './options';
+import { addPlacementOptions, deprecatedArgument, opt, positiveInt, positiveNumber, type OptionName } from './options';
 import { registerTracesCommand } from '@shellgrade/traces';
 import { phase } from './log';
 import { buildReport } from './report/report';
@@ -23,8 +23,7 @@ import { runMix } from './mix/run-mix';
 import { reanalyseSuiteRuns } from './suites/reanalyse';
 import { suiteLine } from './suites/describe';
 import { MIX_PATTERNS } from './mix/patterns';
-import { placementRequest } from './placement/options';
-import type { Testbed } from './placement/testbed';
+import { placementRequest, type PlacementFlags } from './placement/options';
 import { registerFaultsCommand } from './faults/command';
 import { registerModelsCommand } from './models/cli';
 import { registerFindingsCommand } from './findings/cli';
@@ -37,7 +36,7 @@ import { registerGraderCommand } from './grader/command';
 import { registerPasswordHashCommand } from './password-hash-bench';
 import { registerLoginCpuCommand } from './login-cpu-bench';
 
-interface CommonFlags {
+interface CommonFlags extends PlacementFlags {
   profile: string;
   runs?: number;
   pauseS?: number;
@@ -56,11 +55,6 @@ interface CommonFlags {
   powerIdleW?: number;
   powerMaxW?: number;
   dashboard?: boolean;
-  placement?: 'on' | 'off';
-  clientCpus?: string;
-  sutCpus?: string;
-  testbed?: Testbed;
-  scale?: number;
   warmUp?: 'auto' | 'always' | 'never';
 }
 
@@ -77,7 +71,7 @@ function withOptions(cmd: Command, names: OptionName[]): Command {
 
 /** One test's options (run and matrix alike). */
 function common(cmd: Command): Command {
-  return withOptions(
+  withOptions(
     cmd.addOption(opt('profile', { description: 'load profile from k6/profiles.json (paper|small|short|smoke; suites: load|soak|stress|spike and their -smoke/-short/-scaled variants)', default: 'small' })),
     ['runs', 'pauseS', 'tracing', 'kdfCost', 'cpuProf', 'raw', 'apdexTMs', 'peak'],
   )
@@ -90,12 +84,8 @@ function common(cmd: Command): Command {
     .addOption(opt('powerIdleW', { description: `energy ESTIMATE model: watts per logical CPU idle (default ${DEFAULT_POWER_MODEL.idleWPerCpu})` }))
     .addOption(opt('powerMaxW', { description: `energy ESTIMATE model: watts per logical CPU at 100% (default ${DEFAULT_POWER_MODEL.maxWPerCpu})` }))
     .addOption(opt('dashboard'))
-    .addOption(opt('warmUp', { default: 'auto' }))
-    .addOption(opt('placement'))
-    .addOption(opt('clientCpus'))
-    .addOption(opt('sutCpus'))
-    .addOption(opt('testbed'))
-    .addOption(opt('scale'));
+    .addOption(opt('warmUp', { default: 'auto' }));
+  return addPlacementOptions(cmd);
 }
 
 function runOptions(variant: string, f: CommonFlags & { keepUp?: boolean; runId?: string }): RunOptions {

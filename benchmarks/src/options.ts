@@ -4,7 +4,7 @@
 // `--out` is a folder wherever it appears, `--run` a finished run, `--variant` one preset. A new
 // meaning gets a new name here. benchmarks/test/options.spec.ts walks the command tree and fails
 // when one name carries two meanings, or an option shared by two subcommands is not from here.
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseCpuList } from './placement/cpu-list';
 import { TESTBEDS, type Testbed } from './placement/testbed';
 import { CPU_MODELS } from './models/predict';
@@ -183,6 +183,15 @@ export function opt(name: OptionName, use: OptionUse = {}): Option {
   if (use.mandatory) o.makeOptionMandatory();
   MADE.set(o, name);
   return o;
+}
+
+/** Where the processes run: the placement options with the testbed riding along, read back by placement/options.ts's placementRequest. */
+export const PLACEMENT_OPTIONS = ['placement', 'clientCpus', 'sutCpus', 'testbed', 'scale'] as const satisfies readonly OptionName[];
+
+/** Adds the placement options, as the table words them, to a command that runs tests (run, matrix, findings, reproduce). */
+export function addPlacementOptions(cmd: Command): Command {
+  for (const name of PLACEMENT_OPTIONS) cmd.addOption(opt(name));
+  return cmd;
 }
 
 /** Which table entry an option was made from (undefined: the subcommand's own). */

@@ -5,9 +5,8 @@
 // (`npm run findings -- ...` is the same command: this file run on its own, the same registration.)
 // Paper 000's findings (i)–(vii) and RQ1–RQ3 as verdicts -> results/findings/<date>/findings.{md,html,json}.
 import { Command } from 'commander';
-import { commaList, opt, positiveNumber } from '../options';
-import { placementRequest } from '../placement/options';
-import type { Testbed } from '../placement/testbed';
+import { addPlacementOptions, commaList, opt, positiveNumber } from '../options';
+import { placementRequest, type PlacementFlags } from '../placement/options';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
@@ -29,7 +28,7 @@ const planVariants = (p: FindingsPlan): string[] => p.cells.map((c) => c.derived
 
 /** The `findings` command, defined on `program` (a fresh Command or a parent's `command('findings')`). */
 export function defineFindingsCommand(program: Command): Command {
-  return program
+  program
     .description("paper 000's findings as verdicts at loads set by measured capacity: interleaved adaptive runs, Welch + Mann–Whitney + TOST, the methodology section")
     .option('--quick', 'the 2 × 2 and one replicated configuration per architecture at 0.5× and the paper-equivalent load, 2 runs a cell (≤ 30 min)')
     .addOption(opt('smoke', { description: 'naked-mon and msa-1-1 at 0.5× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict' }))
@@ -49,13 +48,9 @@ export function defineFindingsCommand(program: Command): Command {
     .option('--check', 'with --publish and no dir: regenerate docs/findings and the README section from docs/findings/findings.json and fail unless byte-identical')
     .option('--scorecard <dir>', 'with --publish: the reproduction (bench reproduce 000) whose scorecard.json to include (default: the newest; "none" for none)')
     .option('--docs <dir>', 'with --publish: the folder to write (default: docs/findings)')
-    .addOption(opt('budgetMin', { description: "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)" }))
-    .addOption(opt('placement'))
-    .addOption(opt('clientCpus'))
-    .addOption(opt('sutCpus'))
-    .addOption(opt('testbed'))
-    .addOption(opt('scale'))
-    .action(async (f: { compare?: string[]; publish?: string | true; check?: boolean; scorecard?: string; docs?: string; testbed?: Testbed; scale?: number; quick?: boolean; smoke?: boolean; dryRun?: boolean; evaluate?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; saturation?: number; seed?: number; out?: string; budgetMin?: number; placement?: 'on' | 'off'; clientCpus?: string; sutCpus?: string }) => {
+    .addOption(opt('budgetMin', { description: "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)" }));
+  return addPlacementOptions(program)
+    .action(async (f: PlacementFlags & { compare?: string[]; publish?: string | true; check?: boolean; scorecard?: string; docs?: string; quick?: boolean; smoke?: boolean; dryRun?: boolean; evaluate?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; saturation?: number; seed?: number; out?: string; budgetMin?: number }) => {
       if (f.compare) {
         if (f.compare.length !== 2) throw new Error(`--compare takes two records, not ${f.compare.length}: --compare <recordA> <recordB>`);
         const [a, b] = f.compare.map(recordDir);

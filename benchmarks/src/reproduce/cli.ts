@@ -3,9 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
-import { commaList, opt, positiveNumber } from '../options';
-import { placementRequest } from '../placement/options';
-import type { Testbed } from '../placement/testbed';
+import { addPlacementOptions, commaList, opt, positiveNumber } from '../options';
+import { placementRequest, type PlacementFlags } from '../placement/options';
 import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
@@ -22,8 +21,6 @@ import { latestReproduceDir, readReproduceRecord, reproduceDir, SCORECARD_FILES,
 import { runReproduction } from './run';
 import { buildScorecard, type Scorecard } from './scorecard';
 import { scorecardHtml, scorecardMarkdown } from './page';
-
-
 
 /** The scorecard of a recorded reproduction (its runs read from results/), written beside the record. */
 export function scoreRecord(dir: string, record: ReproduceRecord = readReproduceRecord(dir)): Scorecard {
@@ -49,7 +46,7 @@ export function writeScorecard(s: Scorecard, dir: string): string[] {
   return files;
 }
 
-interface Flags {
+interface Flags extends PlacementFlags {
   dryRun?: boolean;
   smoke?: boolean;
   runs?: number;
@@ -60,15 +57,10 @@ interface Flags {
   seed?: number;
   out?: string;
   evaluate?: string | true;
-  testbed?: Testbed;
-  scale?: number;
-  placement?: 'on' | 'off';
-  clientCpus?: string;
-  sutCpus?: string;
 }
 
 export function registerReproduceCommand(parent: Command): Command {
-  return parent
+  const reproduce = parent
     .command('reproduce')
     .argument('<paper>', 'the paper whose tables to reproduce: 000')
     .description("every configuration of paper 000's Tables I–II a preset stands for, at the paper-equivalent load, ≥ 3 interleaved runs each; per configuration our figures beside the paper's, Spearman's ρ of the rankings with its interval, Table III's memory ranking")
@@ -81,12 +73,8 @@ export function registerReproduceCommand(parent: Command): Command {
     .option('--multiple <m>', 'the paper-equivalent load as a multiple of the sustainable rate, instead of searching it', positiveNumber)
     .addOption(opt('seed'))
     .addOption(opt('out', { description: 'output folder (default: results/reproduce/<date>)' }))
-    .addOption(opt('evaluate', { description: 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)' }))
-    .addOption(opt('testbed'))
-    .addOption(opt('scale'))
-    .addOption(opt('placement'))
-    .addOption(opt('clientCpus'))
-    .addOption(opt('sutCpus'))
+    .addOption(opt('evaluate', { description: 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)' }));
+  return addPlacementOptions(reproduce)
     .action(async (paper: string, f: Flags) => {
       if (paper !== '000') throw new Error(`reproduce ${paper}: only paper 000's tables are transcribed (benchmarks/src/reproduce/paper-000.ts)`);
       if (f.evaluate) {
