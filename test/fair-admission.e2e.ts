@@ -21,7 +21,7 @@ import { loadSamples } from '@shellgrade/grading';
 import { loadVariant } from '@shellgrade/variant';
 import { answerWithHello } from './support/answers';
 import { BrowserSession, spaSubmission, type Reply } from './support/http-client';
-import { untilGatesQuiet } from './support/admission-gates';
+import { untilGatesQuiet, untilSubmissionWindowsForgotten } from './support/admission-gates';
 import { resetProductions, seed, variantUp, type VariantStatus } from './support/stack';
 import type { SeededUser } from './support/scenario-r';
 
@@ -46,8 +46,6 @@ function tally(replies: Reply[]): Record<number, number> {
   for (const r of replies) counts[r.status] = (counts[r.status] ?? 0) + 1;
   return counts;
 }
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Seconds of the gates' window here: a quiet spell of this long reopens them. */
 const WINDOW_S = 3;
@@ -87,10 +85,13 @@ describe.each([
     const attacker = await loggedIn(entry, mallory);
     const endless = [await answerWithHello('sleep 600'), await answerWithHello('while :; do :; done')];
     const stuck = Array.from({ length: 2 * gradingReplicas }, (_, i) => submit(attacker, mallory, endless[i % 2]));
-    // Long enough for a completion rate measured up to now to decay (10 s: the issue's attacker's period).
-    // Here it is also longer than the window: the class meets a gate that has forgotten the warm-up
-    // while the attacker's work is still inside, the case a decaying estimate got wrong.
-    await pause(10_000);
+    // The class meets a gate that has forgotten the warm-up (a whole window without a completion,
+    // the horizon over which a decaying estimate lost it) while the attacker's work is still
+    // inside, the case a decaying estimate got wrong: that event, read from every grading
+    // process's gate, not a fixed pause (10 s was also the grader's timeout: the attacker's work
+    // could end before the class came).
+    const held = await untilSubmissionWindowsForgotten(status.processes);
+    expect(held).toHaveLength(gradingReplicas);
 
     const graded = await Promise.all(classSessions.map((s, i) => submit(s, honest[i], paper.good)));
     expect(tally(graded)).toEqual({ 201: CLASS_SIZE });

@@ -68,3 +68,18 @@ export async function untilGatesQuiet(processes: ProcessStatus[], ceilings: Gate
   }
   throw new Error(`the admission gates never became quiet (in flight 0, window empty, limit at its ceiling): ${JSON.stringify(last)}`);
 }
+
+/**
+ * Waits for the event "every submission gate has forgotten its completions while work is still
+ * inside it": no completion left in its window (a whole window since the last one, so no median)
+ * and something in flight. Polled and bounded in attempts like untilGatesQuiet. Returns the readings.
+ */
+export async function untilSubmissionWindowsForgotten(processes: ProcessStatus[]): Promise<GateReading[]> {
+  let last: GateReading[] = [];
+  for (let attempt = 0; attempt < 3000; attempt++) {
+    last = (await gateReadings(processes)).filter((r) => r.gate === 'submission');
+    if (last.length > 0 && last.every((r) => r.windowCompletions === 0 && r.inFlight > 0)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the submission gates never held work with an empty window (in flight > 0, no completion in the window): ${JSON.stringify(last)}`);
+}
