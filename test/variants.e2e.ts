@@ -1,4 +1,4 @@
-// e2e-variants: naked-mon, mon-x2, msa-1-2, msa-zygote-1-2, msa-rabbitmq-1-2, msa-pipeline-1-2, msa-grpc-1-2, mon-redis, msa-1-1, msa-2-2-2, msa-grpc-1-1, msa-grpc-2-4-4
+// e2e-variants: naked-mon, mon-x2, msa-1-2-sweep-fast, msa-zygote-1-2-sweep-fast, msa-rabbitmq-1-2, msa-pipeline-1-2, msa-grpc-1-2-sweep-fast, mon-redis, msa-1-1, msa-2-2-2, msa-grpc-1-1, msa-grpc-2-4-4, mon-x2-sweep-fast
 /**
  * The same scenario R passes on every topology, and killing a replica under light
  * load loses no submission that was acknowledged with 201, and a request cut mid-flight leaves
@@ -8,11 +8,21 @@
  * `npm test` runs both tests on one preset per code path (CI stays short; a second preset of a
  * path exercises no new code); the full matrix, the same assertions on every preset below, is
  * `npm run test:variant-matrix` (SG_VARIANT_MATRIX=full).
+ *
+ * A preset whose kill -9 test runs is brought up as `<preset>-sweep-fast`: as shipped but for a
+ * 5 s grader timeout and a sweep every second (interruptedGradings.sweepEveryMs). A production the
+ * killed replica held is regraded by that sweep once stale, 3 × the grader's timeout + 30 s after
+ * it started (libs/dispatch interrupted-gradings.ts): 45-46 s instead of 60-75 s, three times a
+ * suite. The same sweep and the same audit; a good answer grades in well under a second.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool } from 'pg';
 import { loadSamples } from '@shellgrade/grading';
-import { loadConnections } from '@shellgrade/variant';
+import { loadConnections, loadVariant } from '@shellgrade/variant';
+import { stringify } from 'yaml';
 import { BrowserSession, spaSubmission } from './support/http-client';
 import { runScenarioR, type SeededUser } from './support/scenario-r';
 import { seed, variantStatus, variantUp } from './support/stack';
@@ -128,6 +138,20 @@ const PRESETS: Preset[] = [
   { variant: 'msa-grpc-2-4-4' },
 ];
 
+/** The preset with the sweep that rescues a killed replica's productions made prompt, as a spec file named `<preset>-sweep-fast`. */
+function fastSweepSpecFile(preset: string): string {
+  const { name: _name, paper: _paper, ...spec } = loadVariant(preset);
+  const file = join(mkdtempSync(join(tmpdir(), 'sg-variants-e2e-')), `${preset}-sweep-fast.yaml`);
+  const fast = {
+    ...spec,
+    description: `${preset} with a 5 s grader timeout and a sweep of interrupted gradings every second`,
+    grader: { ...spec.grader, timeoutMs: 5_000 },
+    interruptedGradings: { ...spec.interruptedGradings, sweepEveryMs: 1_000 },
+  };
+  writeFileSync(file, stringify(fast));
+  return file;
+}
+
 const fullMatrix = process.env.SG_VARIANT_MATRIX === 'full';
 if (process.env.SG_VARIANT_MATRIX !== undefined && !fullMatrix) throw new Error(`SG_VARIANT_MATRIX=${process.env.SG_VARIANT_MATRIX}: only "full" is known`);
 // npm test: the presets with a code path of their own, in the order of the file header.
@@ -135,8 +159,13 @@ const presets = fullMatrix ? PRESETS : PRESETS.filter((p) => p.path);
 
 // Both tests of a preset run while it is up: one `variant up` per preset.
 describe.each(presets.map((p) => [p.variant, p] as const))('%s', (variant, preset) => {
+  const victim = preset.victim;
+  const killRuns = victim !== undefined && (fullMatrix || preset.killInSuite === true);
+  let specFile: string | undefined;
+  const up = () => variantUp(killRuns ? (specFile ??= fastSweepSpecFile(variant)) : variant);
+
   it('scenario R passes for 6 users concurrently with the expected statuses and stored grades', async () => {
-    const { entry } = await variantUp(variant);
+    const { entry } = await up();
     const outcomes = await Promise.all(users.slice(0, 6).map((u) => runScenarioR(entry, u, paper.good)));
     for (const o of outcomes) {
       expect(o.statuses).toEqual([200, 200, 201, 200, 401]);
@@ -145,10 +174,9 @@ describe.each(presets.map((p) => [p.variant, p] as const))('%s', (variant, prese
     }
   });
 
-  const victim = preset.victim;
-  if (!victim || !(fullMatrix || preset.killInSuite)) return;
+  if (!killRuns) return;
   it(`kill -9 of ${victim}: loses no acknowledged submission, leaves no cut one stuck, and ${victim} comes back`, async () => {
-    const { entry, processes } = await variantUp(variant);
+    const { entry, processes } = await up();
     const target = processes.find((p) => p.name === victim);
     expect(target).toBeDefined();
     const restartsBefore = target!.restarts;
