@@ -8,12 +8,14 @@ import { Command } from 'commander';
 import { addPlacementOptions, commaList, opt, positiveNumber } from '../options';
 import { placementRequest, type PlacementFlags } from '../placement/options';
 import { detectCpuset } from '../placement/detect';
-import { placementText, planPlacement } from '../placement/plan';
+import { placementText, planPlacement, type PlacementPlan } from '../placement/plan';
+import { availableParallelism } from 'node:os';
 import { phase } from '../log';
 import { join } from 'node:path';
 import { repoRoot, resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
-import { findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, type FindingsPlan } from './plan';
+import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, scaledPaperStart, type FindingsPlan, type PaperStart } from './plan';
+import { configurationsOf, scaleModelFor } from '../placement/scale-model';
 import { checkPublished } from './publish';
 import { publishRecord } from './publish-record';
 import { latestRecordDir, previousPaperStart, readRecord } from './record';
@@ -25,6 +27,8 @@ import { compareDir, compareRecords, readFindingsFile, recordDir, writeRecordsCo
 
 /** A scale model fits the plan's largest configuration: every cell's variant (a derived one counts as its base). */
 const planVariants = (p: FindingsPlan): string[] => p.cells.map((c) => c.derived?.from ?? c.variant);
+/** CPUs the system under test will run on: its cpuset when placed, else the machine's (as run-test plans its testbed). */
+const sutCpusOf = (p: PlacementPlan): number => (p.state === 'on' ? p.sutCpus.length : availableParallelism());
 
 /** The `findings` command, defined on `program` (a fresh Command or a parent's `command('findings')`). */
 export function defineFindingsCommand(program: Command): Command {
@@ -103,8 +107,14 @@ export function defineFindingsCommand(program: Command): Command {
       }
       // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
-      const planFor = (capacity: Capacity | null, seed = f.seed) =>
-        findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS }) ?? undefined) : undefined });
+      const startFor = (capacity: Capacity | null): PaperStart | undefined => {
+        if (!capacity) return undefined;
+        const guide = previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS, testbed: f.testbed });
+        if (guide || f.testbed !== 'scaled' || capacity !== NOMINAL_CAPACITY) return guide ?? undefined;
+        // Multiples in the nominal (unscaled) unit: the default start scaled to the monolith's CPU in the model.
+        return scaledPaperStart(DEFAULT_PAPER_START[mode], scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpusOf(planPlacement(placementRequest(f) ?? {}, { profileName: PROTOCOLS[mode].profile, findings: true }, detectCpuset())), f.scale));
+      };
+      const planFor = (capacity: Capacity | null, seed = f.seed) => findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: startFor(capacity) });
       // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
       // In the scale model the capacity is the model's: calibrated first under the same quotas (its file records them; measuredCapacity reads unscaled ones only).
       const measured = f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });

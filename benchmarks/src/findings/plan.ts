@@ -140,6 +140,19 @@ export const DEFAULT_PAPER_START: Record<Mode, PaperStart> = {
   quick: { multiple: 10, source: 'interpolated between 6× (EFR 10.2 %) and 12× (88.1 %), probed with a 20 s timeout on a machine of this kind, 2026-11-27' },
   smoke: { multiple: FIRST_PROBE, source: 'the first probe' },
 };
+/**
+ * Where a search in the scale model starts when no scaled search on this machine points the way:
+ * the unscaled start times the CPU naked-mon's monolith gets there (one container's quota, s CPUs)
+ * over the CPUs it had unscaled (the whole system under test). Multiples count in the same unit
+ * either way; without this a quick search started at the unscaled 10× ran the monolith at EFR
+ * 95-100 % in its two probes and never came near the paper's 61.5 %.
+ */
+export function scaledPaperStart(unscaled: PaperStart, model: { s: number; sutCpus: number }): PaperStart {
+  const share = model.s / model.sutCpus;
+  const multiple = Math.max(0.5, Math.round(unscaled.multiple * share * 2) / 2);
+  return { multiple, source: `${unscaled.multiple}× unscaled (${unscaled.source}) × the monolith's share in the scale model, s ${model.s.toPrecision(3)} of ${model.sutCpus} CPU${model.sutCpus > 1 ? 's' : ''}` };
+}
+
 /** The rate a plan without a calibration is priced at (naked-mon's here, 2026-11-27). */
 const ASSUMED_RATE = 8;
 

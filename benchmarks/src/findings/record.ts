@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { resultsDir } from '../paths';
 import { PAPER_EFR, PAPER_TOLERANCE, type Capacity, type LoadLevel, type PaperProbe, type PaperSearch } from './loads';
 import type { FindingsPlan, PaperStart } from './plan';
+import type { Testbed } from '../placement/testbed';
 import type { WatchedComparison } from './watched';
 
 /** What a findings run did, in the order it did it. */
@@ -31,6 +32,8 @@ export interface FindingsRecord {
   clientTimeoutS?: number;
   /** Where the paper-equivalent search started (absent: at FIRST_PROBE). */
   paperStart?: PaperStart;
+  /** The testbed the runs were asked on (absent: unscaled); a search guides only searches on the same one. */
+  testbed?: Testbed;
   /** claims.ts CLAIMS_VERSION the run was planned with (absent: version 1). */
   claimsVersion?: number;
   /** Later sessions that added rounds to this run (--continue), in order. */
@@ -91,17 +94,17 @@ export function readRecord(dir: string): FindingsRecord {
 }
 
 /**
- * Where a new search starts: from the newest run on this machine at the same sustainable rate
- * and client timeout (EFR depends on both) whose search says something about the target — the
+ * Where a new search starts: from the newest run on this machine at the same sustainable rate,
+ * client timeout and testbed (EFR depends on all three) whose search says something about the target — the
  * multiple it found within the search's tolerance of the paper's EFR, or, when it ran out of
  * probes first, the linear interpolation between its VALID probes either side — else null.
  */
-export function previousPaperStart(at: { rate: number; timeoutS: number }, root = join(resultsDir(), 'findings')): PaperStart | null {
+export function previousPaperStart(at: { rate: number; timeoutS: number; testbed?: Testbed }, root = join(resultsDir(), 'findings')): PaperStart | null {
   if (!existsSync(root)) return null;
   const guides = readdirSync(root)
     .filter((d) => existsSync(join(root, d, RECORD_FILE)))
     .map((d) => ({ dir: d, record: readRecord(join(root, d)) }))
-    .filter(({ record: r }) => r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS)
+    .filter(({ record: r }) => r.capacity?.rate === at.rate && (r.clientTimeoutS ?? 60) === at.timeoutS && (r.testbed ?? 'unscaled') === (at.testbed ?? 'unscaled'))
     .sort((a, b) => a.record.startedAt.localeCompare(b.record.startedAt))
     .map(({ dir, record }) => ({ dir, start: startFrom(record.paper) }))
     .filter((g): g is { dir: string; start: { multiple: number; why: string } } => g.start !== null);

@@ -103,7 +103,7 @@ async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: Place
   const rate = plan.capacity.rate;
   // The budget is the command's: a calibration made first spent part of it.
   const started = calibratedFirst ? Date.parse(calibratedFirst.startedAt) : Date.now();
-  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, clientTimeoutS: pr.timeoutS, paperStart: plan.paperStart, claimsVersion: CLAIMS_VERSION, ...(calibratedFirst ? { calibratedFirst } : {}), startedAt: new Date().toISOString(), endedAt: null };
+  const record: FindingsRecord = { mode: plan.mode, seed: plan.seed, capacity: plan.capacity, paper: paperResult([]), peaks: {}, rounds: [], runs: {}, failed: [], comparisons: watchedComparisons(plan), budgetMin: pr.budgetMin, clientTimeoutS: pr.timeoutS, paperStart: plan.paperStart, ...(plan.testbed ? { testbed: plan.testbed } : {}), claimsVersion: CLAIMS_VERSION, ...(calibratedFirst ? { calibratedFirst } : {}), startedAt: new Date().toISOString(), endedAt: null };
   const save = (): void => writeFileSync(join(dir, RECORD_FILE), JSON.stringify(record, null, 2));
   const one = oneRun(plan, placement);
   try {
