@@ -18,7 +18,7 @@ import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, pla
 import { configurationsOf, scaleModelFor } from '../placement/scale-model';
 import { checkPublished } from './publish';
 import { publishRecord } from './publish-record';
-import { latestRecordDir, previousPaperStart, readRecord } from './record';
+import { commandOf, latestRecordDir, previousPaperStart, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
 import { continuationPreview, continueFindings } from './continue';
 import { calibrateFirst } from './calibrate-first';
@@ -74,8 +74,7 @@ export function defineFindingsCommand(program: Command): Command {
         }
         const dir = f.publish === true ? latestRecordDir() : f.publish;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to publish');
-        const mode = readRecord(dir).mode;
-        const files = publishRecord(dir, { docsDir, readmeFile: readme, scorecardDir: f.scorecard === 'none' ? null : f.scorecard, command: `npm run findings${mode === 'full' ? '' : ` -- --${mode}`}` });
+        const files = publishRecord(dir, { docsDir, readmeFile: readme, scorecardDir: f.scorecard === 'none' ? null : f.scorecard, command: commandOf(readRecord(dir)) });
         process.stdout.write(files.join('\n') + '\n');
         return;
       }

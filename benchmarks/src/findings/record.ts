@@ -124,3 +124,9 @@ function startFrom(search: PaperSearch | undefined): { multiple: number; why: st
   const m = below.multiple + ((PAPER_EFR - below.efr) / (above.efr - below.efr)) * (above.multiple - below.multiple);
   return { multiple: Math.round(m * 2) / 2, why: `interpolated between ${below.multiple}× (EFR ${pct(below.efr)}) and ${above.multiple}× (${pct(above.efr)})` };
 }
+
+/** The command line that makes a record like this one: its mode and testbed (what a reader reruns). */
+export function commandOf(record: Pick<FindingsRecord, 'mode' | 'testbed'>): string {
+  const args = [...(record.mode === 'full' ? [] : [`--${record.mode}`]), ...(record.testbed === 'scaled' ? ['--testbed', 'scaled'] : [])];
+  return ['npm run findings', ...(args.length ? ['--', ...args] : [])].join(' ');
+}
