@@ -8,8 +8,8 @@ import { Command } from 'commander';
 import { addPlacementOptions, commaList, opt, positiveNumber } from '../options';
 import { placementRequest, type PlacementFlags } from '../placement/options';
 import { detectCpuset } from '../placement/detect';
-import { placementText, planPlacement, type PlacementPlan } from '../placement/plan';
-import { availableParallelism } from 'node:os';
+import { placementText, planPlacement } from '../placement/plan';
+import { sutCpuCount } from '../placement/testbed';
 import { phase } from '../log';
 import { join } from 'node:path';
 import { repoRoot, resultsDir } from '../paths';
@@ -27,8 +27,6 @@ import { compareDir, compareRecords, readFindingsFile, recordDir, writeRecordsCo
 
 /** A scale model fits the plan's largest configuration: every cell's variant (a derived one counts as its base). */
 const planVariants = (p: FindingsPlan): string[] => p.cells.map((c) => c.derived?.from ?? c.variant);
-/** CPUs the system under test will run on: its cpuset when placed, else the machine's (as run-test plans its testbed). */
-const sutCpusOf = (p: PlacementPlan): number => (p.state === 'on' ? p.sutCpus.length : availableParallelism());
 
 /** The `findings` command, defined on `program` (a fresh Command or a parent's `command('findings')`). */
 export function defineFindingsCommand(program: Command): Command {
@@ -106,12 +104,14 @@ export function defineFindingsCommand(program: Command): Command {
       }
       // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
+      const placed = planPlacement(placementRequest(f) ?? {}, { profileName: PROTOCOLS[mode].profile, findings: true }, detectCpuset());
       const startFor = (capacity: Capacity | null): PaperStart | undefined => {
         if (!capacity) return undefined;
         const guide = previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS, testbed: f.testbed });
         if (guide || f.testbed !== 'scaled' || capacity !== NOMINAL_CAPACITY) return guide ?? undefined;
         // Multiples in the nominal (unscaled) unit: the default start scaled to the monolith's CPU in the model.
-        return scaledPaperStart(DEFAULT_PAPER_START[mode], scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpusOf(planPlacement(placementRequest(f) ?? {}, { profileName: PROTOCOLS[mode].profile, findings: true }, detectCpuset())), f.scale));
+        const model = scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpuCount(placed), f.scale);
+        return scaledPaperStart(DEFAULT_PAPER_START[mode], model);
       };
       const planFor = (capacity: Capacity | null, seed = f.seed) => findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: startFor(capacity) });
       // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
@@ -119,7 +119,7 @@ export function defineFindingsCommand(program: Command): Command {
       const measured = f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
       const plan = planFor(measured ?? (needsCapacity(PROTOCOLS[mode]) ? null : NOMINAL_CAPACITY));
       process.stdout.write(planText(plan) + '\n');
-      process.stdout.write(`placement: ${placementText(planPlacement(placementRequest(f) ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
+      process.stdout.write(`placement: ${placementText(placed)}\n`);
       if (f.dryRun) return;
       const dir = f.out ?? findingsDir();
       const started = Date.now();

@@ -1,6 +1,7 @@
 // Which testbed a test runs on: `unscaled` (the processes share the system's CPUs as they come) or
 // `scaled` (the scale model: a CPU quota of one paper CPU × s per container, scale-model.ts). The
 // plan is recorded in every manifest and meta.json beside the placement; pure but for the defaults.
+import { availableParallelism } from 'node:os';
 import { configurationsOf, scaleModelFor, scaleModelText, type Configuration, type ScaleModel } from './scale-model';
 import { CpuQuotaGroups, type CpuQuotaDetection, type Throttling } from './cpu-quota';
 
@@ -44,6 +45,11 @@ export type TestbedSummary =
 export function testbedSummary(r: TestbedRecord | undefined): TestbedSummary {
   if (r?.testbed !== 'scaled') return { testbed: 'unscaled' };
   return { testbed: 'scaled', s: r.model.s, cgroup: r.cgroup, quotas: r.quotas ?? {}, sutQuotaUs: r.model.sutQuotaUs, periodUs: r.model.periodUs };
+}
+
+/** CPUs the system under test runs on, which the scale model divides: its cpuset when placed, else the machine's. */
+export function sutCpuCount(placement: { state: string; sutCpus: number[] }): number {
+  return placement.state === 'on' ? placement.sutCpus.length : availableParallelism();
 }
 
 /**

@@ -2,7 +2,6 @@
 // facts, the placement and testbed plans, and the manifest (provenance). Its TestPlan is what every
 // later step reads and none changes.
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { loadVariant, variantsDir } from '@shellgrade/variant';
 import { stringify } from 'yaml';
@@ -20,7 +19,7 @@ import type { TestMeta } from '../types';
 import { detectCpuset } from '../placement/detect';
 import { planPlacement, placementText, type PlacementPlan } from '../placement/plan';
 import { detectCpuQuota } from '../placement/cpu-quota';
-import { planTestbed, testbedText } from '../placement/testbed';
+import { planTestbed, sutCpuCount, testbedText } from '../placement/testbed';
 import { makeRunId, type RunOptions, type TestPlan } from './steps';
 
 /** Profile with overrides, results folder, the spec as run, machine facts, baseline copy. */
@@ -60,7 +59,7 @@ export async function planTest(opts: RunOptions): Promise<TestPlan> {
   phase(`placement ${placementText(planned)}`);
   // The scale model's s fits the CPUs the system under test has: its cpuset's, or the machine's.
   const quotaDetection = detectCpuQuota();
-  const testbed = planTestbed(opts.placement?.testbed, opts.variant, planned.state === 'on' ? planned.sutCpus.length : availableParallelism(), quotaDetection, planned.state === 'on' ? planned.cgroup : undefined);
+  const testbed = planTestbed(opts.placement?.testbed, opts.variant, sutCpuCount(planned), quotaDetection, planned.state === 'on' ? planned.cgroup : undefined);
   const placementPlan: PlacementPlan = { ...planned, testbed };
   phase(`testbed ${testbedText(testbed)}`);
   phase(baseline ? `grader-only baseline (sandboxed) copied into the run: ${baseline.best.gradingsPerS} gradings/s (${baseline.best.label})` : 'no sandboxed grader-only baseline (results/grader-baseline/latest.json)');

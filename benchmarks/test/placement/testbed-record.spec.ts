@@ -2,10 +2,10 @@
 // model's quotas (a scaled run calibrates naked-mon first) is the model's, and an unscaled study
 // that read it would put every load level at the model's rate.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measuredCapacity } from '../../src/findings/loads';
-import { testbedSummary, type TestbedRecord } from '../../src/placement/testbed';
+import { sutCpuCount, testbedSummary, type TestbedRecord } from '../../src/placement/testbed';
 import { scaleModelFor } from '../../src/placement/scale-model';
 
 const model = scaleModelFor([{ variant: 'msa-1-1', containers: ['sg-gateway-0', 'sg-leftover-0', 'sg-exercise-0', 'postgres'] }], 2);
@@ -34,5 +34,14 @@ describe("measuredCapacity reads the machine's capacity, never the scale model's
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sutCpuCount: the CPUs a scale model divides', () => {
+  it("counts the system under test's cpuset when placed, the machine's CPUs otherwise", () => {
+    expect(sutCpuCount({ state: 'on', sutCpus: [0] })).toBe(1);
+    expect(sutCpuCount({ state: 'on', sutCpus: [0, 2, 3] })).toBe(3);
+    expect(sutCpuCount({ state: 'off', sutCpus: [] })).toBe(availableParallelism());
+    expect(sutCpuCount({ state: 'unavailable', sutCpus: [0] })).toBe(availableParallelism());
   });
 });
