@@ -14,11 +14,12 @@ import { phase } from '../log';
 import { join } from 'node:path';
 import { repoRoot, resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
-import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, scaledPaperStart, type FindingsPlan, type PaperStart } from './plan';
+import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, type FindingsPlan, type PaperStart } from './plan';
+import { searchStart } from './search-start';
 import { configurationsOf, scaleModelFor } from '../placement/scale-model';
 import { checkPublished } from './publish';
 import { publishRecord } from './publish-record';
-import { commandOf, latestRecordDir, previousPaperStart, readRecord } from './record';
+import { commandOf, latestRecordDir, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
 import { continuationPreview, continueFindings } from './continue';
 import { calibrateFirst } from './calibrate-first';
@@ -105,14 +106,8 @@ export function defineFindingsCommand(program: Command): Command {
       // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
       const placed = planPlacement(placementRequest(f) ?? {}, { profileName: PROTOCOLS[mode].profile, findings: true }, detectCpuset());
-      const startFor = (capacity: Capacity | null): PaperStart | undefined => {
-        if (!capacity) return undefined;
-        const guide = previousPaperStart({ rate: capacity.rate, timeoutS: PROTOCOLS[mode].timeoutS, testbed: f.testbed });
-        if (guide || f.testbed !== 'scaled' || capacity !== NOMINAL_CAPACITY) return guide ?? undefined;
-        // Multiples in the nominal (unscaled) unit: the default start scaled to the monolith's CPU in the model.
-        const model = scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpuCount(placed), f.scale);
-        return scaledPaperStart(DEFAULT_PAPER_START[mode], model);
-      };
+      const startFor = (capacity: Capacity | null): PaperStart | undefined =>
+        capacity ? searchStart({ capacity, timeoutS: PROTOCOLS[mode].timeoutS, testbed: f.testbed, unscaled: DEFAULT_PAPER_START[mode], model: () => scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpuCount(placed), f.scale) }) : undefined;
       const planFor = (capacity: Capacity | null, seed = f.seed) => findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: startFor(capacity) });
       // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
       // In the scale model the capacity is the model's: calibrated first under the same quotas (its file records them; measuredCapacity reads unscaled ones only).

@@ -145,11 +145,12 @@ export const DEFAULT_PAPER_START: Record<Mode, PaperStart> = {
  * the unscaled start times the CPU naked-mon's monolith gets there (one container's quota, s CPUs)
  * over the CPUs it had unscaled (the whole system under test). Multiples count in the same unit
  * either way; without this a quick search started at the unscaled 10× ran the monolith at EFR
- * 95-100 % in its two probes and never came near the paper's 61.5 %.
+ * 95-100 % in its two probes and never came near the paper's 61.5 %. Two significant digits: at
+ * s = 1/24 (the reproduction's 28 containers) the start lies below 1×, where 0.5× steps are 50 %.
  */
 export function scaledPaperStart(unscaled: PaperStart, model: { s: number; sutCpus: number }): PaperStart {
   const share = model.s / model.sutCpus;
-  const multiple = Math.max(0.5, Math.round(unscaled.multiple * share * 2) / 2);
+  const multiple = Number((unscaled.multiple * share).toPrecision(2));
   return { multiple, source: `${unscaled.multiple}× unscaled (${unscaled.source}) × the monolith's share in the scale model, s ${model.s.toPrecision(3)} of ${model.sutCpus} CPU${model.sutCpus > 1 ? 's' : ''}` };
 }
 

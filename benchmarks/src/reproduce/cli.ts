@@ -1,4 +1,4 @@
-// npm run bench -- reproduce 000 [--dry-run] [--smoke] [--runs <n ≥ 3, any with --smoke>] [--budget-min <min>] [--only <labels|presets>] [--saturation <it/s>] [--multiple <m>] [--seed <n>] [--out <dir>] [--evaluate [dir]] [--testbed scaled]
+// npm run bench -- reproduce 000 [--dry-run] [--continue [dir]] [--smoke] [--runs <n ≥ 3, any with --smoke>] [--budget-min <min>] [--only <labels|presets>] [--saturation <it/s>] [--multiple <m>] [--seed <n>] [--out <dir>] [--evaluate [dir]] [--testbed scaled]
 // Paper 000's Tables I–II configurations at the paper-equivalent load -> results/reproduce/<date>/scorecard.{md,html,json}.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -9,16 +9,18 @@ import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { phase } from '../log';
 import { resultsDir } from '../paths';
-import { exclusive } from '../harness-lock';
-import { measuredCapacity, type Capacity } from '../findings/loads';
-import { previousPaperStart } from '../findings/record';
-import { calibrateFirst } from '../findings/calibrate-first';
+import { measuredCapacity } from '../findings/loads';
+import { DEFAULT_PAPER_START, NOMINAL_CAPACITY } from '../findings/plan';
+import { searchStart } from '../findings/search-start';
+import { configurationsOf, scaleModelFor } from '../placement/scale-model';
+import { sutCpuCount } from '../placement/testbed';
 import { sidesOf } from '../findings/run';
 import { PAPER_000_CONFIGURATIONS } from './paper-000';
 import { paperCoverage } from './configurations';
-import { overPlanBudget, reproducePlan, reproducePlanText, type ReproducePlan } from './plan';
+import { overPlanBudget, reproducePlan, reproducePlanText } from './plan';
 import { latestReproduceDir, readReproduceRecord, reproduceDir, SCORECARD_FILES, type ReproduceRecord } from './record';
-import { runReproduction } from './run';
+import { currentBootId } from '../machine-speed';
+import { continueReproduction, missingRuns, roundsDue, runReproduction } from './run';
 import { buildScorecard, type Scorecard } from './scorecard';
 import { scorecardHtml, scorecardMarkdown } from './page';
 
@@ -57,6 +59,7 @@ interface Flags extends PlacementFlags {
   seed?: number;
   out?: string;
   evaluate?: string | true;
+  continue?: string | true;
 }
 
 export function registerReproduceCommand(parent: Command): Command {
@@ -73,7 +76,8 @@ export function registerReproduceCommand(parent: Command): Command {
     .option('--multiple <m>', 'the paper-equivalent load as a multiple of the sustainable rate, instead of searching it', positiveNumber)
     .addOption(opt('seed'))
     .addOption(opt('out', { description: 'output folder (default: results/reproduce/<date>)' }))
-    .addOption(opt('evaluate', { description: 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)' }));
+    .addOption(opt('evaluate', { description: 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)' }))
+    .option('--continue [dir]', 'give the reproduction recorded in <dir> (default: the newest) the runs it lacks, at its load, in its seeded order, on the boot that made its runs; then score everything recorded (--dry-run: what it would run)');
   return addPlacementOptions(reproduce)
     .action(async (paper: string, f: Flags) => {
       if (paper !== '000') throw new Error(`reproduce ${paper}: only paper 000's tables are transcribed (benchmarks/src/reproduce/paper-000.ts)`);
@@ -84,30 +88,50 @@ export function registerReproduceCommand(parent: Command): Command {
         process.stdout.write(scorecardMarkdown(s));
         return;
       }
+      if (f.continue) return continueCommand(f.continue === true ? latestReproduceDir() : f.continue, f);
       const coverage = paperCoverage();
-      const planFor = (capacity: Capacity | null, seed = f.seed): ReproducePlan => {
-        const start = f.multiple !== undefined ? { multiple: f.multiple, source: '--multiple' } : capacity ? (previousPaperStart({ rate: capacity.rate, timeoutS: 60 }) ?? undefined) : undefined;
-        return reproducePlan({ mode: f.smoke ? 'smoke' : 'full', runs: f.runs, testbed: f.testbed, capacity, paperStart: start, multipleGiven: f.multiple !== undefined, seed, budgetMin: f.budgetMin, only: f.only, coverage });
-      };
-      // In the scale model the capacity is the model's: calibrated first under the same quotas (its file records them; measuredCapacity reads unscaled ones only).
-      const plan = planFor(f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' }));
-      // The scale model fits the plan's largest configuration (with --only, the ones it runs; --scale fixes s across plans).
-      const placement = placementRequest(f, plan.configurations.map((c) => c.variant));
+      // The one load is searched by naked-mon's EFR, so no calibration is needed: multiples count in the
+      // newest unscaled calibration on this boot where there is one, else in a nominal unit.
+      const capacity = f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : ((f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' })) ?? NOMINAL_CAPACITY);
+      // Which configurations and which run shape; the scale model fits the largest of them (--scale fixes s across plans).
+      const draft = reproducePlan({ mode: f.smoke ? 'smoke' : 'full', runs: f.runs, only: f.only, coverage });
+      const variants = draft.configurations.map((c) => c.variant);
+      const placement = placementRequest(f, variants);
+      const placed = planPlacement(placement ?? {}, { profileName: draft.protocol.profile, findings: true }, detectCpuset());
+      const start = f.multiple !== undefined ? { multiple: f.multiple, source: '--multiple' } : searchStart({ capacity, timeoutS: draft.protocol.timeoutS, testbed: f.testbed, unscaled: DEFAULT_PAPER_START.full, model: () => scaleModelFor(configurationsOf(variants), sutCpuCount(placed), f.scale) });
+      const plan = reproducePlan({ mode: f.smoke ? 'smoke' : 'full', runs: f.runs, testbed: f.testbed, capacity, paperStart: start, multipleGiven: f.multiple !== undefined, seed: f.seed, budgetMin: f.budgetMin, only: f.only, coverage });
       process.stdout.write(reproducePlanText(plan) + '\n');
-      process.stdout.write(`placement: ${placementText(planPlacement(placement ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
+      process.stdout.write(`placement: ${placementText(placed)}\n`);
       if (f.dryRun) return;
       const over = overPlanBudget(plan);
       if (over) throw new Error(over);
       const dir = f.out ?? reproduceDir();
       const started = Date.now();
-      const record = await exclusive('bench reproduce 000', async () => {
-        if (plan.capacity) return runReproduction(plan, dir, placement);
-        const capacity = await calibrateFirst(placement);
-        phase(`reproduce: naked-mon calibrated first: ${capacity.rate} it/s (${Math.round((Date.now() - started) / 1000)} s)`);
-        return runReproduction(planFor(capacity, plan.seed), dir, placement);
-      });
+      const record = await runReproduction(plan, dir, placement);
       const s = scoreRecord(dir, record);
       process.stdout.write(scorecardMarkdown(s));
       phase(`reproduce: ${join(dir, SCORECARD_FILES.md)} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
     });
+}
+
+/** --continue: the runs a recorded reproduction lacks, at its load and on its testbed; then its scorecard. */
+async function continueCommand(dir: string | null, f: Flags): Promise<void> {
+  if (!dir) throw new Error('--continue: no results/reproduce/*/reproduce-runs.json to continue');
+  const record = readReproduceRecord(dir);
+  if (f.testbed && f.testbed !== record.testbed) throw new Error(`--continue: the record ran on the ${record.testbed} testbed, not ${f.testbed}`);
+  const variants = record.configurations.map((c) => c.variant);
+  const multiple = record.peak === null ? 1 : record.peak / record.capacity.rate;
+  const plan = reproducePlan({ mode: record.mode ?? 'full', runs: record.runsAsked, testbed: record.testbed, capacity: record.capacity, paperStart: { multiple, source: `the load of ${dir}` }, multipleGiven: true, seed: record.seed, budgetMin: f.budgetMin, only: variants });
+  const placement = placementRequest({ ...f, testbed: record.testbed }, variants);
+  process.stdout.write(
+    `continue ${dir}: ${missingRuns(record)} of ${variants.length * record.runsAsked} runs to go (${variants.length} configurations × ${record.runsAsked}), every one at ${record.peak ?? '?'} it/s, testbed ${record.testbed}, seed ${record.seed}; its runs made on boot ${record.bootId ?? '(not recorded)'}, this is boot ${currentBootId() ?? '(unknown)'}\n`,
+  );
+  process.stdout.write(`placement: ${placementText(planPlacement(placement ?? {}, { profileName: plan.protocol.profile, findings: true }, detectCpuset()))}\n`);
+  for (const r of roundsDue(record).filter((x) => x.due.length)) process.stdout.write(`round ${r.round}: ${r.due.join(' → ')}\n`);
+  if (f.dryRun) return;
+  const started = Date.now();
+  await continueReproduction(plan, record, dir, placement);
+  const s = scoreRecord(dir, record);
+  process.stdout.write(scorecardMarkdown(s));
+  phase(`reproduce --continue: ${join(dir, SCORECARD_FILES.md)} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
 }

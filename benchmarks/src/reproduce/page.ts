@@ -4,6 +4,7 @@
 // per configuration, and our rank against the paper's — with Chart.js inlined (report/html.ts).
 import { toHtml, toMarkdown, type Block } from '../findings/blocks';
 import { chartJs, escapeHtml } from '../report/html';
+import { NOMINAL_CAPACITY } from '../findings/plan';
 import { PAPER_000_TABLE_III } from './paper-000';
 import { SCORE_METRICS, type Ours, type Ranking, type Scorecard, type ScoreMetric } from './scorecard';
 
@@ -39,7 +40,7 @@ export function rankingRows(s: Scorecard): string[][] {
 
 function setupText(s: Scorecard): string {
   const m = s.machine;
-  const load = s.peak === null ? 'no paper-equivalent load was found' : `every configuration at ${s.peak} it/s (${s.multiple ?? '?'}× naked-mon's sustainable rate of ${s.capacity.rate} it/s${s.searchEfr !== null ? `, where naked-mon's EFR was ${(100 * s.searchEfr).toFixed(1)} % against the paper's 61.5 %` : ''}) standing for the paper's ${s.paperUsersPerS} users/s`;
+  const load = s.peak === null ? 'no paper-equivalent load was found' : `every configuration at ${s.peak} it/s (${s.multiple ?? '?'}× ${s.capacity.source === NOMINAL_CAPACITY.source ? 'a nominal unit' : "naked-mon's sustainable rate"} of ${s.capacity.rate} it/s${s.searchEfr !== null ? `, where naked-mon's EFR was ${(100 * s.searchEfr).toFixed(1)} % against the paper's 61.5 %` : ''}) standing for the paper's ${s.paperUsersPerS} users/s`;
   const host = m ? `${m.cpuModel}, ${m.cores} cores, ${m.memGiB} GiB, kernel ${m.kernel}${m.speed ? `, speed probe scrypt 2^14 ${m.speed.scryptN14Ms} ms / spawn ${m.speed.spawnMs} ms` : ''}` : 'no run recorded the machine';
   return `Testbed ${s.testbed}; ${load}; ${s.runsAsked} runs a configuration asked, interleaved in seeded random rounds; our figures are the hold stage's mean over VALID runs ± the 95 % half-width. Runs ${s.startedAt.slice(0, 16)}–${s.endedAt?.slice(0, 16) ?? 'unfinished'}, commit ${s.commit?.slice(0, 12) ?? 'unknown'}; ${host}. Record: ${s.record}.`;
 }

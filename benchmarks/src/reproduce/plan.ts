@@ -4,7 +4,7 @@
 // the same 200 users/s — at least 3 runs each, interleaved in seeded random rounds. The plan is
 // data: --dry-run prints it, run.ts runs it.
 import { loadProfile } from '../profiles';
-import { PROTOCOLS, type PaperStart } from '../findings/plan';
+import { DEFAULT_PAPER_START, NOMINAL_CAPACITY, PROTOCOLS, type PaperStart } from '../findings/plan';
 import type { Testbed } from '../placement/testbed';
 import type { Capacity } from '../findings/loads';
 import { BRING_UP_S, calibrationPriceS, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from '../findings/pricing';
@@ -92,7 +92,6 @@ const SMOKE_PROTOCOL: ReproduceProtocol = (() => {
 /** Fewest runs a configuration per mode: a smoke proves the runner, so one is enough. */
 const MODE_MIN_RUNS: Record<ReproduceMode, number> = { full: MIN_RUNS, smoke: 1 };
 
-const DEFAULT_START: PaperStart = { multiple: 16, source: 'the multiple found on a machine of this kind, 2026-11-27' };
 
 export function estimateReproduction(p: ReproduceProtocol, configurations: readonly ReproducedConfiguration[], runs: number, rate: number, multiple: number, calibrationS: number): ReproduceEstimate {
   const shape = (overloaded: boolean): RunShape => ({ peak: Math.max(1, Math.round(multiple * rate)), overloaded, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S });
@@ -118,7 +117,7 @@ export function reproducePlan(opts: ReproducePlanOptions = {}): ReproducePlan {
   const base = mode === 'smoke' ? SMOKE_PROTOCOL : PROTOCOL;
   const protocol = { ...base, paperProbes: multipleGiven ? 0 : base.paperProbes };
   const capacity = opts.capacity ?? null;
-  const paperStart = opts.paperStart ?? DEFAULT_START;
+  const paperStart = opts.paperStart ?? DEFAULT_PAPER_START.full;
   const calibrationS = capacity ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS);
   return {
     paper: '000',
@@ -155,7 +154,7 @@ export function reproducePlanText(p: ReproducePlan): string {
   const rounds = Array.from({ length: p.runs }, (_, i) => `round ${i + 1}${i >= MIN_RUNS ? ' (if it fits the budget at the measured pace)' : ''}: ${roundOrder(cells, rng).map((c) => c.variant).join(' → ')}`);
   return [
     `reproduce 000${p.mode === 'smoke' ? ' (smoke: the runner end to end, deciding nothing)' : ''}: ${p.configurations.length} configurations of Tables I–II × ${p.runs} runs = ${p.configurations.length * p.runs} runs; testbed ${p.testbed}; profile ${p.protocol.profile}, ramp ${p.protocol.rampS} s + hold ${p.protocol.holdS} s, client timeout ${p.protocol.timeoutS} s; seed ${p.seed}`,
-    `capacity: ${p.capacity ? `naked-mon sustains ${rate} it/s (${p.capacity.source})` : `no calibration of naked-mon on this boot with this placement: calibrated first (≤ ${fmtMin(e.calibrationS)}; or pass --rate)`}`,
+    `capacity: ${p.capacity?.source === NOMINAL_CAPACITY.source ? `none needed (the one load is searched); multiples counted in ${rate} it/s` : p.capacity ? `naked-mon sustains ${rate} it/s (${p.capacity.source})` : `no calibration of naked-mon on this boot with this placement: calibrated first (≤ ${fmtMin(e.calibrationS)}; or pass --rate)`}`,
     p.multipleGiven
       ? `load: every configuration at ${peak} (--multiple), the paper's 200 users/s for all`
       : `load: every configuration at the paper-equivalent load, naked-mon's EFR → 61.5 % (Table I), searched from ${p.paperStart.multiple}× (${p.paperStart.source}) in ≤ ${p.protocol.paperProbes} runs (≤ ${fmtMin(e.searchS)}); priced at ${peak}`,

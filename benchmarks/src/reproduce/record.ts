@@ -36,6 +36,10 @@ export interface ReproduceRecord {
   stoppedEarly?: string;
   /** The code that ran (git HEAD), and whether the tree had uncommitted changes. */
   commit: string | null;
+  /** The boot that made the runs (a continuation runs on it too; absent in older records). */
+  bootId?: string | null;
+  /** Sessions that added runs (--continue), with the code each ran. */
+  continuations?: { startedAt: string; endedAt: string | null; commit: string | null }[];
   startedAt: string;
   endedAt: string | null;
 }

@@ -1,13 +1,16 @@
 // The live side of `bench reproduce 000`: naked-mon's paper-equivalent load (searched, or given),
 // then rounds — every configuration once per round in a seeded random order — each run at that
 // one load, as the paper ran every configuration at 200 users/s. The record is written after
-// every run; rounds past the minimum of 3 start only while they fit the budget.
+// every run; rounds past the minimum of 3 start only while they fit the budget. A reproduction
+// cut short is continued on the same boot (its rounds are compared with each other): the runs
+// it lacks, in the rounds' seeded order.
 import { mkdirSync } from 'node:fs';
 import { phase } from '../log';
 import { makeRunId, runTest } from '../run-test';
 import { variantDown } from '../stack';
 import type { PlacementRequest } from '../placement/plan';
 import { projectCommit } from '../provenance/facts';
+import { currentBootId } from '../machine-speed';
 import { roundOverBudget } from '../findings/budget';
 import { CAPACITY_VARIANT, paperProbeOf, paperResult, searchPaperLoad } from '../findings/loads';
 import { DISCARD_UNTOLD_AFTER_S } from '../findings/pricing';
@@ -21,12 +24,46 @@ export function runReproduction(plan: ReproducePlan, dir: string, placement?: Pl
   return exclusive('bench reproduce 000', () => runNow(plan, dir, placement));
 }
 
+/** More runs for a recorded reproduction: each configuration up to the runs it asked, on the boot that made its runs. */
+export async function continueReproduction(plan: ReproducePlan, record: ReproduceRecord, dir: string, placement?: PlacementRequest): Promise<ReproduceRecord> {
+  const boot = currentBootId();
+  if (!record.bootId || record.bootId !== boot) throw new Error(`--continue: the record's runs were made on boot ${record.bootId ?? '(not recorded)'}, this is boot ${boot ?? '(unknown)'}: a reproduction ranks its runs against each other, so all of them run on one boot — start a new one`);
+  if (record.peak === null) throw new Error(`--continue: the record found no paper-equivalent load (${record.stoppedEarly ?? 'no search result'}) — start a new one`);
+  if (missingRuns(record) === 0) throw new Error(`--continue: every configuration already has its ${record.runsAsked} runs — score it with --evaluate ${dir}`);
+  return exclusive('bench reproduce 000 --continue', async () => {
+    const session = { startedAt: new Date().toISOString(), endedAt: null as string | null, commit: await projectCommit() };
+    (record.continuations ??= []).push(session);
+    delete record.stoppedEarly;
+    const save = (): void => writeReproduceRecord(dir, record);
+    try {
+      await runRounds(record, plan, record.peak!, save, placement, Date.now());
+    } finally {
+      session.endedAt = record.endedAt = new Date().toISOString();
+      save();
+      await variantDown().catch(() => undefined);
+    }
+    return record;
+  });
+}
+
+/** Runs a configuration has been given (kept or failed). */
+const attempted = (record: Pick<ReproduceRecord, 'runs' | 'failed'>, variant: string): number => (record.runs[variant]?.length ?? 0) + record.failed.filter((f) => f.variant === variant).length;
+
+/** Runs the record still lacks to give every configuration the runs it asked. */
+export function missingRuns(record: ReproduceRecord): number {
+  return record.configurations.reduce((n, c) => n + Math.max(0, record.runsAsked - attempted(record, c.variant)), 0);
+}
+
+const oneRun = (plan: ReproducePlan, placement: PlacementRequest | undefined) => (variant: string, peak: number, label: string) => {
+  const pr = plan.protocol;
+  return runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, timeoutS: pr.timeoutS, runId: makeRunId(variant, label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S });
+};
+
 async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementRequest): Promise<ReproduceRecord> {
-  if (!plan.capacity) throw new Error('no sustainable rate of naked-mon: run `npm run bench -- calibrate --variant naked-mon` first, or pass --rate <it/s>');
+  if (!plan.capacity) throw new Error('no unit for the load: pass --saturation <it/s>, or let the command count in the nominal unit');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
   const rate = plan.capacity.rate;
-  const started = Date.now();
   const record: ReproduceRecord = {
     paper: '000',
     mode: plan.mode,
@@ -42,12 +79,12 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
     runs: {},
     failed: [],
     commit: await projectCommit(),
-    startedAt: new Date(started).toISOString(),
+    bootId: currentBootId(),
+    startedAt: new Date().toISOString(),
     endedAt: null,
   };
   const save = (): void => writeReproduceRecord(dir, record);
-  const one = (variant: string, peak: number, label: string) =>
-    runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, timeoutS: pr.timeoutS, runId: makeRunId(variant, label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S });
+  const one = oneRun(plan, placement);
   try {
     const peakAt = (m: number): number => Math.max(1, Math.round(m * rate));
     if (plan.multipleGiven) {
@@ -72,35 +109,52 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
       phase(`reproduce: stopped, ${record.stoppedEarly}`);
       return record;
     }
-    const peak = record.peak;
-    phase(`reproduce: every configuration at ${peak} it/s`);
-    const rng = seededRng(plan.seed);
-    const cells = plan.configurations.map((c) => ({ variant: c.variant, level: 'paper' as const }));
-    const roundsStarted = Date.now();
-    let runsDone = 0;
-    for (let round = 1; round <= plan.runs; round++) {
-      const over = runsDone ? roundOverBudget({ round, minRuns: MIN_RUNS, elapsedS: (Date.now() - started) / 1000, secondsPerRun: (Date.now() - roundsStarted) / 1000 / runsDone, cells: cells.length, budgetS: plan.budgetMin * 60 }) : null;
-      if (over) {
-        record.stoppedEarly = `time budget: ${over}`;
-        phase(`reproduce: stopped, ${record.stoppedEarly}`);
-        break;
-      }
-      const order = roundOrder(cells, rng).map((c) => c.variant);
-      record.rounds.push(order);
-      runsDone += await runRoundInOrder(order, {
-        study: 'reproduce',
-        round,
-        keyOf: (variant) => variant,
-        run: (variant) => one(variant, peak, `reproduce-r${round}`),
-        runs: record.runs,
-        failed: (variant, error) => record.failed.push({ variant, round, error }),
-        save,
-      });
-    }
+    phase(`reproduce: every configuration at ${record.peak} it/s`);
+    await runRounds(record, plan, record.peak, save, placement, Date.parse(record.startedAt));
   } finally {
     record.endedAt = new Date().toISOString();
     save();
     await variantDown().catch(() => undefined);
   }
   return record;
+}
+
+/**
+ * Every round in the seeded order the plan printed, with the configurations due in it: those with
+ * fewer runs (kept or failed) than the round's number — all of them in a new reproduction, the
+ * ones it lacks in a continued one.
+ */
+export function roundsDue(record: Pick<ReproduceRecord, 'seed' | 'configurations' | 'runsAsked' | 'runs' | 'failed'>): { round: number; order: string[]; due: string[] }[] {
+  const rng = seededRng(record.seed);
+  const cells = record.configurations.map((c) => ({ variant: c.variant, level: 'paper' as const }));
+  const before = new Map(record.configurations.map((c) => [c.variant, attempted(record, c.variant)]));
+  return Array.from({ length: record.runsAsked }, (_, i) => {
+    const order = roundOrder(cells, rng).map((c) => c.variant);
+    return { round: i + 1, order, due: order.filter((v) => before.get(v)! < i + 1) };
+  });
+}
+
+async function runRounds(record: ReproduceRecord, plan: ReproducePlan, peak: number, save: () => void, placement: PlacementRequest | undefined, budgetFrom: number): Promise<void> {
+  const one = oneRun(plan, placement);
+  const started = Date.now();
+  let runsDone = 0;
+  for (const { round, order, due } of roundsDue(record)) {
+    if (!due.length) continue;
+    const over = runsDone ? roundOverBudget({ round, minRuns: MIN_RUNS, elapsedS: (Date.now() - budgetFrom) / 1000, secondsPerRun: (Date.now() - started) / 1000 / runsDone, cells: due.length, budgetS: plan.budgetMin * 60 }) : null;
+    if (over) {
+      record.stoppedEarly = `time budget: ${over}`;
+      phase(`reproduce: stopped, ${record.stoppedEarly}`);
+      return;
+    }
+    if (record.rounds.length < round) record.rounds.push(order);
+    runsDone += await runRoundInOrder(due, {
+      study: 'reproduce',
+      round,
+      keyOf: (variant) => variant,
+      run: (variant) => one(variant, peak, `reproduce-r${round}`),
+      runs: record.runs,
+      failed: (variant, error) => record.failed.push({ variant, round, error }),
+      save,
+    });
+  }
 }

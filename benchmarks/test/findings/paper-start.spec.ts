@@ -50,14 +50,15 @@ describe('previousPaperStart', () => {
 });
 
 describe('scaledPaperStart', () => {
-  it("scales the unscaled start by the monolith's CPU in the model (one container's s over the system's CPUs), to the nearest 0.5×", () => {
+  it("scales the unscaled start by the monolith's CPU in the model (one container's s over the system's CPUs), to two significant digits", () => {
     // quick on this machine: 10× unscaled, s = 0.2 (1 CPU / 5 containers of mon-x2) → 2×, where 10× and 5× ran at EFR 95-100 %.
     expect(scaledPaperStart(DEFAULT_PAPER_START.quick, { s: 0.2, sutCpus: 1 }).multiple).toBe(2);
-    expect(scaledPaperStart({ multiple: 16, source: 'x' }, { s: 1 / 14, sutCpus: 1 }).multiple).toBe(1);
+    expect(scaledPaperStart({ multiple: 16, source: 'x' }, { s: 1 / 14, sutCpus: 1 }).multiple).toBe(1.1);
     expect(scaledPaperStart({ multiple: 16, source: 'x' }, { s: 0.5, sutCpus: 2 }).multiple).toBe(4);
-    // Never below half the unit, and says where it came from.
+    // The reproduction's model (28 containers, s = 1/24): 16× → 0.67×, not rounded away to 0.5× or 1×; says where it came from.
+    expect(scaledPaperStart({ multiple: 16, source: 'x' }, { s: 1 / 24, sutCpus: 1 }).multiple).toBe(0.67);
     const low = scaledPaperStart({ multiple: 2, source: 'the first probe' }, { s: 0.05, sutCpus: 1 });
-    expect(low.multiple).toBe(0.5);
+    expect(low.multiple).toBe(0.1);
     expect(low.source).toBe("2× unscaled (the first probe) × the monolith's share in the scale model, s 0.0500 of 1 CPU");
   });
 });
