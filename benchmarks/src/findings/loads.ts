@@ -82,8 +82,11 @@ export function measuredCapacity(resultsDir: string, opts: { variant?: string; p
 /** A level's arrival rate in whole it/s (k6's targets are integers), at least 1. */
 export function peakOf(level: LoadLevel, rate: number, paperMultiple: number | null): number | null {
   const m = level === 'paper' ? paperMultiple : MULTIPLES[level];
-  return m === null ? null : Math.max(1, Math.round(m * rate));
+  return m === null ? null : peakAt(m, rate);
 }
+
+/** The arrival rate a multiple of the unit stands for: whole iterations a second (k6's rates), at least one. */
+export const peakAt = (multiple: number, rate: number): number => Math.max(1, Math.round(multiple * rate));
 
 /** One probe of the paper-equivalent search: naked-mon at `multiple` × the sustainable rate. */
 export interface PaperProbe {
@@ -152,13 +155,18 @@ export function paperResult(probes: PaperProbe[], target = PAPER_EFR): PaperSear
   return { target, probes, multiple: null, efr: null, runId: null, notFound: `no VALID probe measured EFR in ${probes.length} probe${probes.length === 1 ? '' : 's'} (${invalid} INVALID)` };
 }
 
-/** Runs the search: `probe(m)` runs naked-mon at m × and returns its probe; `onProbe` sees the search after each. */
-export async function searchPaperLoad(probe: (multiple: number) => Promise<PaperProbe>, maxProbes: number, onProbe?: (s: PaperSearch) => void, opts: { target?: number; tolerance?: number; first?: number } = {}): Promise<PaperSearch> {
-  const { target = PAPER_EFR, tolerance = PAPER_TOLERANCE, first = FIRST_PROBE } = opts;
+/** Runs the search: `probe(m, peak)` runs naked-mon at m × `rate` (peak it/s) and returns its probe; `onProbe` sees the search after each. */
+export async function searchPaperLoad(probe: (multiple: number, peak: number) => Promise<PaperProbe>, maxProbes: number, onProbe: ((s: PaperSearch) => void) | undefined, opts: { rate: number; target?: number; tolerance?: number; first?: number }): Promise<PaperSearch> {
+  const { rate, target = PAPER_EFR, tolerance = PAPER_TOLERANCE, first = FIRST_PROBE } = opts;
   const probes: PaperProbe[] = [];
-  const next = (): number | null => nextPaperProbe(probes, maxProbes, target, tolerance, first);
+  const next = (): number | null => {
+    const m = nextPaperProbe(probes, maxProbes, target, tolerance, first);
+    // Rates are whole it/s: a multiple that lands on a rate a VALID probe measured would measure it again
+    // (at s = 1/24 the unit is a few it/s, and bisecting between 2 and 3 it/s gives 2 again).
+    return m !== null && probes.some((p) => isValid(p) && p.peak === peakAt(m, rate)) ? null : m;
+  };
   for (let m = next(); m !== null; m = next()) {
-    probes.push(await probe(m));
+    probes.push(await probe(m, peakAt(m, rate)));
     onProbe?.(paperResult(probes, target));
   }
   return paperResult(probes, target);

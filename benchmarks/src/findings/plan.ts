@@ -7,7 +7,7 @@ import type { StoppingRule } from '../stats/stopping';
 import type { Testbed } from '../placement/testbed';
 import { CLAIMS, cellsOf, type Role } from './claims';
 import { loadProfile } from '../profiles';
-import { FIRST_PROBE, LEVELS, MULTIPLES, peakOf, type Capacity, type LoadLevel } from './loads';
+import { FIRST_PROBE, LEVELS, MULTIPLES, peakAt, peakOf, type Capacity, type LoadLevel } from './loads';
 import { BRING_UP_S, CALIBRATION, calibrationPriceS, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from './pricing';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 
@@ -179,7 +179,7 @@ export function detectableSigmas(runs: number, power = 0.8, alpha = 0.05): numbe
 /** A run's shape at a level (the paper level at the multiple the search starts from). */
 function shapeAt(p: Protocol, level: LoadLevel, rate: number, paperMultiple: number): RunShape {
   const multiple = level === 'paper' ? paperMultiple : MULTIPLES[level];
-  return { peak: Math.max(1, Math.round(multiple * rate)), overloaded: multiple > 1, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S };
+  return { peak: peakAt(multiple, rate), overloaded: multiple > 1, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S };
 }
 
 /**

@@ -138,7 +138,7 @@ export function headlineBlocks(p: PublishedFindings): Block[] {
     { kind: 'table', head: ['finding', 'verdict', 'evidence', 'decisive comparison (B − A, 95% CI, Cliff\'s δ)'], rows: verdictRows(p) },
     p.scorecard
       ? ({ kind: 'table', head: ["reproduction of Tables I–III: ours against the paper's", 'Spearman ρ [95 % CI] (configurations)', 'what it ranks'], rows: rankingRows(p.scorecard) } as Block)
-      : ({ kind: 'p', text: "Reproduction scorecard (Spearman's ρ of our rankings against Tables I–III): not in this record — `npm run bench -- reproduce 000 --testbed scaled` makes it (about 4 h; `--dry-run` prints the plan)." } as Block),
+      : ({ kind: 'p', text: "Reproduction scorecard (Spearman's ρ of our rankings against Tables I–III): not in this record — `npm run bench -- reproduce 000 --testbed scaled` makes it (`--dry-run` prints its plan and planned wall time; `--continue` finishes one cut short)." } as Block),
   ];
 }
 

@@ -109,8 +109,7 @@ async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: Place
   try {
     // The paper-equivalent load, searched on naked-mon before the rounds (its runs are recorded, not compared).
     // An INVALID probe's EFR steers the search; only a VALID probe's multiple becomes the load.
-    const probe = async (m: number) => {
-      const peak = Math.max(1, Math.round(m * rate));
+    const probe = async (m: number, peak: number) => {
       phase(`findings: paper-equivalent search, naked-mon at ${m}× = ${peak} it/s`);
       return paperProbeOf(m, peak, await one(CAPACITY_VARIANT, peak, `findings-search-${m}x`));
     };
@@ -121,7 +120,7 @@ async function runFindingsNow(plan: FindingsPlan, dir: string, placement?: Place
         record.paper = search;
         save();
       },
-      { first: plan.paperStart.multiple },
+      { first: plan.paperStart.multiple, rate },
     );
     for (const level of pr.levels) {
       const p = peakOf(level, rate, record.paper.multiple);

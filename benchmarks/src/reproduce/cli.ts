@@ -20,7 +20,7 @@ import { paperCoverage } from './configurations';
 import { overPlanBudget, reproducePlan, reproducePlanText } from './plan';
 import { latestReproduceDir, readReproduceRecord, reproduceDir, SCORECARD_FILES, type ReproduceRecord } from './record';
 import { currentBootId } from '../machine-speed';
-import { continueReproduction, missingRuns, roundsDue, runReproduction } from './run';
+import { continueReproduction, liveRunner, missingRuns, roundsDue, runReproduction } from './run';
 import { buildScorecard, type Scorecard } from './scorecard';
 import { scorecardHtml, scorecardMarkdown } from './page';
 
@@ -107,7 +107,7 @@ export function registerReproduceCommand(parent: Command): Command {
       if (over) throw new Error(over);
       const dir = f.out ?? reproduceDir();
       const started = Date.now();
-      const record = await runReproduction(plan, dir, placement);
+      const record = await runReproduction(plan, dir, liveRunner(plan, placement));
       const s = scoreRecord(dir, record);
       process.stdout.write(scorecardMarkdown(s));
       phase(`reproduce: ${join(dir, SCORECARD_FILES.md)} (${((Date.now() - started) / 60000).toFixed(1)} min)`);
@@ -130,7 +130,7 @@ async function continueCommand(dir: string | null, f: Flags): Promise<void> {
   for (const r of roundsDue(record).filter((x) => x.due.length)) process.stdout.write(`round ${r.round}: ${r.due.join(' → ')}\n`);
   if (f.dryRun) return;
   const started = Date.now();
-  await continueReproduction(plan, record, dir, placement);
+  await continueReproduction(plan, record, dir, liveRunner(plan, placement));
   const s = scoreRecord(dir, record);
   process.stdout.write(scorecardMarkdown(s));
   phase(`reproduce --continue: ${join(dir, SCORECARD_FILES.md)} (${((Date.now() - started) / 60000).toFixed(1)} min)`);

@@ -42,7 +42,9 @@ function setupText(s: Scorecard): string {
   const m = s.machine;
   const load = s.peak === null ? 'no paper-equivalent load was found' : `every configuration at ${s.peak} it/s (${s.multiple ?? '?'}× ${s.capacity.source === NOMINAL_CAPACITY.source ? 'a nominal unit' : "naked-mon's sustainable rate"} of ${s.capacity.rate} it/s${s.searchEfr !== null ? `, where naked-mon's EFR was ${(100 * s.searchEfr).toFixed(1)} % against the paper's 61.5 %` : ''}) standing for the paper's ${s.paperUsersPerS} users/s`;
   const host = m ? `${m.cpuModel}, ${m.cores} cores, ${m.memGiB} GiB, kernel ${m.kernel}${m.speed ? `, speed probe scrypt 2^14 ${m.speed.scryptN14Ms} ms / spawn ${m.speed.spawnMs} ms` : ''}` : 'no run recorded the machine';
-  return `Testbed ${s.testbed}; ${load}; ${s.runsAsked} runs a configuration asked, interleaved in seeded random rounds; our figures are the hold stage's mean over VALID runs ± the 95 % half-width. Runs ${s.startedAt.slice(0, 16)}–${s.endedAt?.slice(0, 16) ?? 'unfinished'}, commit ${s.commit?.slice(0, 12) ?? 'unknown'}; ${host}. Record: ${s.record}.`;
+  const span = s.endedAt ? ` (${Math.round((Date.parse(s.endedAt) - Date.parse(s.startedAt)) / 60000)} min)` : '';
+  const command = `npm run bench -- reproduce 000${s.testbed === 'scaled' ? ' --testbed scaled' : ''}`;
+  return `Testbed ${s.testbed}; ${load}; ${s.runsAsked} runs a configuration asked, interleaved in seeded random rounds; our figures are the hold stage's mean over VALID runs ± the 95 % half-width. Runs ${s.startedAt.slice(0, 16)}–${s.endedAt?.slice(0, 16) ?? 'unfinished'}${span}, commit ${s.commit?.slice(0, 12) ?? 'unknown'}; ${host}. Made by \`${command}\`; record: ${s.record}.`;
 }
 
 export function scorecardBlocks(s: Scorecard): Block[] {

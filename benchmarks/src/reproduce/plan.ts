@@ -6,7 +6,7 @@
 import { loadProfile } from '../profiles';
 import { DEFAULT_PAPER_START, NOMINAL_CAPACITY, PROTOCOLS, type PaperStart } from '../findings/plan';
 import type { Testbed } from '../placement/testbed';
-import type { Capacity } from '../findings/loads';
+import { peakAt, type Capacity } from '../findings/loads';
 import { BRING_UP_S, calibrationPriceS, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from '../findings/pricing';
 import { roundOrder, seededRng } from '../findings/schedule';
 import { paperCoverage, type Coverage, type ReproducedConfiguration } from './configurations';
@@ -94,7 +94,7 @@ const MODE_MIN_RUNS: Record<ReproduceMode, number> = { full: MIN_RUNS, smoke: 1 
 
 
 export function estimateReproduction(p: ReproduceProtocol, configurations: readonly ReproducedConfiguration[], runs: number, rate: number, multiple: number, calibrationS: number): ReproduceEstimate {
-  const shape = (overloaded: boolean): RunShape => ({ peak: Math.max(1, Math.round(multiple * rate)), overloaded, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S });
+  const shape = (overloaded: boolean): RunShape => ({ peak: peakAt(multiple, rate), overloaded, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S });
   const keepsUpS = priceRun(shape(false)).totalS;
   const overloadedS = priceRun(shape(true)).totalS;
   const roundOf = (runS: (c: ReproducedConfiguration) => number): number => configurations.reduce((s, c) => s + BRING_UP_S + runS(c), 0);
@@ -148,7 +148,7 @@ const fmtMin = (s: number): string => `${(s / 60).toFixed(1)} min`;
 export function reproducePlanText(p: ReproducePlan): string {
   const e = p.estimate;
   const rate = p.capacity?.rate ?? null;
-  const peak = rate === null ? `${p.paperStart.multiple}× naked-mon's sustainable rate` : `${Math.max(1, Math.round(p.paperStart.multiple * rate))} it/s (${p.paperStart.multiple}× ${rate} it/s)`;
+  const peak = rate === null ? `${p.paperStart.multiple}× naked-mon's sustainable rate` : `${peakAt(p.paperStart.multiple, rate)} it/s (${p.paperStart.multiple}× ${rate} it/s)`;
   const rng = seededRng(p.seed);
   const cells = p.configurations.map((c) => ({ variant: c.variant, level: 'paper' as const }));
   const rounds = Array.from({ length: p.runs }, (_, i) => `round ${i + 1}${i >= MIN_RUNS ? ' (if it fits the budget at the measured pace)' : ''}: ${roundOrder(cells, rng).map((c) => c.variant).join(' → ')}`);

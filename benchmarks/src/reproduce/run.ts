@@ -12,7 +12,7 @@ import type { PlacementRequest } from '../placement/plan';
 import { projectCommit } from '../provenance/facts';
 import { currentBootId } from '../machine-speed';
 import { roundOverBudget } from '../findings/budget';
-import { CAPACITY_VARIANT, paperProbeOf, paperResult, searchPaperLoad } from '../findings/loads';
+import { CAPACITY_VARIANT, paperProbeOf, paperResult, peakAt, searchPaperLoad } from '../findings/loads';
 import { DISCARD_UNTOLD_AFTER_S } from '../findings/pricing';
 import { roundOrder, seededRng } from '../findings/schedule';
 import { runRoundInOrder } from '../findings/round-runs';
@@ -20,12 +20,29 @@ import { exclusive } from '../harness-lock';
 import { MIN_RUNS, type ReproducePlan } from './plan';
 import { writeReproduceRecord, type ReproduceRecord } from './record';
 
-export function runReproduction(plan: ReproducePlan, dir: string, placement?: PlacementRequest): Promise<ReproduceRecord> {
-  return exclusive('bench reproduce 000', () => runNow(plan, dir, placement));
+/** One run of a configuration at a rate, labelled (the run id's suffix). */
+export type RunOne = (variant: string, peak: number, label: string) => ReturnType<typeof runTest>;
+
+/** How runs are made and the stack taken down after them: real tests (liveRunner), or a unit test's own. */
+export interface Runner {
+  run: RunOne;
+  down: () => Promise<void>;
+}
+
+export function liveRunner(plan: ReproducePlan, placement?: PlacementRequest): Runner {
+  const pr = plan.protocol;
+  return {
+    run: (variant, peak, label) => runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, timeoutS: pr.timeoutS, runId: makeRunId(variant, label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S }),
+    down: () => variantDown(),
+  };
+}
+
+export function runReproduction(plan: ReproducePlan, dir: string, runner: Runner): Promise<ReproduceRecord> {
+  return exclusive('bench reproduce 000', () => runNow(plan, dir, runner));
 }
 
 /** More runs for a recorded reproduction: each configuration up to the runs it asked, on the boot that made its runs. */
-export async function continueReproduction(plan: ReproducePlan, record: ReproduceRecord, dir: string, placement?: PlacementRequest): Promise<ReproduceRecord> {
+export async function continueReproduction(plan: ReproducePlan, record: ReproduceRecord, dir: string, runner: Runner): Promise<ReproduceRecord> {
   const boot = currentBootId();
   if (!record.bootId || record.bootId !== boot) throw new Error(`--continue: the record's runs were made on boot ${record.bootId ?? '(not recorded)'}, this is boot ${boot ?? '(unknown)'}: a reproduction ranks its runs against each other, so all of them run on one boot — start a new one`);
   if (record.peak === null) throw new Error(`--continue: the record found no paper-equivalent load (${record.stoppedEarly ?? 'no search result'}) — start a new one`);
@@ -36,11 +53,11 @@ export async function continueReproduction(plan: ReproducePlan, record: Reproduc
     delete record.stoppedEarly;
     const save = (): void => writeReproduceRecord(dir, record);
     try {
-      await runRounds(record, plan, record.peak!, save, placement, Date.now());
+      await runRounds(record, plan, runner.run, save, Date.now());
     } finally {
       session.endedAt = record.endedAt = new Date().toISOString();
       save();
-      await variantDown().catch(() => undefined);
+      await runner.down().catch(() => undefined);
     }
     return record;
   });
@@ -54,12 +71,9 @@ export function missingRuns(record: ReproduceRecord): number {
   return record.configurations.reduce((n, c) => n + Math.max(0, record.runsAsked - attempted(record, c.variant)), 0);
 }
 
-const oneRun = (plan: ReproducePlan, placement: PlacementRequest | undefined) => (variant: string, peak: number, label: string) => {
-  const pr = plan.protocol;
-  return runTest({ variant, profile: pr.profile, runs: 1, peak, rampS: pr.rampS, holdS: pr.holdS, pauseS: pr.pauseS, timeoutS: pr.timeoutS, runId: makeRunId(variant, label, undefined), keepUp: true, findings: true, placement, discardUntoldAfterS: DISCARD_UNTOLD_AFTER_S });
-};
 
-async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementRequest): Promise<ReproduceRecord> {
+async function runNow(plan: ReproducePlan, dir: string, runner: Runner): Promise<ReproduceRecord> {
+  const one = runner.run;
   if (!plan.capacity) throw new Error('no unit for the load: pass --saturation <it/s>, or let the command count in the nominal unit');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
@@ -84,25 +98,23 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
     endedAt: null,
   };
   const save = (): void => writeReproduceRecord(dir, record);
-  const one = oneRun(plan, placement);
   try {
-    const peakAt = (m: number): number => Math.max(1, Math.round(m * rate));
     if (plan.multipleGiven) {
-      record.peak = peakAt(plan.paperStart.multiple);
+      record.peak = peakAt(plan.paperStart.multiple, rate);
     } else {
       record.search = await searchPaperLoad(
-        async (m) => {
-          phase(`reproduce: paper-equivalent search, ${CAPACITY_VARIANT} at ${m}× = ${peakAt(m)} it/s`);
-          return paperProbeOf(m, peakAt(m), await one(CAPACITY_VARIANT, peakAt(m), `reproduce-search-${m}x`));
+        async (m, peak) => {
+          phase(`reproduce: paper-equivalent search, ${CAPACITY_VARIANT} at ${m}× = ${peak} it/s`);
+          return paperProbeOf(m, peak, await one(CAPACITY_VARIANT, peak, `reproduce-search-${m}x`));
         },
         pr.paperProbes,
         (s) => {
           record.search = s;
           save();
         },
-        { first: plan.paperStart.multiple },
+        { first: plan.paperStart.multiple, rate },
       );
-      record.peak = record.search.multiple === null ? null : peakAt(record.search.multiple);
+      record.peak = record.search.multiple === null ? null : peakAt(record.search.multiple, rate);
     }
     if (record.peak === null) {
       record.stoppedEarly = `no paper-equivalent load: ${record.search.notFound ?? 'the search found none'}`;
@@ -110,11 +122,11 @@ async function runNow(plan: ReproducePlan, dir: string, placement?: PlacementReq
       return record;
     }
     phase(`reproduce: every configuration at ${record.peak} it/s`);
-    await runRounds(record, plan, record.peak, save, placement, Date.parse(record.startedAt));
+    await runRounds(record, plan, one, save, Date.parse(record.startedAt));
   } finally {
     record.endedAt = new Date().toISOString();
     save();
-    await variantDown().catch(() => undefined);
+    await runner.down().catch(() => undefined);
   }
   return record;
 }
@@ -134,8 +146,8 @@ export function roundsDue(record: Pick<ReproduceRecord, 'seed' | 'configurations
   });
 }
 
-async function runRounds(record: ReproduceRecord, plan: ReproducePlan, peak: number, save: () => void, placement: PlacementRequest | undefined, budgetFrom: number): Promise<void> {
-  const one = oneRun(plan, placement);
+async function runRounds(record: ReproduceRecord, plan: ReproducePlan, one: RunOne, save: () => void, budgetFrom: number): Promise<void> {
+  const peak = record.peak!;
   const started = Date.now();
   let runsDone = 0;
   for (const { round, order, due } of roundsDue(record)) {

@@ -93,16 +93,30 @@ describe('loads from measured capacity', () => {
         let i = 0;
         return async (m: number): Promise<PaperProbe> => ({ multiple: m, peak: Math.round(m * 8), efr: efrAt(m), valid: valid(m, i), runId: `r${i++}` });
       };
-      const b = await searchPaperLoad(probeFn((m) => m !== 3), 5, (s) => seen.push(s.multiple));
+      const b = await searchPaperLoad(probeFn((m) => m !== 3), 5, (s) => seen.push(s.multiple), { rate: 8 });
       expect(b).toMatchObject({ multiple: 4, runId: 'r1', notFound: null });
       expect(seen).toEqual([2, 4, 4, 4, 4]);
       // Started where a previous run found the level (8×, EFR 100 % here): halves, then bisects.
       const started: number[] = [];
-      const d = await searchPaperLoad(async (m) => (started.push(m), { multiple: m, peak: m * 8, efr: efrAt(m), valid: true, runId: `s${m}` }), 4, undefined, { first: 8 });
+      const d = await searchPaperLoad(async (m, peak) => (started.push(m), { multiple: m, peak, efr: efrAt(m), valid: true, runId: `s${m}` }), 4, undefined, { first: 8, rate: 8 });
       expect(started).toEqual([8, 4, 2, 3]);
       expect(d.multiple).toBe(3);
-      const c = await searchPaperLoad(probeFn(() => false), 3);
+      const c = await searchPaperLoad(probeFn(() => false), 3, undefined, { rate: 8 });
       expect(c).toMatchObject({ multiple: null, efr: null, runId: null, notFound: 'no VALID probe measured EFR in 3 probes (3 INVALID)' });
+    });
+
+    it('stops where the next multiple lands on a whole rate a VALID probe measured (nothing lies between two neighbours)', async () => {
+      // The scale model at s = 1/24 (reproduce, 2026-12-06): 5 it/s EFR 88 %, 3 it/s 67.8 %, 1 it/s 0 %, 2 it/s 28.7 %;
+      // bisecting 2 and 3 it/s gave 0.293× = 2 it/s, run again. Now the search ends at 3 it/s, the closest.
+      const efrOf: Record<number, number> = { 5: 0.88, 3: 0.678, 1: 0, 2: 0.287 };
+      const started: number[] = [];
+      const s = await searchPaperLoad(async (m, peak) => (started.push(peak), { multiple: m, peak, efr: efrOf[peak], valid: true, runId: `p${peak}` }), 5, undefined, { first: 0.67, rate: 8 });
+      expect(started).toEqual([5, 3, 1, 2]);
+      expect(s).toMatchObject({ multiple: 0.335, efr: 0.678, runId: 'p3' });
+      // An INVALID probe's rate is probed again: only a VALID figure there ends the search.
+      const again: number[] = [];
+      await searchPaperLoad(async (m, peak) => (again.push(peak), { multiple: m, peak, efr: efrOf[peak] ?? 0.5, valid: !(peak === 2 && again.length === 4), runId: `q${again.length}` }), 5, undefined, { first: 0.67, rate: 8 });
+      expect(again).toEqual([5, 3, 1, 2, 2]);
     });
 
     it("a probe from its test's aggregate: VALID → the hold-stage mean; INVALID → the run's own EFR, marked", () => {

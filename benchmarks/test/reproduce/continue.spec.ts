@@ -62,16 +62,23 @@ describe('roundsDue', () => {
 describe('continueReproduction refuses', () => {
   const plan = reproducePlan({ only, seed: 7, capacity: NOMINAL_CAPACITY, multipleGiven: true });
   const dir = mkdtempSync(join(tmpdir(), 'sg-reproduce-continue-'));
+  // A refusal runs nothing: were one to get past its check, this runner fails it instead of bringing a variant up.
+  const runner = {
+    run: (): never => {
+      throw new Error('ran a configuration');
+    },
+    down: async () => undefined,
+  };
 
   it('runs of another boot, or of an unrecorded one: its rounds are ranked against each other', async () => {
-    await expect(continueReproduction(plan, recordWith({}, { bootId: 'another-boot' }), dir)).rejects.toThrow(/made on boot another-boot, this is boot .*start a new one/);
-    await expect(continueReproduction(plan, recordWith({}, { bootId: undefined }), dir)).rejects.toThrow(/made on boot \(not recorded\)/);
+    await expect(continueReproduction(plan, recordWith({}, { bootId: 'another-boot' }), dir, runner)).rejects.toThrow(/made on boot another-boot, this is boot .*start a new one/);
+    await expect(continueReproduction(plan, recordWith({}, { bootId: undefined }), dir, runner)).rejects.toThrow(/made on boot \(not recorded\)/);
   });
 
   it('a record with no load, or with every run it asked', async () => {
-    await expect(continueReproduction(plan, recordWith({}, { peak: null, stoppedEarly: 'no paper-equivalent load' }), dir)).rejects.toThrow(/found no paper-equivalent load/);
+    await expect(continueReproduction(plan, recordWith({}, { peak: null, stoppedEarly: 'no paper-equivalent load' }), dir, runner)).rejects.toThrow(/found no paper-equivalent load/);
     const done = Object.fromEntries(only.map((v) => [v, ['1', '2', '3']]));
-    await expect(continueReproduction(plan, recordWith(done), dir)).rejects.toThrow(/already has its 3 runs/);
+    await expect(continueReproduction(plan, recordWith(done), dir, runner)).rejects.toThrow(/already has its 3 runs/);
   });
 });
 

@@ -69,6 +69,9 @@ describe('the reproduction scorecard', () => {
     expect(md).toContain('| Naked MON (naked-mon) | 3/3 | 52.9 % | 100.0 % ±0.00 | 27.3 % | 0.00 % ±0.00 | 61.5 % | 30.8 % ±0.00 |');
     expect(md).toContain('| Naked MON (naked-mon) | 3/3 | 43.7 % | 43.7 % ±0.00 | 11.9 % | 0.00 % ±0.00 | 44.4 % | 56.3 % ±0.00 | 0.56 | 0.50 ±0.01 | 460 | 38.3 ±0.0 |');
     expect(md).toContain('| MSA-1-2 (msa-1-2) | 3/3 | 98.7 % | 100.0 % ±0.00 | — |');
+    // What a reader reruns, and how long it took.
+    expect(md).toContain('Runs 2026-12-06T01:00–2026-12-06T05:00 (240 min), commit abcdef012345;');
+    expect(md).toContain('Made by `npm run bench -- reproduce 000 --testbed scaled`; record: reproduce/2026-12-06.');
     const html = scorecardHtml(s);
     expect(html).toContain('grid-template-columns:1fr 1fr');
     expect(html.match(/<canvas id="fig-/g)).toHaveLength(5);
