@@ -143,6 +143,7 @@ export const OPTIONS = {
   dryRun: { flags: '--dry-run', meaning: 'print what it would run, run nothing', description: 'print the plan and run nothing' },
   seed: { flags: '--seed <n>', meaning: 'the seed of the run order (recorded)', description: 'seed of the run order (default: from the clock; recorded)', parse: positiveNumber },
   budgetMin: { flags: '--budget-min <min>', meaning: 'a time budget in minutes', description: 'time budget, minutes', parse: positiveNumber },
+  continue: { flags: '--continue [dir]', meaning: 'more runs for a recorded study, the ones it lacks (default: the newest), then judge everything recorded', description: 'add the runs the study recorded in <dir> lacks (default: the newest), then evaluate everything recorded' },
   evaluate: { flags: '--evaluate [dir]', meaning: 'run nothing: judge the runs a recorded study holds (default: the newest)', description: 'run nothing: evaluate the runs recorded in <dir> (default: the newest)' },
   // Models
   demands: { flags: '--demands <run-folder>', meaning: 'a finished run whose measured CPU gives the service demands (repeatable where several are read)', description: 'run folder whose measured CPU gives the service demands', parse: runFolders },

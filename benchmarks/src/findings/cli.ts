@@ -37,7 +37,7 @@ export function defineFindingsCommand(program: Command): Command {
     .addOption(opt('smoke', { description: 'naked-mon and msa-1-1 at 0.5× and the paper-equivalent load, 2 short runs a cell (~9 min): the machinery end to end, not a verdict' }))
     .addOption(opt('dryRun', { description: 'print the plan (every cell × load × run, estimated duration) and run nothing' }))
     .addOption(opt('evaluate', { description: 'run nothing: evaluate the runs recorded in <dir>/findings-runs.json (default: the newest findings folder)' }))
-    .option('--continue [dir]', 'add rounds to the run recorded in <dir> (default: the newest): cells the current claims read that it lacks, --rerun cells, comparisons still too wide; within --budget-min (default 60), then evaluate everything recorded')
+    .addOption(opt('continue', { description: 'add rounds to the run recorded in <dir> (default: the newest): cells the current claims read that it lacks, --rerun cells, comparisons still too wide; within --budget-min (default 60), then evaluate everything recorded' }))
     .option('--claims <ids>', 'with --continue: only these claims\' comparisons keep cells running (comma-separated, e.g. v,RQ2)', commaList)
     .option('--rerun <cells>', 'with --continue: set these cells\' runs aside (kept in the record as superseded) and run them again (comma-separated variant@level)', commaList)
     .option('--set-aside <run-ids>', 'with --continue: take these runs out of their cells (kept in the record as superseded; comma-separated run ids)', commaList)

@@ -77,7 +77,7 @@ export function registerReproduceCommand(parent: Command): Command {
     .addOption(opt('seed'))
     .addOption(opt('out', { description: 'output folder (default: results/reproduce/<date>)' }))
     .addOption(opt('evaluate', { description: 'run nothing: score the runs recorded in <dir>/reproduce-runs.json (default: the newest)' }))
-    .option('--continue [dir]', 'give the reproduction recorded in <dir> (default: the newest) the runs it lacks, at its load, in its seeded order, on the boot that made its runs; then score everything recorded (--dry-run: what it would run)');
+    .addOption(opt('continue', { description: 'give the reproduction recorded in <dir> (default: the newest) the runs it lacks, at its load, in its seeded order, on the boot that made its runs; then score everything recorded (--dry-run: what it would run)' }));
   return addPlacementOptions(reproduce)
     .action(async (paper: string, f: Flags) => {
       if (paper !== '000') throw new Error(`reproduce ${paper}: only paper 000's tables are transcribed (benchmarks/src/reproduce/paper-000.ts)`);
