@@ -15,13 +15,11 @@ export interface SearchStartAt {
   unscaled: PaperStart;
   /** The plan's scale model (asked only when needed: it reads every variant's spec). */
   model: () => { s: number; sutCpus: number };
-  /** Where the findings records lie (default: results/findings). */
-  root?: string;
 }
 
 /** undefined: the plan's own default start. */
 export function searchStart(at: SearchStartAt): PaperStart | undefined {
-  const guide = previousPaperStart({ rate: at.capacity.rate, timeoutS: at.timeoutS, testbed: at.testbed }, at.root);
+  const guide = previousPaperStart({ rate: at.capacity.rate, timeoutS: at.timeoutS, testbed: at.testbed });
   if (guide) return guide;
   // A calibrated capacity in the model is the model's own unit: the unscaled multiple stands as it is.
   if (at.testbed !== 'scaled' || at.capacity !== NOMINAL_CAPACITY) return undefined;

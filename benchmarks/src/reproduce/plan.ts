@@ -7,15 +7,12 @@ import { loadProfile } from '../profiles';
 import { DEFAULT_PAPER_START, NOMINAL_CAPACITY, PROTOCOLS, type PaperStart } from '../findings/plan';
 import type { Testbed } from '../placement/testbed';
 import { peakAt, type Capacity } from '../findings/loads';
-import { BRING_UP_S, calibrationPriceS, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from '../findings/pricing';
+import { BRING_UP_S, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from '../findings/pricing';
 import { roundOrder, seededRng } from '../findings/schedule';
 import { paperCoverage, type Coverage, type ReproducedConfiguration } from './configurations';
 
 /** Fewer runs a configuration gives no interval worth ranking on. */
 export const MIN_RUNS = 3;
-
-/** The rate a plan without a calibration is priced at (naked-mon's on this kind of machine, 2026-11-27). */
-const ASSUMED_RATE = 8;
 
 export interface ReproduceProtocol {
   profile: string;
@@ -34,8 +31,7 @@ export interface ReproduceEstimate {
   /** One round: each configuration brought up and run once. */
   roundS: number;
   searchS: number;
-  calibrationS: number;
-  /** Calibration + search + `runs` rounds, minutes: as the paper's figures predict (its EFR-0 configurations keep up). */
+  /** Search + `runs` rounds, minutes: as the paper's figures predict (its EFR-0 configurations keep up). */
   expectedMin: number;
   /** The same with every run overloaded: the bound. */
   worstMin: number;
@@ -53,7 +49,8 @@ export interface ReproducePlan {
   runs: number;
   protocol: ReproduceProtocol;
   testbed: Testbed;
-  capacity: Capacity | null;
+  /** The unit of the load's multiples: a calibration's rate, or the nominal one (the load itself is searched). */
+  capacity: Capacity;
   /** The paper-equivalent multiple: given (--multiple), else where the search starts. */
   paperStart: PaperStart;
   /** The multiple was given: no search. */
@@ -67,7 +64,8 @@ export interface ReproducePlanOptions {
   mode?: ReproduceMode;
   runs?: number;
   testbed?: Testbed;
-  capacity?: Capacity | null;
+  /** Default: the nominal unit. */
+  capacity?: Capacity;
   paperStart?: PaperStart;
   multipleGiven?: boolean;
   seed?: number;
@@ -92,16 +90,15 @@ const SMOKE_PROTOCOL: ReproduceProtocol = (() => {
 /** Fewest runs a configuration per mode: a smoke proves the runner, so one is enough. */
 const MODE_MIN_RUNS: Record<ReproduceMode, number> = { full: MIN_RUNS, smoke: 1 };
 
-
-export function estimateReproduction(p: ReproduceProtocol, configurations: readonly ReproducedConfiguration[], runs: number, rate: number, multiple: number, calibrationS: number): ReproduceEstimate {
+export function estimateReproduction(p: ReproduceProtocol, configurations: readonly ReproducedConfiguration[], runs: number, rate: number, multiple: number): ReproduceEstimate {
   const shape = (overloaded: boolean): RunShape => ({ peak: peakAt(multiple, rate), overloaded, rampS: p.rampS, holdS: p.holdS, thinkS: loadProfile(p.profile).pauseS, timeoutS: p.timeoutS, betweenS: p.pauseS, discardS: DISCARD_UNTOLD_AFTER_S });
   const keepsUpS = priceRun(shape(false)).totalS;
   const overloadedS = priceRun(shape(true)).totalS;
   const roundOf = (runS: (c: ReproducedConfiguration) => number): number => configurations.reduce((s, c) => s + BRING_UP_S + runS(c), 0);
   const roundS = roundOf((c) => (c.figures.efr > 0 ? overloadedS : keepsUpS));
   const searchS = p.paperProbes ? BRING_UP_S + p.paperProbes * overloadedS : 0;
-  const min = (round: number): number => Math.ceil((calibrationS + searchS + runs * round) / 60);
-  return { keepsUpS, overloadedS, roundS, searchS, calibrationS, expectedMin: min(roundS), worstMin: min(roundOf(() => overloadedS)) };
+  const min = (round: number): number => Math.ceil((searchS + runs * round) / 60);
+  return { keepsUpS, overloadedS, roundS, searchS, expectedMin: min(roundS), worstMin: min(roundOf(() => overloadedS)) };
 }
 
 export function reproducePlan(opts: ReproducePlanOptions = {}): ReproducePlan {
@@ -116,9 +113,8 @@ export function reproducePlan(opts: ReproducePlanOptions = {}): ReproducePlan {
   const multipleGiven = opts.multipleGiven ?? false;
   const base = mode === 'smoke' ? SMOKE_PROTOCOL : PROTOCOL;
   const protocol = { ...base, paperProbes: multipleGiven ? 0 : base.paperProbes };
-  const capacity = opts.capacity ?? null;
+  const capacity = opts.capacity ?? NOMINAL_CAPACITY;
   const paperStart = opts.paperStart ?? DEFAULT_PAPER_START.full;
-  const calibrationS = capacity ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS);
   return {
     paper: '000',
     mode,
@@ -132,7 +128,7 @@ export function reproducePlan(opts: ReproducePlanOptions = {}): ReproducePlan {
     multipleGiven,
     seed: opts.seed ?? Date.now() % 2 ** 31,
     budgetMin: opts.budgetMin ?? 300,
-    estimate: estimateReproduction(protocol, configurations, runs, capacity?.rate ?? ASSUMED_RATE, paperStart.multiple, calibrationS),
+    estimate: estimateReproduction(protocol, configurations, runs, capacity.rate, paperStart.multiple),
   };
 }
 
@@ -147,14 +143,14 @@ const fmtMin = (s: number): string => `${(s / 60).toFixed(1)} min`;
 /** The plan in words: configurations, load, every run in the seeded order, the planned wall time. */
 export function reproducePlanText(p: ReproducePlan): string {
   const e = p.estimate;
-  const rate = p.capacity?.rate ?? null;
-  const peak = rate === null ? `${p.paperStart.multiple}× naked-mon's sustainable rate` : `${peakAt(p.paperStart.multiple, rate)} it/s (${p.paperStart.multiple}× ${rate} it/s)`;
+  const rate = p.capacity.rate;
+  const peak = `${peakAt(p.paperStart.multiple, rate)} it/s (${p.paperStart.multiple}× ${rate} it/s)`;
   const rng = seededRng(p.seed);
   const cells = p.configurations.map((c) => ({ variant: c.variant, level: 'paper' as const }));
   const rounds = Array.from({ length: p.runs }, (_, i) => `round ${i + 1}${i >= MIN_RUNS ? ' (if it fits the budget at the measured pace)' : ''}: ${roundOrder(cells, rng).map((c) => c.variant).join(' → ')}`);
   return [
     `reproduce 000${p.mode === 'smoke' ? ' (smoke: the runner end to end, deciding nothing)' : ''}: ${p.configurations.length} configurations of Tables I–II × ${p.runs} runs = ${p.configurations.length * p.runs} runs; testbed ${p.testbed}; profile ${p.protocol.profile}, ramp ${p.protocol.rampS} s + hold ${p.protocol.holdS} s, client timeout ${p.protocol.timeoutS} s; seed ${p.seed}`,
-    `capacity: ${p.capacity?.source === NOMINAL_CAPACITY.source ? `none needed (the one load is searched); multiples counted in ${rate} it/s` : p.capacity ? `naked-mon sustains ${rate} it/s (${p.capacity.source})` : `no calibration of naked-mon on this boot with this placement: calibrated first (≤ ${fmtMin(e.calibrationS)}; or pass --rate)`}`,
+    `capacity: ${p.capacity.source === NOMINAL_CAPACITY.source ? `none needed (the one load is searched); multiples counted in ${rate} it/s` : `naked-mon sustains ${rate} it/s (${p.capacity.source})`}`,
     p.multipleGiven
       ? `load: every configuration at ${peak} (--multiple), the paper's 200 users/s for all`
       : `load: every configuration at the paper-equivalent load, naked-mon's EFR → 61.5 % (Table I), searched from ${p.paperStart.multiple}× (${p.paperStart.source}) in ≤ ${p.protocol.paperProbes} runs (≤ ${fmtMin(e.searchS)}); priced at ${peak}`,

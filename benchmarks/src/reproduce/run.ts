@@ -71,10 +71,8 @@ export function missingRuns(record: ReproduceRecord): number {
   return record.configurations.reduce((n, c) => n + Math.max(0, record.runsAsked - attempted(record, c.variant)), 0);
 }
 
-
 async function runNow(plan: ReproducePlan, dir: string, runner: Runner): Promise<ReproduceRecord> {
   const one = runner.run;
-  if (!plan.capacity) throw new Error('no unit for the load: pass --saturation <it/s>, or let the command count in the nominal unit');
   mkdirSync(dir, { recursive: true });
   const pr = plan.protocol;
   const rate = plan.capacity.rate;
