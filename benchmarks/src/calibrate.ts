@@ -229,6 +229,17 @@ export interface CalibrationInput {
   profile?: string;
 }
 
+/**
+ * A capacity is measured with the client on CPUs of its own unless told otherwise: k6 sharing
+ * the cores would lower the rate every placed findings level is a multiple of. A request that
+ * names no mode (findings passing on its testbed, say) is placed too: spread over a default, its
+ * `mode: undefined` used to win, and a scale model's calibration ran unplaced, on a testbed of
+ * twice the CPUs its findings had.
+ */
+export function calibrationPlacement(asked: PlacementRequest | undefined): PlacementRequest {
+  return { ...asked, mode: asked?.mode ?? 'on' };
+}
+
 export function calibrate(input: CalibrationInput): Promise<Calibration> {
   return exclusive(`bench calibrate ${input.variant}`, () => calibrateNow(input));
 }
@@ -250,9 +261,7 @@ async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
   let placement: Calibration['placement'];
   let testbed: TestbedSummary | undefined;
   const setAsideRuns: string[] = [];
-  // A capacity is measured with the client on CPUs of its own unless told otherwise: k6 sharing
-  // the cores would lower the rate every placed findings level is a multiple of.
-  const placementAsked: PlacementRequest = { mode: 'on', ...input.placement };
+  const placementAsked = calibrationPlacement(input.placement);
   const measure = async (peak: number, phaseOf: CalibrationStep['phase'], attempt: number): Promise<CalibrationStep> => {
     phase(`calibrate ${input.variant}: ${phaseOf} at ${peak}/s${attempt ? ` (measured again: the last attempt was INVALID)` : ''}`);
     const runId = `${makeRunId(input.variant, names.probe, undefined, undefined, input.kdfCost)}-p${peak}`;

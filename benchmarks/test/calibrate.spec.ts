@@ -1,4 +1,7 @@
-import { bisectSustainable, measuredValid, peaksAround, recommend, stepOf } from '../src/calibrate';
+import { bisectSustainable, calibrationPlacement, measuredValid, peaksAround, recommend, stepOf } from '../src/calibrate';
+import type { CpusetDetection } from '../src/placement/detect';
+import { placementRequest } from '../src/placement/options';
+import { planPlacement } from '../src/placement/plan';
 import { aggregatedFixture } from './support';
 
 const sps = (throughputHold: number, efr: number, p95: number) => ({
@@ -95,5 +98,23 @@ describe('an INVALID probe is measured again once', () => {
     const measure = attempts(false, false, true);
     expect(await measuredValid(measure)).toEqual({ step: { valid: false, attempt: 1 }, setAside: [{ valid: false, attempt: 0 }] });
     expect(measure).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('where a calibration puts the client', () => {
+  const twoCpus: CpusetDetection = { available: true, flavour: { version: 1, parent: '/cg', home: '/cg', cpus: [0, 1], mems: '0' } };
+  // The calibration's runs use the small profile, whose own default is unplaced.
+  const planned = (asked: ReturnType<typeof placementRequest>) => planPlacement(calibrationPlacement(asked), { profileName: 'small' }, twoCpus);
+
+  it('places the client apart by default, also when the request names only a testbed (findings --testbed scaled)', () => {
+    expect(planned(undefined)).toMatchObject({ state: 'on', clientCpus: [1], sutCpus: [0] });
+    const scaled = placementRequest({ testbed: 'scaled' }, ['naked-mon', 'msa-1-4']);
+    expect(planned(scaled)).toMatchObject({ state: 'on', clientCpus: [1], sutCpus: [0] });
+    expect(calibrationPlacement(scaled).testbed).toEqual({ testbed: 'scaled', planVariants: ['naked-mon', 'msa-1-4'] });
+  });
+
+  it('keeps what was asked', () => {
+    expect(planned(placementRequest({ placement: 'off' }))).toMatchObject({ state: 'off' });
+    expect(planned(placementRequest({ sutCpus: '1' }))).toMatchObject({ state: 'on', clientCpus: [0], sutCpus: [1] });
   });
 });
