@@ -1,13 +1,13 @@
 // `bench calibrate`: steps the arrival peak on one variant (one short run per step) until the
 // first step that fails the SLO, then bisects between the last sustained and that first failed
-// rate to 1 it/s, so the sustainable rate is one number — the basis for sizing
+// rate (to an eighth of it, at most 1 it/s), so the sustainable rate is one number — the basis for sizing
 // the `small` profile and for comparing variants (benchmarks/README.md). With `--scenario original`
 // every probe is one step of the original ShellOnYou load test as its own client plays it (profile
 // `original`: no warm-up, a 10 s quiet spell, 10 s ramp + 60 s, no retries) and judged as that
 // client sees it: 0 KO of any request over the whole step, SPS p95 ≤ 2 s.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { meetsSlo } from './findings/loads';
+import { bisectionRate, bisectionResolution, meetsSlo } from './findings/loads';
 import { phase } from './log';
 import { currentBootId } from './machine-speed';
 import { resultsDir } from './paths';
@@ -69,7 +69,7 @@ export interface Calibration {
   steps: CalibrationStep[];
   /** Highest peak that still kept up; null when even the first step saturated. */
   recommendedPeak: number | null;
-  /** Highest rate within the SLO, to 1 it/s (bisected); null when even 1 it/s fails; the last step when none failed (a lower bound). */
+  /** Highest rate within the SLO (bisected to bisectionResolution); null when even the lowest rate probed fails; the last step when none failed (a lower bound). */
   sustainableRate: number | null;
   /** The first rate that failed the SLO (bisected down to sustainableRate + 1); null when no step failed. */
   firstFailedRate: number | null;
@@ -172,15 +172,15 @@ export interface Bisection {
 
 /**
  * Bisects on the SLO between `sustained` (passed; 0 when even the first step failed) and `failed`
- * (failed) until they are `resolutionItS` apart, probing whole it/s (k6's arrival targets are
- * integers). Assumes the SLO holds below some rate and fails above it (one crossing).
+ * (failed) until they are `resolutionItS` apart or no arrival rate lies between them (k6's rates
+ * come in tenths below 10 it/s, whole above: arrivalRate). Assumes the SLO holds below some rate
+ * and fails above it (one crossing).
  */
-export async function bisectSustainable(sustained: number, failed: number, sustains: (rate: number) => Promise<boolean>, resolutionItS = 1): Promise<Bisection> {
+export async function bisectSustainable(sustained: number, failed: number, sustains: (rate: number) => Promise<boolean>, resolutionItS = bisectionResolution(failed)): Promise<Bisection> {
   const probed: number[] = [];
   let low = sustained;
   let high = failed;
-  while (high - low > resolutionItS) {
-    const mid = Math.floor((low + high) / 2);
+  for (let mid = bisectionRate(low, high); mid !== null && high - low > resolutionItS; mid = bisectionRate(low, high)) {
     probed.push(mid);
     if (await sustains(mid)) low = mid;
     else high = mid;
@@ -240,7 +240,10 @@ export function calibrationPlacement(asked: PlacementRequest | undefined): Place
   return { ...asked, mode: asked?.mode ?? 'on' };
 }
 
-export function calibrate(input: CalibrationInput): Promise<Calibration> {
+/** A calibration as calibrate returns it: with the file it was written to. */
+export type WrittenCalibration = Calibration & { file: string };
+
+export function calibrate(input: CalibrationInput): Promise<WrittenCalibration> {
   return exclusive(`bench calibrate ${input.variant}`, () => calibrateNow(input));
 }
 
@@ -249,7 +252,7 @@ export function calibrationNames(scenario: CalibrationScenario): { probe: string
   return scenario === 'original' ? { probe: 'calibrate-original', file: 'calibration-original' } : { probe: 'calibrate', file: 'calibration' };
 }
 
-async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
+async function calibrateNow(input: CalibrationInput): Promise<WrittenCalibration> {
   const scenario = input.scenario ?? 'r';
   const protocol = SCENARIO_PROTOCOL[scenario];
   const rampS = input.rampS ?? protocol.rampS;
@@ -302,7 +305,7 @@ async function calibrateNow(input: CalibrationInput): Promise<Calibration> {
   const file = join(resultsDir(), `${makeRunId(input.variant, names.file, undefined, undefined, input.kdfCost)}.json`);
   writeFileSync(file, JSON.stringify(result, null, 2));
   phase(`wrote ${file}`);
-  return result;
+  return { ...result, file };
 }
 
 function koCausesText(s: CalibrationStep): string {
@@ -323,7 +326,7 @@ export function calibrationMarkdown(c: Calibration): string {
     `|---|---:|---:|---:|---:|---:|${original ? '---|' : ''}---:|---|---|`,
     ...rows,
     '',
-    `Sustainable rate (${original ? 'SPS p95 ≤ 2 s and 0 KO of any request over the whole step, as Gatling counts' : 'SPS p95 ≤ 2 s, 0 KO'}; bisected to 1 it/s): ${sustainableText(c)}. Grader-only baseline: ${c.baselineGradingsPerS?.toFixed(2) ?? 'absent'} gradings/s. Recommended small peak: ${c.recommendedPeak ?? 'below the first step'}.`,
+    `Sustainable rate (${original ? 'SPS p95 ≤ 2 s and 0 KO of any request over the whole step, as Gatling counts' : 'SPS p95 ≤ 2 s, 0 KO'}; bisected to an eighth of the first failing rate, at most 1 it/s): ${sustainableText(c)}. Grader-only baseline: ${c.baselineGradingsPerS?.toFixed(2) ?? 'absent'} gradings/s. Recommended small peak: ${c.recommendedPeak ?? 'below the first step'}.`,
     ...(c.predicted
       ? ['', `Model (npm run models, demands from ${c.predicted.demandsFrom}): saturation predicted at ${c.predicted.rate.toFixed(2)} it/s, bottleneck ${c.predicted.station}; measured: last step keeping up ${c.recommendedPeak ?? 'none'}.`]
       : []),

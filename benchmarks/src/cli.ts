@@ -164,7 +164,7 @@ common(program.command('matrix').description('run several variants one after the
 
 program
   .command('calibrate')
-  .description('step the peak on one variant until a step fails the SLO (SPS p95 <= 2 s, 0 KO, keeping up), then bisect to 1 it/s: the sustainable rate')
+  .description('step the peak on one variant until a step fails the SLO (SPS p95 <= 2 s, 0 KO, keeping up), then bisect (to an eighth of the first failing rate, at most 1 it/s): the sustainable rate')
   .addOption(opt('variant', { description: 'variant (the best one on this machine)', mandatory: true }))
   .option('--peaks <list>', 'comma-separated peaks (iterations/s) to try, ascending', '2,3,4,6,8')
   .option('--from-model <run-folder>', "place the peaks around the queueing model's predicted saturation rate (demands from this run folder)")

@@ -62,18 +62,32 @@ describe('bisection on the SLO', () => {
     await expect(bisectSustainable(8, 16, slo(15).sustains)).resolves.toMatchObject({ sustained: 15, failed: 16 });
   });
 
-  it('probes nothing when the bounds are already 1 it/s apart, and searches from 0 when the first step failed', async () => {
-    await expect(bisectSustainable(7, 8, slo(100).sustains)).resolves.toEqual({ sustained: 7, failed: 8, probed: [] });
-    await expect(bisectSustainable(0, 4, slo(2).sustains)).resolves.toEqual({ sustained: 2, failed: 3, probed: [2, 3] });
-    await expect(bisectSustainable(0, 2, slo(0).sustains)).resolves.toEqual({ sustained: 0, failed: 1, probed: [1] });
+  it('probes nothing when the bounds are already close enough, and searches from 0 when the first step failed', async () => {
+    await expect(bisectSustainable(15, 16, slo(100).sustains)).resolves.toEqual({ sustained: 15, failed: 16, probed: [] });
+    await expect(bisectSustainable(0, 4, slo(2).sustains)).resolves.toEqual({ sustained: 2, failed: 2.5, probed: [2, 3, 2.5] });
+    await expect(bisectSustainable(0, 2, slo(0).sustains)).resolves.toEqual({ sustained: 0, failed: 0.2, probed: [1, 0.5, 0.3, 0.2] });
   });
 
-  it('every answer is exact for every capacity between the bounds, in at most ⌈log2(width)⌉ probes', async () => {
-    for (let capacity = 8; capacity < 32; capacity++) {
+  it('in the scale model it finds the rate in tenths: steps 0.4, 0.9, 1.3, 1.8 it/s, the last failing', async () => {
+    await expect(bisectSustainable(1.3, 1.8, slo(1.5).sustains)).resolves.toEqual({ sustained: 1.5, failed: 1.6, probed: [1.6, 1.5] });
+    await expect(bisectSustainable(1.3, 1.8, slo(1.4).sustains)).resolves.toEqual({ sustained: 1.3, failed: 1.5, probed: [1.6, 1.5] });
+  });
+
+  it('from 10 it/s every answer is exact to 1 it/s, as before rates had tenths, in at most ⌈log2(width)⌉ probes', async () => {
+    for (let capacity = 10; capacity < 32; capacity++) {
       const f = slo(capacity);
-      const b = await bisectSustainable(8, 32, f.sustains);
+      const b = await bisectSustainable(10, 32, f.sustains);
       expect(b).toMatchObject({ sustained: capacity, failed: capacity + 1 });
-      expect(f.probes.length).toBeLessThanOrEqual(Math.ceil(Math.log2(32 - 8)));
+      expect(f.probes.length).toBeLessThanOrEqual(Math.ceil(Math.log2(32 - 10)));
+    }
+  });
+
+  it('below, to an eighth of the first failing rate: the bounds it returns bracket the capacity that close', async () => {
+    for (let capacity = 0.1; capacity < 8; capacity += 0.1) {
+      const b = await bisectSustainable(0, 8, slo(Math.round(capacity * 10) / 10).sustains);
+      expect(b.sustained).toBeLessThanOrEqual(capacity + 1e-9);
+      expect(b.failed).toBeGreaterThan(capacity);
+      expect(b.failed - b.sustained).toBeLessThanOrEqual(1);
     }
   });
 });

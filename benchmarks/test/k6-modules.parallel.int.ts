@@ -10,7 +10,7 @@ jest.setTimeout(300_000);
  * exception in the file ends k6's iteration without failing a check: the checks after it
  * would silently not run and k6 would still exit 0.
  */
-const CHECKS = 41;
+const CHECKS = 44;
 
 it(`k6/test/modules.test.js runs all ${CHECKS} checks and passes every one`, async () => {
   const k6 = await k6Path();

@@ -18,8 +18,12 @@ export interface K6Scenario {
   maxVUs: number;
   gracefulStop: string;
   startRate: number;
+  /** k6's timeUnit: '1s', or '10s' / '100s' for a rate with tenths / hundredths. */
+  timeUnit: string;
   stages: { target: number; duration: string }[];
 }
 export function loadConfig(options: Record<string, unknown>, profiles: Record<string, unknown>): K6Config;
 export function scenarioOptions(cfg: K6Config): K6Scenario;
-export function iterationsScheduled(startRate: number, stages: { target: number; duration: string }[]): number;
+export function iterationsScheduled(startRate: number, stages: { target: number; duration: string }[], unitS?: number): number;
+export const MIN_RATE: number;
+export function rateUnitS(rate: number): number;

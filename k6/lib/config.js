@@ -48,7 +48,8 @@ export function loadConfig(options, profiles) {
     quietS: base.quietS === undefined ? 0 : base.quietS,
   };
   if (base.suite) applySuite(cfg, options, base.suite);
-  if (cfg.peak < 1) throw new Error('peak must be >= 1 iteration/s');
+  if (!(cfg.peak >= MIN_RATE)) throw new Error(`peak must be >= ${MIN_RATE} iteration/s`);
+  rateUnitS(cfg.peak); // refuses a rate finer than a hundredth
   if (cfg.reply !== 'sync' && cfg.reply !== 'async') throw new Error(`reply must be sync or async, got "${cfg.reply}"`);
   if (cfg.arrivals !== 'even' && cfg.arrivals !== 'exponential') throw new Error(`arrivals must be even or exponential, got "${cfg.arrivals}"`);
   if (cfg.oversample < 2) throw new Error('oversample must be >= 2');
@@ -76,6 +77,20 @@ function applySuite(cfg, options, suite) {
   cfg.holdS = scheduleS(cfg.schedule);
 }
 
+/** The lowest arrival rate a run may ask for (the scale model's loads go below 1 it/s). */
+export const MIN_RATE = 0.1;
+
+/**
+ * The time unit an arrival rate is counted in: k6's arrival-rate targets are whole iterations per
+ * timeUnit, so 1.5 it/s is 15 per 10 s. Whole rates keep 1 s (the paper's profiles).
+ */
+export function rateUnitS(rate) {
+  for (const unit of [1, 10, 100]) {
+    if (Math.abs(rate * unit - Math.round(rate * unit)) < 1e-6) return unit;
+  }
+  throw new Error(`an arrival rate is a multiple of 0.01 iteration/s, got ${rate}`);
+}
+
 /** Seconds one R iteration lasts at least: five pauses (requests take extra). */
 export function minIterationS(cfg) {
   return 5 * cfg.pauseS;
@@ -92,7 +107,8 @@ export function timeoutsCovered(cfg) {
 }
 
 /**
- * Open-model injection (paper §IV-B): arrivals ramp 1 -> peak per second, then hold peak.
+ * Open-model injection (paper §IV-B): arrivals ramp 1 -> peak per second (from peak itself when
+ * it is below 1), then hold peak; counted per rateUnitS seconds when peak is not whole.
  * VUs are sized from peak x iteration duration. k6 drops an arrival when no initialised VU is
  * free at that instant (it grows towards maxVUs only in the background), so the pre-allocation
  * already covers iterations slowed by one full request timeout; maxVUs a second one.
@@ -105,21 +121,24 @@ export function scenarioOptions(cfg) {
   const maxVUs = Math.max(preAllocatedVUs, Math.ceil(cfg.peak * (busyS + t.max * cfg.timeoutS)));
   // Exponential arrivals: ticks `oversample` times faster, each a user with probability 1/oversample (scenario-r.js).
   const tick = cfg.arrivals === 'exponential' ? cfg.oversample : 1;
-  const startRate = cfg.steps ? cfg.steps[0].rate * tick : tick;
+  // Suites' steps are whole it/s (checkSteps): counted per second.
+  const unitS = cfg.steps ? 1 : rateUnitS(cfg.peak);
+  const perUnit = (rate) => Math.round(rate * tick * unitS);
+  const startRate = cfg.steps ? cfg.steps[0].rate * tick : perUnit(Math.min(1, cfg.peak));
   const stages = cfg.steps
     ? stepStages(cfg.steps, cfg.transitionS, tick)
     : [
-        { target: cfg.peak * tick, duration: `${cfg.rampS}s` },
-        { target: cfg.peak * tick, duration: `${cfg.holdS}s` },
+        { target: perUnit(cfg.peak), duration: `${cfg.rampS}s` },
+        { target: perUnit(cfg.peak), duration: `${cfg.holdS}s` },
       ];
   // A VU beyond the iterations the schedule starts would never run one, yet k6 initialises each
   // pre-allocated VU before the load (~5 ms of client CPU a VU here: 11,136 VUs for a 40 s run at
   // 128/s took 55 s to start, for 4,485 iterations).
-  const most = iterationsScheduled(startRate, stages);
+  const most = iterationsScheduled(startRate, stages, unitS);
   return {
     executor: 'ramping-arrival-rate',
     startRate,
-    timeUnit: '1s',
+    timeUnit: `${unitS}s`,
     preAllocatedVUs: Math.min(preAllocatedVUs, most),
     maxVUs: Math.min(maxVUs, most),
     stages,
@@ -131,12 +150,13 @@ export function scenarioOptions(cfg) {
 /**
  * Iterations an arrival-rate schedule can start at most: the area under its rate, each stage a
  * linear ramp from the previous target (k6 rounds per second: 1 % and one per stage of margin).
+ * Rates count per `unitS` seconds (the scenario's timeUnit).
  */
-export function iterationsScheduled(startRate, stages) {
+export function iterationsScheduled(startRate, stages, unitS = 1) {
   let from = startRate;
   let area = 0;
   for (const st of stages) {
-    area += ((from + st.target) / 2) * parseFloat(st.duration);
+    area += ((from + st.target) / 2 / unitS) * parseFloat(st.duration);
     from = st.target;
   }
   return Math.max(2, Math.ceil(area * 1.01) + stages.length);

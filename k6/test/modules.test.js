@@ -88,6 +88,25 @@ export default function () {
       const most = iterationsScheduled(1, [{ target: 128, duration: '10s' }, { target: 128, duration: '30s' }]);
       return most === Math.ceil((645 + 3840) * 1.01) + 2 && f.preAllocatedVUs === most && f.maxVUs === most && sc.preAllocatedVUs === 200 * (25 + 2 + 60);
     },
+    'a rate with tenths counts per 10 s, with hundredths per 100 s, whole ones per second (k6 targets are whole per timeUnit)': () => {
+      const tenths = scenarioOptions(loadConfig({ profile: 'small', peak: 1.5 }, profiles));
+      const hundredths = scenarioOptions(loadConfig({ profile: 'small', peak: 2.25 }, profiles));
+      const whole = scenarioOptions(loadConfig({ profile: 'small', peak: 4 }, profiles));
+      return (
+        tenths.timeUnit === '10s' && tenths.startRate === 10 && tenths.stages[0].target === 15 && tenths.stages[1].target === 15 &&
+        hundredths.timeUnit === '100s' && hundredths.startRate === 100 && hundredths.stages[1].target === 225 &&
+        whole.timeUnit === '1s' && whole.startRate === 1 && whole.stages[1].target === 4
+      );
+    },
+    'a rate below 1 it/s starts at itself; below 0.1 or finer than a hundredth it is refused': () => {
+      const slow = scenarioOptions(loadConfig({ profile: 'small', peak: 0.5 }, profiles));
+      return (
+        slow.timeUnit === '10s' && slow.startRate === 5 && slow.stages[1].target === 5 &&
+        throws(() => loadConfig({ profile: 'small', peak: 0.05 }, profiles)) && throws(() => loadConfig({ profile: 'small', peak: 1.234 }, profiles))
+      );
+    },
+    'iterations scheduled count per timeUnit: 1.5 it/s as 15 per 10 s over 10 s ramp + 30 s hold': () =>
+      iterationsScheduled(10, [{ target: 15, duration: '10s' }, { target: 15, duration: '30s' }], 10) === Math.ceil((12.5 + 45) * 1.01) + 2,
     'exponential arrivals: the executor ticks oversample x faster': () => {
       const e = scenarioOptions(loadConfig({ profile: 'paper', arrivals: 'exponential' }, profiles));
       return e.startRate === 10 && e.stages[1].target === 2000 && throws(() => loadConfig({ profile: 'paper', arrivals: 'bursty' }, profiles));

@@ -14,7 +14,7 @@ import { phase } from '../log';
 import { join } from 'node:path';
 import { repoRoot, resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
-import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, type FindingsPlan, type PaperStart } from './plan';
+import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, scaledCalibrationPeaks, type FindingsPlan, type PaperStart } from './plan';
 import { searchStart } from './search-start';
 import { configurationsOf, scaleModelFor } from '../placement/scale-model';
 import { checkPublished } from './publish';
@@ -106,9 +106,12 @@ export function defineFindingsCommand(program: Command): Command {
       // A new run (or its dry run): capacity from the newest calibration, the search started where the newest comparable search points.
       const mode = f.smoke ? 'smoke' : f.quick ? 'quick' : 'full';
       const placed = planPlacement(placementRequest(f) ?? {}, { profileName: PROTOCOLS[mode].profile, findings: true }, detectCpuset());
+      const model = () => scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpuCount(placed), f.scale);
       const startFor = (capacity: Capacity | null): PaperStart | undefined =>
-        capacity ? searchStart({ capacity, timeoutS: PROTOCOLS[mode].timeoutS, testbed: f.testbed, unscaled: DEFAULT_PAPER_START[mode], model: () => scaleModelFor(configurationsOf(planVariants(findingsPlan(mode))), sutCpuCount(placed), f.scale) }) : undefined;
-      const planFor = (capacity: Capacity | null, seed = f.seed) => findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: startFor(capacity) });
+        capacity ? searchStart({ capacity, timeoutS: PROTOCOLS[mode].timeoutS, testbed: f.testbed, unscaled: DEFAULT_PAPER_START[mode], model }) : undefined;
+      // In the scale model naked-mon's capacity is the monolith's share of the unscaled one: the calibration's steps are scaled alike.
+      const calibrationPeaks = f.testbed === 'scaled' ? scaledCalibrationPeaks(model()) : undefined;
+      const planFor = (capacity: Capacity | null, seed = f.seed) => findingsPlan(mode, { seed, capacity, budgetMin: f.budgetMin, testbed: f.testbed, paperStart: startFor(capacity), calibrationPeaks });
       // A mode whose every level is searched (--quick) needs no calibration: its multiples count in a nominal unit.
       // In the scale model the capacity is the model's: calibrated first under the same quotas (its file records them; measuredCapacity reads unscaled ones only).
       const measured = f.saturation !== undefined ? { rate: f.saturation, source: '--saturation' } : f.testbed === 'scaled' ? null : measuredCapacity(resultsDir(), { placed: f.placement !== 'off' });
@@ -121,7 +124,7 @@ export function defineFindingsCommand(program: Command): Command {
       // One hold of the harness lock over the calibration and the run: nothing else loads the machine between them.
       const { planned, record } = await exclusive(`bench findings (${mode})`, async () => {
         if (plan.capacity) return { planned: plan, record: await runFindings(plan, dir, placementRequest(f, planVariants(plan))) };
-        const capacity = await calibrateFirst(placementRequest(f, planVariants(plan)));
+        const capacity = await calibrateFirst(placementRequest(f, planVariants(plan)), plan.calibrationPeaks);
         const calibratedFirst = { source: capacity.source, startedAt: new Date(started).toISOString(), seconds: Math.round((Date.now() - started) / 1000) };
         phase(`findings: naked-mon calibrated first: ${capacity.rate} it/s (${calibratedFirst.seconds} s)`);
         const replanned = planFor(capacity, plan.seed);

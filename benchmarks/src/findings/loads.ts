@@ -79,14 +79,41 @@ export function measuredCapacity(resultsDir: string, opts: { variant?: string; p
   return null;
 }
 
-/** A level's arrival rate in whole it/s (k6's targets are integers), at least 1. */
+/** A level's arrival rate (arrivalRate's steps). */
 export function peakOf(level: LoadLevel, rate: number, paperMultiple: number | null): number | null {
   const m = level === 'paper' ? paperMultiple : MULTIPLES[level];
   return m === null ? null : peakAt(m, rate);
 }
 
-/** The arrival rate a multiple of the unit stands for: whole iterations a second (k6's rates), at least one. */
-export const peakAt = (multiple: number, rate: number): number => Math.max(1, Math.round(multiple * rate));
+/** The lowest arrival rate a run asks for (k6/lib/config.js MIN_RATE). */
+export const MIN_ARRIVAL_RATE = 0.1;
+
+/**
+ * An arrival rate as the runs ask for it: tenths of an it/s below 10 it/s, whole ones from 10 (k6
+ * counts a rate with tenths per 10 s, k6/lib/config.js rateUnitS), at least MIN_ARRIVAL_RATE. In
+ * the scale model naked-mon sustains 1–2 it/s: in whole it/s its 0.5× and 1× were the same load.
+ */
+export function arrivalRate(x: number): number {
+  const rounded = x < 9.95 ? Math.round(x * 10) / 10 : Math.round(x);
+  return Math.max(MIN_ARRIVAL_RATE, rounded);
+}
+
+/**
+ * How close a bisection brings its bounds: an eighth of the first failing rate — what 1 it/s was
+ * at 8 it/s, where calibrations used to land — never coarser than 1 it/s nor finer than 0.1. In
+ * the scale model naked-mon fails at 2 it/s: to 1 it/s its capacity, the unit of every findings
+ * level, was 1 — or 1.9.
+ */
+export const bisectionResolution = (failed: number): number => Math.min(1, Math.max(0.1, failed / 8));
+
+/** The rate between two bounds a bisection probes next (arrivalRate's steps); null when no rate lies strictly between. */
+export function bisectionRate(low: number, high: number): number | null {
+  const mid = arrivalRate((low + high) / 2);
+  return mid > low && mid < high ? mid : null;
+}
+
+/** The arrival rate a multiple of the unit stands for. */
+export const peakAt = (multiple: number, rate: number): number => arrivalRate(multiple * rate);
 
 /** One probe of the paper-equivalent search: naked-mon at `multiple` × the sustainable rate. */
 export interface PaperProbe {
@@ -161,8 +188,7 @@ export async function searchPaperLoad(probe: (multiple: number, peak: number) =>
   const probes: PaperProbe[] = [];
   const next = (): number | null => {
     const m = nextPaperProbe(probes, maxProbes, target, tolerance, first);
-    // Rates are whole it/s: a multiple that lands on a rate a VALID probe measured would measure it again
-    // (at s = 1/24 the unit is a few it/s, and bisecting between 2 and 3 it/s gives 2 again).
+    // Rates come in steps (arrivalRate): a multiple that lands on a rate a VALID probe measured would measure it again.
     return m !== null && probes.some((p) => isValid(p) && p.peak === peakAt(m, rate)) ? null : m;
   };
   for (let m = next(); m !== null; m = next()) {

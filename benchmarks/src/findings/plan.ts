@@ -7,7 +7,7 @@ import type { StoppingRule } from '../stats/stopping';
 import type { Testbed } from '../placement/testbed';
 import { CLAIMS, cellsOf, type Role } from './claims';
 import { loadProfile } from '../profiles';
-import { FIRST_PROBE, LEVELS, MULTIPLES, peakAt, peakOf, type Capacity, type LoadLevel } from './loads';
+import { arrivalRate, FIRST_PROBE, LEVELS, MULTIPLES, peakAt, peakOf, type Capacity, type LoadLevel } from './loads';
 import { BRING_UP_S, CALIBRATION, calibrationPriceS, DISCARD_UNTOLD_AFTER_S, priceRun, type RunShape } from './pricing';
 import { cellKey, roundOrder, seededRng, type CellId } from './schedule';
 
@@ -69,6 +69,8 @@ export interface FindingsPlan {
   notRun: string[];
   seed: number;
   capacity: Capacity | null;
+  /** Without a capacity: the steps naked-mon's calibration climbs first. */
+  calibrationPeaks?: number[];
   /** The search's first multiple, and where it comes from (a previous run's finding on this machine, or the default). */
   paperStart: PaperStart;
   estimate: Estimate;
@@ -148,10 +150,27 @@ export const DEFAULT_PAPER_START: Record<Mode, PaperStart> = {
  * 95-100 % in its two probes and never came near the paper's 61.5 %. Two significant digits: at
  * s = 1/24 (the reproduction's 28 containers) the start lies below 1×, where 0.5× steps are 50 %.
  */
-export function scaledPaperStart(unscaled: PaperStart, model: { s: number; sutCpus: number }): PaperStart {
-  const share = model.s / model.sutCpus;
-  const multiple = Number((unscaled.multiple * share).toPrecision(2));
+export function scaledPaperStart(unscaled: PaperStart, model: ScaleModelSize): PaperStart {
+  const multiple = Number((unscaled.multiple * monolithShare(model)).toPrecision(2));
   return { multiple, source: `${unscaled.multiple}× unscaled (${unscaled.source}) × the monolith's share in the scale model, s ${model.s.toPrecision(3)} of ${model.sutCpus} CPU${model.sutCpus > 1 ? 's' : ''}` };
+}
+
+/** What the scale model gives: s, one container's CPU in paper cores, and the CPUs of the system under test. */
+export interface ScaleModelSize {
+  s: number;
+  sutCpus: number;
+}
+
+/** naked-mon's monolith's CPU in the scale model, as a share of what it has unscaled (the whole system under test). */
+export const monolithShare = (model: ScaleModelSize): number => model.s / model.sutCpus;
+
+/**
+ * The steps naked-mon's calibration climbs in the scale model: CALIBRATION's, bracketing the
+ * unscaled capacity, times the monolith's share there (s = 1/9 on one CPU: 0.4, 0.9, 1.3, 1.8 it/s,
+ * where from 4 it/s every step failed and the bisection spent its probes overloaded).
+ */
+export function scaledCalibrationPeaks(model: ScaleModelSize): number[] {
+  return [...new Set(CALIBRATION.peaks.map((p) => arrivalRate(p * monolithShare(model))))].sort((a, b) => a - b);
 }
 
 /** The rate a plan without a calibration is priced at (naked-mon's here, 2026-11-27). */
@@ -204,6 +223,8 @@ export interface PlanOptions {
   /** Variants in the design roles instead of the mode's (the tests' fixtures; a study of other presets). */
   roles?: Partial<Record<Role, string>>;
   testbed?: Testbed;
+  /** The steps a calibration made first climbs (default CALIBRATION's; the scale model's: scaledCalibrationPeaks). */
+  calibrationPeaks?: readonly number[];
 }
 
 export function findingsPlan(mode: Mode, opts: PlanOptions = {}): FindingsPlan {
@@ -230,8 +251,22 @@ export function findingsPlan(mode: Mode, opts: PlanOptions = {}): FindingsPlan {
   const list = [...cells.values()].sort((a, b) => order.indexOf(a.variant) - order.indexOf(b.variant) || LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level));
   const paperStart = opts.paperStart ?? DEFAULT_PAPER_START[mode];
   const capacity = opts.capacity ?? null;
-  const calibrationS = capacity || !needsCapacity(protocol) ? 0 : calibrationPriceS(loadProfile(protocol.profile).pauseS);
-  return { mode, protocol, roles, cells: list, notRun: [...notRun].sort(), seed: opts.seed ?? Date.now() % 2 ** 31, capacity, paperStart, estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple, calibrationS), ...(opts.testbed ? { testbed: opts.testbed } : {}) };
+  const calibrates = !capacity && needsCapacity(protocol);
+  const calibrationPeaks = [...(opts.calibrationPeaks ?? CALIBRATION.peaks)];
+  const calibrationS = calibrates ? calibrationPriceS(loadProfile(protocol.profile).pauseS, calibrationPeaks) : 0;
+  return {
+    mode,
+    protocol,
+    roles,
+    cells: list,
+    notRun: [...notRun].sort(),
+    seed: opts.seed ?? Date.now() % 2 ** 31,
+    capacity,
+    ...(calibrates ? { calibrationPeaks } : {}),
+    paperStart,
+    estimate: estimate(protocol, list, capacity?.rate, paperStart.multiple, calibrationS),
+    ...(opts.testbed ? { testbed: opts.testbed } : {}),
+  };
 }
 
 const fmtMin = (s: number): string => `${(s / 60).toFixed(1)} min`;
@@ -270,7 +305,7 @@ export function planText(p: FindingsPlan): string {
   }
   return [
     `findings (${p.mode}): ${p.cells.length} cells (variant × load) over ${new Set(p.cells.map((c) => c.variant)).size} variants; profile ${pr.profile}, ramp ${pr.rampS} s + hold ${pr.holdS} s, ${pr.pauseS} s apart; seed ${p.seed}`,
-    `capacity: ${(rate === null || p.capacity?.source === NOMINAL_CAPACITY.source) && !needsCapacity(pr) ? `none needed (every level is searched); multiples counted in ${NOMINAL_CAPACITY.rate} it/s` : rate === null ? `no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): the run calibrates it first (steps ${CALIBRATION.peaks.join(', ')} it/s until one fails, then bisected to 1 it/s; ≤ ${fmtMin(e.calibrationS)}; or pass --saturation)` : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
+    `capacity: ${(rate === null || p.capacity?.source === NOMINAL_CAPACITY.source) && !needsCapacity(pr) ? `none needed (every level is searched); multiples counted in ${NOMINAL_CAPACITY.rate} it/s` : rate === null ? `no calibration of naked-mon with the same placement meeting the SLO (SPS p95 ≤ 2 s, 0 KO): the run calibrates it first (steps ${(p.calibrationPeaks ?? CALIBRATION.peaks).join(', ')} it/s until one fails, then bisected to an eighth of the first failing rate, at most 1 it/s; ≤ ${fmtMin(e.calibrationS)}; or pass --saturation)` : `naked-mon sustains ${rate} it/s (SPS p95 ≤ 2 s, 0 KO; ${p.capacity!.source})`}; levels ${pr.levels.map((l) => `${l} = ${peak(l)}`).join(', ')}`,
     `paper-equivalent load: naked-mon EFR → 61.5 % (paper 000, Table I, 200 users/s), searched from ${p.paperStart.multiple}× (${p.paperStart.source}; double, halve, then bisect) in at most ${pr.paperProbes} runs; client timeout ${pr.timeoutS} s`,
     `repetitions per comparison: ${pr.stopping.minRuns} to ${pr.stopping.maxRuns}, until the 95% CI half-width of B − A ≤ ${100 * pr.stopping.precision}% of A's median; power: with ${pr.stopping.minRuns} runs a side a difference of ${detectableSigmas(pr.stopping.minRuns).toFixed(1)} run-to-run SDs is found 80 % of the time (smaller ones stay inconclusive)${pr.stopping.maxRuns > pr.stopping.minRuns ? `, ${detectableSigmas(pr.stopping.maxRuns).toFixed(1)} SDs at ${pr.stopping.maxRuns}` : ''}`,
     testbedLine(p),

@@ -4,6 +4,7 @@
 // backlog no client was told of is stopped after DISCARD_UNTOLD_AFTER_S, and the variant with it,
 // so the next run brings it up again), and the pause between runs. The VU count and the graceful
 // stop are k6/lib/config.js's (scenarioOptions; a unit test holds the two to each other).
+import { bisectionRate, bisectionResolution } from './loads';
 
 /**
  * A backlog no client was told of (its SPS unanswered) is stopped with the processes after this
@@ -76,15 +77,20 @@ export function priceRun(s: RunShape): RunPrice {
 /**
  * The calibration a findings run makes first where naked-mon has none (calibrate-first.ts):
  * ascending steps bracketing the rate found on machines of this kind (8 it/s, 2026-11-27) until
- * one fails the SLO, then bench calibrate's bisection to 1 it/s; its defaults otherwise (10 s
+ * one fails the SLO, then bench calibrate's bisection (loads.ts bisectionResolution); its defaults otherwise (10 s
  * ramp + 30 s hold of the small profile, k6's 60 s request timeout).
  */
 export const CALIBRATION = { peaks: [4, 8, 12, 16], rampS: 10, holdS: 30, timeoutS: 60 } as const;
 
-/** Probes of the worst case: every step sustained but the last, then a bisection failing each probe. */
+/** Probes of the worst case: every step sustained but the last, then a bisection failing each probe — between the two steps (or below the first) where that takes most. */
 export function calibrationProbes(peaks: readonly number[] = CALIBRATION.peaks): { sustained: number; failed: number } {
-  const gap = Math.max(peaks[0]!, ...peaks.slice(1).map((p, i) => p - peaks[i]!));
-  return { sustained: peaks.length - 1, failed: 1 + Math.ceil(Math.log2(gap)) };
+  const failingEach = (low: number, high: number): number => {
+    const resolution = bisectionResolution(high);
+    let probes = 0;
+    for (let mid = bisectionRate(low, high); mid !== null && high - low > resolution; mid = bisectionRate(low, high), probes++) high = mid;
+    return probes;
+  };
+  return { sustained: peaks.length - 1, failed: 1 + Math.max(...peaks.map((p, i) => failingEach(i ? peaks[i - 1]! : 0, p))) };
 }
 
 /** Seconds the calibration takes at most: a sustained step ends with its users, a failed one runs into k6's graceful stop and drains its backlog. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { measuredCapacity, meetsSlo, nextPaperProbe, paperProbeOf, paperResult, peakOf, searchPaperLoad, sustainableRate, type PaperProbe, type SloStep } from '../../src/findings/loads';
+import { arrivalRate, bisectionRate, bisectionResolution, measuredCapacity, meetsSlo, MIN_ARRIVAL_RATE, nextPaperProbe, paperProbeOf, paperResult, peakOf, searchPaperLoad, sustainableRate, type PaperProbe, type SloStep } from '../../src/findings/loads';
 
 const step = (peak: number, spsEfr: number, spsP95Ms: number, valid = true): SloStep => ({ peak, valid, spsEfr, spsP95Ms });
 
@@ -13,11 +13,22 @@ describe('loads from measured capacity', () => {
     expect(meetsSlo(step(8, 0, 2000))).toBe(true);
   });
 
-  it('levels are whole it/s multiples of the rate; the paper level needs the searched multiple', () => {
-    expect(['0.5x', '1x', '1.5x', '2x'].map((l) => peakOf(l as never, 9, null))).toEqual([5, 9, 14, 18]);
+  it('levels are multiples of the rate, in tenths of an it/s below 10 it/s and whole ones from 10; the paper level needs the searched multiple', () => {
+    expect(['0.5x', '1x', '1.5x', '2x'].map((l) => peakOf(l as never, 9, null))).toEqual([4.5, 9, 14, 18]);
+    // The scale model (s = 1/9 on one CPU): naked-mon sustains 1.5 it/s; in whole it/s 0.5× and 1× were both 1 or 2.
+    expect(['0.5x', '1x', '1.5x', '2x'].map((l) => peakOf(l as never, 1.5, null))).toEqual([0.8, 1.5, 2.3, 3]);
     expect(peakOf('paper', 9, null)).toBeNull();
     expect(peakOf('paper', 9, 3)).toBe(27);
-    expect(peakOf('0.5x', 1, null)).toBe(1);
+    expect(peakOf('0.5x', 0.1, null)).toBe(MIN_ARRIVAL_RATE);
+  });
+
+  it('an arrival rate comes in the steps k6 can hold: tenths below 10 it/s, whole from 10, at least 0.1', () => {
+    expect([0.04, 0.25, 1.449, 1.45, 9.94, 9.95, 12.5, 127.6].map(arrivalRate)).toEqual([0.1, 0.3, 1.4, 1.5, 9.9, 10, 13, 128]);
+  });
+
+  it('a bisection probes the rate halfway in those steps, none when no rate lies strictly between, and stops at an eighth of the first failing rate (at most 1 it/s)', () => {
+    expect([bisectionRate(8, 16), bisectionRate(1.3, 1.8), bisectionRate(12, 13), bisectionRate(1.4, 1.5), bisectionRate(0, 0.2)]).toEqual([12, 1.6, null, null, 0.1]);
+    expect([bisectionResolution(16), bisectionResolution(32), bisectionResolution(4), bisectionResolution(1.8), bisectionResolution(0.4)]).toEqual([1, 1, 0.5, 0.225, 0.1]);
   });
 
   it('the paper-equivalent search doubles from 2× until EFR passes 61.5 %, then bisects, and stops within 5 points or at its budget', () => {
@@ -105,18 +116,18 @@ describe('loads from measured capacity', () => {
       expect(c).toMatchObject({ multiple: null, efr: null, runId: null, notFound: 'no VALID probe measured EFR in 3 probes (3 INVALID)' });
     });
 
-    it('stops where the next multiple lands on a whole rate a VALID probe measured (nothing lies between two neighbours)', async () => {
-      // The scale model at s = 1/24 (reproduce, 2026-12-06): 5 it/s EFR 88 %, 3 it/s 67.8 %, 1 it/s 0 %, 2 it/s 28.7 %;
-      // bisecting 2 and 3 it/s gave 0.293× = 2 it/s, run again. Now the search ends at 3 it/s, the closest.
-      const efrOf: Record<number, number> = { 5: 0.88, 3: 0.678, 1: 0, 2: 0.287 };
+    it('stops where the next multiple lands on a rate a VALID probe measured (nothing lies between two neighbours)', async () => {
+      // EFR jumps past the target's band between 12 and 13 it/s (whole from 10): bisecting 1.5× and 1.625× of 8 it/s
+      // gives 12.5 → 13 it/s, measured already. The search ends there instead of running it again.
+      const efrOf = (peak: number): number => (peak <= 12 ? 0.5 : 0.7);
       const started: number[] = [];
-      const s = await searchPaperLoad(async (m, peak) => (started.push(peak), { multiple: m, peak, efr: efrOf[peak], valid: true, runId: `p${peak}` }), 5, undefined, { first: 0.67, rate: 8 });
-      expect(started).toEqual([5, 3, 1, 2]);
-      expect(s).toMatchObject({ multiple: 0.335, efr: 0.678, runId: 'p3' });
+      const s = await searchPaperLoad(async (m, peak) => (started.push(peak), { multiple: m, peak, efr: efrOf(peak), valid: true, runId: `p${peak}` }), 8, undefined, { first: 2, rate: 8 });
+      expect(started).toEqual([16, 8, 12, 14, 13]);
+      expect(s).toMatchObject({ efr: 0.7, runId: 'p16' });
       // An INVALID probe's rate is probed again: only a VALID figure there ends the search.
       const again: number[] = [];
-      await searchPaperLoad(async (m, peak) => (again.push(peak), { multiple: m, peak, efr: efrOf[peak] ?? 0.5, valid: !(peak === 2 && again.length === 4), runId: `q${again.length}` }), 5, undefined, { first: 0.67, rate: 8 });
-      expect(again).toEqual([5, 3, 1, 2, 2]);
+      await searchPaperLoad(async (m, peak) => (again.push(peak), { multiple: m, peak, efr: efrOf(peak), valid: !(peak === 13 && again.length === 5), runId: `q${again.length}` }), 8, undefined, { first: 2, rate: 8 });
+      expect(again).toEqual([16, 8, 12, 14, 13, 13]);
     });
 
     it("a probe from its test's aggregate: VALID → the hold-stage mean; INVALID → the run's own EFR, marked", () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadVariant } from '@shellgrade/variant';
 import { CLAIMS } from '../../src/findings/claims';
 import { OVERLOAD_LEVELS } from '../../src/findings/loads';
-import { detectableSigmas, estimate, findingsPlan, MSA_ASYNC, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS } from '../../src/findings/plan';
+import { detectableSigmas, estimate, findingsPlan, MSA_ASYNC, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, scaledCalibrationPeaks } from '../../src/findings/plan';
 import { BRING_UP_S, calibrationPriceS } from '../../src/findings/pricing';
 import { writeDerivedSpec } from '../../src/findings/run';
 
@@ -84,8 +84,20 @@ describe('findings plan (printable with --dry-run, nothing run)', () => {
     expect(fresh.estimate.minimumMin).toBe(Math.ceil((fresh.estimate.calibrationS + fresh.estimate.searchS + 3 * fresh.estimate.roundS) / 60));
     expect(fresh.estimate.minimumMin).toBeLessThanOrEqual(180);
     const text = planText(fresh);
-    expect(text).toContain('the run calibrates it first (steps 4, 8, 12, 16 it/s until one fails, then bisected to 1 it/s;');
+    expect(text).toContain('the run calibrates it first (steps 4, 8, 12, 16 it/s until one fails, then bisected to an eighth of the first failing rate, at most 1 it/s;');
     expect(text).toContain(`estimated duration: calibration ≤ ${(fresh.estimate.calibrationS / 60).toFixed(1)} min + search`);
+  });
+
+  it("in the scale model the calibration climbs the monolith's share of the unscaled steps, and is priced at them", () => {
+    const model = { s: 1 / 9, sutCpus: 1 };
+    expect(scaledCalibrationPeaks(model)).toEqual([0.4, 0.9, 1.3, 1.8]);
+    expect(scaledCalibrationPeaks({ s: 0.2, sutCpus: 2 })).toEqual([0.4, 0.8, 1.2, 1.6]);
+    const scaled = findingsPlan('full', { seed: 7, capacity: null, testbed: 'scaled', calibrationPeaks: scaledCalibrationPeaks(model), paperStart: { multiple: 16, source: 'test' } });
+    expect(scaled.calibrationPeaks).toEqual([0.4, 0.9, 1.3, 1.8]);
+    expect(scaled.estimate.calibrationS).toBe(calibrationPriceS(5, [0.4, 0.9, 1.3, 1.8]));
+    expect(planText(scaled)).toContain('the run calibrates it first (steps 0.4, 0.9, 1.3, 1.8 it/s until one fails');
+    // A plan with a capacity climbs nothing.
+    expect(findingsPlan('full', { seed: 7, capacity, calibrationPeaks: [1] }).calibrationPeaks).toBeUndefined();
   });
 
   it('--dry-run prints the capacity, each level in it/s, every cell, every round in the seeded order and the duration', () => {

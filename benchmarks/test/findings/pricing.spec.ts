@@ -29,10 +29,14 @@ describe('findings run pricing', () => {
   });
 
   it('a calibration made first is priced at its worst case: every step sustained but the last, then a bisection failing at each probe', () => {
-    expect(calibrationProbes([4, 8, 12, 16])).toEqual({ sustained: 3, failed: 3 });
-    expect(calibrationProbes([2, 3, 4, 6, 8])).toEqual({ sustained: 4, failed: 2 });
+    // The longest bisection is below the first step (all failing): 2, 1, 0.5 it/s, then 0 and 0.5 are an eighth of 4 apart.
+    expect(calibrationProbes([4, 8, 12, 16])).toEqual({ sustained: 3, failed: 4 });
+    // Below a first step of 12 it/s: 6, 3, 1.5, 0.8 (then 1 it/s apart); between 12 and 16 only 14, 13 (whole from 10 it/s).
+    expect(calibrationProbes([12, 16])).toEqual({ sustained: 1, failed: 5 });
+    // The scale model's steps: 1.6, 1.5 between 1.3 and 1.8; 0.7, 0.6, 0.5 between 0.4 and 0.9.
+    expect(calibrationProbes([0.4, 0.9, 1.3, 1.8])).toEqual({ sustained: 3, failed: 4 });
     const run = (overloaded: boolean) => priceRun(shape({ peak: 16, overloaded, rampS: CALIBRATION.rampS, holdS: CALIBRATION.holdS, betweenS: 0 })).totalS;
-    expect(calibrationPriceS(5)).toBe(BRING_UP_S + 3 * run(false) + 3 * run(true));
+    expect(calibrationPriceS(5)).toBe(BRING_UP_S + 3 * run(false) + 4 * run(true));
     // Measured on a fresh machine (results/findings/full-fresh-20261127): steps 4, 8 (failed), bisected 6, 7 (failed) in 302 s.
     expect(calibrationPriceS(5)).toBeGreaterThanOrEqual(302);
   });
