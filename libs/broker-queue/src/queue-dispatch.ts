@@ -35,8 +35,8 @@ export interface QueueDispatchOptions {
 }
 
 export class QueueDispatch<T extends QueueTransport = QueueTransport> implements GradingDispatch {
-  /** What it is handed is published to a queue: created 'queued' when stored whole (GradingDispatch.queues). */
-  readonly queues = true;
+  /** What it is handed is published to a queue: created 'queued' when stored whole (GradingDispatch.startsAs). */
+  readonly startsAs = 'queued';
 
   constructor(
     readonly transport: T,
@@ -48,7 +48,7 @@ export class QueueDispatch<T extends QueueTransport = QueueTransport> implements
   async dispatch(req: GradingRequest): Promise<ExerciseProduction> {
     const { productionId } = req;
     const { transport } = this;
-    // Created queued when its archive came with the row (GradingDispatch.queues): no second write.
+    // Created queued when its archive came with the row (GradingDispatch.startsAs): no second write.
     if (req.production?.status !== 'queued') await this.productions.setStatus(productionId, 'queued');
     const message: GradingMessage = { productionId, deadline: answerDeadlineOf(req.receivedAt, this.options.answerBudgetMs) };
     const replyBy = this.options.reply === 'sync' ? Date.now() + replyWaitMs(this.options.replyTimeoutMs, req.receivedAt) : undefined;

@@ -8,6 +8,9 @@ import { answerDeadlineOf, type ExerciseProduction, type GradingDispatch, type G
  * not started (the production ends expired). Unset: every submission is graded (the papers).
  */
 export class InlineDispatch implements GradingDispatch {
+  /** Graded in this request: created 'grading' when stored whole (GradingDispatch.startsAs), no status update before the sandbox. */
+  readonly startsAs = 'grading';
+
   constructor(
     private readonly worker: GradingWorker,
     private readonly answerBudgetMs?: number,

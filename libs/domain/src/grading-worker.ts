@@ -70,7 +70,8 @@ export class GradingWorker {
       // Checked last before the sandbox: everything above may have waited (database, archive store).
       const expired = expiredOutcome(given.deadline, this.nowMs());
       if (expired) return await this.final(productionId, await this.productions.complete(productionId, expired));
-      if (!stored.taken) await this.productions.setStatus(productionId, 'grading');
+      // Taken, or created grading by the inline dispatch that hands it over: already says so.
+      if (!stored.taken && production.status !== 'grading') await this.productions.setStatus(productionId, 'grading');
       const result = await this.grader.grade(gradingJobOf({ statement, exercise }, productionId, submission));
       return await this.final(productionId, await this.productions.complete(productionId, result));
     } catch (error) {

@@ -188,13 +188,14 @@ export interface GradingRequest {
 export interface GradingDispatch {
   dispatch(req: GradingRequest): Promise<ExerciseProduction>;
   /**
-   * Set by a dispatch that queues what it is handed (a broker): a production whose archive is
-   * written with its row (ArchiveStore.inProductionRow) is then created 'queued' — stored whole
-   * and about to be published in one step — and the dispatch does not update its status again
-   * (GradingRequest.production.status says so). Otherwise it is created 'received' and the
-   * dispatch marks it queued once its archive is stored.
+   * What a production whose archive is written with its row (ArchiveStore.inProductionRow) is
+   * created as — stored whole in one step, so nothing is left for a status update to wait for:
+   * 'queued' by a dispatch that queues what it is handed (a broker: about to be published),
+   * 'grading' by one that grades it in this request (inline). Neither updates the status again
+   * (GradingRequest.production.status says so). Unset, or an archive stored apart: created
+   * 'received', and the dispatch moves it on once the archive is stored.
    */
-  readonly queues?: boolean;
+  readonly startsAs?: 'queued' | 'grading';
 }
 export const GRADING_DISPATCH = Symbol('GradingDispatch');
 

@@ -108,8 +108,8 @@ export class SubmissionService {
         submissionKey,
         archiveSize: cmd.archive.length,
         archiveSha256,
-        // Stored whole in this one statement: a broker's production is queued from the start.
-        status: withArchive && this.dispatch.queues ? 'queued' : 'received',
+        // Stored whole in this one statement: a broker's production is queued from the start, an inline one grading.
+        status: (withArchive && this.dispatch.startsAs) || 'received',
         ...(withArchive ? { archive: cmd.archive } : {}),
       });
       if (created || !isExpired(production)) return { production, created };

@@ -127,14 +127,25 @@ describe('SubmissionService: archives kept in the production row (storage: postg
     expect(f.rowArchives.get(p.id)).toBe(cmd.archive);
   });
 
-  it('behind a dispatch that queues, a production stored whole is created queued; one whose archive is stored apart is created received', async () => {
-    const queueing = (): GradingDispatch => ({ queues: true, dispatch: jest.fn(async (r) => r.production!) });
-    const whole = inRow();
-    await expect(new SubmissionService(whole.context, validator, whole.productions, whole.archives, queueing()).submit(cmd)).resolves.toMatchObject({ status: 'queued' });
-    const apart = fakes();
-    await expect(new SubmissionService(apart.context, validator, apart.productions, apart.archives, queueing()).submit(cmd)).resolves.toMatchObject({ status: 'received' });
-    const inline = inRow();
-    await expect(new SubmissionService(inline.context, validator, inline.productions, inline.archives, { dispatch: jest.fn(async (r) => r.production!) }).submit(cmd)).resolves.toMatchObject({ status: 'received' });
+  it('a production stored whole is created as its dispatch starts it (queued, grading); one whose archive is stored apart is created received', async () => {
+    const startingAs = (startsAs?: GradingDispatch['startsAs']): GradingDispatch => ({ startsAs, dispatch: jest.fn(async (r) => r.production!) });
+    const created = (f: ReturnType<typeof fakes>, dispatch: GradingDispatch) => new SubmissionService(f.context, validator, f.productions, f.archives, dispatch).submit(cmd);
+    await expect(created(inRow(), startingAs('queued'))).resolves.toMatchObject({ status: 'queued' });
+    await expect(created(inRow(), startingAs('grading'))).resolves.toMatchObject({ status: 'grading' });
+    await expect(created(inRow(), startingAs())).resolves.toMatchObject({ status: 'received' });
+    await expect(created(fakes(), startingAs('queued'))).resolves.toMatchObject({ status: 'received' });
+    await expect(created(fakes(), startingAs('grading'))).resolves.toMatchObject({ status: 'received' });
+  });
+
+  it('graded inline from a row stored whole: created grading, no status update before the sandbox, the outcome stored once', async () => {
+    const f = inRow();
+    const worker = new GradingWorker(f.context, f.productions, f.archives, f.grader);
+    const inline: GradingDispatch = { startsAs: 'grading', dispatch: (r) => worker.grade(r.productionId, { production: r.production, archive: r.archive, context: r.context }) };
+    await expect(new SubmissionService(f.context, validator, f.productions, f.archives, inline).submit(cmd)).resolves.toMatchObject({ status: 'graded', grade: 50 });
+    expect(f.productions.create).toHaveBeenCalledWith(expect.objectContaining({ status: 'grading', archive: cmd.archive }));
+    expect(f.productions.setStatus).not.toHaveBeenCalled();
+    expect(f.productions.complete).toHaveBeenCalledTimes(1);
+    expect(f.grader.grade).toHaveBeenCalledTimes(1);
   });
 
   it('a store that keeps archives apart still gets put after the row, and the row is created without bytes', async () => {

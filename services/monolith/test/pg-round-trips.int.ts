@@ -6,8 +6,8 @@
  *   login       the credentials, the new session's refresh token
  *   verify      the refresh token rotated, the account read by the same statement
  *   SPS         the authentication read (token version, or with the session when neither is
- *               cached), the submission's context, the production inserted with its archive,
- *               its status on the way to the grader, the outcome
+ *               cached), the submission's context, the production inserted with its archive
+ *               (already 'grading': the request grades it), the outcome
  *   logout      the session revoked
  *   verify      (logged out, no cookie) none
  * and each one a prepared statement (parsed and planned once per connection, not per request).
@@ -93,7 +93,7 @@ describe('monolith (naked-mon): PostgreSQL round trips per request of scenario R
 
   const kinds = (trips: Sent[]) => trips.map((t) => t.kind);
 
-  it('one iteration: login 2, verify 1, SPS 5, logout 1, the last verify 0 — each statement prepared', async () => {
+  it('one iteration: login 2, verify 1, SPS 4, logout 1, the last verify 0 — each statement prepared', async () => {
     const student = seeded.students[0]!;
     const agent = request.agent(app.getHttpServer());
     const archive = loadSamples(PAPER_SLUG).good;
@@ -117,7 +117,7 @@ describe('monolith (naked-mon): PostgreSQL round trips per request of scenario R
     expect({ login: kinds(login), verify: kinds(verify), sps: kinds(sps), logout: kinds(logout), verifyOut: kinds(verifyOut), unprepared }).toEqual({
       login: ['credentials', 'session'],
       verify: ['rotate+account'],
-      sps: ['auth read', 'context', 'insert+archive', 'status', 'outcome'],
+      sps: ['auth read', 'context', 'insert+archive', 'outcome'],
       logout: ['revoke'],
       verifyOut: [],
       unprepared: [],
