@@ -9,7 +9,7 @@ import { loadVariant, mergeSpec, validateVariant } from '@shellgrade/variant';
 import { stringify } from 'yaml';
 import { loadSide, type Side } from '../compare/sides';
 import { phase } from '../log';
-import { resultsDir } from '../paths';
+import { newRecordDir, resultsDir } from '../paths';
 import { makeRunId, runTest } from '../run-test';
 import { variantDown } from '../stack';
 import type { Aggregated } from '../types';
@@ -31,8 +31,9 @@ import { designTable } from './two-by-two';
 import { exclusive } from '../harness-lock';
 import { runRoundInOrder } from './round-runs';
 
+/** A new findings record's folder: results/findings/<day>, or <day>T<hhmm>Z when the day's holds a record already. */
 export function findingsDir(at = new Date()): string {
-  return join(resultsDir(), 'findings', at.toISOString().slice(0, 10));
+  return newRecordDir(join(resultsDir(), 'findings'), RECORD_FILE, at);
 }
 
 /** A derived cell as a resolved spec file named after it (the runner names the test by it). */

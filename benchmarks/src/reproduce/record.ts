@@ -3,7 +3,7 @@
 // after every run, so an interrupted reproduction can still be scored (--evaluate).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resultsDir } from '../paths';
+import { newRecordDir, resultsDir } from '../paths';
 import type { Capacity, PaperSearch } from '../findings/loads';
 import type { Testbed } from '../placement/testbed';
 import type { ReproduceMode } from './plan';
@@ -44,8 +44,9 @@ export interface ReproduceRecord {
   endedAt: string | null;
 }
 
+/** A new reproduction's folder: results/reproduce/<day>, or <day>T<hhmm>Z when the day's holds one already. */
 export function reproduceDir(at = new Date()): string {
-  return join(resultsDir(), 'reproduce', at.toISOString().slice(0, 10));
+  return newRecordDir(join(resultsDir(), 'reproduce'), REPRODUCE_FILE, at);
 }
 
 export function writeReproduceRecord(dir: string, r: ReproduceRecord): void {
