@@ -6,10 +6,11 @@
  * services' authentication read excepted: it is the HTTP layer's, not the use case's).
  *
  * With archives in PostgreSQL (storage: postgres) the archive is written with the production's
- * row (behind a broker already 'queued': stored whole, about to be published) and read with it
+ * row (behind a broker already 'queued': stored whole, about to be published; inline already
+ * 'grading': this request grades it) and read with it
  * by the worker, which takes the production for grading in that same read:
  *   RabbitMQ, sync reply: context, insert (with the archive, queued) | take (context, archive, 'grading'), outcome
- *   inline:               context, insert (with the archive, received), grading, outcome
+ *   inline:               context, insert (with the archive, grading), outcome
  * A redelivery of a graded production costs one statement and no grading.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -145,12 +146,12 @@ test('RabbitMQ, sync reply: one submission costs four statements, a redelivery o
   expect(gradings).toBe(before);
 });
 
-test('inline: one submission costs four statements', async () => {
+test('inline: one submission costs three statements', async () => {
   const { productions, context, archives, worker } = services();
   const submissions = new SubmissionService(context, validator, productions, archives, new InlineDispatch(worker));
 
   counted.statements.length = 0;
   const production = await submissions.submit({ ...fx.seeded, archive: GOOD_ANSWER, submissionKey: randomUUID(), receivedAt: Date.now() });
   expect(production).toMatchObject({ status: 'graded', grade: 100 });
-  expect(counted.statements.map(kindOf)).toEqual(['context', 'insert+archive', 'status', 'outcome']);
+  expect(counted.statements.map(kindOf)).toEqual(['context', 'insert+archive', 'outcome']);
 });
