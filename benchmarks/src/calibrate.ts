@@ -7,7 +7,7 @@
 // client sees it: 0 KO of any request over the whole step, SPS p95 ≤ 2 s.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bisectionRate, bisectionResolution, meetsSlo } from './findings/loads';
+import { bisection, bisectionResolution, meetsSlo, type BisectionBounds } from './findings/loads';
 import { phase } from './log';
 import { currentBootId } from './machine-speed';
 import { resultsDir } from './paths';
@@ -161,12 +161,8 @@ export function recommend(steps: Pick<CalibrationStep, 'peak' | 'saturated'>[]):
   return best;
 }
 
-export interface Bisection {
-  /** Highest rate that sustained the SLO (the lower bound it started from when nothing between passed; 0: none). */
-  sustained: number;
-  /** Lowest rate that failed it. */
-  failed: number;
-  /** The rates probed, in order. */
+/** The bounds a bisection ended at (sustained: the lower bound it started from when nothing between passed; 0: none), with the rates probed in order. */
+export interface Bisection extends BisectionBounds {
   probed: number[];
 }
 
@@ -178,14 +174,13 @@ export interface Bisection {
  */
 export async function bisectSustainable(sustained: number, failed: number, sustains: (rate: number) => Promise<boolean>, resolutionItS = bisectionResolution(failed)): Promise<Bisection> {
   const probed: number[] = [];
-  let low = sustained;
-  let high = failed;
-  for (let mid = bisectionRate(low, high); mid !== null && high - low > resolutionItS; mid = bisectionRate(low, high)) {
-    probed.push(mid);
-    if (await sustains(mid)) low = mid;
-    else high = mid;
+  const steps = bisection(sustained, failed, resolutionItS);
+  let step = steps.next();
+  while (!step.done) {
+    probed.push(step.value);
+    step = steps.next(await sustains(step.value));
   }
-  return { sustained: low, failed: high, probed };
+  return { ...step.value, probed };
 }
 
 /** Factors of the predicted saturation rate to step through: dense around it, where the answer is. */

@@ -112,6 +112,28 @@ export function bisectionRate(low: number, high: number): number | null {
   return mid > low && mid < high ? mid : null;
 }
 
+/** Where a bisection ended: the highest rate that sustained (its lower bound when none between did) and the lowest that failed. */
+export interface BisectionBounds {
+  sustained: number;
+  failed: number;
+}
+
+/**
+ * The rates a bisection between `sustained` (passed; 0 when even the first step failed) and
+ * `failed` probes, one at a time: each `next(verdict)` takes whether the last probe sustained.
+ * It ends `resolution` apart, or where no arrival rate lies between; its return value is the bounds.
+ * One loop for the calibration (calibrate.ts, which runs the probes) and for its price (pricing.ts).
+ */
+export function* bisection(sustained: number, failed: number, resolution = bisectionResolution(failed)): Generator<number, BisectionBounds, boolean> {
+  let low = sustained;
+  let high = failed;
+  for (let mid = bisectionRate(low, high); mid !== null && high - low > resolution; mid = bisectionRate(low, high)) {
+    if (yield mid) low = mid;
+    else high = mid;
+  }
+  return { sustained: low, failed: high };
+}
+
 /** The arrival rate a multiple of the unit stands for. */
 export const peakAt = (multiple: number, rate: number): number => arrivalRate(multiple * rate);
 

@@ -4,7 +4,7 @@
 // backlog no client was told of is stopped after DISCARD_UNTOLD_AFTER_S, and the variant with it,
 // so the next run brings it up again), and the pause between runs. The VU count and the graceful
 // stop are k6/lib/config.js's (scenarioOptions; a unit test holds the two to each other).
-import { bisectionRate, bisectionResolution } from './loads';
+import { bisection } from './loads';
 
 /**
  * A backlog no client was told of (its SPS unanswered) is stopped with the processes after this
@@ -85,9 +85,9 @@ export const CALIBRATION = { peaks: [4, 8, 12, 16], rampS: 10, holdS: 30, timeou
 /** Probes of the worst case: every step sustained but the last, then a bisection failing each probe — between the two steps (or below the first) where that takes most. */
 export function calibrationProbes(peaks: readonly number[] = CALIBRATION.peaks): { sustained: number; failed: number } {
   const failingEach = (low: number, high: number): number => {
-    const resolution = bisectionResolution(high);
+    const steps = bisection(low, high);
     let probes = 0;
-    for (let mid = bisectionRate(low, high); mid !== null && high - low > resolution; mid = bisectionRate(low, high), probes++) high = mid;
+    for (let step = steps.next(); !step.done; step = steps.next(false)) probes++;
     return probes;
   };
   return { sustained: peaks.length - 1, failed: 1 + Math.max(...peaks.map((p, i) => failingEach(i ? peaks[i - 1]! : 0, p))) };

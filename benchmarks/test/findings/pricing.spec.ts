@@ -1,7 +1,8 @@
 /** What a findings run costs (pricing.ts): k6's own VU sizing and graceful stop, and the bound against runs measured here. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig, scenarioOptions } from '../../../k6/lib/config.js';
+import { loadConfig, MIN_RATE, rateUnitS, scenarioOptions } from '../../../k6/lib/config.js';
+import { arrivalRate, MIN_ARRIVAL_RATE } from '../../src/findings/loads';
 import { estimate, PROTOCOLS } from '../../src/findings/plan';
 import { BRING_UP_S, CALIBRATION, calibrationPriceS, calibrationProbes, gracefulStopS, priceRun, vusOf, type RunShape } from '../../src/findings/pricing';
 
@@ -26,6 +27,11 @@ describe('findings run pricing', () => {
     expect(below(4)).toBeGreaterThanOrEqual(70);
     expect(below(8)).toBeGreaterThanOrEqual(74);
     expect(below(8)).toBeLessThanOrEqual(74 * 1.2);
+  });
+
+  it("every arrival rate the harness asks for is one k6's scenario takes: the same floor, in tenths per 10 s or whole per second", () => {
+    expect(MIN_ARRIVAL_RATE).toBe(MIN_RATE);
+    for (let x = 0; x < 40; x += 0.037) expect([1, 10]).toContain(rateUnitS(arrivalRate(x)));
   });
 
   it('a calibration made first is priced at its worst case: every step sustained but the last, then a bisection failing at each probe', () => {
