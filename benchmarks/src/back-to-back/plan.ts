@@ -98,12 +98,13 @@ export function smallArgs(side: Side, preset: string, cost: Cost, runId: string)
 
 /**
  * One probe of a calibration under the original's client: one step (profile original: 10 s quiet,
- * 10 s ramp, 60 s at `peak`), the variant kept up between probes. This tree has no warm-up (the
- * original had none); the reference's harness may not know `--warm-up never` and warms up before
- * its first probe only (its processes stay warm after).
+ * 10 s ramp, 60 s at `peak`), the variant kept up between probes. No warm-up (the original had
+ * none) where both harnesses can say so. A reference's harness that does not know `--warm-up
+ * never` warms up before its first probe (its processes stay warm after): this tree's then warms
+ * up too, so neither side's first probe is the only cold one.
  */
 export function probeArgs(side: Side, preset: string, cost: Cost, peak: number, runId: string, refKnowsNever: boolean): string[] {
-  const never = side === 'new' || refKnowsNever ? ['--warm-up', 'never'] : [];
+  const never = refKnowsNever ? ['--warm-up', 'never'] : [];
   return ['run', '--variant', preset, '--profile', 'original', '--peak', String(peak), '--runs', '1', '--keep-up', '--no-dashboard', ...kdfArgs(cost), ...sideArgs(side), ...never, '--run-id', runId];
 }
 

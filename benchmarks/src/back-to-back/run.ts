@@ -137,7 +137,7 @@ function portClient(s: Session): void {
   }
   const files = ['benchmarks/sps.js', 'k6/profiles.json', ...readdirSync(join(s.here, 'k6', 'lib')).filter((f) => f.endsWith('.js')).map((f) => `k6/lib/${f}`)];
   for (const f of files) copyFileSync(join(s.here, f), join(s.o.refDir, f));
-  s.summary.notes.push(`the reference predates the original's client: it ran this tree's k6 client (${files.length} files ported); its harness has no --warm-up never, so it warmed up before its first probe of each calibration`);
+  s.summary.notes.push(`the reference predates the original's client: it ran this tree's k6 client (${files.length} files ported); its harness has no --warm-up never, so it warmed up before its first probe of each calibration, and this tree did too`);
 }
 
 /** The reference's harness has `bench grader cpu` (else it measures with the script before it). */

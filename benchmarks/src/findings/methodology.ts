@@ -42,7 +42,8 @@ function repeated(i: MethodologyInput): Principle {
   const few = counts.filter((c) => c.n < rule.minRuns);
   const flags = [
     few.length ? `fewer valid runs than the rule's minimum of ${rule.minRuns}: ${few.map((c) => `${c.key} ${c.n}`).join(', ')}` : '',
-    atMax.length ? `${atMax.length} comparison(s) stopped at the maximum of ${rule.maxRuns} with the half-width above ${100 * rule.precision}% of the baseline median: ${atMax.map((w) => `${w.b} vs ${w.a} (${w.metric})`).join(', ')}` : '',
+    // A continuation may have raised the maximum for some claims: each comparison says its own runs.
+    atMax.length ? `${atMax.length} comparison(s) stopped at the maximum of runs with the half-width above ${100 * rule.precision}% of the baseline median: ${atMax.map((w) => `${w.b} vs ${w.a} (${w.metric}, ${w.state!.nB} and ${w.state!.nA} runs)`).join(', ')}` : '',
     rule.minRuns < 3 ? `this mode's rule asks only ${rule.minRuns} runs per cell` : '',
     i.record?.stoppedEarly ? `rounds stopped early, comparisons still too wide got no further runs: ${i.record.stoppedEarly}` : '',
     ...(i.record?.continuations ?? []).filter((c) => c.stoppedEarly).map((c) => `continuation of ${c.startedAt.slice(0, 16)} stopped early: ${c.stoppedEarly}`),

@@ -18,11 +18,13 @@ describe('back-to-back: what each side runs', () => {
     expect(overloadArgs('naked-mon-zygote', 48, 'o')).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'students', '--peak', '96', '--runs', '1', '--placement', 'off', '--run-id', 'o']);
   });
 
-  it("probes one step of the original's client, kept up, with no warm-up wherever the harness can say so", () => {
-    expect(probeArgs('new', 'naked-mon-zygote', 'default', 44, 'p', false)).toEqual([
+  it("probes one step of the original's client, kept up, both sides warmed up alike", () => {
+    expect(probeArgs('new', 'naked-mon-zygote', 'default', 44, 'p', true)).toEqual([
       'run', '--variant', 'naked-mon-zygote', '--profile', 'original', '--peak', '44', '--runs', '1', '--keep-up', '--no-dashboard', '--placement', 'off', '--warm-up', 'never', '--run-id', 'p',
     ]);
+    // A reference that cannot skip its warm-up: this tree warms up too (its first probe is not the only cold one).
     expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', false)).not.toContain('--warm-up');
+    expect(probeArgs('new', 'naked-mon-zygote', 1, 8, 'p', false)).not.toContain('--warm-up');
     expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', true)).toEqual(expect.arrayContaining(['--kdf-cost', '1', '--warm-up', 'never']));
   });
 

@@ -49,7 +49,7 @@ describe('methodology section (Papadopoulos et al. 2019)', () => {
 
   it('flags comparisons that reached the maximum without the precision, and a mode that asks fewer than 3 runs', () => {
     const p1 = principles(planWith({ minRuns: 2, maxRuns: 3, precision: 0.1 }))[0];
-    expect(p1.flag).toMatch(/comparison\(s\) stopped at the maximum of 3 with the half-width above 10% of the baseline median: .*msa-1-2@paper vs msa-1-1@paper \(apdex\)/);
+    expect(p1.flag).toMatch(/comparison\(s\) stopped at the maximum of runs with the half-width above 10% of the baseline median: .*msa-1-2@paper vs msa-1-1@paper \(apdex, 3 and 3 runs\)/);
     expect(p1.flag).toMatch(/this mode's rule asks only 2 runs per cell$/);
   });
 
