@@ -4,7 +4,8 @@
  * where the grader is (monolith, exercise service), registered by ProductionApiModule beside the
  * submission it mirrors.
  */
-import { Body, Controller, HttpCode, Inject, Post, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, UploadedFile, UseGuards, UseInterceptors } from '@nestjs/common';
+import { JsonBody } from '@shellgrade/http';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { trialFields, type TrialReplyBody } from '@shellgrade/api-contract';
@@ -35,7 +36,7 @@ export class ExerciseTrialController {
   @ApiOperation({ summary: "Run an exercise's grader on a sample archive (its author only); nothing is stored" })
   @ApiConsumes('multipart/form-data')
   @UseInterceptors(FileInterceptor('file'))
-  async trial(@CurrentUser() me: AuthenticatedUser, @Body() body: unknown, @UploadedFile() file: { buffer: Buffer } | undefined) {
+  async trial(@CurrentUser() me: AuthenticatedUser, @JsonBody() body: unknown, @UploadedFile() file: { buffer: Buffer } | undefined) {
     const { ex_id } = trialFields.parse(body ?? {});
     if (!file) throw invalid('multipart body has no `file` part (the sample archive)');
     if (file.buffer.length > this.limits.maxArchiveBytes) throw tooLarge(file.buffer.length, this.limits.maxArchiveBytes);

@@ -6,7 +6,6 @@
  * submission route is libs/api's json-body-auth int test.
  */
 import {
-  Body,
   type CanActivate,
   Controller,
   type ExecutionContext,
@@ -17,6 +16,7 @@ import {
   UnauthorizedException,
   UseGuards,
 } from '@nestjs/common';
+import { JsonBody } from './json-bodies';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import type { NextFunction, Request, Response } from 'express';
@@ -42,7 +42,7 @@ const echo = (body: { pad?: string } | undefined) => ({ length: body?.pad?.lengt
 class PublicController {
   @Post('user/login')
   @HttpCode(200)
-  login(@Body() body: { pad?: string }) {
+  login(@JsonBody() body: { pad?: string }) {
     return echo(body);
   }
 }
@@ -52,7 +52,7 @@ class PublicController {
 class GuardedController {
   @Post(['exercise-production', 'exercise', 'student-statement', 'business-session/:id/enrolments'])
   @HttpCode(200)
-  submit(@Body() body: { pad?: string }) {
+  submit(@JsonBody() body: { pad?: string }) {
     return echo(body);
   }
 }

@@ -3,7 +3,8 @@
  * listed CORS origin); a cross-site form login is refused. Non-browser clients (k6, curl,
  * server-to-server: no Origin, no Sec-Fetch-Site) keep working, and no form body is parsed.
  */
-import { Body, Controller, HttpCode, Module, Post, Put } from '@nestjs/common';
+import { Controller, HttpCode, Module, Post, Put } from '@nestjs/common';
+import { JsonBody } from './json-bodies';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -14,7 +15,7 @@ import { testAppOptions } from './testing/app-options';
 class LoginController {
   @Post('user/login')
   @HttpCode(200)
-  login(@Body() body: unknown) {
+  login(@JsonBody() body: unknown) {
     return { received: body ?? null };
   }
 

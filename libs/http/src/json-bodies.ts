@@ -3,18 +3,21 @@
  * accept ~15 MB of JSON (the SPA's byte map), and a handful of such bodies from anyone, parsed
  * before the login check, held a service's loop for seconds. So:
  *
- * - the API's JSON (/api/...) is parsed by JsonBodiesAfterGuards, a global interceptor: Nest runs
- *   interceptors after every guard, so a request the AuthGuard refuses (no login, an expired or
- *   forged one, a role that may not call the route) is answered 401/403 with its body unread.
- *   What is read then depends on who calls: a request the guard authenticated (it set `req.user`)
- *   gets its route's limit (the archive limit on the archive routes, body-limit.ts), anyone else
- *   (a login) PRE_AUTH_JSON_LIMIT_BYTES;
+ * - the API's JSON (/api/...) is parsed by JsonBodiesAfterGuards, an interceptor that @JsonBody()
+ *   binds to the routes that take a body: Nest runs interceptors after every guard, so a request
+ *   the AuthGuard refuses (no login, an expired or forged one, a role that may not call the route)
+ *   is answered 401/403 with its body unread. What is read then depends on who calls: a request
+ *   the guard authenticated (it set `req.user`) gets its route's limit (the archive limit on the
+ *   archive routes, body-limit.ts), anyone else (a login) PRE_AUTH_JSON_LIMIT_BYTES. Bound per
+ *   route, not globally: any interceptor puts a request through Nest's rxjs chain (~50 µs of CPU),
+ *   and most requests (pages, lists, polls) carry no body;
  * - any other path (the console's /ops, served by plain Express handlers that run before Nest's
  *   routes) gets PRE_AUTH_JSON_LIMIT_BYTES up front (jsonBeforeAuthentication).
  *
  * Multipart is multer's (an interceptor too, bounded by the archive limit), not parsed here.
  */
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Body, type CallHandler, type ExecutionContext, type NestInterceptor, type PipeTransform, type Type, UseInterceptors } from '@nestjs/common';
+import { INTERCEPTORS_METADATA } from '@nestjs/common/constants';
 import { DomainError } from '@shellgrade/domain';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
@@ -74,22 +77,15 @@ export function jsonBeforeAuthentication(): (req: Request, res: Response, next: 
   };
 }
 
-/** The API's JSON, parsed after the guards (see the top of this file). Bound globally by configureHttpApp. */
-@Injectable()
+/** Where configureHttpApp leaves the archive limit for JsonBodiesAfterGuards (an Express app setting). */
+export const MAX_ARCHIVE_BYTES_SETTING = 'shellgrade.maxArchiveBytes';
+
+/** The API's JSON, parsed after the guards (see the top of this file). Bound to a route by @JsonBody(). */
 export class JsonBodiesAfterGuards implements NestInterceptor {
   private readonly anonymous = anonymousParser();
-  private readonly authenticated: Parse;
-  private readonly archive: Parse;
-
-  constructor(maxArchiveBytes: number) {
-    this.authenticated = parserWithLimit(SMALL_JSON_LIMIT_BYTES, 'authenticated', `request body too large: this route accepts at most ${readableSize(SMALL_JSON_LIMIT_BYTES)} of JSON`);
-    const archiveLimit = bodyLimitFor(maxArchiveBytes);
-    this.archive = parserWithLimit(
-      archiveLimit,
-      'authenticated',
-      `request body too large: at most ${readableSize(archiveLimit)} of JSON is accepted here, enough for an archive of ${readableSize(maxArchiveBytes)} (the largest accepted); make the archive smaller`,
-    );
-  }
+  private readonly authenticated = parserWithLimit(SMALL_JSON_LIMIT_BYTES, 'authenticated', `request body too large: this route accepts at most ${readableSize(SMALL_JSON_LIMIT_BYTES)} of JSON`);
+  /** Per archive limit (one per app in practice): express.json's parser is made once, not per request. */
+  private readonly archive = new Map<number, Parse>();
 
   async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (ctx.getType() === 'http') {
@@ -103,6 +99,46 @@ export class JsonBodiesAfterGuards implements NestInterceptor {
   private parserFor(req: Request & { user?: unknown }): Parse {
     // The AuthGuard puts who calls on req.user once it has checked the login.
     if (req.user === undefined) return this.anonymous;
-    return carriesArchiveJson(req.path) ? this.archive : this.authenticated;
+    return carriesArchiveJson(req.path) ? this.archiveParser(req) : this.authenticated;
   }
+
+  private archiveParser(req: Request): Parse {
+    const maxArchiveBytes: unknown = req.app.get(MAX_ARCHIVE_BYTES_SETTING);
+    if (typeof maxArchiveBytes !== 'number') throw new Error(`no archive limit for JSON bodies: configureHttpApp sets the app's ${MAX_ARCHIVE_BYTES_SETTING}`);
+    let parse = this.archive.get(maxArchiveBytes);
+    if (!parse) {
+      const limit = bodyLimitFor(maxArchiveBytes);
+      parse = parserWithLimit(
+        limit,
+        'authenticated',
+        `request body too large: at most ${readableSize(limit)} of JSON is accepted here, enough for an archive of ${readableSize(maxArchiveBytes)} (the largest accepted); make the archive smaller`,
+      );
+      this.archive.set(maxArchiveBytes, parse);
+    }
+    return parse;
+  }
+}
+
+const jsonBodiesAfterGuards = new JsonBodiesAfterGuards();
+
+/**
+ * @Body() for the API's routes: the route's JSON, read and parsed once its guards have passed
+ * (JsonBodiesAfterGuards, bound to this route only). A route's body is read through this, never
+ * through Nest's @Body(), which would leave it unread (body-routes.spec holds every route to it).
+ */
+export function JsonBody(...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
+  const body = Body(...pipes);
+  return (target, key, index) => {
+    body(target, key, index);
+    const handler = key === undefined ? undefined : Object.getOwnPropertyDescriptor(target, key);
+    if (!handler) throw new Error('@JsonBody() marks a parameter of a route handler');
+    const bound: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler.value) ?? [];
+    if (!bound.includes(jsonBodiesAfterGuards)) UseInterceptors(jsonBodiesAfterGuards)(target, key!, handler);
+  };
+}
+
+/** Whether `handler` (a route method) parses its JSON body after its guards: it was given @JsonBody(). */
+export function parsesJsonBody(handler: object): boolean {
+  const bound: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler) ?? [];
+  return bound.includes(jsonBodiesAfterGuards);
 }

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { exerciseBody, exercisesQuery, exerciseUpdateRequest, idParam, listOf, newExerciseRequest, schemaRef } from '@shellgrade/api-contract';
 import { ManageExercises } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, isStaff, Roles } from '@shellgrade/auth';
-import { ZodPipe } from '@shellgrade/http';
+import { JsonBody, ZodPipe } from '@shellgrade/http';
 import type { z } from 'zod';
 import { exerciseView } from './views';
 
@@ -32,21 +32,21 @@ export class ExercisesController {
   @Post()
   @Roles('admin', 'teacher')
   @ApiCreatedResponse({ schema: schemaRef(exerciseBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newExerciseRequest)) b: z.infer<typeof newExerciseRequest>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @JsonBody(new ZodPipe(newExerciseRequest)) b: z.infer<typeof newExerciseRequest>) {
     return exerciseView(await this.exercises.create(me, exerciseFieldsOf(b)), { full: true, staff: true });
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(exerciseBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateRequest)) b: ExerciseUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(exerciseUpdateRequest)) b: ExerciseUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(exerciseBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(exerciseUpdateRequest)) b: ExerciseUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(exerciseUpdateRequest)) b: ExerciseUpdate) {
     return exerciseView(await this.exercises.update(me, id, exerciseFieldsOf(b)), { full: true, staff: true });
   }
 

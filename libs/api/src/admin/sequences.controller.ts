@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { idParam, listOf, newSequenceRequest, pageQuery, schemaRef, sequenceBody, sequenceUpdateRequest } from '@shellgrade/api-contract';
 import { ManageSequences } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
-import { ZodPipe } from '@shellgrade/http';
+import { JsonBody, ZodPipe } from '@shellgrade/http';
 import type { z } from 'zod';
 import { sequenceView } from './views';
 
@@ -31,21 +31,21 @@ export class SequencesController {
   @Post()
   @Roles('admin', 'teacher')
   @ApiCreatedResponse({ schema: schemaRef(sequenceBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSequenceRequest)) b: z.infer<typeof newSequenceRequest>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @JsonBody(new ZodPipe(newSequenceRequest)) b: z.infer<typeof newSequenceRequest>) {
     return sequenceView(await this.sequences.create(me, { name: b.name, description: b.description, exerciseIds: b.exercises }));
   }
 
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(sequenceBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateRequest)) b: SequenceUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(sequenceUpdateRequest)) b: SequenceUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(sequenceBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sequenceUpdateRequest)) b: SequenceUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(sequenceUpdateRequest)) b: SequenceUpdate) {
     return sequenceView(await this.sequences.update(me, id, { name: b.name, description: b.description, exerciseIds: b.exercises }));
   }
 

@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { businessSessionBody, enrolRequest, idParam, listOf, newSessionRequest, pageQuery, schemaRef, sessionUpdateRequest } from '@shellgrade/api-contract';
 import { ManageSessions, type SessionFields, type SessionWithKey } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
-import { ZodPipe } from '@shellgrade/http';
+import { JsonBody, ZodPipe } from '@shellgrade/http';
 import type { z } from 'zod';
 import { sessionView } from './views';
 
@@ -50,7 +50,7 @@ export class SessionsController {
   @Post(':id/enrolments')
   @HttpCode(200)
   @ApiOperation({ summary: 'Student: enrol with {enrolment_key}; staff: enrol {user_ids}' })
-  async enrol(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(enrolRequest)) b: z.infer<typeof enrolRequest>) {
+  async enrol(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(enrolRequest)) b: z.infer<typeof enrolRequest>) {
     const enrolled = await this.sessions.enrol(me, id, 'user_ids' in b ? { userIds: b.user_ids } : { enrolmentKey: b.enrolment_key });
     return { session_id: id, enrolled };
   }
@@ -70,7 +70,7 @@ export class SessionsController {
   @Roles('admin', 'teacher')
   @ApiOperation({ summary: 'Create a session; the enrolment key (generated when omitted) is shown in this answer only' })
   @ApiCreatedResponse({ schema: schemaRef(businessSessionBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newSessionRequest)) b: z.infer<typeof newSessionRequest>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @JsonBody(new ZodPipe(newSessionRequest)) b: z.infer<typeof newSessionRequest>) {
     const fields = { name: b.name, sequenceId: b.sequence_id, startsAt: b.starts_at, endsAt: b.ends_at, enrolmentKey: b.enrolment_key, teacherId: b.teacher_id };
     return withKeyView(await this.sessions.create(me, fields));
   }
@@ -78,14 +78,14 @@ export class SessionsController {
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateRequest)) b: SessionUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(sessionUpdateRequest)) b: SessionUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(businessSessionBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(sessionUpdateRequest)) b: SessionUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(sessionUpdateRequest)) b: SessionUpdate) {
     return withKeyView(await this.sessions.update(me, id, sessionFieldsOf(b)));
   }
 

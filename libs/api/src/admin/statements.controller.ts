@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { idParam, listOf, newStatementRequest, schemaRef, statementBody, statementsQuery, statementUpdateRequest } from '@shellgrade/api-contract';
 import { ManageStatements } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
-import { ZodPipe } from '@shellgrade/http';
+import { JsonBody, ZodPipe } from '@shellgrade/http';
 import type { z } from 'zod';
 import { statementView } from './views';
 
@@ -33,7 +33,7 @@ export class StatementsController {
   @Post()
   @Roles('admin', 'teacher')
   @ApiCreatedResponse({ schema: schemaRef(statementBody) })
-  async create(@CurrentUser() me: AuthenticatedUser, @Body(new ZodPipe(newStatementRequest)) b: z.infer<typeof newStatementRequest>) {
+  async create(@CurrentUser() me: AuthenticatedUser, @JsonBody(new ZodPipe(newStatementRequest)) b: z.infer<typeof newStatementRequest>) {
     const s = await this.statements.create(me, {
       userId: b.user_id,
       sessionId: b.session_id,
@@ -48,14 +48,14 @@ export class StatementsController {
   @Put(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(statementBody) })
-  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateRequest)) b: StatementUpdate) {
+  async replace(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(statementUpdateRequest)) b: StatementUpdate) {
     return this.update(me, id, b);
   }
 
   @Patch(':id')
   @Roles('admin', 'teacher')
   @ApiOkResponse({ schema: schemaRef(statementBody) })
-  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @Body(new ZodPipe(statementUpdateRequest)) b: StatementUpdate) {
+  async update(@CurrentUser() me: AuthenticatedUser, @Param('id', new ZodPipe(idParam)) id: number, @JsonBody(new ZodPipe(statementUpdateRequest)) b: StatementUpdate) {
     return statementView(await this.statements.update(me, id, { statementHtml: b.statement, questionArchive: b.question_archive, deadline: b.deadline }), true);
   }
 

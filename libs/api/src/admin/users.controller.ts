@@ -1,9 +1,9 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { idParam, listOf, newUserRequest, schemaRef, sessionUserBody, usersQuery, userUpdateRequest } from '@shellgrade/api-contract';
 import { ManageUsers } from '@shellgrade/application';
 import { AuthGuard, type AuthenticatedUser, CurrentUser, Roles } from '@shellgrade/auth';
-import { ZodPipe } from '@shellgrade/http';
+import { JsonBody, ZodPipe } from '@shellgrade/http';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { clientOf, SessionHttp } from '../auth/session-http';
@@ -57,7 +57,7 @@ export class UsersController {
   @Roles('admin')
   @ApiOperation({ summary: 'Create an account (admin)' })
   @ApiCreatedResponse({ schema: schemaRef(sessionUserBody) })
-  async create(@Body(new ZodPipe(newUserRequest)) body: z.infer<typeof newUserRequest>) {
+  async create(@JsonBody(new ZodPipe(newUserRequest)) body: z.infer<typeof newUserRequest>) {
     return userView(await this.users.create(body));
   }
 
@@ -67,7 +67,7 @@ export class UsersController {
   async replace(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,
-    @Body(new ZodPipe(userUpdateRequest)) body: UserUpdate,
+    @JsonBody(new ZodPipe(userUpdateRequest)) body: UserUpdate,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
@@ -83,7 +83,7 @@ export class UsersController {
   async update(
     @CurrentUser() me: AuthenticatedUser,
     @Param('id', new ZodPipe(idParam)) id: number,
-    @Body(new ZodPipe(userUpdateRequest)) body: UserUpdate,
+    @JsonBody(new ZodPipe(userUpdateRequest)) body: UserUpdate,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {

@@ -4,10 +4,10 @@
  * LOGIN_SESSIONS (libs/auth ports.ts; AuthModule binds AuthService to it): this file names no
  * token, password or storage class.
  */
-import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { schemaRef, sessionUserBody } from '@shellgrade/api-contract';
-import { ZodPipe } from '@shellgrade/http';
+import { JsonBody, ZodPipe } from '@shellgrade/http';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { SessionHttp } from './session-http';
@@ -28,7 +28,7 @@ export class AuthController {
   @ApiOperation({ summary: 'Log in: sets httpOnly access_token and refresh_token cookies' })
   @ApiBody({ schema: { properties: { email: { type: 'string' }, password: { type: 'string' } }, required: ['email', 'password'] } })
   @ApiOkResponse({ schema: schemaRef(sessionUserBody) })
-  login(@Body(new ZodPipe(loginSchema)) body: LoginBody, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  login(@JsonBody(new ZodPipe(loginSchema)) body: LoginBody, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
     return this.sessions.login(body, req, res);
   }
 

@@ -1,5 +1,4 @@
 import {
-  Body,
   Controller,
   Get,
   Headers,
@@ -21,7 +20,7 @@ import type { Request, Response } from 'express';
 import { ATTEMPT_LIMITS, AUTH_CONFIG, AuthGuard, CurrentUser, readable, TrustedProxies, type AttemptLimits, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
 import { DomainError, GRADING_BACKLOG, isExpired, PRODUCTION_REPOSITORY, type GradingBacklog, type ProductionRepository, SubmissionService } from '@shellgrade/domain';
 import { queueWaitOf, retryAfterSeconds } from '@shellgrade/refusal';
-import { requestArrivalOf, ZodPipe } from '@shellgrade/http';
+import { JsonBody, requestArrivalOf, ZodPipe } from '@shellgrade/http';
 import { productionView, submissionGradedView, submissionQueuedView } from './production.view';
 import { decodeMultipart, decodeSpaBody, tooLarge } from './submission-body';
 import { PRODUCTION_LIMITS, type ProductionLimits } from './production-limits';
@@ -55,7 +54,7 @@ export class ProductionController {
     @CurrentUser() user: AuthenticatedUser,
     @Req() req: Request,
     @Res() res: Response,
-    @Body() body: unknown,
+    @JsonBody() body: unknown,
     @UploadedFile() file: { buffer: Buffer } | undefined,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
   ): Promise<void> {
