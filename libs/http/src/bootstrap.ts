@@ -16,7 +16,7 @@ import { corsOptions } from './cors';
 import { crossSiteGuard } from './csrf';
 import { denyFraming } from './frame-denial';
 import { opsEndpointsGate, type OpsAccess } from './internal-request';
-import { jsonBeforeAuthentication, MAX_ARCHIVE_BYTES_SETTING } from './json-bodies';
+import { ARCHIVE_JSON_PARSER_SETTING, archiveJsonParser, jsonBeforeAuthentication } from './json-bodies';
 import { httpMetricsMiddleware } from './observability';
 import { problem, sendProblem } from './problem';
 import { ProblemFilter } from './problem.filter';
@@ -74,7 +74,7 @@ export function configureHttpApp(app: NestExpressApplication, opts: HttpAppOptio
     app.use(refuseFormBodies);
     // Only the API's routes check logins, in their guards: their JSON waits for them (@JsonBody, json-bodies.ts).
     app.use(jsonBeforeAuthentication());
-    app.set(MAX_ARCHIVE_BYTES_SETTING, opts.maxArchiveBytes);
+    app.set(ARCHIVE_JSON_PARSER_SETTING, archiveJsonParser(opts.maxArchiveBytes));
   }
   app.useGlobalFilters(new ProblemFilter());
   app.enableShutdownHooks();

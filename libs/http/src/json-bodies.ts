@@ -39,10 +39,10 @@ export const jsonBodiesParsed = new client.Counter({
 
 const API_PATHS = /^\/api(\/|$)/i;
 
-type Parse = (req: Request, res: Response) => Promise<void>;
+export type JsonBodyParser = (req: Request, res: Response) => Promise<void>;
 
 /** express.json with `limit`, as a promise; an over-large body becomes a 413 saying `tooLarge`. */
-function parserWithLimit(limit: number, caller: JsonCaller, tooLarge: string): Parse {
+function parserWithLimit(limit: number, caller: JsonCaller, tooLarge: string): JsonBodyParser {
   // verify runs once the body is read, right before JSON.parse: counts exactly the bodies parsed.
   const parse = express.json({ limit, verify: () => jsonBodiesParsed.inc({ caller }) });
   return (req, res) =>
@@ -55,7 +55,7 @@ function parserWithLimit(limit: number, caller: JsonCaller, tooLarge: string): P
     });
 }
 
-const anonymousParser = (): Parse =>
+const anonymousParser = (): JsonBodyParser =>
   parserWithLimit(
     PRE_AUTH_JSON_LIMIT_BYTES,
     'anonymous',
@@ -77,15 +77,26 @@ export function jsonBeforeAuthentication(): (req: Request, res: Response, next: 
   };
 }
 
-/** Where configureHttpApp leaves the archive limit for JsonBodiesAfterGuards (an Express app setting). */
-export const MAX_ARCHIVE_BYTES_SETTING = 'shellgrade.maxArchiveBytes';
+/**
+ * Where configureHttpApp leaves the app's archive-route parser (archiveJsonParser, an Express app
+ * setting): the interceptor is one instance for every app a process builds, the limit is the app's.
+ */
+export const ARCHIVE_JSON_PARSER_SETTING = 'shellgrade.archiveJsonParser';
+
+/** The archive routes' JSON parser: bodyLimitFor(maxArchiveBytes), for authenticated callers. */
+export function archiveJsonParser(maxArchiveBytes: number): JsonBodyParser {
+  const limit = bodyLimitFor(maxArchiveBytes);
+  return parserWithLimit(
+    limit,
+    'authenticated',
+    `request body too large: at most ${readableSize(limit)} of JSON is accepted here, enough for an archive of ${readableSize(maxArchiveBytes)} (the largest accepted); make the archive smaller`,
+  );
+}
 
 /** The API's JSON, parsed after the guards (see the top of this file). Bound to a route by @JsonBody(). */
 export class JsonBodiesAfterGuards implements NestInterceptor {
   private readonly anonymous = anonymousParser();
   private readonly authenticated = parserWithLimit(SMALL_JSON_LIMIT_BYTES, 'authenticated', `request body too large: this route accepts at most ${readableSize(SMALL_JSON_LIMIT_BYTES)} of JSON`);
-  /** Per archive limit (one per app in practice): express.json's parser is made once, not per request. */
-  private readonly archive = new Map<number, Parse>();
 
   async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     if (ctx.getType() === 'http') {
@@ -96,27 +107,17 @@ export class JsonBodiesAfterGuards implements NestInterceptor {
     return next.handle();
   }
 
-  private parserFor(req: Request & { user?: unknown }): Parse {
+  private parserFor(req: Request & { user?: unknown }): JsonBodyParser {
     // The AuthGuard puts who calls on req.user once it has checked the login.
     if (req.user === undefined) return this.anonymous;
-    return carriesArchiveJson(req.path) ? this.archiveParser(req) : this.authenticated;
+    return carriesArchiveJson(req.path) ? appArchiveParser(req) : this.authenticated;
   }
+}
 
-  private archiveParser(req: Request): Parse {
-    const maxArchiveBytes: unknown = req.app.get(MAX_ARCHIVE_BYTES_SETTING);
-    if (typeof maxArchiveBytes !== 'number') throw new Error(`no archive limit for JSON bodies: configureHttpApp sets the app's ${MAX_ARCHIVE_BYTES_SETTING}`);
-    let parse = this.archive.get(maxArchiveBytes);
-    if (!parse) {
-      const limit = bodyLimitFor(maxArchiveBytes);
-      parse = parserWithLimit(
-        limit,
-        'authenticated',
-        `request body too large: at most ${readableSize(limit)} of JSON is accepted here, enough for an archive of ${readableSize(maxArchiveBytes)} (the largest accepted); make the archive smaller`,
-      );
-      this.archive.set(maxArchiveBytes, parse);
-    }
-    return parse;
-  }
+function appArchiveParser(req: Request): JsonBodyParser {
+  const parse: unknown = req.app.get(ARCHIVE_JSON_PARSER_SETTING);
+  if (typeof parse !== 'function') throw new Error(`no archive-route JSON parser: configureHttpApp sets the app's ${ARCHIVE_JSON_PARSER_SETTING}`);
+  return parse as JsonBodyParser;
 }
 
 const jsonBodiesAfterGuards = new JsonBodiesAfterGuards();
@@ -124,7 +125,7 @@ const jsonBodiesAfterGuards = new JsonBodiesAfterGuards();
 /**
  * @Body() for the API's routes: the route's JSON, read and parsed once its guards have passed
  * (JsonBodiesAfterGuards, bound to this route only). A route's body is read through this, never
- * through Nest's @Body(), which would leave it unread (body-routes.spec holds every route to it).
+ * through Nest's @Body(), which would leave it unread (libs/api json-body-routes.spec holds every route to it).
  */
 export function JsonBody(...pipes: (Type<PipeTransform> | PipeTransform)[]): ParameterDecorator {
   const body = Body(...pipes);
@@ -132,8 +133,7 @@ export function JsonBody(...pipes: (Type<PipeTransform> | PipeTransform)[]): Par
     body(target, key, index);
     const handler = key === undefined ? undefined : Object.getOwnPropertyDescriptor(target, key);
     if (!handler) throw new Error('@JsonBody() marks a parameter of a route handler');
-    const bound: unknown[] = Reflect.getMetadata(INTERCEPTORS_METADATA, handler.value) ?? [];
-    if (!bound.includes(jsonBodiesAfterGuards)) UseInterceptors(jsonBodiesAfterGuards)(target, key!, handler);
+    if (!parsesJsonBody(handler.value)) UseInterceptors(jsonBodiesAfterGuards)(target, key!, handler);
   };
 }
 
