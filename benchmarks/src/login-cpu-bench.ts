@@ -17,7 +17,7 @@
  */
 import type { Command } from 'commander';
 import { Algorithm, hash as argon2Hash } from '@node-rs/argon2';
-import { AuthService, hashPassword, RateLimits, scryptHash, SessionFamilies, TokenService, type AuthConfig } from '@shellgrade/auth';
+import { AuthService, hashPassword, RateLimits, scryptHash, SessionFamilies, TokenService, TokenVersions, type AuthConfig } from '@shellgrade/auth';
 import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
 import { createTestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
@@ -55,7 +55,8 @@ function service(pool: Pool, kdfCost: number): AuthService {
   const refreshTokens = new PgRefreshTokenRepository(pool);
   const tokens = new TokenService({ secret: cfg.jwtSecret, accessTtlSeconds: 900, refreshTtlSeconds: 3600 });
   const limits = new RateLimits({ enabled: false } as AuthConfig['rateLimits']);
-  return new AuthService(tokens, new PgUserRepository(pool), refreshTokens, cfg, limits, new SessionFamilies(refreshTokens, cfg));
+  const users = new PgUserRepository(pool);
+  return new AuthService(tokens, users, refreshTokens, cfg, limits, new SessionFamilies(refreshTokens, cfg), new TokenVersions(users, cfg));
 }
 
 interface Side {

@@ -14,8 +14,16 @@ export interface AuthConfig {
   secureCookies: boolean | 'auto';
   /** Path the refresh cookie is sent to: only the refresh route, never to every API call. */
   refreshCookiePath: string;
-  /** How long a replica trusts an account's token version it read (role change / deletion delay). */
+  /**
+   * How long a replica trusts an account's token version or a live session it read (the delay of a
+   * role change, deletion or logout made elsewhere); 0: every request reads them.
+   */
   tokenVersionCacheMs: number;
+  /**
+   * How long it trusts them while it hears PostgreSQL's change notifications (each change ends its
+   * entry at once: AccessStateTrust); 0 or unset: it does not listen, tokenVersionCacheMs only.
+   */
+  notifiedCacheMs?: number;
   /**
    * How guarded routes learn who calls: `access-token` (checked here, the default everywhere), or
    * `gateway-assertion` (services behind an offloading gateway: only its signed assertion counts).

@@ -4,6 +4,8 @@ import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { RateLimits } from './rate-limits';
 import { TokenVersions } from './token-versions';
+import { AccessStateTrust } from './access-state-trust';
+import { AccessStateWatcher } from './access-state-watcher';
 import { SessionFamilies } from './session-families';
 import { TokenService } from './jwt-tokens';
 import { ACCESS_STATE_READER, ATTEMPT_LIMITS, LOGIN_SESSIONS, SECRET_HASHING, type AccessStateReader } from './ports';
@@ -46,8 +48,11 @@ export class AuthModule {
         { provide: ATTEMPT_LIMITS, useExisting: RateLimits },
         { provide: SECRET_HASHING, useValue: new KdfSecretHashing(authConfig.kdfCost) },
         RateLimitsCloser,
+        // One trust for both caches; the watcher feeds it when the process has ACCESS_STATE_CHANGES.
+        { provide: AccessStateTrust, useValue: new AccessStateTrust(authConfig) },
         TokenVersions,
         SessionFamilies,
+        AccessStateWatcher,
         {
           provide: REQUEST_AUTHENTICATOR,
           // ACCESS_STATE_READER is optional: without it a first request reads version and session apart.

@@ -14,6 +14,7 @@ import {
 import { RateLimits } from './rate-limits';
 import { TokenService, unauthenticated } from './jwt-tokens';
 import { SessionFamilies } from './session-families';
+import { TokenVersions } from './token-versions';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 
 @Injectable()
@@ -29,6 +30,7 @@ export class AuthService implements LoginSessions {
     @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
     private readonly limits: RateLimits,
     private readonly sessions: SessionFamilies,
+    private readonly versions: TokenVersions,
     /** Bounds the password checks running or queued in this process (spec admission.maxLogins*); unbound: every login admitted. */
     @Optional() @Inject(LOGIN_ADMISSION) private readonly loginAdmission: LoginAdmission = admitEverything,
   ) {}
@@ -38,10 +40,13 @@ export class AuthService implements LoginSessions {
    * times. Failed attempts count against the account and the client + account (`client`: its address).
    */
   async login(email: string, password: string, client: string): Promise<SessionTokens> {
+    const readAt = Date.now();
     const found = await this.limits.attemptLogin(email, client, () => this.verifiedAccount(email, password));
     if (!found) throw unauthenticated('invalid email or password');
     const refresh = this.tokens.signRefresh(found.user.id);
     await this.refreshTokens.insert(refresh.jti, found.user.id, refresh.familyId, refresh.expiresAt);
+    // What the session's first requests are checked against, just read or made here: no read for them.
+    this.versions.remember(found.user.id, found.tokenVersion, readAt);
     this.sessions.issued(refresh.familyId);
     return { user: found.user, accessToken: this.access(found, refresh.familyId), refreshToken: refresh.token };
   }
@@ -55,6 +60,7 @@ export class AuthService implements LoginSessions {
     if (!refreshToken) throw unauthenticated('no refresh token');
     const { userId, jti, familyId } = this.tokens.verifyRefresh(refreshToken);
     const next = this.tokens.signRefresh(userId, familyId);
+    const readAt = Date.now();
     const rotation = await this.refreshTokens.rotate(jti, userId, next);
     if (rotation.outcome === 'reused') {
       this.sessions.end(familyId);
@@ -63,6 +69,7 @@ export class AuthService implements LoginSessions {
     if (rotation.outcome !== 'rotated') throw unauthenticated('session revoked or expired');
     const { account } = rotation;
     if (!account) throw unauthenticated('user no longer exists');
+    this.versions.remember(userId, account.tokenVersion, readAt);
     this.sessions.issued(familyId);
     return { user: account.user, accessToken: this.access(account, familyId), refreshToken: next.token };
   }

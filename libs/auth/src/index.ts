@@ -15,6 +15,8 @@ export * from './secret-hashing';
 export * from './client-address';
 export * from './token-versions';
 export * from './session-families';
+export * from './access-state-trust';
+export * from './access-state-watcher';
 export * from './ownership';
 export * from './enrolment-key';
 export * from './secret-policy';

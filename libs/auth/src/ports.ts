@@ -64,6 +64,30 @@ export interface AccessStateReader {
 }
 export const ACCESS_STATE_READER = Symbol('AccessStateReader');
 
+/** What AccessStateChanges tells its watcher. */
+export interface AccessStateListener {
+  /** The account's token version changed, or the account was deleted. */
+  account(userId: number): void;
+  /** The login session (refresh-token family) was revoked. */
+  session(familyId: string): void;
+  /** Every change committed from now on will be told (listening, or listening again after a loss). */
+  hearing(): void;
+  /** Changes may be missed from now on (the connection was lost): the listener forgets what it cached. */
+  deaf(): void;
+}
+
+/**
+ * Committed changes to what access tokens are checked against, pushed to every replica (the
+ * database's notifications): a replica that hears them may cache the access state far longer
+ * (AccessStateTrust) and still refuse a revoked session or an outdated token at once.
+ */
+export interface AccessStateChanges {
+  /** Starts telling `listener`; resolves once listening (then `hearing` was called) or with an error. */
+  watch(listener: AccessStateListener): Promise<void>;
+  close(): Promise<void>;
+}
+export const ACCESS_STATE_CHANGES = Symbol('AccessStateChanges');
+
 /** What a login, a refresh or a reissue hands the client. */
 export interface SessionTokens {
   user: User;

@@ -27,14 +27,14 @@ export const REQUEST_AUTHENTICATOR = Symbol('RequestAuthenticator');
 interface VersionSource {
   current(userId: number): Promise<number | null>;
   peek?(userId: number): number | null | undefined;
-  remember?(userId: number, version: number | null): void;
+  remember?(userId: number, version: number | null, readAt?: number): void;
 }
 
 /** Whether a login session is live, through a cache (SessionFamilies). */
 interface SessionSource {
   isLive(sid: string): Promise<boolean>;
   peek?(sid: string): boolean | undefined;
-  record?(sid: string, live: boolean): void;
+  record?(sid: string, live: boolean, readAt?: number): void;
 }
 
 export class AccessTokenAuthenticator implements RequestAuthenticator {
@@ -62,9 +62,10 @@ export class AccessTokenAuthenticator implements RequestAuthenticator {
     const version = this.versions.peek?.(userId);
     const live = this.sessions.peek?.(sid);
     if (version === undefined && live === undefined && this.both && this.versions.remember && this.sessions.record) {
+      const readAt = Date.now(); // (a change heard while the read is in flight shortens what it caches)
       const state = await this.both.accessState(userId, sid);
-      this.versions.remember(userId, state.tokenVersion);
-      this.sessions.record(sid, state.familyLive);
+      this.versions.remember(userId, state.tokenVersion, readAt);
+      this.sessions.record(sid, state.familyLive, readAt);
       return [state.tokenVersion, state.familyLive];
     }
     return Promise.all([version !== undefined ? version : this.versions.current(userId), live !== undefined ? live : this.sessions.isLive(sid)]);

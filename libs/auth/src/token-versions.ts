@@ -1,41 +1,58 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AccessStateTrust, type TrustedEntry } from './access-state-trust';
 import { AUTH_CONFIG, type AuthConfig } from './auth.config';
 import { CREDENTIAL_STORE, type CredentialStore } from './ports';
 
 /**
- * The current token version of each account, read through a short per-process cache
- * (AuthConfig.tokenVersionCacheMs): a role change or a deleted account holds within that delay
- * on every replica, long before an access token expires, without a database read per request.
+ * The current token version of each account, read through a per-process cache whose entries last
+ * as AccessStateTrust says (tokenVersionCacheMs; longer while change notifications are heard): a
+ * role change or a deleted account holds within that delay on every replica, long before an access
+ * token expires, without a database read per request.
  */
 @Injectable()
 export class TokenVersions {
-  private readonly cache = new Map<number, { version: number | null; readAt: number }>();
+  private readonly cache = new Map<number, TrustedEntry & { version: number | null }>();
+  private readonly trust: AccessStateTrust;
 
   constructor(
     @Inject(CREDENTIAL_STORE) private readonly credentials: CredentialStore,
-    @Inject(AUTH_CONFIG) private readonly cfg: AuthConfig,
-  ) {}
+    @Inject(AUTH_CONFIG) cfg: AuthConfig,
+    @Optional() trust?: AccessStateTrust,
+  ) {
+    this.trust = trust ?? new AccessStateTrust(cfg);
+  }
 
   /** The account's current version, or null once it is deleted. */
   async current(userId: number): Promise<number | null> {
     const cached = this.peek(userId);
     if (cached !== undefined) return cached;
+    const readAt = Date.now();
     const version = (await this.credentials.findAccount(userId))?.tokenVersion ?? null;
-    this.remember(userId, version);
+    this.remember(userId, version, readAt);
     return version;
   }
 
   /** The cached version (null: deleted), or undefined when it must be read. */
   peek(userId: number): number | null | undefined {
     const hit = this.cache.get(userId);
-    return hit && Date.now() - hit.readAt < this.cfg.tokenVersionCacheMs ? hit.version : undefined;
+    return hit && this.trust.fresh(hit) ? hit.version : undefined;
   }
 
-  /** A version just read elsewhere (with the session, in one round trip). */
-  remember(userId: number, version: number | null): void {
-    if (this.cfg.tokenVersionCacheMs <= 0) return;
+  /** A version read elsewhere (a login, a refresh, with the session in one round trip), by a read started at `readAt`. */
+  remember(userId: number, version: number | null, readAt = Date.now()): void {
+    if (!this.trust.caches) return;
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(userId, { version, readAt: Date.now() });
+    this.cache.set(userId, { version, ...this.trust.entry(readAt) });
+  }
+
+  /** The account changed (a notification): the next request reads it. */
+  forget(userId: number): void {
+    this.cache.delete(userId);
+  }
+
+  /** Changes may have been missed: every account is read again. */
+  forgetAll(): void {
+    this.cache.clear();
   }
 }
 

@@ -11,6 +11,7 @@ import type { CredentialStore, RefreshTokenStore } from '../src/ports';
 import type { RateLimits } from '../src/rate-limits';
 import type { TokenService } from '../src/jwt-tokens';
 import { SessionFamilies } from '../src/session-families';
+import { TokenVersions } from '../src/token-versions';
 
 /** stored: the cost the account's hash was made at, or the hash itself. */
 async function service(kdfCost: number, stored: number | string, upgrade: (id: number, from: string, to: string) => Promise<boolean>) {
@@ -22,7 +23,7 @@ async function service(kdfCost: number, stored: number | string, upgrade: (id: n
   const limits = { attemptLogin: async (_e: string, _c: string, check: () => Promise<unknown>) => check() } as unknown as RateLimits;
   const cfg = { kdfCost } as AuthConfig;
   const sessions = new SessionFamilies({ familyLive: async () => true }, cfg);
-  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits, sessions), passwordHash };
+  return { auth: new AuthService(tokens, credentials, refreshTokens, cfg, limits, sessions, new TokenVersions(credentials, cfg)), passwordHash };
 }
 
 describe('hash upgrade at login', () => {

@@ -12,6 +12,7 @@ import { CREDENTIAL_STORE, REFRESH_TOKEN_STORE, type CredentialStore, type Refre
 import { RateLimits } from '../src/rate-limits';
 import { TokenService } from '../src/jwt-tokens';
 import { SessionFamilies } from '../src/session-families';
+import { TokenVersions } from '../src/token-versions';
 
 function gate(places: number) {
   let inside = 0;
@@ -49,7 +50,7 @@ async function stubs() {
 
 async function service(admission: LoginAdmission) {
   const s = await stubs();
-  return { auth: new AuthService(s.tokens, s.credentials, s.refreshTokens, s.cfg, s.limits, s.sessions, admission), failures: s.failures, reads: s.reads };
+  return { auth: new AuthService(s.tokens, s.credentials, s.refreshTokens, s.cfg, s.limits, s.sessions, new TokenVersions(s.credentials, s.cfg), admission), failures: s.failures, reads: s.reads };
 }
 
 /** AuthService as Nest builds it in a process: the gate is whatever the composition root bound to LOGIN_ADMISSION. */
@@ -64,6 +65,7 @@ async function nestService(admission: LoginAdmission | undefined): Promise<AuthS
       { provide: AUTH_CONFIG, useValue: s.cfg },
       { provide: RateLimits, useValue: s.limits },
       { provide: SessionFamilies, useValue: s.sessions },
+      { provide: TokenVersions, useValue: new TokenVersions(s.credentials, s.cfg) },
       ...(admission ? [{ provide: LOGIN_ADMISSION, useValue: admission }] : []),
     ],
   }).compile();

@@ -14,6 +14,7 @@ import { RateLimits } from '../src/rate-limits';
 import type { RateLimitConfig } from '../src/rate-limits.config';
 import type { TokenService } from '../src/jwt-tokens';
 import { SessionFamilies } from '../src/session-families';
+import { TokenVersions } from '../src/token-versions';
 
 /** The variant spec's defaults (libs/variant spec.ts rateLimitsSchema). */
 const DEFAULTS: RateLimitConfig = {
@@ -48,7 +49,7 @@ async function loginService(cfg: RateLimitConfig = DEFAULTS) {
   const tokens = { signRefresh: () => ({ token: 'r', jti: 'j', familyId: 'f', expiresAt: new Date() }), signAccess: () => 'a' } as unknown as TokenService;
   const authCfg = { kdfCost: 1 } as AuthConfig;
   const limits = new RateLimits(cfg);
-  const auth = new AuthService(tokens, credentials, refreshTokens, authCfg, limits, new SessionFamilies({ familyLive: async () => true }, authCfg));
+  const auth = new AuthService(tokens, credentials, refreshTokens, authCfg, limits, new SessionFamilies({ familyLive: async () => true }, authCfg), new TokenVersions(credentials, authCfg));
   /** The login's outcome as the HTTP status it maps to. */
   const login = (mail: string, password: string, client: string) =>
     auth.login(mail, password, client).then(

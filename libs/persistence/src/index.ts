@@ -2,6 +2,7 @@ export * from './migrate';
 export * from './pool';
 export * from './queryable';
 export * from './persistence.providers';
+export * from './access-state-changes';
 export * from './repositories/production.repository';
 export * from './repositories/submission-context.reader';
 export * from './repositories/user.repository';

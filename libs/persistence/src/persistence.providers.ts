@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { ACCESS_STATE_READER, CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
+import { ACCESS_STATE_CHANGES, ACCESS_STATE_READER, CREDENTIAL_STORE, REFRESH_TOKEN_STORE } from '@shellgrade/auth';
+import { PgAccessStateChanges } from './access-state-changes';
 import {
   ENROLMENT_REPOSITORY,
   EXERCISE_REPOSITORY,
@@ -72,6 +73,9 @@ const REPOSITORIES = [
  * in the monolith, the Exercise service over HTTP in msa). SUBMISSION_CONTEXT is bound by the cache's providers, the one place
  * that knows whether PgSubmissionContextReader is read directly or through Redis.
  */
+/** The listening connection's liveness check: a silently dead connection is noticed (and the caches emptied) within this. */
+const ACCESS_STATE_CHECK_MS = 5_000;
+
 export function persistenceProviders(db: DatabaseSettings): Provider[] {
   return [
     {
@@ -95,6 +99,8 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     { provide: CREDENTIAL_STORE, useExisting: PgUserRepository },
     { provide: REFRESH_TOKEN_STORE, useExisting: PgRefreshTokenRepository },
     { provide: ACCESS_STATE_READER, useExisting: PgRefreshTokenRepository },
+    // Connects only when libs/auth's AccessStateWatcher watches it (notifiedCacheMs > 0).
+    { provide: ACCESS_STATE_CHANGES, useFactory: () => new PgAccessStateChanges({ databaseUrl: db.url, checkEveryMs: ACCESS_STATE_CHECK_MS }) },
     // The catalogue's ports, what the HTTP controllers inject (libs/domain/src/catalog-ports.ts).
     { provide: USER_REPOSITORY, useExisting: PgUserRepository },
     { provide: EXERCISE_REPOSITORY, useExisting: PgExerciseRepository },

@@ -4,7 +4,7 @@ import { migrate } from '../src/migrate';
 import { createTestDatabase, type TestDatabase } from '../src/testing/test-database';
 
 /** Every migration, in order. */
-const MIGRATIONS = ['1763776800000_initial-schema', '1763900000000_auth-hardening', '1764100000000_grading-backlog', '1764200000000_sequence-authors', '1764300000000_cheaper-writes'];
+const MIGRATIONS = ['1763776800000_initial-schema', '1763900000000_auth-hardening', '1764100000000_grading-backlog', '1764200000000_sequence-authors', '1764300000000_cheaper-writes', '1764400000000_access-state-notifications'];
 
 describe('migrations (node-pg-migrate, real PostgreSQL)', () => {
   let db: TestDatabase;

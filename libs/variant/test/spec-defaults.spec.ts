@@ -16,6 +16,7 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
       secureCookies: 'auto',
       refreshCookiePath: '/api/auth',
       tokenVersionCacheMs: 5_000,
+      notifiedCacheMs: 300_000,
       secretPolicy: 'auto',
       rateLimits: {
         enabled: true,

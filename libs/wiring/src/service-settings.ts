@@ -70,6 +70,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     secureCookies: auth.secureCookies,
     refreshCookiePath: auth.refreshCookiePath,
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
+    notifiedCacheMs: auth.notifiedCacheMs,
     identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
     trustedProxies: trustedProxiesOf(cfg),
     rateLimits: { ...auth.rateLimits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },

@@ -129,6 +129,7 @@ describe('the HTTP edge, auth and identity', () => {
       secureCookies: 'auto',
       refreshCookiePath: '/api/auth',
       tokenVersionCacheMs: 5_000,
+      notifiedCacheMs: 300_000,
       identity: 'access-token',
       // An exercise process has the variant's gateway in front of it, on loopback.
       trustedProxies: ['loopback'],

@@ -5,7 +5,7 @@
 import { Global, Module, type Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { ACCESS_STATE_READER, AuthModule, CREDENTIAL_STORE, REFRESH_TOKEN_STORE, type AuthConfig, type CredentialStore } from '@shellgrade/auth';
+import { ACCESS_STATE_CHANGES, ACCESS_STATE_READER, AuthModule, type AccessStateChanges, CREDENTIAL_STORE, REFRESH_TOKEN_STORE, type AuthConfig, type CredentialStore } from '@shellgrade/auth';
 import { configureHttpApp } from '@shellgrade/http';
 import { AuthApiModule } from '../../src/auth';
 import { PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
@@ -17,10 +17,15 @@ export interface AuthAppOptions {
   /** Bind ACCESS_STATE_READER as the services do: a first request reads token version and session in one round trip. */
   oneReadAccessState?: boolean;
   controllers?: Type[];
+  /** Bind ACCESS_STATE_CHANGES as the services do: the auth caches hear the database's change notifications. */
+  accessStateChanges?: AccessStateChanges;
 }
 
 export async function authApp(pool: Pool, cfg: AuthConfig, opts: AuthAppOptions = {}): Promise<NestExpressApplication> {
-  const accessState = opts.oneReadAccessState ? [{ provide: ACCESS_STATE_READER, useExisting: REFRESH_TOKEN_STORE }] : [];
+  const accessState = [
+    ...(opts.oneReadAccessState ? [{ provide: ACCESS_STATE_READER, useExisting: REFRESH_TOKEN_STORE }] : []),
+    ...(opts.accessStateChanges ? [{ provide: ACCESS_STATE_CHANGES, useValue: opts.accessStateChanges }] : []),
+  ];
   @Global()
   @Module({
     providers: [

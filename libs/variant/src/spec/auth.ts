@@ -58,6 +58,12 @@ export const authSchema = z.strictObject({
   refreshCookiePath: z.string().regex(/^\//, { error: "expected a path starting with '/'" }).default('/api/auth'),
   /** How long a replica trusts an account's token version it read: the longest a role change or deletion waits to hold. */
   tokenVersionCacheMs: nonNegativeInt('a non-negative number of milliseconds').default(5_000),
+  /**
+   * How long a replica trusts them while it hears PostgreSQL's notification of every change (a
+   * logout, a role change or a deletion then holds on every replica at once; a lost connection
+   * falls back to tokenVersionCacheMs). 0: no listening connection. Ignored when tokenVersionCacheMs is 0.
+   */
+  notifiedCacheMs: nonNegativeInt('a non-negative number of milliseconds').default(300_000),
   /** Default secrets (SG_JWT_SECRET, database/broker/object-store credentials): development accepts them, production refuses them, auto = development only while listening on loopback. */
   secretPolicy: z.enum(secretPolicies).default('auto'),
   rateLimits: rateLimitsSchema.prefault({}),
