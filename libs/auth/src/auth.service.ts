@@ -76,8 +76,11 @@ export class AuthService implements LoginSessions {
 
   /** A fresh access token for a session whose account just changed (new token version). */
   async reissueAccess(userId: number, sid: string): Promise<string> {
+    const readAt = Date.now();
     const account = await this.credentials.findAccount(userId);
     if (!account) throw unauthenticated('user no longer exists');
+    // The new version, read after the change: the fresh token works here at once, notification or not.
+    this.versions.remember(userId, account.tokenVersion, readAt);
     return this.access(account, sid);
   }
 

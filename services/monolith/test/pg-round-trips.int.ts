@@ -5,9 +5,10 @@
  * Counted from the pg client (every query a pooled client sends is one round trip), not timed:
  *   login       the credentials, the new session's refresh token
  *   verify      the refresh token rotated, the account read by the same statement
- *   SPS         the authentication read (token version, or with the session when neither is
- *               cached), the submission's context, the production inserted with its archive
- *               (already 'grading': the request grades it), the outcome
+ *   SPS         the submission's context, the production inserted with its archive (already
+ *               'grading': the request grades it), the outcome — no authentication read: the
+ *               login and the refresh just read the token version and made the session, and the
+ *               process hears every change to them (libs/auth AccessStateTrust)
  *   logout      the session revoked
  *   verify      (logged out, no cookie) none
  * and each one a prepared statement (parsed and planned once per connection, not per request).
@@ -16,7 +17,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { seed, SEED_PASSWORDS, type SeedResult } from '@shellgrade/admin-cli/seed';
 import { loadCatalog, loadSamples, PAPER_SLUG } from '@shellgrade/grading';
-import { createPool } from '@shellgrade/persistence';
+import { ACCESS_STATE_APPLICATION, createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
 import { startTestApp } from '@shellgrade/wiring/testing';
@@ -71,6 +72,8 @@ describe('monolith (naked-mon): PostgreSQL round trips per request of scenario R
     // Every query a client of the app's pool sends: one round trip each (node-postgres sends a query's messages at once).
     const query = Client.prototype.query as (...args: unknown[]) => unknown;
     jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      // (the process's listening connection is no request's: its LISTEN and its liveness checks)
+      if ((this as Client & { connectionParameters: { application_name?: string } }).connectionParameters.application_name === ACCESS_STATE_APPLICATION) return query.apply(this, args);
       const first = args[0] as string | { text?: string; name?: string };
       const trip = typeof first === 'string' ? { kind: kindOf(first), prepared: false } : { kind: kindOf(String(first.text)), prepared: Boolean(first.name) };
       if (trip.kind !== SWEEP) sent.push(trip);
@@ -93,7 +96,7 @@ describe('monolith (naked-mon): PostgreSQL round trips per request of scenario R
 
   const kinds = (trips: Sent[]) => trips.map((t) => t.kind);
 
-  it('one iteration: login 2, verify 1, SPS 4, logout 1, the last verify 0 — each statement prepared', async () => {
+  it('one iteration: login 2, verify 1, SPS 3, logout 1, the last verify 0 — each statement prepared', async () => {
     const student = seeded.students[0]!;
     const agent = request.agent(app.getHttpServer());
     const archive = loadSamples(PAPER_SLUG).good;
@@ -117,7 +120,7 @@ describe('monolith (naked-mon): PostgreSQL round trips per request of scenario R
     expect({ login: kinds(login), verify: kinds(verify), sps: kinds(sps), logout: kinds(logout), verifyOut: kinds(verifyOut), unprepared }).toEqual({
       login: ['credentials', 'session'],
       verify: ['rotate+account'],
-      sps: ['auth read', 'context', 'insert+archive', 'outcome'],
+      sps: ['context', 'insert+archive', 'outcome'],
       logout: ['revoke'],
       verifyOut: [],
       unprepared: [],
