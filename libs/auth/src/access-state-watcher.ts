@@ -15,6 +15,7 @@ import { TokenVersions } from './token-versions';
 export class AccessStateWatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger(AccessStateWatcher.name);
   private watching = false;
+  private lost = false;
 
   constructor(
     private readonly trust: AccessStateTrust,
@@ -37,11 +38,17 @@ export class AccessStateWatcher implements OnApplicationBootstrap, OnApplication
           this.trust.changed();
           this.sessions.end(familyId);
         },
-        hearing: () => this.trust.hearing(),
+        hearing: () => {
+          this.trust.hearing();
+          if (this.lost) this.log.log('hearing access-state changes again');
+          this.lost = false;
+        },
         deaf: () => {
           this.trust.deaf();
           this.versions.forgetAll();
           this.sessions.forgetLive();
+          this.lost = true;
+          this.log.warn(`lost the access-state notifications (reconnecting): cached for ${this.cfg.tokenVersionCacheMs} ms meanwhile`);
         },
       });
     } catch (err) {
