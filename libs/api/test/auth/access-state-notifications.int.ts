@@ -6,26 +6,19 @@
  * without the notifications every refusal below would wait that minute.
  */
 import { EventEmitter, once } from 'node:events';
-import { Controller, Get, UseGuards, type INestApplication } from '@nestjs/common';
-import { AuthGuard, CurrentUser, type AccessStateListener, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
+import type { INestApplication } from '@nestjs/common';
+import type { AccessStateListener, AuthConfig } from '@shellgrade/auth';
 import { ACCESS_STATE_APPLICATION, createPool, PgAccessStateChanges } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { authApp } from '../support/auth-app';
+import { cookie, WhoAmIController } from '../support/who-am-i';
 import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
 
-@Controller('api/whoami')
-@UseGuards(AuthGuard)
-class WhoAmIController {
-  @Get()
-  whoami(@CurrentUser() me: AuthenticatedUser) {
-    return { id: me.id, sid: me.sid };
-  }
-}
 
 const authConfig: AuthConfig = {
   jwtSecret: 'access-state-notify-secret-0123456789',
@@ -59,11 +52,6 @@ class HeardChanges extends PgAccessStateChanges {
   }
 }
 
-function cookie(res: request.Response, name: string): string {
-  const found = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${name}=`));
-  if (!found) throw new Error(`no ${name} cookie`);
-  return decodeURIComponent(found.slice(name.length + 1).split(';')[0]!);
-}
 
 describe('access-state notifications: long caches, changes heard at once (real PostgreSQL)', () => {
   let db: TestDatabase;

@@ -4,27 +4,19 @@
  * detected by a reused refresh token, until it expired (15 min by default).
  * Over HTTP against real PostgreSQL; a second replica checks the family through its cache.
  */
-import { Controller, Get, UseGuards, type INestApplication } from '@nestjs/common';
-import { AuthGuard, CurrentUser, type AuthConfig, type AuthenticatedUser } from '@shellgrade/auth';
+import type { INestApplication } from '@nestjs/common';
+import type { AuthConfig } from '@shellgrade/auth';
 import { createPool } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { seed, SEED_PASSWORDS, studentEmail } from '@shellgrade/admin-cli/seed';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { authApp } from '../support/auth-app';
+import { cookie, WhoAmIController } from '../support/who-am-i';
 import { wideRateLimits } from '../support/service-settings';
 
 const catalog = [{ slug: 'paper-scripts', name: 'p', statementHtml: '<p/>', questionArchive: Buffer.from([1]), graderScript: 'x', locale: 'en', skills: [] }];
 
-/** Any guarded route: answers who the access token says it is. */
-@Controller('api/whoami')
-@UseGuards(AuthGuard)
-class WhoAmIController {
-  @Get()
-  whoami(@CurrentUser() me: AuthenticatedUser) {
-    return { id: me.id, sid: me.sid };
-  }
-}
 
 function authConfig(tokenVersionCacheMs: number): AuthConfig {
   return {
@@ -41,13 +33,6 @@ function authConfig(tokenVersionCacheMs: number): AuthConfig {
   };
 }
 
-/** The value of one cookie the response set. */
-function cookie(res: request.Response, name: string): string {
-  const all = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
-  const found = all.find((c) => c.startsWith(`${name}=`));
-  if (!found) throw new Error(`no ${name} cookie in ${JSON.stringify(all)}`);
-  return decodeURIComponent(found.slice(name.length + 1).split(';')[0]!);
-}
 
 describe('logout and refresh reuse end the access tokens of the login (real PostgreSQL)', () => {
   let db: TestDatabase;
