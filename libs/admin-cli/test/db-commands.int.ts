@@ -25,7 +25,7 @@ describe('db commands: migrate, seed (real catalog), stats, reset', () => {
   });
 
   it('migrates, then reports the schema up to date', async () => {
-    await expect(run('migrate')).resolves.toBe('applied: 1763776800000_initial-schema, 1763900000000_auth-hardening, 1764100000000_grading-backlog, 1764200000000_sequence-authors, 1764300000000_cheaper-writes');
+    await expect(run('migrate')).resolves.toBe('applied: 1763776800000_initial-schema, 1763900000000_auth-hardening, 1764100000000_grading-backlog, 1764200000000_sequence-authors, 1764300000000_cheaper-writes, 1764400000000_access-state-notifications');
     await expect(run('migrate')).resolves.toBe('schema up to date');
   }, 60_000);
 

@@ -38,6 +38,10 @@ export class AccessStateWatcher implements OnApplicationBootstrap, OnApplication
           this.trust.changed();
           this.sessions.end(familyId);
         },
+        all: () => {
+          this.trust.changed();
+          this.forgetAll();
+        },
         hearing: () => {
           this.trust.hearing();
           if (this.lost) this.log.log('hearing access-state changes again');
@@ -45,8 +49,7 @@ export class AccessStateWatcher implements OnApplicationBootstrap, OnApplication
         },
         deaf: () => {
           this.trust.deaf();
-          this.versions.forgetAll();
-          this.sessions.forgetLive();
+          this.forgetAll();
           this.lost = true;
           this.log.warn(`lost the access-state notifications (reconnecting): cached for ${this.cfg.tokenVersionCacheMs} ms meanwhile`);
         },
@@ -55,6 +58,11 @@ export class AccessStateWatcher implements OnApplicationBootstrap, OnApplication
       // Not hearing changes only costs reads: the caches keep the short bound.
       this.log.warn(`not listening to access-state changes (${(err as Error).message}): cached for ${this.cfg.tokenVersionCacheMs} ms only`);
     }
+  }
+
+  private forgetAll(): void {
+    this.versions.forgetAll();
+    this.sessions.forgetLive();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -70,6 +70,8 @@ export interface AccessStateListener {
   account(userId: number): void;
   /** The login session (refresh-token family) was revoked. */
   session(familyId: string): void;
+  /** Any account or session may have changed at once (a table truncated: a database reset). */
+  all(): void;
   /** Every change committed from now on will be told (listening, or listening again after a loss). */
   hearing(): void;
   /** Changes may be missed from now on (the connection was lost): the listener forgets what it cached. */

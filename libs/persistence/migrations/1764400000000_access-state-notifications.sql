@@ -4,10 +4,13 @@
 -- entry at once and may cache the rest far longer (libs/auth AccessStateTrust). Triggers, not the
 -- application's statements: a change made by any path (an admin's SQL, another service) is heard.
 -- Payloads: 'account:<user id>' (token version changed, account deleted), 'session:<family id>'
--- (a refresh-token family revoked). NOTIFY folds identical payloads of one transaction into one.
+-- (a refresh-token family revoked), 'all' (either table truncated: a database reset). NOTIFY folds
+-- identical payloads of one transaction into one.
 CREATE FUNCTION sg_notify_access_state() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_TABLE_NAME = 'users' THEN
+  IF TG_LEVEL = 'STATEMENT' THEN
+    PERFORM pg_notify('sg_access_state', 'all');
+  ELSIF TG_TABLE_NAME = 'users' THEN
     PERFORM pg_notify('sg_access_state', 'account:' || OLD.id);
   ELSE
     PERFORM pg_notify('sg_access_state', 'session:' || NEW.family_id);
@@ -24,8 +27,14 @@ CREATE TRIGGER users_deleted_notify AFTER DELETE ON users
 CREATE TRIGGER refresh_tokens_revoked_notify AFTER UPDATE OF revoked_at ON refresh_tokens
   FOR EACH ROW WHEN (OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL)
   EXECUTE FUNCTION sg_notify_access_state();
+CREATE TRIGGER users_truncated_notify AFTER TRUNCATE ON users
+  FOR EACH STATEMENT EXECUTE FUNCTION sg_notify_access_state();
+CREATE TRIGGER refresh_tokens_truncated_notify AFTER TRUNCATE ON refresh_tokens
+  FOR EACH STATEMENT EXECUTE FUNCTION sg_notify_access_state();
 
 -- Down Migration
+DROP TRIGGER refresh_tokens_truncated_notify ON refresh_tokens;
+DROP TRIGGER users_truncated_notify ON users;
 DROP TRIGGER refresh_tokens_revoked_notify ON refresh_tokens;
 DROP TRIGGER users_deleted_notify ON users;
 DROP TRIGGER users_token_version_notify ON users;

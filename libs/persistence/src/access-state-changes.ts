@@ -24,15 +24,29 @@ export class PgAccessStateChanges implements AccessStateChanges {
 
   constructor(private readonly options: AccessStateChangesOptions) {}
 
+  /** Listens; a failure (now, or pg-listen giving up a reconnection) is retried on a timer that never keeps the process alive. */
   async watch(listener: AccessStateListener): Promise<void> {
+    try {
+      await this.subscribe(listener);
+    } catch (err) {
+      this.subscribeLater(listener);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.subscriber?.close();
+  }
+
+  private async subscribe(listener: AccessStateListener): Promise<void> {
     const subscriber = createSubscriber(
       { connectionString: this.options.databaseUrl, application_name: ACCESS_STATE_APPLICATION },
       {
-        parse: (payload) => payload, // 'account:<id>' or 'session:<uuid>', not JSON
+        parse: (payload) => payload, // 'account:<id>', 'session:<uuid>' or 'all', not JSON
         paranoidChecking: this.options.checkEveryMs,
-        retryLimit: Infinity,
-        retryTimeout: Infinity,
-        retryInterval: (attempt) => Math.min(100 * 2 ** attempt, 5_000),
+        retryTimeout: GIVE_UP_MS, // then 'error': subscribeLater's timer takes over
+        retryInterval: (attempt) => Math.min(100 * 2 ** attempt, 2_000),
       },
     );
     this.subscriber = subscriber;
@@ -43,29 +57,43 @@ export class PgAccessStateChanges implements AccessStateChanges {
     });
     // pg-listen's close() ends the connection it has then, not one a reconnection in flight makes
     // after it (with its liveness check, which would keep the process alive): ended as it comes.
-    const closeLate = () => void subscriber.close().catch(() => undefined);
+    const end = () => void subscriber.close().catch(() => undefined);
     subscriber.events.on('connected', () => {
-      if (this.closed) closeLate();
+      if (this.closed) end();
       else if (listening) listener.hearing(); // after a reconnection: pg-listen has listened again
     });
     subscriber.events.on('error', () => {
-      if (this.closed) closeLate(); // else a failed reconnection: deaf until the next one succeeds
+      end(); // pg-listen gave the reconnection up: deaf until a fresh subscriber listens
+      if (!this.closed) this.subscribeLater(listener);
     });
-    await subscriber.connect();
-    await subscriber.listenTo(ACCESS_STATE_CHANNEL);
+    try {
+      await subscriber.connect();
+      await subscriber.listenTo(ACCESS_STATE_CHANNEL);
+    } catch (err) {
+      end();
+      throw err;
+    }
     listening = true;
     listener.hearing();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.subscriber?.close();
+  private subscribeLater(listener: AccessStateListener): void {
+    const again = () => {
+      if (!this.closed) this.subscribe(listener).catch(() => this.subscribeLater(listener));
+    };
+    setTimeout(again, RESUBSCRIBE_MS).unref();
   }
 }
 
-/** One announcement to the listener; anything unrecognised is ignored. */
+/** How long pg-listen retries a lost connection before it gives up (its timers keep a process alive). */
+const GIVE_UP_MS = 10_000;
+/** Then, or after a failed first connection: a fresh subscriber every this often. */
+const RESUBSCRIBE_MS = 5_000;
+
+/** One announcement to the listener ('account:<id>', 'session:<family>', 'all'); anything unrecognised is ignored. */
 function tell(listener: AccessStateListener, payload: string): void {
   const [kind, id] = payload.split(':', 2);
   if (kind === 'account' && /^\d+$/.test(id ?? '')) listener.account(Number(id));
   else if (kind === 'session' && id) listener.session(id);
+  else if (payload === 'all') listener.all();
 }

@@ -42,6 +42,7 @@ class HeardChanges extends PgAccessStateChanges {
     return super.watch({
       account: (id) => (listener.account(id), told.emit('account', id)),
       session: (id) => (listener.session(id), told.emit('session', id)),
+      all: () => (listener.all(), told.emit('all')),
       hearing: () => (listener.hearing(), told.emit('hearing')),
       deaf: () => (listener.deaf(), told.emit('deaf')),
     });
@@ -123,6 +124,17 @@ describe('access-state notifications: long caches, changes heard at once (real P
     const refused = await whoami(me.access, other);
     expect(refused.status).toBe(401);
     expect(refused.body.detail).toMatch(/outdated/);
+  });
+
+  it('a truncated table (a database reset) empties the caches: every session is read again', async () => {
+    const me = await login(5);
+    await whoami(me.access, other).expect(200);
+    const heard = once(otherHears.told, 'all');
+    await pool.query('TRUNCATE refresh_tokens');
+    await heard;
+    const refused = await whoami(me.access, other);
+    expect(refused.status).toBe(401);
+    expect(refused.body.detail).toMatch(/session has ended/);
   });
 
   it('a lost listening connection empties the caches (the next request reads); listening again, changes are heard again', async () => {
