@@ -112,8 +112,15 @@ export interface PgStatementsResult {
   iterations: number;
   pauseS: number;
   speed: string;
+  /** How the server's CPU was read: its own cgroup (ns, reaped backends included) or /proc (clock ticks). */
+  cpuSource?: 'cgroup' | 'proc';
   costs: RequestCost[];
 }
+
+const CPU_SOURCES = {
+  cgroup: "CPU: the server's own cgroup (cpuacct, ns: every PostgreSQL process, exited backends included) but the reader's backend",
+  proc: "CPU: every PostgreSQL process but the reader's backend, from /proc in clock ticks (10 ms each: read a small figure as ± a tick over its requests)",
+};
 
 /** The command's printout: per request type, then per iteration, then each type's statements. */
 export function pgStatementsMarkdown(r: PgStatementsResult): string {
@@ -122,7 +129,7 @@ export function pgStatementsMarkdown(r: PgStatementsResult): string {
   const lines = [
     `### PostgreSQL per request of scenario R — ${r.variant} (kdfCost ${r.kdfCost}), ${r.iterations} iterations, ${r.pauseS} s between a user's requests${r.commit ? `, commit ${r.commit}` : ''}`,
     '',
-    `${r.speed}. Statements from pg_stat_statements (database and role of the services); each is one round trip. CPU: every PostgreSQL process but the reader's backend, over the requests of that type.`,
+    `${r.speed}. Statements from pg_stat_statements (database and role of the services); each is one round trip. ${CPU_SOURCES[r.cpuSource ?? 'proc']}, over the requests of that type.`,
     '',
     '| request | statements (= round trips) | exec ms | WAL bytes | PostgreSQL CPU ms |',
     '|---|---:|---:|---:|---:|',

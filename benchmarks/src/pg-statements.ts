@@ -23,6 +23,7 @@ import { nonNegative, opt, positiveInt } from './options';
 import { phase } from './log';
 import { measureMachineSpeed, speedText } from './machine-speed';
 import { defaultArchive, repoRoot, resultsDir, resultStamp } from './paths';
+import { CpuCgroups, detectCgroup } from './cgroup-cpu';
 import { procTable } from './proc-times';
 import {
   type PgStatementsResult,
@@ -126,6 +127,7 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
         iterations: f.rounds * f.users,
         pauseS: f.userPauseS,
         speed: speedText(speed),
+        cpuSource: monitor.cpuSource,
         costs,
       };
       writeFileSync(join(outDir, `${stamp}-${spec.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
@@ -139,14 +141,19 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
   }
 }
 
-/** The reader: pg_stat_statements of the services' database and role, and the server's CPU from /proc. */
+/** The reader: pg_stat_statements of the services' database and role, and the server's CPU (its cgroup where the machine has one, else /proc). */
 class Monitor {
   private constructor(
     private readonly db: Client,
     private readonly postgresPid: number | null,
     private readonly ownPid: number,
     private readonly ticksPerS: number,
+    private readonly cgroups: CpuCgroups | null,
   ) {}
+
+  get cpuSource(): 'cgroup' | 'proc' {
+    return this.cgroups ? 'cgroup' : 'proc';
+  }
 
   static async open(postgresPid: number | null): Promise<Monitor> {
     const db = new Client({ connectionString: loadConnections().DATABASE_URL });
@@ -162,7 +169,8 @@ class Monitor {
     }
     const { rows } = await db.query<{ pid: number }>(`${MONITOR} SELECT pg_backend_pid() AS pid`);
     if (postgresPid === null) phase('PostgreSQL pid unknown: no CPU figures');
-    return new Monitor(db, postgresPid, rows[0]!.pid, clockTicksPerS());
+    const ownPid = rows[0]!.pid;
+    return new Monitor(db, postgresPid, ownPid, clockTicksPerS(), postgresPid === null ? null : await serverCgroups(postgresPid, ownPid));
   }
 
   async read(): Promise<{ statements: StatementSnapshot; cpuMs: number | null }> {
@@ -194,6 +202,10 @@ class Monitor {
 
   /** Every process of the server (those reaped included) but the reader's own backend. */
   private async serverCpuMs(): Promise<number | null> {
+    if (this.cgroups) {
+      const s = this.cgroups.cpuS(SERVER_GROUP);
+      return s === null ? null : s * 1000;
+    }
     if (this.postgresPid === null) return null;
     const table = await procTable();
     const children = new Map<number, typeof table>();
@@ -211,8 +223,46 @@ class Monitor {
   }
 
   close(): Promise<void> {
+    this.cgroups?.release(); // the server's processes back where they were
     return this.db.end();
   }
+}
+
+const SERVER_GROUP = 'postgres';
+
+/**
+ * The server in a CPU cgroup of its own (its backends forked later land there too, and their CPU
+ * stays counted after they exit), the reader's backend in another; null where the machine has no
+ * CPU cgroup or the server cannot be moved (then /proc's clock ticks).
+ */
+async function serverCgroups(postgresPid: number, readerPid: number): Promise<CpuCgroups | null> {
+  const flavour = detectCgroup();
+  if (!flavour) return null;
+  const cgroups = new CpuCgroups(flavour, `pgs-${process.pid}`);
+  try {
+    const tree = descendants(await procTable(), postgresPid).filter((pid) => pid !== readerPid);
+    cgroups.attach('reader', [readerPid]);
+    if (cgroups.attach(SERVER_GROUP, [postgresPid, ...tree]) === 0) throw new Error('no process moved');
+    return cgroups;
+  } catch (err) {
+    phase(`PostgreSQL's CPU from /proc (its cgroup could not be made: ${(err as Error).message})`);
+    cgroups.release();
+    return null;
+  }
+}
+
+/** The pids below `root` in the process tree. */
+function descendants(table: Awaited<ReturnType<typeof procTable>>, root: number): number[] {
+  const found: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const parent = stack.pop()!;
+    for (const child of table.filter((p) => p.ppid === parent)) {
+      found.push(child.pid);
+      stack.push(child.pid);
+    }
+  }
+  return found;
 }
 
 /** One student's side of scenario R: a cookie jar (path-scoped, as a browser's) and the five requests. */

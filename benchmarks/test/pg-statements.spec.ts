@@ -62,4 +62,10 @@ describe('pg-statements: what one request type cost, from two readings of pg_sta
     expect(text).toContain('- 1 × `SELECT id, email FROM users WHERE email = $1`');
     expect(statementLabel('x'.repeat(200), 20)).toHaveLength(20);
   });
+
+  it("says where the server's CPU was read: its own cgroup (ns), or /proc's clock ticks", () => {
+    const result = { at: 'now', commit: 'abc', variant: 'naked-mon-zygote', kdfCost: 1, iterations: 1, pauseS: 5, speed: 'speed', costs: [] };
+    expect(pgStatementsMarkdown({ ...result, cpuSource: 'cgroup' })).toMatch(/the server's own cgroup \(cpuacct, ns/);
+    expect(pgStatementsMarkdown(result)).toMatch(/from \/proc in clock ticks/);
+  });
 });
