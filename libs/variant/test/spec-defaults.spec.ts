@@ -2,7 +2,7 @@
  * The spec schema holds the one default of every auth, HTTP-edge and grader tunable:
  * libs/auth, libs/http and libs/grading have none, so these values are what every process runs with.
  */
-import { archiveBoundsOf, authSchema, graderSchema, httpSchema, loadConnections, maxConcurrentGradings, rateLimitStoreOf, validateVariant, variantServers, warmPoolSize, type VariantSpecInput } from '../src';
+import { archiveBoundsOf, authSchema, graderSchema, httpSchema, loadConnections, maxConcurrentGradings, notifiedCacheMsOf, rateLimitStoreOf, validateVariant, variantServers, warmPoolSize, type VariantSpecInput } from '../src';
 
 const monolith = (replicas: number, extra: Partial<VariantSpecInput> = {}) =>
   validateVariant({ name: 'd', description: 'x', topology: 'monolith', dispatch: 'inline', replicas: { monolith: replicas }, ...extra });
@@ -16,7 +16,6 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
       secureCookies: 'auto',
       refreshCookiePath: '/api/auth',
       tokenVersionCacheMs: 5_000,
-      notifiedCacheMs: 300_000,
       secretPolicy: 'auto',
       rateLimits: {
         enabled: true,
@@ -124,5 +123,18 @@ describe('adapter tunables live in the spec (no second default in an adapter)', 
   });
   it('RabbitMQ connection: heartbeat, reconnect, start-up wait, close grace', () => {
     expect(spec.broker.rabbitmq).toEqual({ heartbeatS: 5, reconnectS: 1, connectTimeoutMs: 30_000, closeGraceMs: 10_000 });
+  });
+});
+
+describe('access-state notifications where more than one process authenticates', () => {
+  const of = (replicas: Record<string, number>, notifiedCacheMs?: number) => notifiedCacheMsOf({ replicas, auth: { notifiedCacheMs } });
+  it('off for a lone monolith (it makes every change itself), on for a replicated monolith and for MSA', () => {
+    expect(of({ monolith: 1 })).toBe(0);
+    expect(of({ monolith: 2 })).toBe(300_000);
+    expect(of({ gateway: 1, leftover: 1, exercise: 1 })).toBe(300_000);
+  });
+  it("the spec's own value wins, 0 included", () => {
+    expect(of({ monolith: 1 }, 60_000)).toBe(60_000);
+    expect(of({ monolith: 2 }, 0)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
-import { rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
+import { notifiedCacheMsOf, rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
 import { exposedBeyondLoopback } from './exposure';
 import { trustedProxiesOf } from './trusted-proxies';
 
@@ -70,7 +70,7 @@ export function authConfigOf(cfg: ServiceConfig): AuthConfig {
     secureCookies: auth.secureCookies,
     refreshCookiePath: auth.refreshCookiePath,
     tokenVersionCacheMs: auth.tokenVersionCacheMs,
-    notifiedCacheMs: auth.notifiedCacheMs,
+    notifiedCacheMs: notifiedCacheMsOf(cfg.spec),
     identity: cfg.spec.gateway.pattern === 'offloading' && cfg.role !== 'gateway' ? 'gateway-assertion' : 'access-token',
     trustedProxies: trustedProxiesOf(cfg),
     rateLimits: { ...auth.rateLimits, store, ...(store === 'redis' ? { redisUrl: c.REDIS_URL } : {}) },

@@ -7,8 +7,9 @@
  *   verify      the refresh token rotated, the account read by the same statement
  *   SPS         the submission's context, the production inserted with its archive (already
  *               'grading': the request grades it), the outcome — no authentication read: the
- *               login and the refresh just read the token version and made the session, and the
- *               process hears every change to them (libs/auth AccessStateTrust)
+ *               refresh just read the token version and renewed the session, and this request
+ *               comes within tokenVersionCacheMs of it (after the original client's 5 s pause,
+ *               a lone monolith reads them again: 4, as `bench pg-statements` shows)
  *   logout      the session revoked
  *   verify      (logged out, no cookie) none
  * and each one a prepared statement (parsed and planned once per connection, not per request).

@@ -59,11 +59,12 @@ export const authSchema = z.strictObject({
   /** How long a replica trusts an account's token version it read: the longest a role change or deletion waits to hold. */
   tokenVersionCacheMs: nonNegativeInt('a non-negative number of milliseconds').default(5_000),
   /**
-   * How long a replica trusts them while it hears PostgreSQL's notification of every change (a
-   * logout, a role change or a deletion then holds on every replica at once; a lost connection
-   * falls back to tokenVersionCacheMs). 0: no listening connection. Ignored when tokenVersionCacheMs is 0.
+   * How long a process trusts them while it hears PostgreSQL's notification of every change (a
+   * logout, a role change or a deletion made by another process then holds here at once; a lost
+   * connection falls back to tokenVersionCacheMs). 0: no listening connection. Ignored when
+   * tokenVersionCacheMs is 0. Unset: notifiedCacheMsOf — on where another process authenticates.
    */
-  notifiedCacheMs: nonNegativeInt('a non-negative number of milliseconds').default(300_000),
+  notifiedCacheMs: nonNegativeInt('a non-negative number of milliseconds').optional(),
   /** Default secrets (SG_JWT_SECRET, database/broker/object-store credentials): development accepts them, production refuses them, auto = development only while listening on loopback. */
   secretPolicy: z.enum(secretPolicies).default('auto'),
   rateLimits: rateLimitsSchema.prefault({}),
@@ -86,4 +87,22 @@ export const authSchema = z.strictObject({
 export function rateLimitStoreOf(spec: { replicas: z.output<typeof replicasSchema>; auth: { rateLimits: { store?: 'memory' | 'redis' } } }, role: Role): 'memory' | 'redis' {
   if (spec.auth.rateLimits.store) return spec.auth.rateLimits.store;
   return role !== 'gateway' && (spec.replicas[role] ?? 0) > 1 ? 'redis' : 'memory';
+}
+
+/** notifiedCacheMs where the spec leaves it unset and another process authenticates against the database. */
+export const NOTIFIED_CACHE_MS = 300_000;
+
+/**
+ * How long a process trusts a cached access state while it hears the database's change
+ * notifications: the spec's value when it sets one; else NOTIFIED_CACHE_MS where more than one
+ * process authenticates (a replicated monolith, MSA's leftover and exercise services), whose caches
+ * would otherwise learn of a logout or a role change made elsewhere only after tokenVersionCacheMs,
+ * and 0 (no listening connection) for a lone monolith, which makes every such change itself:
+ * there, measured with `bench pg-statements`, each notification cost PostgreSQL more CPU than the
+ * read it saved.
+ */
+export function notifiedCacheMsOf(spec: { replicas: z.output<typeof replicasSchema>; auth: { notifiedCacheMs?: number } }): number {
+  if (spec.auth.notifiedCacheMs !== undefined) return spec.auth.notifiedCacheMs;
+  const authenticating = (spec.replicas.monolith ?? 0) + (spec.replicas.leftover ?? 0) + (spec.replicas.exercise ?? 0);
+  return authenticating > 1 ? NOTIFIED_CACHE_MS : 0;
 }
