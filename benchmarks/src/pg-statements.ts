@@ -208,17 +208,10 @@ class Monitor {
     }
     if (this.postgresPid === null) return null;
     const table = await procTable();
-    const children = new Map<number, typeof table>();
-    for (const p of table) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
     const root = table.find((p) => p.pid === this.postgresPid);
     if (!root) return null;
     let ticks = root.ownTicks + root.reapedChildrenTicks;
-    const stack = [...(children.get(root.pid) ?? [])];
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      if (p.pid !== this.ownPid) ticks += p.ownTicks;
-      stack.push(...(children.get(p.pid) ?? []));
-    }
+    for (const p of descendants(table, root.pid)) if (p.pid !== this.ownPid) ticks += p.ownTicks;
     return (ticks / this.ticksPerS) * 1000;
   }
 
@@ -240,7 +233,7 @@ async function serverCgroups(postgresPid: number, readerPid: number): Promise<Cp
   if (!flavour) return null;
   const cgroups = new CpuCgroups(flavour, `pgs-${process.pid}`);
   try {
-    const tree = descendants(await procTable(), postgresPid).filter((pid) => pid !== readerPid);
+    const tree = descendants(await procTable(), postgresPid).map((p) => p.pid).filter((pid) => pid !== readerPid);
     cgroups.attach('reader', [readerPid]);
     if (cgroups.attach(SERVER_GROUP, [postgresPid, ...tree]) === 0) throw new Error('no process moved');
     return cgroups;
@@ -251,14 +244,17 @@ async function serverCgroups(postgresPid: number, readerPid: number): Promise<Cp
   }
 }
 
-/** The pids below `root` in the process tree. */
-function descendants(table: Awaited<ReturnType<typeof procTable>>, root: number): number[] {
-  const found: number[] = [];
+type ProcRow = Awaited<ReturnType<typeof procTable>>[number];
+
+/** The processes below `root` in the process tree. */
+function descendants(table: ProcRow[], root: number): ProcRow[] {
+  const children = new Map<number, ProcRow[]>();
+  for (const p of table) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
+  const found: ProcRow[] = [];
   const stack = [root];
   while (stack.length > 0) {
-    const parent = stack.pop()!;
-    for (const child of table.filter((p) => p.ppid === parent)) {
-      found.push(child.pid);
+    for (const child of children.get(stack.pop()!) ?? []) {
+      found.push(child);
       stack.push(child.pid);
     }
   }

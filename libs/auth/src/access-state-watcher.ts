@@ -26,7 +26,7 @@ export class AccessStateWatcher implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.changes || !this.trust.caches || !(this.cfg.notifiedCacheMs! > 0)) return;
+    if (!this.changes || !this.trust.caches || (this.cfg.notifiedCacheMs ?? 0) <= 0) return;
     this.watching = true;
     try {
       await this.changes.watch({

@@ -51,6 +51,9 @@ class PoolCloser implements OnApplicationShutdown {
   }
 }
 
+/** The listening connection's liveness check: a silently dead connection is noticed (and the caches emptied) within this. */
+const ACCESS_STATE_CHECK_MS = 5_000;
+
 const REPOSITORIES = [
   PgUserRepository,
   PgRefreshTokenRepository,
@@ -73,9 +76,6 @@ const REPOSITORIES = [
  * in the monolith, the Exercise service over HTTP in msa). SUBMISSION_CONTEXT is bound by the cache's providers, the one place
  * that knows whether PgSubmissionContextReader is read directly or through Redis.
  */
-/** The listening connection's liveness check: a silently dead connection is noticed (and the caches emptied) within this. */
-const ACCESS_STATE_CHECK_MS = 5_000;
-
 export function persistenceProviders(db: DatabaseSettings): Provider[] {
   return [
     {
