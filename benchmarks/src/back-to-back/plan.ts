@@ -22,6 +22,9 @@ export interface BackToBackOptions {
   refDir: string;
   /** Peaks each calibration steps through before bisecting, per side and cost (it/s, ascending). */
   peaks: Record<Side, Record<`${Cost}`, number[]>>;
+  /** The grader step's rounds (pairs) and exec modes. */
+  graderRounds: number;
+  graderModes: string[];
 }
 
 /**
@@ -113,17 +116,31 @@ export function overloadArgs(preset: string, rate: number, runId: string): strin
   return ['run', '--variant', preset, '--profile', 'students', '--peak', String(2 * rate), '--runs', '1', ...sideArgs('new'), '--run-id', runId];
 }
 
-/** The grader step's measurement: CPU ms per grading, zygote and async, 300 gradings. */
-export const GRADER_ARGS = ['--modes', 'zygote,async', '--gradings', '300'];
+/** The grader step's exec modes by default: zygote and async (each 300 gradings a round). */
+export const GRADER_MODES = ['zygote', 'async'];
 
 /**
  * The grader step's command in a side's tree: `bench grader cpu` where the harness has it, else
  * the script that came before it (a reference predating both is given that script: portCpuTool).
  */
-export function graderCommand(benchHasGraderCpu: boolean): string[] {
-  return benchHasGraderCpu ? ['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', ...GRADER_ARGS] : ['bash', 'benchmarks/grader-baseline/cpu.sh', ...GRADER_ARGS];
+export function graderCommand(benchHasGraderCpu: boolean, modes: readonly string[] = GRADER_MODES): string[] {
+  const args = ['--modes', modes.join(','), '--gradings', '300'];
+  return benchHasGraderCpu ? ['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', ...args] : ['bash', 'benchmarks/grader-baseline/cpu.sh', ...args];
+}
+
+/** The grader step's order in `round` (1-based): ref first in odd rounds, new first in even ones, so a drift within rounds weighs on both sides alike. */
+export function graderOrder(round: number): Side[] {
+  return round % 2 ? ['ref', 'new'] : ['new', 'ref'];
+}
+
+export function parseGraderModes(v: string): string[] {
+  const modes = v.split(',').map((m) => m.trim()).filter(Boolean);
+  const known = ['async', 'blocking', 'pool', 'zygote'];
+  if (modes.length === 0 || modes.some((m) => !known.includes(m))) throw new Error(`--grader-modes takes exec modes among ${known.join(', ')}, comma-separated; got ${JSON.stringify(v)}`);
+  return modes;
 }
 
 /** The last commit holding benchmarks/grader-baseline/cpu.sh and cpu-per-grading.ts, which an older reference is given. */
 export const CPU_SCRIPT_COMMIT = '022e2ce';
-export const GRADER_ROUNDS = 3;
+/** Rounds of the grader step by default: pairs enough for an interval of their ratio (libs/stats pairedRatio). */
+export const GRADER_ROUNDS = 5;

@@ -2,6 +2,7 @@
 // process group (small profile) and the sustainable rate under the original's client, this tree
 // ("new") over the reference; the grader's CPU per grading of each round. Pure: back-to-back.json
 // is the input, Markdown the output.
+import { pairedRatio } from '@shellgrade/stats';
 import type { CpuSplit } from '../cpu-split';
 import { COSTS, costLabel, type Cost, type Side } from './plan';
 
@@ -115,6 +116,35 @@ function cpuRows(c: Cell): string[] {
   ];
 }
 
+/**
+ * CPU ms per grading per exec mode: each side's mean, and new / reference as the geometric mean of
+ * the rounds' pairs with its 95% interval (libs/stats pairedRatio): the host drifts between rounds,
+ * and both sides of a pair meet the same drift. An interval holding 1 says the two are not told apart.
+ */
+export function graderTable(lines: readonly GraderLine[]): string[] {
+  const modes = [...new Set(lines.map((g) => g.mode))];
+  const rows = modes.map((mode) => {
+    const of = (side: Side) => new Map(lines.filter((g) => g.side === side && g.mode === mode).map((g) => [g.round, g.cpuMsPerGrading]));
+    const [ref, now] = [of('ref'), of('new')];
+    const rounds = [...ref.keys()].filter((r) => now.has(r)).sort((a, b) => a - b);
+    const r = pairedRatio(rounds.map((x) => ref.get(x)!), rounds.map((x) => now.get(x)!));
+    const meanOf = (m: Map<number, number>) => (rounds.length ? rounds.reduce((a, x) => a + m.get(x)!, 0) / rounds.length : null); // over the pairs only
+    const interval = r.lo === null ? (r.note ?? 'n/a') : `${r.lo.toFixed(2)}–${r.hi!.toFixed(2)} ×${r.significant ? '' : ' (holds 1: not told apart)'}`;
+    const perRound = rounds.map((x) => `${f1(now.get(x))}/${f1(ref.get(x))}`).join(', ');
+    return `| ${mode} | ${f1(meanOf(now))} | ${f1(meanOf(ref))} | ${r.ratio === null ? 'n/a' : `${r.ratio.toFixed(2)} ×`} | ${interval} | ${perRound} |`;
+  });
+  return [
+    '## Grader: CPU ms per grading',
+    '',
+    'new / reference: the geometric mean over the rounds, each a pair run one side right after the other, with its 95% interval.',
+    '',
+    '| exec | new (mean) | reference (mean) | new / reference | 95% interval | rounds (new/ref) |',
+    '|---|---:|---:|---:|---|---|',
+    ...rows,
+    '',
+  ];
+}
+
 export function summaryMarkdown(s: BackToBackSummary): string {
   const cells = [...s.cells].sort((a, b) => a.preset.localeCompare(b.preset) || COSTS.indexOf(a.cost) - COSTS.indexOf(b.cost));
   const out = [
@@ -136,16 +166,7 @@ export function summaryMarkdown(s: BackToBackSummary): string {
       '',
     );
   }
-  if (s.grader.length) {
-    const modes = [...new Set(s.grader.map((g) => g.mode))];
-    const mean = (side: Side, mode: string) => {
-      const xs = s.grader.filter((g) => g.side === side && g.mode === mode).map((g) => g.cpuMsPerGrading);
-      return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-    };
-    out.push('## Grader: CPU ms per grading (mean of the rounds)', '', '| exec | new | reference | new / reference |', '|---|---:|---:|---:|');
-    for (const m of modes) out.push(`| ${m} | ${f1(mean('new', m))} | ${f1(mean('ref', m))} | ${ratio(mean('new', m), mean('ref', m))} |`);
-    out.push('');
-  }
+  if (s.grader.length) out.push(...graderTable(s.grader));
   if (s.speedProbes.length) out.push('Host speed probes:', '', ...s.speedProbes.map((p) => `- ${p}`), '');
   if (s.overload) out.push(`Overload: ${s.overload.preset} at 2 × ${s.overload.rate}/s (students profile): ${s.overload.runId}.`, '');
   if (s.notes.length) out.push('Notes:', '', ...s.notes.map((n) => `- ${n}`), '');

@@ -2,7 +2,8 @@
 // a git worktree prepared once per host) and of this tree, interleaved config by config on one
 // host so its drift falls on both sides alike. Hosts of this kind differ up to 2x in speed: only
 // the ratios of one comparison count. Steps (plan.ts has their commands):
-//   grader     CPU ms per grading (bench grader cpu, zygote and async), three alternating rounds a side
+//   grader     CPU ms per grading (bench grader cpu, zygote and async), five rounds, each a pair of the
+//              two sides one right after the other (which goes first alternates): the ratio's interval over the pairs
 //   small      bench run --profile small (3 runs) of each preset at kdf cost 1 and its own:
 //              CPU per iteration per process group
 //   calibrate  each preset's sustainable rate at both costs under the original's client (profile
@@ -17,11 +18,11 @@ import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { bisectSustainable, measuredValid, originalStepOf } from '../calibrate';
 import { cpuSplitOfRuns, readRunRecords } from '../cpu-split';
-import { opt } from '../options';
+import { opt, positiveInt } from '../options';
 import { repoRoot, resultStamp } from '../paths';
 import type { Aggregated } from '../types';
 import {
-  b2bRunId, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_ROUNDS, graderCommand, overloadArgs, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
+  b2bRunId, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_MODES, GRADER_ROUNDS, graderCommand, graderOrder, parseGraderModes, overloadArgs, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
   type BackToBackOptions, type Cost, type Side,
 } from './plan';
 import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown, type BackToBackSummary, type CalibrationResult, type ProbeResult } from './report';
@@ -170,11 +171,11 @@ function portCpuTool(s: Session): void {
 
 async function stepGrader(s: Session): Promise<void> {
   portCpuTool(s);
-  for (let round = 1; round <= GRADER_ROUNDS; round++) {
-    for (const side of ['ref', 'new'] as Side[]) {
+  for (let round = 1; round <= s.o.graderRounds; round++) {
+    for (const side of graderOrder(round)) {
       await switchTo(s, side, true);
       log(s, `${side}: grader CPU, round ${round}`);
-      const command = graderCommand(side === 'new' || refHasGraderCpu(s));
+      const command = graderCommand(side === 'new' || refHasGraderCpu(s), s.o.graderModes);
       const r = await exec(s, side, command, `${side}.log`);
       const parsed = parseGraderOutput(r.output, side, round);
       if (r.code !== 0 || parsed.lines.length === 0) s.summary.notes.push(`${side} grader round ${round}: ${command.join(' ')} exited ${r.code} with ${parsed.lines.length} figures (see ${side}.log)`);
@@ -299,7 +300,9 @@ export function registerBackToBackCommand(program: Command): void {
     .option('--ref-dir <dir>', "the reference's worktree (default $SG_B2B_REF_DIR, else ~/.cache/shellgrade/back-to-back/<commit>)")
     .option('--ref-peaks <kdf1>/<own>', 'the reference\'s calibration steps, e.g. 4,8,16/2,4,8 (default: measured bounds of this host kind)')
     .option('--new-peaks <kdf1>/<own>', "this tree's calibration steps, e.g. 8,16,32/4,8,16")
-    .action(async (commit: string, f: { steps: BackToBackOptions['steps']; presets: string[]; costs: BackToBackOptions['costs']; out?: string; refDir?: string; refPeaks?: string; newPeaks?: string }) => {
+    .option('--grader-rounds <n>', 'rounds of the grader step, each a pair (one side right after the other)', positiveInt, GRADER_ROUNDS)
+    .option('--grader-modes <list>', 'exec modes the grader step measures', parseGraderModes, GRADER_MODES)
+    .action(async (commit: string, f: { steps: BackToBackOptions['steps']; presets: string[]; costs: BackToBackOptions['costs']; out?: string; refDir?: string; refPeaks?: string; newPeaks?: string; graderRounds: number; graderModes: string[] }) => {
       const peaksOf = (v: string | undefined, side: Side) => {
         if (!v) return DEFAULT_PEAKS[side];
         const [one, own] = v.split('/');
@@ -314,6 +317,8 @@ export function registerBackToBackCommand(program: Command): void {
         out: f.out ?? join(process.env.SG_RESULTS_DIR ?? join(repoRoot(), 'results'), 'back-to-back', resultStamp()),
         refDir: f.refDir ?? process.env.SG_B2B_REF_DIR ?? join(homedir(), '.cache', 'shellgrade', 'back-to-back', commit),
         peaks: { ref: peaksOf(f.refPeaks, 'ref'), new: peaksOf(f.newPeaks, 'new') },
+        graderRounds: f.graderRounds,
+        graderModes: f.graderModes,
       });
       process.stdout.write(summaryMarkdown(summary) + '\n');
     });

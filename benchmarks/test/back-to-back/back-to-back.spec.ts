@@ -1,9 +1,9 @@
 // `bench back-to-back <commit>`: the commands each side runs (plan.ts) and the comparison's table
 // and record (report.ts).
 import {
-  b2bRunId, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand,
+  b2bRunId, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand, graderOrder, parseGraderModes,
 } from '../../src/back-to-back/plan';
-import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown } from '../../src/back-to-back/report';
+import { cellOf, emptySummary, graderTable, parseGraderOutput, summaryMarkdown, type GraderLine } from '../../src/back-to-back/report';
 import type { CpuSplit } from '../../src/cpu-split';
 
 describe('back-to-back: what each side runs', () => {
@@ -26,6 +26,12 @@ describe('back-to-back: what each side runs', () => {
     expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', false)).not.toContain('--warm-up');
     expect(probeArgs('new', 'naked-mon-zygote', 1, 8, 'p', false)).not.toContain('--warm-up');
     expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', true)).toEqual(expect.arrayContaining(['--kdf-cost', '1', '--warm-up', 'never']));
+  });
+
+  it('alternates which side goes first in the grader step, and measures the exec modes asked for', () => {
+    expect([1, 2, 3, 4].map(graderOrder)).toEqual([['ref', 'new'], ['new', 'ref'], ['ref', 'new'], ['new', 'ref']]);
+    expect(graderCommand(true, parseGraderModes('zygote'))).toEqual(['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', '--modes', 'zygote', '--gradings', '300']);
+    expect(() => parseGraderModes('zygote,fork')).toThrow(/async, blocking, pool, zygote/);
   });
 
   it('refuses what the bash script would have run wrongly', () => {
@@ -62,6 +68,17 @@ describe('back-to-back: the record and its table', () => {
       { side: 'ref', round: 2, mode: 'async x1', cpuMsPerGrading: 35, nodeMsPerGrading: 9.9 },
     ]);
     expect(p.probes).toEqual(['ref round 2: speed probe: scrypt 2^14 28 ms before, 29 ms after']);
+  });
+
+  it('gives the grader ratio over the pairs of rounds with its interval, and says when it cannot tell the sides apart', () => {
+    const line = (side: 'ref' | 'new', round: number, mode: string, cpuMsPerGrading: number): GraderLine => ({ side, round, mode, cpuMsPerGrading, nodeMsPerGrading: null });
+    // This session's drifting host: the means are equal, the pairs disagree.
+    const noisy = [line('ref', 1, 'zygote x1', 15.9), line('new', 1, 'zygote x1', 17.93), line('ref', 2, 'zygote x1', 18.46), line('new', 2, 'zygote x1', 12.66), line('ref', 3, 'zygote x1', 16.94), line('new', 3, 'zygote x1', 20.85)];
+    const steady = [20, 26, 22].flatMap((ref, i) => [line('ref', i + 1, 'async x1', ref), line('new', i + 1, 'async x1', ref * 0.75)]);
+    const table = graderTable([...noisy, ...steady, line('new', 4, 'async x1', 99)]).join('\n'); // (a round without its pair is left out)
+    expect(table).toMatch(/\| zygote x1 \| 17\.1 \| 17\.1 \| 0\.98 × \| 0\.45–2\.15 × \(holds 1: not told apart\) \| 17\.9\/15\.9, 12\.7\/18\.5, 20\.9\/16\.9 \|/);
+    expect(table).toContain('| async x1 | 17.0 | 22.7 |'); // the means too over the pairs only
+    expect(table).toMatch(/\| 0\.75 × \| 0\.75–0\.75 × \| 15\.0\/20\.0, 19\.5\/26\.0, 16\.5\/22\.0 \|/);
   });
 
   it('prints per preset and cost the sustainable rate and the CPU per iteration by process group, new / reference', () => {

@@ -1,2 +1,3 @@
 export * from './difference';
 export * from './rank-test';
+export * from './paired-ratio';
