@@ -22,8 +22,9 @@ export interface BackToBackOptions {
   refDir: string;
   /** Peaks each calibration steps through before bisecting, per side and cost (it/s, ascending). */
   peaks: Record<Side, Record<`${Cost}`, number[]>>;
-  /** The grader step's rounds (pairs) and exec modes. */
+  /** The grader step's rounds (pairs) and exec modes; the small step's rounds. */
   graderRounds: number;
+  smallRounds: number;
   graderModes: string[];
 }
 
@@ -95,8 +96,9 @@ export function b2bRunId(stamp: string, side: Side, preset: string, cost: Cost, 
 }
 
 /** The small-profile test of one preset at one cost (3 runs): CPU per iteration per process group. */
+/** One round's small-profile run of a side: one run (the rounds are the repetitions, each a pair of the sides). */
 export function smallArgs(side: Side, preset: string, cost: Cost, runId: string): string[] {
-  return ['run', '--variant', preset, '--profile', 'small', ...kdfArgs(cost), ...sideArgs(side), '--run-id', runId];
+  return ['run', '--variant', preset, '--profile', 'small', '--runs', '1', ...kdfArgs(cost), ...sideArgs(side), '--run-id', runId];
 }
 
 /**
@@ -128,8 +130,8 @@ export function graderCommand(benchHasGraderCpu: boolean, modes: readonly string
   return benchHasGraderCpu ? ['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', ...args] : ['bash', 'benchmarks/grader-baseline/cpu.sh', ...args];
 }
 
-/** The grader step's order in `round` (1-based): ref first in odd rounds, new first in even ones, so a drift within rounds weighs on both sides alike. */
-export function graderOrder(round: number): Side[] {
+/** The sides' order in `round` (1-based) of a paired step: ref first in odd rounds, new first in even ones, so a drift within rounds weighs on both sides alike. */
+export function pairOrder(round: number): Side[] {
   return round % 2 ? ['ref', 'new'] : ['new', 'ref'];
 }
 
@@ -144,3 +146,5 @@ export function parseGraderModes(v: string): string[] {
 export const CPU_SCRIPT_COMMIT = '022e2ce';
 /** Rounds of the grader step by default: pairs enough for an interval of their ratio (libs/stats pairedRatio). */
 export const GRADER_ROUNDS = 5;
+/** Rounds of the small step by default (a small run a side each: the three runs it always made, now paired). */
+export const SMALL_ROUNDS = 3;

@@ -6,9 +6,13 @@ import { pairedRatio } from '@shellgrade/stats';
 import type { CpuSplit } from '../cpu-split';
 import { COSTS, costLabel, type Cost, type Side } from './plan';
 
-export const SUMMARY_SCHEMA = 'shellgrade.back-to-back/1';
+/** 2: the small step's runs are rounds, each a pair (cells' `small` a list); 1 had one aggregate a side. */
+export const SUMMARY_SCHEMA = 'shellgrade.back-to-back/2';
 
+/** One small-profile run of a side in a round of the small step. */
 export interface SmallResult {
+  side: Side;
+  round: number;
   runId: string;
   valid: boolean;
   split: CpuSplit | null;
@@ -36,7 +40,7 @@ export interface CalibrationResult {
 export interface Cell {
   preset: string;
   cost: Cost;
-  small: Partial<Record<Side, SmallResult>>;
+  small: SmallResult[];
   calibration: Partial<Record<Side, CalibrationResult>>;
 }
 
@@ -70,7 +74,7 @@ export function emptySummary(commits: Record<Side, string>, startedAt: string): 
 /** The cell of a preset and cost, made on first use. */
 export function cellOf(s: BackToBackSummary, preset: string, cost: Cost): Cell {
   let c = s.cells.find((x) => x.preset === preset && x.cost === cost);
-  if (!c) s.cells.push((c = { preset, cost, small: {}, calibration: {} }));
+  if (!c) s.cells.push((c = { preset, cost, small: [], calibration: {} }));
   return c;
 }
 
@@ -100,19 +104,32 @@ function rateText(c: CalibrationResult | undefined): string {
   return `**${c.sustainableRate}/s** (${c.firstFailedRate}/s: ${failed?.failures || (failed?.valid === false ? 'INVALID' : 'over the SLO')})`;
 }
 
-/** The per-group rows of a cell: every group either side has, the system, the rest and the client. */
+/** A figure of both sides, paired by round: each side's mean, new / reference over the pairs and its interval. */
+function pairedCells(pairs: readonly { ref: number | null; now: number | null }[]): string {
+  const both = pairs.filter((p): p is { ref: number; now: number } => p.ref !== null && p.now !== null);
+  const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+  const r = pairedRatio(both.map((p) => p.ref), both.map((p) => p.now));
+  const interval = r.lo === null ? (r.note ?? 'n/a') : `${r.lo.toFixed(2)}–${r.hi!.toFixed(2)} ×${r.significant ? '' : ' (holds 1)'}`;
+  return `${f1(meanOf(both.map((p) => p.now)))} | ${f1(meanOf(both.map((p) => p.ref)))} | ${r.ratio === null ? 'n/a' : `${r.ratio.toFixed(2)} ×`} | ${interval}`;
+}
+
+/** The per-group rows of a cell: every group either side has, the system, the rest and the client, over the rounds both sides ran validly. */
 function cpuRows(c: Cell): string[] {
-  const n = c.small.new?.split ?? null;
-  const r = c.small.ref?.split ?? null;
-  if (!n && !r) return ['| CPU ms / iteration | not measured | | |'];
-  const groups = [...new Set([...(n?.rows ?? []), ...(r?.rows ?? [])].map((x) => x.group))];
-  const of = (s: CpuSplit | null, g: string) => s?.rows.find((x) => x.group === g)?.msPerIteration ?? null;
-  const kind = (g: string) => [...(n?.rows ?? []), ...(r?.rows ?? [])].find((x) => x.group === g)!.kind;
+  const splitOf = (side: Side, round: number) => c.small.find((x) => x.side === side && x.round === round && x.valid)?.split ?? null;
+  const rounds = [...new Set(c.small.map((x) => x.round))].sort((a, b) => a - b).map((round) => ({ round, ref: splitOf('ref', round), now: splitOf('new', round) }));
+  const pairs = rounds.filter((p): p is { round: number; ref: CpuSplit; now: CpuSplit } => p.ref !== null && p.now !== null);
+  if (pairs.length === 0) return ['| CPU ms / iteration | not measured | | | |'];
+  const figure = (of: (x: CpuSplit) => number | null) => pairedCells(pairs.map((p) => ({ ref: of(p.ref), now: of(p.now) })));
+  const all = pairs.flatMap((p) => [...p.ref.rows, ...p.now.rows]);
+  const groups = [...new Set(all.map((x) => x.group))];
+  const kind = (g: string) => all.find((x) => x.group === g)!.kind;
+  const group = (g: string) => (x: CpuSplit) => x.rows.find((row) => row.group === g)?.msPerIteration ?? null;
   return [
-    `| **CPU ms / iteration, system** (machine − client) | **${f1(n?.machineMsPerIteration)}** | **${f1(r?.machineMsPerIteration)}** | **${ratio(n?.machineMsPerIteration, r?.machineMsPerIteration)}** |`,
-    ...groups.map((g) => `| … ${g} (${kind(g)}) | ${f1(of(n, g))} | ${f1(of(r, g))} | ${ratio(of(n, g), of(r, g))} |`),
-    `| … rest (kernel, pm2, unaccounted) | ${f1(n?.restMsPerIteration)} | ${f1(r?.restMsPerIteration)} | ${ratio(n?.restMsPerIteration, r?.restMsPerIteration)} |`,
-    `| client: k6 | ${f1(n?.clientMsPerIteration)} | ${f1(r?.clientMsPerIteration)} | ${ratio(n?.clientMsPerIteration, r?.clientMsPerIteration)} |`,
+    `| **CPU ms / iteration, system** (machine − client) | ${figure((x) => x.machineMsPerIteration)} |`,
+    ...groups.map((g) => `| … ${g} (${kind(g)}) | ${figure(group(g))} |`),
+    `| … rest (kernel, pm2, unaccounted) | ${figure((x) => x.restMsPerIteration)} |`,
+    `| client: k6 | ${figure((x) => x.clientMsPerIteration)} |`,
+    `| rounds paired | ${pairs.length} of ${rounds.length} | | | |`,
   ];
 }
 
@@ -157,12 +174,12 @@ export function summaryMarkdown(s: BackToBackSummary): string {
     out.push(
       `## ${c.preset}, ${c.cost === 1 ? 'paper-faithful hash (kdf cost 1)' : "the preset's own hash"} (${costLabel(c.cost)})`,
       '',
-      '| figure | new | reference | new / reference |',
-      '|---|---:|---:|---:|',
-      `| sustainable rate, the original's client (0 KO, SPS p95 ≤ 2 s) | ${rateText(c.calibration.new)} | ${rateText(c.calibration.ref)} | ${ratio(c.calibration.new?.sustainableRate, c.calibration.ref?.sustainableRate)} |`,
+      '| figure | new | reference | new / reference | 95% interval (over the rounds\' pairs) |',
+      '|---|---:|---:|---:|---|',
+      `| sustainable rate, the original's client (0 KO, SPS p95 ≤ 2 s) | ${rateText(c.calibration.new)} | ${rateText(c.calibration.ref)} | ${ratio(c.calibration.new?.sustainableRate, c.calibration.ref?.sustainableRate)} | one calibration a side |`,
       ...cpuRows(c),
       '',
-      `Runs: ${(['new', 'ref'] as Side[]).flatMap((side) => [c.small[side] ? `${side} small ${c.small[side]!.runId}${c.small[side]!.valid ? '' : ' (INVALID)'}` : null, ...(c.calibration[side]?.probes ?? []).map((p) => `${side} ${p.peak}/s ${p.runId}`)]).filter(Boolean).join('; ') || 'none'}.`,
+      `Runs: ${[...c.small.map((x) => `${x.side} small round ${x.round} ${x.runId}${x.valid ? '' : ' (INVALID)'}`), ...(['new', 'ref'] as Side[]).flatMap((side) => (c.calibration[side]?.probes ?? []).map((p) => `${side} ${p.peak}/s ${p.runId}`))].join('; ') || 'none'}.`,
       '',
     );
   }

@@ -4,8 +4,8 @@
 // the ratios of one comparison count. Steps (plan.ts has their commands):
 //   grader     CPU ms per grading (bench grader cpu, zygote and async), five rounds, each a pair of the
 //              two sides one right after the other (which goes first alternates): the ratio's interval over the pairs
-//   small      bench run --profile small (3 runs) of each preset at kdf cost 1 and its own:
-//              CPU per iteration per process group
+//   small      bench run --profile small, one run a side per round (three rounds, paired as the
+//              grader's), of each preset at kdf cost 1 and its own: CPU per iteration per process group
 //   calibrate  each preset's sustainable rate at both costs under the original's client (profile
 //              original: one step per probe, 0 KO and SPS p95 <= 2 s), stepped then bisected here
 //              for both sides alike; the reference gets this tree's k6 client when it lacks it
@@ -22,7 +22,7 @@ import { opt, positiveInt } from '../options';
 import { repoRoot, resultStamp } from '../paths';
 import type { Aggregated } from '../types';
 import {
-  b2bRunId, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_MODES, GRADER_ROUNDS, graderCommand, graderOrder, parseGraderModes, overloadArgs, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
+  b2bRunId, CPU_SCRIPT_COMMIT, DEFAULT_PEAKS, GRADER_MODES, GRADER_ROUNDS, SMALL_ROUNDS, graderCommand, pairOrder, parseGraderModes, overloadArgs, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs,
   type BackToBackOptions, type Cost, type Side,
 } from './plan';
 import { cellOf, emptySummary, parseGraderOutput, summaryMarkdown, type BackToBackSummary, type CalibrationResult, type ProbeResult } from './report';
@@ -172,7 +172,7 @@ function portCpuTool(s: Session): void {
 async function stepGrader(s: Session): Promise<void> {
   portCpuTool(s);
   for (let round = 1; round <= s.o.graderRounds; round++) {
-    for (const side of graderOrder(round)) {
+    for (const side of pairOrder(round)) {
       await switchTo(s, side, true);
       log(s, `${side}: grader CPU, round ${round}`);
       const command = graderCommand(side === 'new' || refHasGraderCpu(s), s.o.graderModes);
@@ -190,14 +190,16 @@ async function stepGrader(s: Session): Promise<void> {
 async function stepSmall(s: Session): Promise<void> {
   for (const preset of s.o.presets) {
     for (const cost of s.o.costs) {
-      for (const side of ['ref', 'new'] as Side[]) {
-        await switchTo(s, side, true);
-        const runId = b2bRunId(resultStamp(), side, preset, cost);
-        await bench(s, side, smallArgs(side, preset, cost, runId));
-        const a = readAggregated(s, side, runId);
-        const runs = readRunRecords(join(resultsOf(s, side), runId));
-        cellOf(s.summary, preset, cost).small[side] = { runId, valid: a?.valid ?? false, split: cpuSplitOfRuns(runs, a?.meta.cpuAccounting ?? null) };
-        save(s);
+      for (let round = 1; round <= s.o.smallRounds; round++) {
+        for (const side of pairOrder(round)) {
+          await switchTo(s, side, true);
+          const runId = b2bRunId(resultStamp(), side, preset, cost);
+          await bench(s, side, smallArgs(side, preset, cost, runId));
+          const a = readAggregated(s, side, runId);
+          const runs = readRunRecords(join(resultsOf(s, side), runId));
+          cellOf(s.summary, preset, cost).small.push({ side, round, runId, valid: a?.valid ?? false, split: cpuSplitOfRuns(runs, a?.meta.cpuAccounting ?? null) });
+          save(s);
+        }
       }
     }
   }
@@ -302,7 +304,8 @@ export function registerBackToBackCommand(program: Command): void {
     .option('--new-peaks <kdf1>/<own>', "this tree's calibration steps, e.g. 8,16,32/4,8,16")
     .option('--grader-rounds <n>', 'rounds of the grader step, each a pair (one side right after the other)', positiveInt, GRADER_ROUNDS)
     .option('--grader-modes <list>', 'exec modes the grader step measures', parseGraderModes, GRADER_MODES)
-    .action(async (commit: string, f: { steps: BackToBackOptions['steps']; presets: string[]; costs: BackToBackOptions['costs']; out?: string; refDir?: string; refPeaks?: string; newPeaks?: string; graderRounds: number; graderModes: string[] }) => {
+    .option('--small-rounds <n>', 'rounds of the small step, each a pair of one small run a side', positiveInt, SMALL_ROUNDS)
+    .action(async (commit: string, f: { steps: BackToBackOptions['steps']; presets: string[]; costs: BackToBackOptions['costs']; out?: string; refDir?: string; refPeaks?: string; newPeaks?: string; graderRounds: number; graderModes: string[]; smallRounds: number }) => {
       const peaksOf = (v: string | undefined, side: Side) => {
         if (!v) return DEFAULT_PEAKS[side];
         const [one, own] = v.split('/');
@@ -319,6 +322,7 @@ export function registerBackToBackCommand(program: Command): void {
         peaks: { ref: peaksOf(f.refPeaks, 'ref'), new: peaksOf(f.newPeaks, 'new') },
         graderRounds: f.graderRounds,
         graderModes: f.graderModes,
+        smallRounds: f.smallRounds,
       });
       process.stdout.write(summaryMarkdown(summary) + '\n');
     });

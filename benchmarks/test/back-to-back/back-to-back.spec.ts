@@ -1,7 +1,7 @@
 // `bench back-to-back <commit>`: the commands each side runs (plan.ts) and the comparison's table
 // and record (report.ts).
 import {
-  b2bRunId, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand, graderOrder, parseGraderModes,
+  b2bRunId, parseCommit, parseCosts, parsePeaks, parsePresets, parseSteps, probeArgs, smallArgs, overloadArgs, graderCommand, pairOrder, parseGraderModes,
 } from '../../src/back-to-back/plan';
 import { cellOf, emptySummary, graderTable, parseGraderOutput, summaryMarkdown, type GraderLine } from '../../src/back-to-back/report';
 import type { CpuSplit } from '../../src/cpu-split';
@@ -10,8 +10,8 @@ describe('back-to-back: what each side runs', () => {
   it("keeps the bash script's commands: small profile per preset and cost, this tree unplaced, run ids that say side, preset and cost", () => {
     const id = b2bRunId('20261210T101010Z', 'new', 'naked-mon-zygote', 1);
     expect(id).toBe('b2b-20261210T101010Z-new-naked-mon-zygote-kdf1');
-    expect(smallArgs('new', 'naked-mon-zygote', 1, id)).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'small', '--kdf-cost', '1', '--placement', 'off', '--run-id', id]);
-    expect(smallArgs('ref', 'msa-zygote-1-2', 'default', 'x')).toEqual(['run', '--variant', 'msa-zygote-1-2', '--profile', 'small', '--run-id', 'x']);
+    expect(smallArgs('new', 'naked-mon-zygote', 1, id)).toEqual(['run', '--variant', 'naked-mon-zygote', '--profile', 'small', '--runs', '1', '--kdf-cost', '1', '--placement', 'off', '--run-id', id]);
+    expect(smallArgs('ref', 'msa-zygote-1-2', 'default', 'x')).toEqual(['run', '--variant', 'msa-zygote-1-2', '--profile', 'small', '--runs', '1', '--run-id', 'x']);
     expect(graderCommand(true)).toEqual(['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', '--modes', 'zygote,async', '--gradings', '300']);
     // A reference older than `bench grader cpu` measures the same with the script it had (or was given).
     expect(graderCommand(false)).toEqual(['bash', 'benchmarks/grader-baseline/cpu.sh', '--modes', 'zygote,async', '--gradings', '300']);
@@ -28,8 +28,8 @@ describe('back-to-back: what each side runs', () => {
     expect(probeArgs('ref', 'naked-mon-zygote', 1, 8, 'p', true)).toEqual(expect.arrayContaining(['--kdf-cost', '1', '--warm-up', 'never']));
   });
 
-  it('alternates which side goes first in the grader step, and measures the exec modes asked for', () => {
-    expect([1, 2, 3, 4].map(graderOrder)).toEqual([['ref', 'new'], ['new', 'ref'], ['ref', 'new'], ['new', 'ref']]);
+  it('alternates which side goes first in a paired step, and measures the exec modes asked for', () => {
+    expect([1, 2, 3, 4].map(pairOrder)).toEqual([['ref', 'new'], ['new', 'ref'], ['ref', 'new'], ['new', 'ref']]);
     expect(graderCommand(true, parseGraderModes('zygote'))).toEqual(['npm', 'run', '--silent', 'bench', '--', 'grader', 'cpu', '--modes', 'zygote', '--gradings', '300']);
     expect(() => parseGraderModes('zygote,fork')).toThrow(/async, blocking, pool, zygote/);
   });
@@ -88,17 +88,27 @@ describe('back-to-back: the record and its table', () => {
     });
     const s = emptySummary({ ref: '3db71e2', new: 'abc1234' }, '2026-12-10T10:00:00Z');
     const c = cellOf(s, 'naked-mon-zygote', 1);
-    c.small.new = { runId: 'b2b-n', valid: true, split: split(19.2, 1.8) };
-    c.small.ref = { runId: 'b2b-r', valid: true, split: split(19.2, 3.8) };
+    // Three rounds; the third reference run was invalid, so its round is left out of every figure.
+    c.small.push(
+      { side: 'ref', round: 1, runId: 'b2b-r1', valid: true, split: split(19.2, 3.8) },
+      { side: 'new', round: 1, runId: 'b2b-n1', valid: true, split: split(19.2, 1.8) },
+      { side: 'new', round: 2, runId: 'b2b-n2', valid: true, split: split(23.04, 2.16) },
+      { side: 'ref', round: 2, runId: 'b2b-r2', valid: true, split: split(23.04, 4.56) },
+      { side: 'ref', round: 3, runId: 'b2b-r3', valid: false, split: split(99, 99) },
+      { side: 'new', round: 3, runId: 'b2b-n3', valid: true, split: split(1, 1) },
+    );
     c.calibration.new = { sustainableRate: 62, firstFailedRate: 63, probes: [{ peak: 63, runId: 'p63', valid: true, sustained: false, ko: 0, spsP95Ms: 2700, failures: 'SPS p95 2.7 s' }] };
     c.calibration.ref = { sustainableRate: 44, firstFailedRate: 45, probes: [] };
     cellOf(s, 'naked-mon-zygote', 'default').calibration.ref = { sustainableRate: 8, firstFailedRate: 10, probes: [{ peak: 10, runId: 'p10', valid: true, sustained: false, ko: 6, spsP95Ms: 900, failures: '6 KO on login' }] };
     expect(cellOf(s, 'naked-mon-zygote', 1)).toBe(c);
     const md = summaryMarkdown(s);
     expect(md).toContain('## naked-mon-zygote, paper-faithful hash (kdf cost 1) (kdf1)');
-    expect(md).toContain("| sustainable rate, the original's client (0 KO, SPS p95 ≤ 2 s) | **62/s** (63/s: SPS p95 2.7 s) | **44/s** (45/s: over the SLO) | 1.41 × |");
-    expect(md).toContain('| **CPU ms / iteration, system** (machine − client) | **23.0** | **25.0** | **0.92 ×** |');
-    expect(md).toContain('| … postgres (PostgreSQL) | 1.8 | 3.8 | 0.47 × |');
+    expect(md).toContain("| sustainable rate, the original's client (0 KO, SPS p95 ≤ 2 s) | **62/s** (63/s: SPS p95 2.7 s) | **44/s** (45/s: over the SLO) | 1.41 × | one calibration a side |");
+    // Both pairs say 0.92 × and 0.47 ×: steady ratios, narrow intervals.
+    expect(md).toMatch(/\| \*\*CPU ms \/ iteration, system\*\* \(machine − client\) \| 25\.1 \| 27\.3 \| 0\.92 × \| 0\.91–0\.93 × \|/);
+    expect(md).toMatch(/\| … postgres \(PostgreSQL\) \| 2\.0 \| 4\.2 \| 0\.47 × \| 0\.47–0\.47 × \|/);
+    expect(md).toContain('| rounds paired | 2 of 3 |');
+    expect(md).toContain('ref small round 3 b2b-r3 (INVALID)');
     expect(md).toContain('| not measured | **8/s** (10/s: 6 KO on login) | n/a |');
     // The paper-faithful cost before the preset's own.
     expect(md.indexOf('(kdf1)')).toBeLessThan(md.indexOf('(kdfdefault)'));
