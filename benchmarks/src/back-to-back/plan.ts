@@ -1,6 +1,7 @@
 // What `bench back-to-back <commit>` runs, as data: its options, the steps, the bench arguments of
 // each side's commands and the run ids they are recorded under. Pure, so the unit tests hold the
 // commands to what the bash script it replaced ran.
+import { EXEC_MODES } from '../grader/grader-base';
 
 export const STEPS = ['grader', 'small', 'calibrate', 'overload'] as const;
 export type Step = (typeof STEPS)[number];
@@ -95,7 +96,6 @@ export function b2bRunId(stamp: string, side: Side, preset: string, cost: Cost, 
   return ['b2b', stamp, side, preset, costLabel(cost), ...(what ? [what] : [])].join('-');
 }
 
-/** The small-profile test of one preset at one cost (3 runs): CPU per iteration per process group. */
 /** One round's small-profile run of a side: one run (the rounds are the repetitions, each a pair of the sides). */
 export function smallArgs(side: Side, preset: string, cost: Cost, runId: string): string[] {
   return ['run', '--variant', preset, '--profile', 'small', '--runs', '1', ...kdfArgs(cost), ...sideArgs(side), '--run-id', runId];
@@ -135,9 +135,10 @@ export function pairOrder(round: number): Side[] {
   return round % 2 ? ['ref', 'new'] : ['new', 'ref'];
 }
 
+/** The grader step's exec modes, each one `bench grader cpu` knows (its EXEC_MODES). */
 export function parseGraderModes(v: string): string[] {
   const modes = v.split(',').map((m) => m.trim()).filter(Boolean);
-  const known = ['async', 'blocking', 'pool', 'zygote'];
+  const known: readonly string[] = EXEC_MODES;
   if (modes.length === 0 || modes.some((m) => !known.includes(m))) throw new Error(`--grader-modes takes exec modes among ${known.join(', ')}, comma-separated; got ${JSON.stringify(v)}`);
   return modes;
 }

@@ -104,12 +104,15 @@ function rateText(c: CalibrationResult | undefined): string {
   return `**${c.sustainableRate}/s** (${c.firstFailedRate}/s: ${failed?.failures || (failed?.valid === false ? 'INVALID' : 'over the SLO')})`;
 }
 
-/** A figure of both sides, paired by round: each side's mean, new / reference over the pairs and its interval. */
-function pairedCells(pairs: readonly { ref: number | null; now: number | null }[]): string {
+/**
+ * A figure of both sides, paired by round: each side's mean over the pairs, new / reference over
+ * them and its interval, `holdsOne` appended where the interval holds 1.
+ */
+function pairedCells(pairs: readonly { ref: number | null; now: number | null }[], holdsOne = ' (holds 1)'): string {
   const both = pairs.filter((p): p is { ref: number; now: number } => p.ref !== null && p.now !== null);
   const meanOf = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
   const r = pairedRatio(both.map((p) => p.ref), both.map((p) => p.now));
-  const interval = r.lo === null ? (r.note ?? 'n/a') : `${r.lo.toFixed(2)}–${r.hi!.toFixed(2)} ×${r.significant ? '' : ' (holds 1)'}`;
+  const interval = r.lo === null ? (r.note ?? 'n/a') : `${r.lo.toFixed(2)}–${r.hi!.toFixed(2)} ×${r.significant ? '' : holdsOne}`;
   return `${f1(meanOf(both.map((p) => p.now)))} | ${f1(meanOf(both.map((p) => p.ref)))} | ${r.ratio === null ? 'n/a' : `${r.ratio.toFixed(2)} ×`} | ${interval}`;
 }
 
@@ -140,16 +143,6 @@ function cpuRows(c: Cell): string[] {
  */
 export function graderTable(lines: readonly GraderLine[]): string[] {
   const modes = [...new Set(lines.map((g) => g.mode))];
-  const rows = modes.map((mode) => {
-    const of = (side: Side) => new Map(lines.filter((g) => g.side === side && g.mode === mode).map((g) => [g.round, g.cpuMsPerGrading]));
-    const [ref, now] = [of('ref'), of('new')];
-    const rounds = [...ref.keys()].filter((r) => now.has(r)).sort((a, b) => a - b);
-    const r = pairedRatio(rounds.map((x) => ref.get(x)!), rounds.map((x) => now.get(x)!));
-    const meanOf = (m: Map<number, number>) => (rounds.length ? rounds.reduce((a, x) => a + m.get(x)!, 0) / rounds.length : null); // over the pairs only
-    const interval = r.lo === null ? (r.note ?? 'n/a') : `${r.lo.toFixed(2)}–${r.hi!.toFixed(2)} ×${r.significant ? '' : ' (holds 1: not told apart)'}`;
-    const perRound = rounds.map((x) => `${f1(now.get(x))}/${f1(ref.get(x))}`).join(', ');
-    return `| ${mode} | ${f1(meanOf(now))} | ${f1(meanOf(ref))} | ${r.ratio === null ? 'n/a' : `${r.ratio.toFixed(2)} ×`} | ${interval} | ${perRound} |`;
-  });
   return [
     '## Grader: CPU ms per grading',
     '',
@@ -157,9 +150,18 @@ export function graderTable(lines: readonly GraderLine[]): string[] {
     '',
     '| exec | new (mean) | reference (mean) | new / reference | 95% interval | rounds (new/ref) |',
     '|---|---:|---:|---:|---|---|',
-    ...rows,
+    ...modes.map((mode) => graderRow(lines, mode)),
     '',
   ];
+}
+
+/** One exec mode's row, over the rounds both sides have (a round without its pair is left out). */
+function graderRow(lines: readonly GraderLine[], mode: string): string {
+  const of = (side: Side) => new Map(lines.filter((g) => g.side === side && g.mode === mode).map((g) => [g.round, g.cpuMsPerGrading]));
+  const [ref, now] = [of('ref'), of('new')];
+  const rounds = [...ref.keys()].filter((x) => now.has(x)).sort((a, b) => a - b);
+  const perRound = rounds.map((x) => `${f1(now.get(x))}/${f1(ref.get(x))}`).join(', ');
+  return `| ${mode} | ${pairedCells(rounds.map((x) => ({ ref: ref.get(x)!, now: now.get(x)! })), ' (holds 1: not told apart)')} | ${perRound} |`;
 }
 
 export function summaryMarkdown(s: BackToBackSummary): string {
