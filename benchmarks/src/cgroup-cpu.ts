@@ -29,6 +29,22 @@ export function parseCpuUsage(version: 1 | 2, text: string): number {
   return m ? Number(m[1]) / 1e6 : 0;
 }
 
+/**
+ * The whole machine's CPU seconds from the root cgroup: the counter the groups are read from
+ * (v1 cpuacct.usage, ns: every task's run time, kernel threads included), so the groups are a part
+ * of it by construction; v2's root cpu.stat where the kernel offers one. Null where the root has none.
+ */
+export function rootCpuS(flavour: CgroupFlavour): number | null {
+  const file = join(flavour.root, flavour.version === 1 ? 'cpuacct.usage' : 'cpu.stat');
+  try {
+    const text = readFileSync(file, 'utf8');
+    if (flavour.version === 2 && !/^usage_usec \d+$/m.test(text)) return null;
+    return parseCpuUsage(flavour.version, text);
+  } catch {
+    return null;
+  }
+}
+
 /** One cgroup per process group, created at run start and removed at the end. */
 export class CpuCgroups {
   private readonly dirs = new Map<string, string>();

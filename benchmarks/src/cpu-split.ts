@@ -5,7 +5,8 @@
 // main` ends with and what `bench back-to-back` sets side by side.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Aggregated, RunRecord } from './types';
+import { PROC_STAT_MACHINE } from './resource-sampler';
+import type { Aggregated, RunRecord, TestMeta } from './types';
 
 export interface CpuSplitRow {
   group: string;
@@ -25,10 +26,14 @@ export interface CpuSplit {
   rows: CpuSplitRow[];
   /** Machine − client − Σ groups, ms per iteration (null without machine CPU). */
   restMsPerIteration: number | null;
+  /** Σ groups: the system under test's processes alone, each read from its own cgroup where there is one. */
+  groupsMsPerIteration: number;
   /** k6's own CPU per iteration, not part of the system's. */
   clientMsPerIteration: number | null;
   /** How group CPU was measured (cgroup counts forked graders in their service). */
   source: string | null;
+  /** How the machine's CPU was read (the root cgroup, or /proc/stat's ticks in runs that did not say). */
+  machineSource: string;
   /** No run was VALID: the figures are those of the INVALID runs (say so beside them). */
   fromInvalid?: boolean;
 }
@@ -51,7 +56,7 @@ const avg = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a 
  * The split from a test's run records (run-N.json): means over its VALID runs, else over all of
  * them (flagged) — a run made INVALID by a neighbour's load still says where its own CPU went.
  */
-export function cpuSplitOfRuns(records: RunRecord[], source: string | null): CpuSplit | null {
+export function cpuSplitOfRuns(records: RunRecord[], meta: Pick<TestMeta, 'cpuAccounting' | 'machineCpuAccounting'> | null): CpuSplit | null {
   const valid = records.filter((r) => r.valid);
   const used = valid.length ? valid : records;
   const numbers = (xs: unknown[]): number[] => xs.filter((x): x is number => typeof x === 'number');
@@ -61,7 +66,8 @@ export function cpuSplitOfRuns(records: RunRecord[], source: string | null): Cpu
     machineCpuS: avg(numbers(used.map((r) => r.resources.machineCpuSButClient))),
     groupCpuS: groups.map((g) => [g, avg(used.map((r) => r.resources.cpuSByGroup?.[g] ?? 0))!] as const),
     clientCpuS: avg(numbers(used.map((r) => r.resources.k6CpuS))),
-    source,
+    source: meta?.cpuAccounting ?? null,
+    machineSource: meta?.machineCpuAccounting ?? PROC_STAT_MACHINE,
   });
   return split && { ...split, fromInvalid: valid.length === 0 && records.length > 0 };
 }
@@ -85,6 +91,7 @@ export function cpuSplitOf(a: Aggregated): CpuSplit | null {
       .map(([k, e]) => [k.slice(PREFIX.length), e.mean] as const),
     clientCpuS: a.resources.k6CpuS?.mean ?? null,
     source: a.meta.cpuAccounting ?? null,
+    machineSource: a.meta.machineCpuAccounting ?? PROC_STAT_MACHINE,
   });
 }
 
@@ -95,10 +102,11 @@ interface CpuSeconds {
   groupCpuS: ReadonlyArray<readonly [string, number]>;
   clientCpuS: number | null;
   source: string | null;
+  machineSource: string;
 }
 
 /** Seconds per test → ms per iteration, each group's share of the system, and the rest no group accounts for. */
-function splitOf({ iterations, machineCpuS, groupCpuS, clientCpuS, source }: CpuSeconds): CpuSplit | null {
+function splitOf({ iterations, machineCpuS, groupCpuS, clientCpuS, source, machineSource }: CpuSeconds): CpuSplit | null {
   if (!(iterations > 0)) return null;
   const perIt = (cpuS: number | null): number | null => (cpuS === null ? null : (1000 * cpuS) / iterations);
   const machineMs = perIt(machineCpuS);
@@ -114,8 +122,10 @@ function splitOf({ iterations, machineCpuS, groupCpuS, clientCpuS, source }: Cpu
     machineMsPerIteration: machineMs,
     rows,
     restMsPerIteration: machineMs === null ? null : machineMs - groupsMs,
+    groupsMsPerIteration: groupsMs,
     clientMsPerIteration: perIt(clientCpuS),
     source,
+    machineSource,
   };
 }
 
@@ -129,7 +139,7 @@ export function cpuSplitMarkdown(s: CpuSplit | null, heading = '## Where the CPU
   return [
     heading,
     '',
-    `CPU ms per iteration of scenario R (${s.iterations.toFixed(0)} iterations started per run; CPU measured by ${s.source ?? 'an unrecorded method'}; a service's sandboxed graders count in its group).`,
+    `CPU ms per iteration of scenario R (${s.iterations.toFixed(0)} iterations started per run; group CPU measured by ${s.source ?? 'an unrecorded method'}, the machine's by ${s.machineSource}; a service's sandboxed graders count in its group).`,
     ...(s.fromInvalid ? ['', '**From INVALID runs** (no run was VALID: see their reasons above); the figures say where this run\'s CPU went, not a measurement of record.'] : []),
     '',
     '| process group | what | CPU ms / iteration | share of the system |',

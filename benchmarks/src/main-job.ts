@@ -50,6 +50,6 @@ export async function mainJob(o: { variant: string; profile: string }): Promise<
     phase(`traces: no breakdown (${traceProblem})`);
   }
   const report = buildReport([runId], `${runDir(runId)}/report`);
-  const split = cpuSplitOfRuns(readRunRecords(runDir(runId)), aggregated.meta.cpuAccounting ?? null);
+  const split = cpuSplitOfRuns(readRunRecords(runDir(runId)), aggregated.meta);
   return { aggregated, markdown: mainJobMarkdown(report.markdown, split, traceProblem), traceProblem };
 }

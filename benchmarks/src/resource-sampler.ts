@@ -7,13 +7,16 @@
 // PSS_EVERY_TICKS ticks (smaps_rollup walks a process's page tables: tens of ms for k6's GiBs);
 // RSS is kept beside it at every tick. The harness (this process: sampling, driving k6) is a
 // group of its own so that "machine minus client" leaves out the measuring as well as the load.
+// The machine's CPU is read from the root cgroup where there is one, in the groups' own unit: read
+// from /proc/stat's ticks (which leave softirq out), the groups added up to more than the machine
+// (a negative "rest"). /proc/stat remains the fallback, and a run records which one it used.
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { cpus, freemem, totalmem } from 'node:os';
-import { CpuCgroups, detectCgroup, parsePss, parseSchedstat } from './cgroup-cpu';
+import { CpuCgroups, detectCgroup, parsePss, parseSchedstat, rootCpuS } from './cgroup-cpu';
 import { procTable, type ProcStat } from './proc-times';
 
-/** Pseudo-group: the whole machine (every process, k6 included), from /proc/stat via os.cpus(). */
+/** Pseudo-group: the whole machine (every process, k6 included): the root cgroup, else /proc/stat via os.cpus(). */
 export const MACHINE_GROUP = 'machine';
 /** Pseudo-group: this process (the sampler, the k6 driver), its own CPU only. */
 export const HARNESS_GROUP = 'harness';
@@ -86,6 +89,9 @@ export function descendantsOf(root: number, table: { ppid: number; pid: number }
   for (let i = 0; i < out.length; i++) for (const c of children.get(out[i]) ?? []) if (!out.includes(c)) out.push(c);
   return out;
 }
+
+/** How the machine's CPU is read without a root cgroup counter. */
+export const PROC_STAT_MACHINE = '/proc/stat ticks (user + nice + system + irq)';
 
 /** Busy CPU seconds of the whole machine (all cores, every process) from os.cpus(). */
 export function machineBusyS(): number {
@@ -171,6 +177,16 @@ export class ResourceSampler {
     return this.cgroups ? `cgroup v${this.cgroups.flavour.version}` : 'proc';
   }
 
+  /** Where the machine's CPU comes from: the root cgroup's counter, else /proc/stat; recorded in meta.json. */
+  get machineCpuAccounting(): string {
+    return this.machineCpuS().source === 'cgroup' ? `cgroup v${this.cgroups!.flavour.version} root (${this.cgroups!.flavour.version === 1 ? 'cpuacct.usage, ns' : 'cpu.stat'})` : PROC_STAT_MACHINE;
+  }
+
+  private machineCpuS(): { cpuS: number; source: 'cgroup' | 'proc' } {
+    const root = this.cgroups ? rootCpuS(this.cgroups.flavour) : null;
+    return root === null ? { cpuS: machineBusyS(), source: 'proc' } : { cpuS: root, source: 'cgroup' };
+  }
+
   /** Labels the next samples with a run number (0 = between runs) and samples right away. */
   async mark(run: number): Promise<void> {
     while (this.busy) await new Promise((r) => setTimeout(r, 20));
@@ -202,7 +218,8 @@ export class ResourceSampler {
       const byPid = new Map(table.map((p) => [p.pid, p]));
       const readPss = this.ticks++ % PSS_EVERY_TICKS === 0;
       const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await this.readCounted(g, table, byPid, readPss, hz) })));
-      const machine: GroupReading & { source: 'cgroup' | 'proc' } = { pids: table.map((t) => t.pid), cpuTicks: machineBusyS() * hz, rssBytes: totalmem() - freemem(), pssBytes: totalmem() - freemem(), source: 'proc' };
+      const machineCpu = this.machineCpuS();
+      const machine: GroupReading & { source: 'cgroup' | 'proc' } = { pids: table.map((t) => t.pid), cpuTicks: machineCpu.cpuS * hz, rssBytes: totalmem() - freemem(), pssBytes: totalmem() - freemem(), source: machineCpu.source };
       readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: machine });
       readings.push({ g: { name: HARNESS_GROUP, role: 'harness', pid: process.pid }, r: { ...harnessReading(hz), source: 'proc' } });
       const k6 = this.groups().find((g) => g.role === 'load');

@@ -38,7 +38,7 @@ async function runTestNow(opts: RunOptions): Promise<Aggregated> {
     facts = { ...facts, warmUp: warm.warmUp };
     writeMeta(plan, facts);
     const sampling = startSampling(plan, placed, warm.status);
-    facts = { ...facts, sampling: { startedAt: sampling.startedAt, cpuAccounting: sampling.sampler.cpuAccounting } };
+    facts = { ...facts, sampling: { startedAt: sampling.startedAt, cpuAccounting: sampling.sampler.cpuAccounting, machineCpuAccounting: sampling.sampler.machineCpuAccounting } };
     writeMeta(plan, facts);
     try {
       for (let r = 1; r <= plan.runs; r++) {

@@ -70,6 +70,8 @@ export interface TestMeta {
   powerModel?: PowerModel;
   /** cgroup v1 / cgroup v2 / proc: how group CPU was measured. */
   cpuAccounting?: string;
+  /** Where the machine's CPU comes from: the root cgroup's counter, or /proc/stat's ticks (absent in older runs: /proc/stat). */
+  machineCpuAccounting?: string;
   /** Client and system under test on cpusets of their own: on, off or unavailable, why, and what was placed (absent in older runs: off). */
   placement?: PlacementRecord;
   /** The warm-up: run, or skipped because these very processes served scenario R moments before (absent in older runs: run). */

@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectCgroup, parseCpuUsage, parsePss, parseSchedstat } from '../src/cgroup-cpu';
+import { detectCgroup, parseCpuUsage, parsePss, parseSchedstat, rootCpuS } from '../src/cgroup-cpu';
 import { DEFAULT_POWER_MODEL, estimateEnergy } from '../src/energy';
 import { baselinePoints, sandboxed } from '../src/baseline';
 
@@ -21,6 +21,18 @@ describe('cgroup CPU accounting', () => {
   it('reads v1 cpuacct.usage (ns) and v2 cpu.stat usage_usec', () => {
     expect(parseCpuUsage(1, '2500000000\n')).toBe(2.5);
     expect(parseCpuUsage(2, 'usage_usec 1500000\nuser_usec 1000000\nsystem_usec 500000\n')).toBe(1.5);
+  });
+
+  it("reads the whole machine from the root cgroup's own counter, and says null where the root has none", () => {
+    const v1 = mkdtempSync(join(tmpdir(), 'cg1-'));
+    writeFileSync(join(v1, 'cpuacct.usage'), '415230374958\n');
+    expect(rootCpuS({ version: 1, root: v1 })).toBeCloseTo(415.230374958, 9);
+    const v2 = mkdtempSync(join(tmpdir(), 'cg2-'));
+    expect(rootCpuS({ version: 2, root: v2 })).toBeNull(); // older kernels: no cpu.stat at the root
+    writeFileSync(join(v2, 'cpu.stat'), 'nr_periods 0\n');
+    expect(rootCpuS({ version: 2, root: v2 })).toBeNull();
+    writeFileSync(join(v2, 'cpu.stat'), 'usage_usec 2000000\nuser_usec 1500000\n');
+    expect(rootCpuS({ version: 2, root: v2 })).toBe(2);
   });
 
   it('PSS from smaps_rollup, schedstat run and wait', () => {

@@ -32,16 +32,24 @@ describe('CPU split per process group', () => {
     ]);
     expect(s.machineMsPerIteration).toBe(40);
     expect(s.restMsPerIteration).toBeCloseTo(3, 9);
+    expect(s.groupsMsPerIteration).toBeCloseTo(37, 9);
     expect(s.clientMsPerIteration).toBe(10);
+  });
+
+  it('says how the machine was read: the run\'s record, else /proc/stat (runs from before the root cgroup was read)', () => {
+    const a = aggregated();
+    expect(cpuSplitOf(a)!.machineSource).toBe('/proc/stat ticks (user + nice + system + irq)');
+    a.meta.machineCpuAccounting = 'cgroup v1 root (cpuacct.usage, ns)';
+    expect(cpuSplitMarkdown(cpuSplitOf(a))).toContain("the machine's by cgroup v1 root (cpuacct.usage, ns)");
   });
 
   it('reads the run records: VALID runs only, else every run, said so (a neighbour\'s load must not hide where the CPU went)', () => {
     const run = (n: number, valid: boolean, monolith: number): RunRecord =>
       ({ run: n, valid, paper: { iterations: { started: 50 } }, resources: { cpuSByGroup: { 'sg-monolith-0': monolith, postgres: 0.5 }, machineCpuSButClient: monolith + 1, k6CpuS: 0.5 } }) as unknown as RunRecord;
-    const both = cpuSplitOfRuns([run(1, true, 2), run(2, false, 9)], 'cgroup')!;
+    const both = cpuSplitOfRuns([run(1, true, 2), run(2, false, 9)], { cpuAccounting: 'cgroup' })!;
     expect(both.rows[0]).toMatchObject({ group: 'sg-monolith-0', msPerIteration: 40 });
     expect(both.fromInvalid).toBe(false);
-    const invalid = cpuSplitOfRuns([run(1, false, 2), run(2, false, 3)], 'cgroup')!;
+    const invalid = cpuSplitOfRuns([run(1, false, 2), run(2, false, 3)], { cpuAccounting: 'cgroup' })!;
     expect(invalid).toMatchObject({ fromInvalid: true, machineMsPerIteration: 70, clientMsPerIteration: 10 });
     expect(cpuSplitMarkdown(invalid)).toContain('**From INVALID runs**');
     expect(cpuSplitOfRuns([], null)).toBeNull();

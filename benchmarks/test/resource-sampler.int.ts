@@ -6,6 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
+import { detectCgroup } from '../src/cgroup-cpu';
 import { HARNESS_GROUP, MACHINE_GROUP, ResourceSampler } from '../src/resource-sampler';
 
 /** sh → node: the node grandchild burns a fixed amount of CPU when told to, says "done", then idles until killed. */
@@ -51,5 +53,39 @@ describe('ResourceSampler (real processes, /proc accounting)', () => {
     expect(harness.length).toBe(mine.length);
     expect(harness.every((s) => s.role === 'harness' && s.pids === 1)).toBe(true);
     expect(samples.some((s) => s.group === MACHINE_GROUP && s.role === 'machine')).toBe(true);
+  });
+});
+
+/** A node child that answers HTTP on loopback, and this process asking it `n` times (loopback traffic: softirq as well as user time). */
+async function loopbackTraffic(n: number): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ['-e', `require('http').createServer((q, r) => r.end('x'.repeat(4096))).listen(0, '127.0.0.1', function () { console.log(this.address().port); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(server.stdout!, 'data')) as [Buffer];
+  const port = Number(line.toString().trim());
+  for (let i = 0; i < n; i++) {
+    await new Promise<void>((resolve, reject) => request({ host: '127.0.0.1', port }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+  }
+  return server;
+}
+
+describe('ResourceSampler (real processes, cgroup accounting)', () => {
+  it("reads the machine from the root cgroup, the groups' own counter, so the groups never add up to more than the machine", async () => {
+    // This machine has cgroup CPU accounting (cgroup v1 cpuacct here): without it this test has nothing to check, and says so.
+    expect(detectCgroup()).not.toBeNull();
+    let server: ChildProcess | null = null;
+    const sampler = new ResourceSampler(() => (server ? [{ name: 'server', role: 'service', pid: server.pid! }] : []));
+    expect(sampler.machineCpuAccounting).toMatch(/^cgroup v[12] root/);
+    await sampler.mark(1);
+    server = await loopbackTraffic(3000);
+    await sampler.mark(1);
+    await loopbackTraffic(3000).then((second) => second.kill('SIGKILL'));
+    await sampler.mark(1);
+    server.kill('SIGKILL');
+    const samples = await sampler.stop();
+    const last = (group: string) => samples.filter((s) => s.group === group).at(-1)!;
+    expect(last(MACHINE_GROUP).cpuSource).toBe('cgroup');
+    expect(last('server').cpuSource).toBe('cgroup');
+    expect(last('server').cpuS).toBeGreaterThan(0);
+    // The machine's counter started before the server's group did: it holds the server and this process.
+    expect(last(MACHINE_GROUP).cpuS).toBeGreaterThanOrEqual(last('server').cpuS + last(HARNESS_GROUP).cpuS);
   });
 });

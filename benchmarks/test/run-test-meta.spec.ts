@@ -54,13 +54,14 @@ describe('meta.json composed from the steps (run-test/write.ts metaOf)', () => {
     old.warmUp = { skipped: false };
     old.startedAt = 'measured-from';
     old.cpuAccounting = 'proc';
+    old.machineCpuAccounting = 'cgroup v1 root (cpuacct.usage, ns)';
     old.endedAt = 'ended-at';
 
     const composed = metaOf(plan(), {
       entry: 'http://127.0.0.1:8080',
       placed,
       warmUp: { skipped: false },
-      sampling: { startedAt: 'measured-from', cpuAccounting: 'proc' },
+      sampling: { startedAt: 'measured-from', cpuAccounting: 'proc', machineCpuAccounting: 'cgroup v1 root (cpuacct.usage, ns)' },
       endedAt: 'ended-at',
     });
     expect(JSON.stringify(composed, null, 2)).toBe(JSON.stringify(old, null, 2));

@@ -128,12 +128,23 @@ function cpuRows(c: Cell): string[] {
   const kind = (g: string) => all.find((x) => x.group === g)!.kind;
   const group = (g: string) => (x: CpuSplit) => x.rows.find((row) => row.group === g)?.msPerIteration ?? null;
   return [
-    `| **CPU ms / iteration, system** (machine − client) | ${figure((x) => x.machineMsPerIteration)} |`,
+    `| **CPU ms / iteration, system** (machine − client${machineReadNote(pairs)}) | ${figure((x) => x.machineMsPerIteration)} |`,
+    `| **CPU ms / iteration, processes under test** (Σ groups below, each side read alike) | ${figure((x) => x.groupsMsPerIteration)} |`,
     ...groups.map((g) => `| … ${g} (${kind(g)}) | ${figure(group(g))} |`),
     `| … rest (kernel, pm2, unaccounted) | ${figure((x) => x.restMsPerIteration)} |`,
     `| client: k6 | ${figure((x) => x.clientMsPerIteration)} |`,
     `| rounds paired | ${pairs.length} of ${rounds.length} | | | |`,
   ];
+}
+
+/**
+ * The machine's CPU read one way on one side and another on the other (a harness from before
+ * the root cgroup was read) makes the system row compare two methods: say so in its label, and
+ * the processes' row, read alike on both sides, is the one to compare.
+ */
+function machineReadNote(pairs: readonly { ref: CpuSplit; now: CpuSplit }[]): string {
+  const differ = pairs.find((p) => p.ref.machineSource !== p.now.machineSource);
+  return differ ? `; **read differently**: new by ${differ.now.machineSource}, reference by ${differ.ref.machineSource} — compare the processes' row` : '';
 }
 
 /**

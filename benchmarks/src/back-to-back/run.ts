@@ -197,7 +197,7 @@ async function stepSmall(s: Session): Promise<void> {
           await bench(s, side, smallArgs(side, preset, cost, runId));
           const a = readAggregated(s, side, runId);
           const runs = readRunRecords(join(resultsOf(s, side), runId));
-          cellOf(s.summary, preset, cost).small.push({ side, round, runId, valid: a?.valid ?? false, split: cpuSplitOfRuns(runs, a?.meta.cpuAccounting ?? null) });
+          cellOf(s.summary, preset, cost).small.push({ side, round, runId, valid: a?.valid ?? false, split: cpuSplitOfRuns(runs, a?.meta ?? null) });
           save(s);
         }
       }

@@ -17,7 +17,7 @@ export interface MetaFacts {
   /** warm-up */
   readonly warmUp?: TestMeta['warmUp'];
   /** collect: the measured window's start and where the CPU figures come from */
-  readonly sampling?: { readonly startedAt: string; readonly cpuAccounting: string };
+  readonly sampling?: { readonly startedAt: string; readonly cpuAccounting: string; readonly machineCpuAccounting: string };
   /** write */
   readonly endedAt?: string;
 }
@@ -36,7 +36,7 @@ export function metaOf(plan: TestPlan, facts: MetaFacts): TestMeta {
     ...(facts.sampling ? { startedAt: facts.sampling.startedAt } : {}),
     placement: placed?.quota && placement ? { ...placement, testbed: placed.quota.record } : placement,
     ...(facts.warmUp ? { warmUp: facts.warmUp } : {}),
-    ...(facts.sampling ? { cpuAccounting: facts.sampling.cpuAccounting } : {}),
+    ...(facts.sampling ? { cpuAccounting: facts.sampling.cpuAccounting, machineCpuAccounting: facts.sampling.machineCpuAccounting } : {}),
     ...(facts.endedAt !== undefined ? { endedAt: facts.endedAt } : {}),
   };
 }

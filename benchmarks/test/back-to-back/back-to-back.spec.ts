@@ -84,6 +84,7 @@ describe('back-to-back: the record and its table', () => {
   it('prints per preset and cost the sustainable rate and the CPU per iteration by process group, new / reference', () => {
     const split = (monolith: number, postgres: number): CpuSplit => ({
       iterations: 100, machineMsPerIteration: monolith + postgres + 2, source: 'cgroup', restMsPerIteration: 2, clientMsPerIteration: 20,
+      groupsMsPerIteration: monolith + postgres, machineSource: 'cgroup v1 root (cpuacct.usage, ns)',
       rows: [{ group: 'sg-monolith-0', kind: 'Node monolith (with its graders)', msPerIteration: monolith, share: null }, { group: 'postgres', kind: 'PostgreSQL', msPerIteration: postgres, share: null }],
     });
     const s = emptySummary({ ref: '3db71e2', new: 'abc1234' }, '2026-12-10T10:00:00Z');
@@ -107,10 +108,14 @@ describe('back-to-back: the record and its table', () => {
     // Both pairs say 0.92 × and 0.47 ×: steady ratios, narrow intervals.
     expect(md).toMatch(/\| \*\*CPU ms \/ iteration, system\*\* \(machine − client\) \| 25\.1 \| 27\.3 \| 0\.92 × \| 0\.91–0\.93 × \|/);
     expect(md).toMatch(/\| … postgres \(PostgreSQL\) \| 2\.0 \| 4\.2 \| 0\.47 × \| 0\.47–0\.47 × \|/);
+    expect(md).toMatch(/\| \*\*CPU ms \/ iteration, processes under test\*\* \(Σ groups below, each side read alike\) \| 23\.1 \| 25\.3 \| 0\.91 × \|/);
     expect(md).toContain('| rounds paired | 2 of 3 |');
     expect(md).toContain('ref small round 3 b2b-r3 (INVALID)');
     expect(md).toContain('| not measured | **8/s** (10/s: 6 KO on login) | n/a |');
     // The paper-faithful cost before the preset's own.
     expect(md.indexOf('(kdf1)')).toBeLessThan(md.indexOf('(kdfdefault)'));
+    // A reference whose harness read the machine from /proc/stat: the system row says it compares two methods.
+    for (const x of c.small.filter((x) => x.side === 'ref')) x.split = { ...x.split!, machineSource: '/proc/stat ticks (user + nice + system + irq)' };
+    expect(summaryMarkdown(s)).toContain("(machine − client; **read differently**: new by cgroup v1 root (cpuacct.usage, ns), reference by /proc/stat ticks (user + nice + system + irq) — compare the processes' row)");
   });
 });
