@@ -17,7 +17,7 @@ import { measuredCapacity, type Capacity } from './loads';
 import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, scaledCalibrationPeaks, type FindingsPlan, type PaperStart } from './plan';
 import { searchStart } from './search-start';
 import { configurationsOf, scaleModelFor } from '../placement/scale-model';
-import { checkPublished } from './publish';
+import { checkAllPublished, checkPublished } from './publish';
 import { publishRecord } from './publish-record';
 import { commandOf, latestRecordDir, readRecord } from './record';
 import { evaluateRecord, findingsDir, runFindings, sidesOf } from './run';
@@ -46,11 +46,11 @@ export function defineFindingsCommand(program: Command): Command {
     .addOption(opt('saturation', { description: "naked-mon's sustainable rate, the loads' unit (default: its newest calibration meeting the SLO)" }))
     .addOption(opt('seed'))
     .addOption(opt('out', { description: 'output folder (default: results/findings/<date>)' }))
-    .option('--publish [dir]', 'run nothing: write docs/findings (findings.md, methodology.md, the scorecard, the compact findings.json they are rendered from) and the README\'s findings section from the evaluated record in <dir> (default: the newest)')
-    .option('--compare <records...>', 'run nothing: two evaluated records (folders, or names under results/findings) side by side — per claim both verdicts, whether they agree on every claim both decide, the parts that differ (verdict, B − A and its interval, evidence) and each one\'s speed probes -> findings-compare.{md,json} in --out (default: results/findings-compare/<A>-vs-<B>)')
-    .option('--check', 'with --publish and no dir: regenerate docs/findings and the README section from docs/findings/findings.json and fail unless byte-identical')
+    .option('--publish [dir]', 'run nothing: from the evaluated record in <dir> (default: the newest), write docs/findings (findings.md, methodology.md, the scorecard, the compact findings.json they are rendered from) and the README\'s findings section for a full record; docs/findings/<mode> for a quick or smoke one, the README left to the full record')
+    .option('--compare <records...>', 'run nothing: two evaluated records (folders — a published one such as docs/findings/quick too — or names under results/findings) side by side — per claim both verdicts, whether they agree on every claim both decide, the parts that differ (verdict, B − A and its interval, evidence) and each one\'s speed probes -> findings-compare.{md,json} in --out (default: results/findings-compare/<A>-vs-<B>)')
+    .option('--check', 'with --publish and no dir: regenerate docs/findings, each quick or smoke record published under it and the README section from their findings.json, and fail unless byte-identical')
     .option('--scorecard <dir>', 'with --publish: the reproduction (bench reproduce 000) whose scorecard.json to include (default: the newest; "none" for none)')
-    .option('--docs <dir>', 'with --publish: the folder to write (default: docs/findings)')
+    .option('--docs <dir>', 'with --publish: the folder to write (default: docs/findings, or docs/findings/<mode> for a quick or smoke record)')
     .addOption(opt('budgetMin', { description: "time budget: a round beyond the minimum starts only if it ends within it at the run's measured pace (default: the mode's, 180 full / 30 quick)" }));
   return addPlacementOptions(program)
     .action(async (f: PlacementFlags & { compare?: string[]; publish?: string | true; check?: boolean; scorecard?: string; docs?: string; quick?: boolean; smoke?: boolean; dryRun?: boolean; evaluate?: string | true; continue?: string | true; claims?: string[]; rerun?: string[]; setAside?: string[]; because?: string; maxRuns?: number; saturation?: number; seed?: number; out?: string; budgetMin?: number }) => {
@@ -63,17 +63,15 @@ export function defineFindingsCommand(program: Command): Command {
         return;
       }
       if (f.publish) {
-        const docsDir = f.docs ?? join(repoRoot(), 'docs', 'findings');
-        const readme = join(repoRoot(), 'README.md');
         if (f.check) {
-          const differ = checkPublished(docsDir, readme);
-          if (differ.length) throw new Error(`not what ${join(docsDir, 'findings.json')} renders: ${differ.join(', ')} (npm run findings -- --publish <record> writes them)`);
-          process.stdout.write(`${docsDir} and the README's findings section are their JSON's, byte for byte\n`);
+          const differ = f.docs ? checkPublished(f.docs) : checkAllPublished(repoRoot());
+          if (differ.length) throw new Error(`not what their findings.json renders: ${differ.join(', ')} (npm run findings -- --publish <record> writes them)`);
+          process.stdout.write(`${f.docs ?? 'docs/findings (every record published there)'} and the README's findings section are their JSON's, byte for byte\n`);
           return;
         }
         const dir = f.publish === true ? latestRecordDir() : f.publish;
         if (!dir) throw new Error('no results/findings/*/findings-runs.json to publish');
-        const files = publishRecord(dir, { docsDir, readmeFile: readme, scorecardDir: f.scorecard === 'none' ? null : f.scorecard, command: commandOf(readRecord(dir)) });
+        const files = publishRecord(dir, { repo: repoRoot(), docsDir: f.docs, scorecardDir: f.scorecard === 'none' ? null : f.scorecard, command: commandOf(readRecord(dir)) });
         process.stdout.write(files.join('\n') + '\n');
         return;
       }

@@ -2,12 +2,15 @@
 // --quick run on two boots or two hosts, say. Per claim both verdicts and whether they agree; per
 // part what differs (verdict, B − A with its interval, the evidence kind); and each record's speed
 // probes, since hosts of one type differ up to 2× (machine-speed.ts) and a verdict that flips with
-// the host is a finding about the host. Reads findings.json only (what --evaluate wrote).
+// the host is a finding about the host. Reads findings.json only: what --evaluate wrote, or what
+// --publish wrote into the repository (docs/findings/quick holds a quick record made on another
+// boot, so a clone can make the two-boot check against it).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { speedMismatch, type MachineSpeed } from '../machine-speed';
 import { resultsDir } from '../paths';
 import { toMarkdown, type Block } from './blocks';
+import { PUBLISHED_SCHEMA, type PublishedFindings } from './publish';
 import type { Evidence } from './verdict';
 
 export const COMPARE_FILES = { json: 'findings-compare.json', md: 'findings-compare.md' } as const;
@@ -76,7 +79,7 @@ export interface RecordsComparison {
 
 const DECIDED = new Set(['reproduced', 'refuted']);
 
-/** A record's folder: a path as given, else results/findings/<name>. */
+/** A record's folder: a path as given (a record, or a published one such as docs/findings/quick), else results/findings/<name>. */
 export function recordDir(name: string): string {
   return existsSync(join(name, 'findings.json')) ? name : join(resultsDir(), 'findings', name);
 }
@@ -84,7 +87,21 @@ export function recordDir(name: string): string {
 export function readFindingsFile(dir: string): FindingsFile {
   const file = join(dir, 'findings.json');
   if (!existsSync(file)) throw new Error(`${file} not found: evaluate the record first (npm run findings -- --evaluate ${dir})`);
-  return JSON.parse(readFileSync(file, 'utf8')) as FindingsFile;
+  const json = JSON.parse(readFileSync(file, 'utf8')) as FindingsFile | PublishedFindings;
+  return 'schema' in json && json.schema === PUBLISHED_SCHEMA ? fromPublished(json) : (json as FindingsFile);
+}
+
+/**
+ * A published record read as an evaluated one: its verdicts, and its parts and speed probes where
+ * it kept them (a file published before they were kept compares by verdict alone).
+ */
+export function fromPublished(p: PublishedFindings): FindingsFile {
+  return {
+    plan: { mode: p.mode },
+    record: { startedAt: p.startedAt, mode: p.mode },
+    ...(p.speeds ? { speeds: p.speeds } : {}),
+    results: p.claims.map((c) => ({ claim: { id: c.id, title: c.title }, verdict: c.verdict, parts: c.parts ?? [] })),
+  };
 }
 
 const evidenceKind = (e: Evidence | null | undefined): string | null => {

@@ -1,12 +1,13 @@
 // Gathers what the published summary needs from a findings record on this machine: its
 // evaluation (findings.json), the host, commit and testbed from its run folders, and the newest
-// reproduction scorecard when one exists — then writes docs/findings and the README section.
+// reproduction scorecard when one exists — then writes docs/findings and the README section (a
+// full record), or docs/findings/<mode> (a quick or smoke one).
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { resultsDir } from '../paths';
 import { latestReproduceDir, SCORECARD_FILES } from '../reproduce/record';
 import type { Scorecard } from '../reproduce/scorecard';
-import { publishedFrom, writePublished, type EvaluatedRecord, type RunFacts } from './publish';
+import { publicationOf, publishedFrom, writePublished, type EvaluatedRecord, type RunFacts } from './publish';
 import { RECORD_FILE } from './record';
 import { sidesOf } from './run';
 
@@ -29,8 +30,10 @@ export function runFacts(e: EvaluatedRecord): RunFacts {
 }
 
 export interface PublishOptions {
-  docsDir: string;
-  readmeFile?: string;
+  /** The repository whose docs/findings (and README, for a full record) receive it. */
+  repo: string;
+  /** Another folder to write (--docs); the README is still written for a full record only. */
+  docsDir?: string;
   /** A reproduction folder whose scorecard.json to include (default: the newest, if any). */
   scorecardDir?: string | null;
   command: string;
@@ -44,5 +47,6 @@ export function publishRecord(dir: string, o: PublishOptions): string[] {
   const scoreFile = scoreDir ? join(scoreDir, SCORECARD_FILES.json) : null;
   const scorecard = scoreFile && existsSync(scoreFile) ? (JSON.parse(readFileSync(scoreFile, 'utf8')) as Scorecard) : null;
   const p = publishedFrom(e, { record: relative(join(resultsDir(), '..'), dir) || dir, command: o.command, facts: runFacts(e), scorecard });
-  return writePublished(p, o.docsDir, o.readmeFile);
+  const place = publicationOf(e.plan.mode, o.repo, o.docsDir);
+  return writePublished(p, place.docsDir, place.readmeFile);
 }

@@ -13,8 +13,19 @@ import type { FindingsRecord } from './record';
 import { PART_HEAD, partRow, protocolSummary, rulesText, verdictCounts } from './report';
 import { rankingRows, scorecardHtml, scorecardMarkdown } from '../reproduce/page';
 import type { Scorecard } from '../reproduce/scorecard';
+import type { MachineSpeed } from '../machine-speed';
+import type { Evidence } from './verdict';
 
 export const PUBLISHED_JSON = 'findings.json';
+export const PUBLISHED_SCHEMA = 'shellgrade.published-findings/1';
+
+/** A part in numbers, as `--compare` reads it: what it tests, B − A with its interval, its verdict and evidence. */
+export interface ComparablePart {
+  test: { reads: string; level: string; metric: string; expect: string };
+  difference: { diff: number | null; lo: number | null; hi: number | null } | null;
+  verdict: { verdict: string };
+  evidence: Evidence | null;
+}
 
 export interface PublishedClaim {
   id: string;
@@ -28,10 +39,12 @@ export interface PublishedClaim {
   rules: string;
   explanation: string[];
   caveats: string[];
+  /** The parts in numbers, for `--compare` against a record made elsewhere (absent in files published before they were kept). */
+  parts?: ComparablePart[];
 }
 
 export interface PublishedFindings {
-  schema: 'shellgrade.published-findings/1';
+  schema: typeof PUBLISHED_SCHEMA;
   /** The record's mode: smoke proves the machinery and decides nothing; quick is fewer runs; full is the reproduction. */
   mode: FindingsPlan['mode'];
   /** Where the record lived when published (results/ is not in git) and the command that made it. */
@@ -51,6 +64,8 @@ export interface PublishedFindings {
   claims: PublishedClaim[];
   methodology: Principle[];
   scorecard: Scorecard | null;
+  /** Cell → the speed probe of the host (and boot) its first run measured: --compare sets two records' hosts side by side (absent in files published before it was kept). */
+  speeds?: Record<string, MachineSpeed | null>;
 }
 
 /** What writeFindingsReport leaves beside a record (findings.json). */
@@ -59,6 +74,7 @@ export interface EvaluatedRecord {
   record: FindingsRecord | null;
   methodology: Principle[];
   results: FindingResult[];
+  speeds?: Record<string, MachineSpeed | null>;
 }
 
 export interface RunFacts {
@@ -76,10 +92,17 @@ function evidenceOf(r: FindingResult): string[] {
   return Array.isArray(e) ? e.filter((x): x is string => typeof x === 'string') : [];
 }
 
+const comparablePart = (p: FindingResult['parts'][number]): ComparablePart => ({
+  test: { reads: p.test.reads, level: p.test.level, metric: p.test.metric, expect: p.test.expect },
+  difference: p.difference && { diff: p.difference.diff, lo: p.difference.lo, hi: p.difference.hi },
+  verdict: { verdict: p.verdict.verdict },
+  evidence: p.evidence ?? null,
+});
+
 export function publishedFrom(e: EvaluatedRecord, at: { record: string; command: string; facts: RunFacts; scorecard: Scorecard | null }): PublishedFindings {
   const rec = e.record;
   return {
-    schema: 'shellgrade.published-findings/1',
+    schema: PUBLISHED_SCHEMA,
     mode: e.plan.mode,
     record: at.record,
     command: at.command,
@@ -103,9 +126,11 @@ export function publishedFrom(e: EvaluatedRecord, at: { record: string; command:
       rules: rulesText(r),
       explanation: r.explanation,
       caveats: r.caveats,
+      parts: r.parts.map(comparablePart),
     })),
     methodology: e.methodology,
     scorecard: at.scorecard,
+    ...(e.speeds ? { speeds: e.speeds } : {}),
   };
 }
 
@@ -212,6 +237,26 @@ export function writePublished(p: PublishedFindings, docsDir: string, readmeFile
     files.push(readmeFile);
   }
   return files;
+}
+
+/** The modes published in a folder of their own under docs/findings, the full record's being docs/findings itself. */
+export const SUBFOLDER_MODES: readonly FindingsPlan['mode'][] = ['quick', 'smoke'];
+
+/**
+ * Where a record is published: a full one in docs/findings, with the README's findings section; a
+ * quick or smoke one in docs/findings/<mode>, the README left to the full record (a quick record
+ * published there would have replaced the reproduction's verdicts with fewer runs' ones).
+ */
+export function publicationOf(mode: FindingsPlan['mode'], repo: string, docsDir?: string): { docsDir: string; readmeFile?: string } {
+  const base = join(repo, 'docs', 'findings');
+  return mode === 'full' ? { docsDir: docsDir ?? base, readmeFile: join(repo, 'README.md') } : { docsDir: docsDir ?? join(base, mode) };
+}
+
+/** Every publication under docs/findings that differs from its JSON's render: the full record's (and the README's section) and each quick or smoke one's. */
+export function checkAllPublished(repo: string): string[] {
+  const full = publicationOf('full', repo);
+  const others = SUBFOLDER_MODES.map((m) => publicationOf(m, repo).docsDir).filter((d) => existsSync(join(d, PUBLISHED_JSON)));
+  return [...checkPublished(full.docsDir, full.readmeFile), ...others.flatMap((d) => checkPublished(d))];
 }
 
 /** Files under docsDir (and the README's section) that differ from what their JSON renders: empty when the publication is its JSON's. */

@@ -87,6 +87,21 @@ describe('findings --compare <A> <B>', () => {
     expect(md).toContain('| i | MSA vs MON @ paper (efr, B − A lower) | reproduced | refuted | -0.200 [-0.300, -0.100] | 0.100 [0.0500, 0.150] |');
   });
 
+  it('reads a published record (docs/findings/quick) as an evaluated one: the two-boot check from a clone', async () => {
+    const published = {
+      schema: 'shellgrade.published-findings/1', mode: 'quick', startedAt: '2026-12-07T03:14:00Z', speeds: A.speeds,
+      claims: A.results.map((r) => ({ id: r.claim.id, title: r.claim.title, verdict: r.verdict, parts: r.parts, rows: [], quote: '', keyFigure: '', evidence: [], rules: '', explanation: [], caveats: [] })),
+    };
+    mkdirSync(join(root, 'docs-quick'), { recursive: true });
+    writeFileSync(join(root, 'docs-quick', 'findings.json'), JSON.stringify(published));
+    const b = write('other-boot', { ...A, speeds: host(41, 1.2, 'boot-b'), results: [A.results[0], claim('ii', 'reproduced', [part('replicas', 'reproduced', 0.1, 0.05, 0.15)]), A.results[2]] });
+    const out = join(root, 'out-published');
+    await run(['--compare', join(root, 'docs-quick'), b, '--out', out]);
+    const json = JSON.parse(readFileSync(join(out, COMPARE_FILES.json), 'utf8')) as RecordsComparison;
+    expect(json).toMatchObject({ modes: ['quick', 'quick'], agreeOnDecided: false, disagree: ['ii'], bothDecided: ['i', 'ii'] });
+    expect(json.speeds[0].probes[0].speed.bootId).toBe('boot-a');
+  });
+
   it('refuses one record, and a folder with no evaluation', async () => {
     await expect(run(['--compare', write('c', A)])).rejects.toThrow('--compare takes two records, not 1');
     mkdirSync(join(root, 'empty'));

@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFindings } from '../../src/findings/evaluate';
 import { LEVELS } from '../../src/findings/loads';
 import { methodology } from '../../src/findings/methodology';
 import { findingsPlan } from '../../src/findings/plan';
-import { checkPublished, publishedFrom, README_BEGIN, README_END, renderPublished, withReadmeSection, writePublished, type PublishedFindings } from '../../src/findings/publish';
+import { fromPublished } from '../../src/findings/compare-records';
+import { checkAllPublished, checkPublished, publicationOf, publishedFrom, README_BEGIN, README_END, renderPublished, withReadmeSection, writePublished, type PublishedFindings } from '../../src/findings/publish';
 import { RECORDED_ROLES, useRecordedCells } from './recorded';
 
 const cells = useRecordedCells('sg-publish-');
@@ -16,7 +17,8 @@ function published(): PublishedFindings {
   const plan = { ...quick, protocol: { ...quick.protocol, levels: LEVELS } };
   const results = evaluateFindings({ plan, cells: cells() });
   const facts = { host: { cpuModel: 'Test CPU', cores: 2, memGiB: 8, kernel: '6.1', speed: { scryptN14Ms: 40, spawnMs: 1.5 } }, commit: '0123456789abcdef', dirtyRuns: 0, testbed: 'unscaled' };
-  return publishedFrom({ plan, record: null, methodology: methodology({ plan, cells: cells(), results }), results }, { record: 'results/findings/test', command: 'npm run findings -- --quick', facts, scorecard: null });
+  const speeds = { 'naked-mon@paper': { scryptN14Ms: 40, spawnMs: 1.5, bootId: 'boot-a' } };
+  return publishedFrom({ plan, record: null, methodology: methodology({ plan, cells: cells(), results }), results, speeds }, { record: 'results/findings/test', command: 'npm run findings -- --quick', facts, scorecard: null });
 }
 
 describe('published findings (docs/findings): pages rendered from their compact JSON alone', () => {
@@ -62,7 +64,41 @@ describe('published findings (docs/findings): pages rendered from their compact 
     expect(checkPublished(dir, file)).toEqual([file]);
   });
 
-  it('the repository holds its own: docs/findings and the README section are what docs/findings/findings.json renders, byte for byte', () => {
-    expect(checkPublished(join(repo, 'docs', 'findings'), join(repo, 'README.md'))).toEqual([]);
+  it('keeps each part in numbers and the hosts\' probes, so --compare reads a published record as it reads an evaluated one', () => {
+    const p = published();
+    const compared = fromPublished(JSON.parse(renderPublished(p)['findings.json']) as PublishedFindings);
+    expect(compared.plan).toEqual({ mode: 'quick' });
+    expect(compared.speeds).toEqual({ 'naked-mon@paper': { scryptN14Ms: 40, spawnMs: 1.5, bootId: 'boot-a' } });
+    expect(compared.results.map((r) => [r.claim.id, r.verdict])).toEqual(p.claims.map((c) => [c.id, c.verdict]));
+    const decided = compared.results.flatMap((r) => r.parts).find((x) => x.difference !== null)!;
+    expect(decided).toEqual({ test: expect.objectContaining({ level: expect.any(String), metric: expect.any(String) }), difference: { diff: expect.any(Number), lo: expect.any(Number), hi: expect.any(Number) }, verdict: { verdict: expect.any(String) }, evidence: expect.anything() });
+    // A file published before the parts were kept compares by verdict alone.
+    const old = { ...p, claims: p.claims.map(({ parts: _parts, ...c }) => c) };
+    delete old.speeds;
+    expect(fromPublished(old).results.every((r) => r.parts.length === 0)).toBe(true);
+  });
+
+  it('a quick or smoke record goes to docs/findings/<mode> and leaves the README to the full record', () => {
+    expect(publicationOf('full', '/repo')).toEqual({ docsDir: '/repo/docs/findings', readmeFile: '/repo/README.md' });
+    expect(publicationOf('quick', '/repo')).toEqual({ docsDir: '/repo/docs/findings/quick' });
+    expect(publicationOf('smoke', '/repo', '/elsewhere')).toEqual({ docsDir: '/elsewhere' });
+    // --check walks every publication: a hand edit in the quick folder is named too.
+    const root = mkdtempSync(join(tmpdir(), 'sg-repo-'));
+    writeFileSync(join(root, 'README.md'), '# x\n');
+    const full = { ...published(), mode: 'full' as const };
+    const q = publicationOf('quick', root);
+    writePublished(full, publicationOf('full', root).docsDir, join(root, 'README.md'));
+    mkdirSync(q.docsDir, { recursive: true });
+    writePublished(published(), q.docsDir);
+    expect(checkAllPublished(root)).toEqual([]);
+    const md = join(q.docsDir, 'findings.md');
+    writeFileSync(md, readFileSync(md, 'utf8').replace('reproduced', 'reproduced!'));
+    expect(checkAllPublished(root)).toEqual([md]);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('the repository holds its own: docs/findings, every record published under it and the README section are what their findings.json renders, byte for byte', () => {
+    expect(existsSync(join(repo, 'docs', 'findings', 'findings.json'))).toBe(true);
+    expect(checkAllPublished(repo)).toEqual([]);
   });
 });
