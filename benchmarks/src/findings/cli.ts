@@ -11,7 +11,6 @@ import { detectCpuset } from '../placement/detect';
 import { placementText, planPlacement } from '../placement/plan';
 import { sutCpuCount } from '../placement/testbed';
 import { phase } from '../log';
-import { join } from 'node:path';
 import { repoRoot, resultsDir } from '../paths';
 import { measuredCapacity, type Capacity } from './loads';
 import { DEFAULT_PAPER_START, findingsPlan, needsCapacity, NOMINAL_CAPACITY, planText, PROTOCOLS, scaledCalibrationPeaks, type FindingsPlan, type PaperStart } from './plan';
