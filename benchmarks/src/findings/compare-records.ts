@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { speedMismatch, type MachineSpeed } from '../machine-speed';
 import { resultsDir } from '../paths';
 import { toMarkdown, type Block } from './blocks';
-import { PUBLISHED_SCHEMA, type PublishedFindings } from './publish';
+import { PUBLISHED_SCHEMA, type ComparablePart, type PublishedFindings } from './publish';
 import type { Evidence } from './verdict';
 
 export const COMPARE_FILES = { json: 'findings-compare.json', md: 'findings-compare.md' } as const;
@@ -26,12 +26,7 @@ export interface FindingsFile {
   results: {
     claim: { id: string; title: string };
     verdict: string;
-    parts: {
-      test: { reads: string; level: string; metric: string; expect: string };
-      difference: { diff: number | null; lo: number | null; hi: number | null } | null;
-      verdict: { verdict: string };
-      evidence?: Evidence | null;
-    }[];
+    parts: ComparablePart[];
   }[];
 }
 
@@ -113,7 +108,7 @@ const evidenceKind = (e: Evidence | null | undefined): string | null => {
 
 const effectOf = (d: Effect | null | undefined): Effect | null => (d ? { diff: d.diff, lo: d.lo, hi: d.hi } : null);
 const sameEffect = (a: Effect | null, b: Effect | null): boolean => JSON.stringify(a) === JSON.stringify(b);
-const partKey = (p: FindingsFile['results'][number]['parts'][number]): string => `${p.test.reads} @ ${p.test.level} (${p.test.metric}, B − A ${p.test.expect})`;
+const partKey = (p: ComparablePart): string => `${p.test.reads} @ ${p.test.level} (${p.test.metric}, B − A ${p.test.expect})`;
 
 function parts(a: FindingsFile['results'][number] | undefined, b: FindingsFile['results'][number] | undefined): PartDifference[] {
   const byKey = (r: typeof a) => new Map((r?.parts ?? []).map((p) => [partKey(p), p]));

@@ -19,12 +19,12 @@ import type { Evidence } from './verdict';
 export const PUBLISHED_JSON = 'findings.json';
 export const PUBLISHED_SCHEMA = 'shellgrade.published-findings/1';
 
-/** A part in numbers, as `--compare` reads it: what it tests, B − A with its interval, its verdict and evidence. */
+/** A part in numbers, as `--compare` reads it from an evaluated or a published record: what it tests, B − A with its interval, its verdict and evidence (absent in records evaluated before it was kept). */
 export interface ComparablePart {
   test: { reads: string; level: string; metric: string; expect: string };
   difference: { diff: number | null; lo: number | null; hi: number | null } | null;
   verdict: { verdict: string };
-  evidence: Evidence | null;
+  evidence?: Evidence | null;
 }
 
 export interface PublishedClaim {
