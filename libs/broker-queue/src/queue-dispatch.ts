@@ -51,7 +51,7 @@ export class QueueDispatch<T extends QueueTransport = QueueTransport> implements
     // Created queued when its archive came with the row (GradingDispatch.startsAs): no second write.
     if (req.production?.status !== 'queued') await this.productions.setStatus(productionId, 'queued');
     const message: GradingMessage = { productionId, deadline: answerDeadlineOf(req.receivedAt, this.options.answerBudgetMs) };
-    const replyBy = this.options.reply === 'sync' ? Date.now() + replyWaitMs(this.options.replyTimeoutMs, req.receivedAt) : undefined;
+    const replyBy = this.options.reply === 'sync' ? replyByOf(this.options.replyTimeoutMs, req.receivedAt) : undefined;
     let published: PublishedGrading;
     try {
       if (await transport.full?.()) throw await this.refuse('queue-full', productionId);
@@ -89,4 +89,9 @@ export class QueueDispatch<T extends QueueTransport = QueueTransport> implements
     if (!production) throw new DomainError('not-found', `production ${productionId} vanished after dispatch`);
     return production;
   }
+}
+
+/** When a sync requester stops waiting (epoch ms): the clock read once, so a tick between two reads cannot move the deadline. */
+function replyByOf(replyTimeoutMs: number, receivedAt: number | undefined, now = Date.now()): number {
+  return now + replyWaitMs(replyTimeoutMs, receivedAt, now);
 }
