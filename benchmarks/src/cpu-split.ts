@@ -5,7 +5,7 @@
 // main` ends with and what `bench back-to-back` sets side by side.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROC_STAT_MACHINE } from './resource-sampler';
+import { PROC_STAT_MACHINE } from './machine-cpu';
 import type { Aggregated, RunRecord, TestMeta } from './types';
 
 export interface CpuSplitRow {

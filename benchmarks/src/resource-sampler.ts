@@ -10,10 +10,13 @@
 // The machine's CPU is read from the root cgroup where there is one, in the groups' own unit: read
 // from /proc/stat's ticks (which leave softirq out), the groups added up to more than the machine
 // (a negative "rest"). /proc/stat remains the fallback, and a run records which one it used.
+// Every counter keeps the method of its first reading: a tick that cannot read it that way has no
+// reading of it, rather than one in another method's unit.
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { cpus, freemem, totalmem } from 'node:os';
-import { CpuCgroups, detectCgroup, parsePss, parseSchedstat, rootCpuS } from './cgroup-cpu';
+import { freemem, totalmem } from 'node:os';
+import { CpuCgroups, detectCgroup, parsePss, parseSchedstat } from './cgroup-cpu';
+import { MachineCpu } from './machine-cpu';
 import { procTable, type ProcStat } from './proc-times';
 
 /** Pseudo-group: the whole machine (every process, k6 included): the root cgroup, else /proc/stat via os.cpus(). */
@@ -90,16 +93,6 @@ export function descendantsOf(root: number, table: { ppid: number; pid: number }
   return out;
 }
 
-/** How the machine's CPU is read without a root cgroup counter. */
-export const PROC_STAT_MACHINE = '/proc/stat ticks (user + nice + system + irq)';
-
-/** Busy CPU seconds of the whole machine (all cores, every process) from os.cpus(). */
-export function machineBusyS(): number {
-  let ms = 0;
-  for (const c of cpus()) ms += c.times.user + c.times.nice + c.times.sys + c.times.irq;
-  return ms / 1000;
-}
-
 interface GroupReading {
   pids: number[];
   cpuTicks: number;
@@ -162,6 +155,9 @@ export class ResourceSampler {
   private ticks = 0;
   private readonly lastPss = new Map<string, number>();
   private readonly cgroups: CpuCgroups | null;
+  private readonly machineCpu: MachineCpu;
+  /** Each group's CPU method, fixed at its first reading. */
+  private readonly groupSources = new Map<string, 'cgroup' | 'proc'>();
 
   /**
    * `groups` is read at every tick: groups may come and go (k6 exists only during runs).
@@ -170,6 +166,7 @@ export class ResourceSampler {
   constructor(private readonly groups: () => ProcessGroup[], useCgroups = true) {
     const flavour = useCgroups ? detectCgroup() : null;
     this.cgroups = flavour ? new CpuCgroups(flavour) : null;
+    this.machineCpu = new MachineCpu(flavour);
   }
 
   /** "cgroup v1", "cgroup v2" or "proc": recorded in machine.json. */
@@ -179,12 +176,7 @@ export class ResourceSampler {
 
   /** Where the machine's CPU comes from: the root cgroup's counter, else /proc/stat; recorded in meta.json. */
   get machineCpuAccounting(): string {
-    return this.machineCpuS().source === 'cgroup' ? `cgroup v${this.cgroups!.flavour.version} root (${this.cgroups!.flavour.version === 1 ? 'cpuacct.usage, ns' : 'cpu.stat'})` : PROC_STAT_MACHINE;
-  }
-
-  private machineCpuS(): { cpuS: number; source: 'cgroup' | 'proc' } {
-    const root = this.cgroups ? rootCpuS(this.cgroups.flavour) : null;
-    return root === null ? { cpuS: machineBusyS(), source: 'proc' } : { cpuS: root, source: 'cgroup' };
+    return this.machineCpu.accounting;
   }
 
   /** Labels the next samples with a run number (0 = between runs) and samples right away. */
@@ -218,8 +210,14 @@ export class ResourceSampler {
       const byPid = new Map(table.map((p) => [p.pid, p]));
       const readPss = this.ticks++ % PSS_EVERY_TICKS === 0;
       const readings = await Promise.all(this.groups().map(async (g) => ({ g, r: await this.readCounted(g, table, byPid, readPss, hz) })));
-      const machineCpu = this.machineCpuS();
-      const machine: GroupReading & { source: 'cgroup' | 'proc' } = { pids: table.map((t) => t.pid), cpuTicks: machineCpu.cpuS * hz, rssBytes: totalmem() - freemem(), pssBytes: totalmem() - freemem(), source: machineCpu.source };
+      const machineCpuS = this.machineCpu.cpuS();
+      const machine: GroupReading & { source: 'cgroup' | 'proc' } = {
+        pids: machineCpuS === null ? [] : table.map((t) => t.pid), // no pids: no sample this tick
+        cpuTicks: (machineCpuS ?? 0) * hz,
+        rssBytes: totalmem() - freemem(),
+        pssBytes: totalmem() - freemem(),
+        source: this.machineCpu.source,
+      };
       readings.push({ g: { name: MACHINE_GROUP, role: 'machine', pid: 0 }, r: machine });
       readings.push({ g: { name: HARNESS_GROUP, role: 'harness', pid: process.pid }, r: { ...harnessReading(hz), source: 'proc' } });
       const k6 = this.groups().find((g) => g.role === 'load');
@@ -261,9 +259,23 @@ export class ResourceSampler {
     const pssBytes = g.role === 'load' ? fresh.rssBytes : fresh.pssRead ? fresh.pssBytes : (this.lastPss.get(g.name) ?? 0);
     if (fresh.pssRead) this.lastPss.set(g.name, pssBytes);
     const r = { pids: fresh.pids, cpuTicks: fresh.cpuTicks, rssBytes: fresh.rssBytes, pssBytes };
-    if (!this.cgroups || r.pids.length === 0) return { ...r, source: 'proc' };
-    this.cgroups.attach(g.name, r.pids);
-    const cpuS = this.cgroups.cpuS(g.name);
-    return cpuS === null ? { ...r, source: 'proc' } : { ...r, cpuTicks: cpuS * hz, source: 'cgroup' };
+    if (r.pids.length === 0) return { ...r, source: 'proc' };
+    this.cgroups?.attach(g.name, r.pids);
+    const cgroupCpuS = this.cgroups ? this.cgroups.cpuS(g.name) : null;
+    const counted = countedCpu(this.groupSources.get(g.name), cgroupCpuS);
+    this.groupSources.set(g.name, counted.source);
+    if (counted.source === 'proc') return { ...r, source: 'proc' };
+    return counted.cpuS === null ? { ...r, pids: [], source: 'cgroup' } : { ...r, cpuTicks: counted.cpuS * hz, source: 'cgroup' };
   }
+}
+
+/**
+ * A group's CPU method and, for a cgroup-counted group, its reading: the method of its first
+ * reading is kept. A group counted by its cgroup whose counter cannot be read this tick has no
+ * reading (null), never /proc's ticks, which count other things (live members and reaped
+ * children only) from another starting point.
+ */
+export function countedCpu(known: 'cgroup' | 'proc' | undefined, cgroupCpuS: number | null): { source: 'cgroup' | 'proc'; cpuS: number | null } {
+  const source = known ?? (cgroupCpuS === null ? 'proc' : 'cgroup');
+  return { source, cpuS: source === 'cgroup' ? cgroupCpuS : null };
 }
