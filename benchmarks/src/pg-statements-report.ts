@@ -109,6 +109,8 @@ export interface PgStatementsResult {
   commit: string | null;
   variant: string;
   kdfCost: number;
+  /** The services' synchronous_commit for the run (spec database.synchronousCommit); absent in results from before it was recorded: on. */
+  synchronousCommit?: 'on' | 'off';
   iterations: number;
   pauseS: number;
   speed: string;
@@ -127,8 +129,11 @@ export function pgStatementsMarkdown(r: PgStatementsResult): string {
   const total = perIteration(r.costs);
   const cpu = (v: number | null) => (v === null ? '–' : v.toFixed(2));
   const lines = [
-    `### PostgreSQL per request of scenario R — ${r.variant} (kdfCost ${r.kdfCost}), ${r.iterations} iterations, ${r.pauseS} s between a user's requests${r.commit ? `, commit ${r.commit}` : ''}`,
+    `### PostgreSQL per request of scenario R — ${r.variant} (kdfCost ${r.kdfCost}${r.synchronousCommit === 'off' ? ', synchronous_commit off' : ''}), ${r.iterations} iterations, ${r.pauseS} s between a user's requests${r.commit ? `, commit ${r.commit}` : ''}`,
     '',
+    ...(r.synchronousCommit === 'off'
+      ? ["**synchronous_commit off**: every write was answered before its WAL reached the disk (what durability costs is the difference from a run with it on; no preset ships this).", '']
+      : []),
     `${r.speed}. Statements from pg_stat_statements (database and role of the services); each is one round trip. ${CPU_SOURCES[r.cpuSource ?? 'proc']}, over the requests of that type.`,
     '',
     '| request | statements (= round trips) | exec ms | WAL bytes | PostgreSQL CPU ms |',

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { Client } from 'pg';
 import { stringify } from 'yaml';
 import { loadConnections, loadVariant } from '@shellgrade/variant';
@@ -43,6 +43,7 @@ const MONITOR = '/* pg-statements monitor */';
 interface Flags {
   variant: string;
   kdfCost: number;
+  synchronousCommit: 'on' | 'off';
   users: number;
   rounds: number;
   userPauseS: number;
@@ -63,6 +64,11 @@ export function registerPgStatementsCommand(program: Command): Command {
     .description("PostgreSQL per request type of scenario R (statements = round trips from pg_stat_statements, WAL, the server's CPU) and per iteration, on the variant as launched -> <out>/<stamp>-<variant>.json and latest.md")
     .addOption(opt('variant', { description: 'variant preset (or spec file)', default: 'naked-mon-zygote' }))
     .addOption(opt('kdfCost', { description: "the spec's auth.kdfCost for this run (1: the paper-faithful login cost)", default: 1 }))
+    .addOption(
+      new Option('--synchronous-commit <mode>', "the services' PostgreSQL synchronous_commit for this run (spec database.synchronousCommit): off prices durability, the difference from a run with on")
+        .choices(['on', 'off'])
+        .default('on'),
+    )
     .option('--users <n>', 'users per round (each serves one iteration)', positiveInt, 40)
     .addOption(opt('rounds', { description: 'measured rounds (one more, unmeasured, warms the processes up)', default: 2 }))
     .option('--user-pause-s <s>', "pause between a user's requests (the original client's 5 s)", nonNegative, 5)
@@ -80,10 +86,11 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
   const stamp = resultStamp();
   const spec = loadVariant(f.variant);
   spec.auth = { ...spec.auth, kdfCost: f.kdfCost };
+  spec.database = { ...spec.database, synchronousCommit: f.synchronousCommit };
   const specFile = join(outDir, `${stamp}-${spec.name}.spec.yaml`);
   writeFileSync(specFile, stringify(spec));
   const wasUp = await variantRunning(specFile);
-  phase(`pg-statements: ${spec.name} (kdfCost ${f.kdfCost}), ${f.rounds} round(s) of ${f.users} users, ${f.userPauseS} s pauses`);
+  phase(`pg-statements: ${spec.name} (kdfCost ${f.kdfCost}, synchronous_commit ${f.synchronousCommit}), ${f.rounds} round(s) of ${f.users} users, ${f.userPauseS} s pauses`);
   await variantUp(specFile);
   const speed = measureMachineSpeed();
   try {
@@ -124,6 +131,7 @@ async function measure(f: Flags): Promise<PgStatementsResult> {
         commit: commitOf(),
         variant: spec.name,
         kdfCost: f.kdfCost,
+        synchronousCommit: f.synchronousCommit,
         iterations: f.rounds * f.users,
         pauseS: f.userPauseS,
         speed: speedText(speed),

@@ -68,4 +68,12 @@ describe('pg-statements: what one request type cost, from two readings of pg_sta
     expect(pgStatementsMarkdown({ ...result, cpuSource: 'cgroup' })).toMatch(/the server's own cgroup \(cpuacct, ns/);
     expect(pgStatementsMarkdown(result)).toMatch(/from \/proc in clock ticks/);
   });
+
+  it('a run with synchronous_commit off says so in its title and why it differs; one with it on, or from before it was recorded, says nothing', () => {
+    const result = { at: 'now', commit: 'abc', variant: 'naked-mon-zygote', kdfCost: 1, iterations: 1, pauseS: 5, speed: 'speed', costs: [] };
+    const off = pgStatementsMarkdown({ ...result, synchronousCommit: 'off' });
+    expect(off.split('\n')[0]).toContain('(kdfCost 1, synchronous_commit off)');
+    expect(off).toMatch(/\*\*synchronous_commit off\*\*: every write was answered before its WAL reached the disk/);
+    for (const on of [pgStatementsMarkdown({ ...result, synchronousCommit: 'on' }), pgStatementsMarkdown(result)]) expect(on).not.toMatch(/synchronous_commit/);
+  });
 });

@@ -41,6 +41,8 @@ export interface DatabaseSettings {
   poolSize: number;
   /** An idle pooled connection is closed after this long (spec: database.idleTimeoutMs). */
   idleTimeoutMs: number;
+  /** PostgreSQL's synchronous_commit on the pool's connections (spec: database.synchronousCommit). */
+  synchronousCommit?: 'on' | 'off';
 }
 
 @Injectable()
@@ -81,7 +83,7 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     {
       provide: PG_POOL,
       useFactory: () => {
-        const pool = createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs });
+        const pool = createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs, synchronousCommit: db.synchronousCommit });
         observePool(pool);
         return pool;
       },

@@ -9,10 +9,18 @@ export interface PoolOptions {
   size: number;
   /** An idle connection is closed after this long (spec: database.idleTimeoutMs). */
   idleTimeoutMs: number;
+  /** PostgreSQL's synchronous_commit for every connection of the pool (spec: database.synchronousCommit); the server's own (on) when absent. */
+  synchronousCommit?: 'on' | 'off';
 }
 
-export function createPool({ databaseUrl, size, idleTimeoutMs }: PoolOptions): Pool {
-  const pool = new Pool({ connectionString: databaseUrl, max: size, idleTimeoutMillis: idleTimeoutMs });
+export function createPool({ databaseUrl, size, idleTimeoutMs, synchronousCommit }: PoolOptions): Pool {
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: size,
+    idleTimeoutMillis: idleTimeoutMs,
+    // Set at connection start (the startup packet's options): no statement, no round trip per query.
+    ...(synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;

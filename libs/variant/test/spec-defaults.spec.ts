@@ -118,8 +118,12 @@ describe('adapter tunables live in the spec (no second default in an adapter)', 
   });
   it('gateway upstream pool, database pool, inline sweep', () => {
     expect(spec.gateway).toMatchObject({ upstreamMaxSockets: 1024, upstreamMaxFreeSockets: 64, downCooldownMs: 1_000 });
-    expect(spec.database).toEqual({ pool: 10, idleTimeoutMs: 30_000 });
+    expect(spec.database).toEqual({ pool: 10, idleTimeoutMs: 30_000, synchronousCommit: 'on' });
     expect(spec.interruptedGradings).toEqual({ sweepEveryMs: 15_000, sweepBatch: 20 });
+  });
+  it('database.synchronousCommit: on or off, nothing else', () => {
+    expect(monolith(1, { database: { synchronousCommit: 'off' } }).database.synchronousCommit).toBe('off');
+    expect(() => monolith(1, { database: { synchronousCommit: 'local' as 'off' } })).toThrow(/synchronousCommit/);
   });
   it('RabbitMQ connection: heartbeat, reconnect, start-up wait, close grace', () => {
     expect(spec.broker.rabbitmq).toEqual({ heartbeatS: 5, reconnectS: 1, connectTimeoutMs: 30_000, closeGraceMs: 10_000 });

@@ -65,7 +65,8 @@ type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
  * that invalidate it (cache.ts), which the cache's providers below serve.
  */
 export function database(cfg: ServiceConfig): Provider[] {
-  const settings = { url: cfg.connections.DATABASE_URL, poolSize: cfg.spec.database.pool, idleTimeoutMs: cfg.spec.database.idleTimeoutMs };
+  const { pool: poolSize, idleTimeoutMs, synchronousCommit } = cfg.spec.database;
+  const settings = { url: cfg.connections.DATABASE_URL, poolSize, idleTimeoutMs, synchronousCommit };
   return databaseProviders(settings, cfg.spec.cache);
 }
 

@@ -18,7 +18,8 @@ export interface GatewayOffloading extends IdentityOffloading {
 export function gatewayOffloadingOf(cfg: ServiceConfig): GatewayOffloading | undefined {
   if (cfg.spec.gateway.pattern !== 'offloading') return undefined;
   const auth = authConfigOf(cfg);
-  const pool = createPool({ databaseUrl: cfg.connections.DATABASE_URL, size: cfg.spec.database.pool, idleTimeoutMs: cfg.spec.database.idleTimeoutMs });
+  const { pool: size, idleTimeoutMs, synchronousCommit } = cfg.spec.database;
+  const pool = createPool({ databaseUrl: cfg.connections.DATABASE_URL, size, idleTimeoutMs, synchronousCommit });
   const refreshTokens = new PgRefreshTokenRepository(pool);
   const tokens = new TokenService({ secret: auth.jwtSecret, accessTtlSeconds: auth.accessTtlSeconds, refreshTtlSeconds: auth.refreshTtlSeconds });
   return {
