@@ -9,7 +9,7 @@ export interface PoolOptions {
   size: number;
   /** An idle connection is closed after this long (spec: database.idleTimeoutMs). */
   idleTimeoutMs: number;
-  /** PostgreSQL's synchronous_commit for every connection of the pool (spec: database.synchronousCommit); the server's own (on) when absent. */
+  /** PostgreSQL's synchronous_commit for every connection of the pool (spec: database.synchronousCommit), whatever the server's own; the server's when absent (tools, tests). */
   synchronousCommit?: 'on' | 'off';
 }
 
@@ -19,7 +19,7 @@ export function createPool({ databaseUrl, size, idleTimeoutMs, synchronousCommit
     max: size,
     idleTimeoutMillis: idleTimeoutMs,
     // Set at connection start (the startup packet's options): no statement, no round trip per query.
-    ...(synchronousCommit === 'off' ? { options: '-c synchronous_commit=off' } : {}),
+    ...(synchronousCommit ? { options: `-c synchronous_commit=${synchronousCommit}` } : {}),
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

@@ -1,18 +1,34 @@
 /**
  * spec.database.synchronousCommit reaches every connection the services' pool opens (real
  * PostgreSQL): `on` unless the spec says `off`, the knob `bench pg-statements --synchronous-commit`
- * turns to price durability. Read back from the server (SHOW), on two connections held at once.
+ * turns to price durability. The test database's own default is made `off` first, so `on` is seen
+ * to come from the spec, not from the server. Read back (SHOW) on two connections held at once.
  */
 import { Test } from '@nestjs/testing';
 import { PG_POOL } from '@shellgrade/persistence';
 import { createTestDatabase, type TestDatabase } from '@shellgrade/persistence/testing';
 import { loadConnections, loadVariant, processConfigOf, type ServiceConfig } from '@shellgrade/variant';
-import type { Pool } from 'pg';
+import { Client, type Pool } from 'pg';
 import { database } from '../src';
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await createTestDatabase();
+  const owner = new Client({ connectionString: db.url });
+  await owner.connect();
+  try {
+    await owner.query(`ALTER DATABASE ${db.name} SET synchronous_commit = off`);
+  } finally {
+    await owner.end();
+  }
+  // A connection without the spec's setting now starts with the database's (off).
+  const bare = new Client({ connectionString: db.url });
+  await bare.connect();
+  try {
+    expect((await bare.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit).toBe('off');
+  } finally {
+    await bare.end();
+  }
 });
 afterAll(async () => {
   await db?.drop();
@@ -42,7 +58,7 @@ async function seenByTwoConnections(cfg: ServiceConfig): Promise<string[]> {
 }
 
 describe('spec.database.synchronousCommit', () => {
-  it('is on by default: every write answered once its WAL is on disk', async () => {
+  it("is on by default, whatever the database's own default: every write answered once its WAL is on disk", async () => {
     expect(cfgOf(undefined).spec.database.synchronousCommit).toBe('on');
     expect(await seenByTwoConnections(cfgOf(undefined))).toEqual(['on', 'on']);
   });
