@@ -45,6 +45,11 @@ export interface DatabaseSettings {
   synchronousCommit?: 'on' | 'off';
 }
 
+/** A pool with these settings (the PG_POOL below, and any other pool a wiring opens from the same spec). */
+export function poolOf(db: DatabaseSettings): Pool {
+  return createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs, synchronousCommit: db.synchronousCommit });
+}
+
 @Injectable()
 class PoolCloser implements OnApplicationShutdown {
   constructor(@Inject(PG_POOL) private readonly pool: Pool) {}
@@ -83,7 +88,7 @@ export function persistenceProviders(db: DatabaseSettings): Provider[] {
     {
       provide: PG_POOL,
       useFactory: () => {
-        const pool = createPool({ databaseUrl: db.url, size: db.poolSize, idleTimeoutMs: db.idleTimeoutMs, synchronousCommit: db.synchronousCommit });
+        const pool = poolOf(db);
         observePool(pool);
         return pool;
       },

@@ -56,6 +56,7 @@ import { bullMqDispatchProviders } from './dispatch/bullmq';
 import { pipelineDispatchProviders } from './dispatch/pipeline';
 import { rabbitMqDispatchProviders } from './dispatch/rabbitmq';
 import { guardWeakIsolation } from './isolation-guard';
+import { databaseSettingsOf } from './service-settings';
 
 type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
 
@@ -65,9 +66,7 @@ type Adapters<K extends string> = Record<K, (cfg: ServiceConfig) => Provider[]>;
  * that invalidate it (cache.ts), which the cache's providers below serve.
  */
 export function database(cfg: ServiceConfig): Provider[] {
-  const { pool: poolSize, idleTimeoutMs, synchronousCommit } = cfg.spec.database;
-  const settings = { url: cfg.connections.DATABASE_URL, poolSize, idleTimeoutMs, synchronousCommit };
-  return databaseProviders(settings, cfg.spec.cache);
+  return databaseProviders(databaseSettingsOf(cfg), cfg.spec.cache);
 }
 
 /** SUBMISSION_CONTEXT, the SPS read path, and its invalidation (cache.ts). */

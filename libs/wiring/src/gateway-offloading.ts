@@ -5,9 +5,9 @@
  */
 import { AccessTokenAuthenticator, IdentityAssertions, SessionFamilies, TokenService, TokenVersions } from '@shellgrade/auth';
 import type { IdentityOffloading } from '@shellgrade/gateway';
-import { createPool, PgRefreshTokenRepository, PgUserRepository } from '@shellgrade/persistence';
+import { PgRefreshTokenRepository, PgUserRepository, poolOf } from '@shellgrade/persistence';
 import type { ServiceConfig } from '@shellgrade/variant';
-import { authConfigOf } from './service-settings';
+import { authConfigOf, databaseSettingsOf } from './service-settings';
 
 export interface GatewayOffloading extends IdentityOffloading {
   /** Ends the gateway's database pool. */
@@ -18,8 +18,7 @@ export interface GatewayOffloading extends IdentityOffloading {
 export function gatewayOffloadingOf(cfg: ServiceConfig): GatewayOffloading | undefined {
   if (cfg.spec.gateway.pattern !== 'offloading') return undefined;
   const auth = authConfigOf(cfg);
-  const { pool: size, idleTimeoutMs, synchronousCommit } = cfg.spec.database;
-  const pool = createPool({ databaseUrl: cfg.connections.DATABASE_URL, size, idleTimeoutMs, synchronousCommit });
+  const pool = poolOf(databaseSettingsOf(cfg));
   const refreshTokens = new PgRefreshTokenRepository(pool);
   const tokens = new TokenService({ secret: auth.jwtSecret, accessTtlSeconds: auth.accessTtlSeconds, refreshTtlSeconds: auth.refreshTtlSeconds });
   return {

@@ -2,9 +2,16 @@
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
+import type { DatabaseSettings } from '@shellgrade/persistence';
 import { notifiedCacheMsOf, rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
 import { exposedBeyondLoopback } from './exposure';
 import { trustedProxiesOf } from './trusted-proxies';
+
+/** A PostgreSQL pool of this process as the spec sets it (database.*): the one reading of it for every pool the wiring opens. */
+export function databaseSettingsOf(cfg: ServiceConfig): DatabaseSettings {
+  const { pool: poolSize, idleTimeoutMs, synchronousCommit } = cfg.spec.database;
+  return { url: cfg.connections.DATABASE_URL, poolSize, idleTimeoutMs, synchronousCommit };
+}
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {
   const { http } = cfg.spec;
