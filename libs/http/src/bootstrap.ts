@@ -103,7 +103,17 @@ function setServerTimeouts(app: INestApplication, opts: Pick<HttpAppOptions, 'ke
   server.requestTimeout = opts.requestTimeoutMs;
 }
 
-export async function listen(app: INestApplication, host: string, port: number, name: string): Promise<void> {
-  await app.listen(port, host);
-  new Logger(name).log(`listening on http://${host}:${port}`);
+/** Where a service listens, and how many connections the kernel may hold for it before it accepts them (spec: http.listenBacklog). */
+export interface ListenAddress {
+  host: string;
+  port: number;
+  backlog: number;
+}
+
+/** Nest's listen hands its arguments on to node's server.listen(port, host, backlog, callback); its type names port and host only. */
+type ListenWithBacklog = (port: number, host: string, backlog: number) => Promise<unknown>;
+
+export async function listen(app: INestApplication, at: ListenAddress, name: string): Promise<void> {
+  await (app.listen as unknown as ListenWithBacklog).call(app, at.port, at.host, at.backlog);
+  new Logger(name).log(`listening on http://${at.host}:${at.port}`);
 }

@@ -30,13 +30,14 @@ describe('auth, HTTP-edge and grader defaults live in the spec', () => {
     });
   });
 
-  it('http: no CORS, 1 MiB archives, operational endpoints for internal callers', () => {
+  it('http: no CORS, 1 MiB archives, operational endpoints for internal callers, a listen backlog of 4096', () => {
     expect(httpSchema.parse({})).toEqual({
       corsOrigins: '',
       maxArchiveBytes: 1024 * 1024,
       opsAccess: 'internal',
       keepAliveMs: 65_000,
       requestTimeoutMs: 120_000,
+      listenBacklog: 4096,
     });
   });
 

@@ -1,7 +1,7 @@
 /** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
-import { bodyLimitFor, type HttpAppOptions, type ServiceIdentity } from '@shellgrade/http';
+import { bodyLimitFor, type HttpAppOptions, type ListenAddress, type ServiceIdentity } from '@shellgrade/http';
 import type { DatabaseSettings } from '@shellgrade/persistence';
 import { notifiedCacheMsOf, rateLimitStoreOf, variantServers, type Connections, type ServiceConfig } from '@shellgrade/variant';
 import { exposedBeyondLoopback } from './exposure';
@@ -11,6 +11,11 @@ import { trustedProxiesOf } from './trusted-proxies';
 export function databaseSettingsOf(cfg: ServiceConfig): DatabaseSettings {
   const { pool: poolSize, idleTimeoutMs, synchronousCommit } = cfg.spec.database;
   return { url: cfg.connections.DATABASE_URL, poolSize, idleTimeoutMs, synchronousCommit };
+}
+
+/** Where this process listens: its address from the launcher, the backlog from the spec (http.listenBacklog). */
+export function listenAddressOf(cfg: ServiceConfig): ListenAddress {
+  return { host: cfg.host, port: cfg.port, backlog: cfg.spec.http.listenBacklog };
 }
 
 export function httpOptionsOf(cfg: ServiceConfig, title: string): HttpAppOptions {

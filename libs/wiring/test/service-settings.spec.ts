@@ -10,7 +10,7 @@ import {
   type ServiceConfig,
   type VariantSpecInput,
 } from '@shellgrade/variant';
-import { authConfigOf, gatewayConfigOf, graderOptionsOf, httpOptionsOf, identityOf } from '../src';
+import { authConfigOf, gatewayConfigOf, graderOptionsOf, httpOptionsOf, identityOf, listenAddressOf } from '../src';
 import { bodyLimitFor } from '@shellgrade/http';
 
 const msa: VariantSpecInput = { name: 'settings', description: 'x', topology: 'msa', dispatch: 'inline', replicas: { gateway: 2, leftover: 1, exercise: 2 } };
@@ -19,6 +19,13 @@ function serviceConfig(spec: VariantSpecInput, role: ServiceConfig['role'], env:
   const upstreams = { leftoverUrl: 'http://127.0.0.1:3200/', exerciseUrl: 'http://127.0.0.1:3300,http://127.0.0.1:3301' };
   return { ...processConfigOf(validateVariant(spec), role, 1, { host: '127.0.0.1', port: 3101, upstreams }), connections: loadConnections(env) };
 }
+
+describe('listenAddressOf', () => {
+  it("listens where the launcher says, with the spec's backlog: 4096 unless the spec sets one", () => {
+    expect(listenAddressOf(serviceConfig(msa, 'gateway'))).toEqual({ host: '127.0.0.1', port: 3101, backlog: 4096 });
+    expect(listenAddressOf(serviceConfig({ ...msa, http: { listenBacklog: 128 } }, 'exercise')).backlog).toBe(128);
+  });
+});
 
 describe('gatewayConfigOf', () => {
   it('reads upstream replica lists, timeouts, CORS origins and the replica index off the process config', () => {

@@ -6,8 +6,9 @@
  */
 import { Logger } from '@nestjs/common';
 import { createGatewayApp } from '@shellgrade/gateway';
+import { listen } from '@shellgrade/http';
 import { loadServiceConfig } from '@shellgrade/variant';
-import { gatewayConfigOf, gatewayOffloadingOf } from '@shellgrade/wiring';
+import { gatewayConfigOf, gatewayOffloadingOf, listenAddressOf } from '@shellgrade/wiring';
 import { serveGatewayWebAppWithConsole } from '@shellgrade/wiring/console';
 
 async function main(): Promise<void> {
@@ -20,11 +21,8 @@ async function main(): Promise<void> {
   // The browser app (dist/apps/web) at /, beside the API; the console's /ops for operators, and for staff
   // accounts where the gateway checks logins itself (pattern offloading).
   serveGatewayWebAppWithConsole(app, cfg, offloading?.authenticator);
-  await app.listen(cfg.port, cfg.host);
-  log.log(
-    `listening on http://${cfg.host}:${cfg.port}; exercise → ${config.exerciseUrls.join(', ')}; ` +
-      `leftover → ${config.leftoverUrls.join(', ')}`,
-  );
+  await listen(app, listenAddressOf(cfg), name);
+  log.log(`exercise → ${config.exerciseUrls.join(', ')}; leftover → ${config.leftoverUrls.join(', ')}`);
 
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {

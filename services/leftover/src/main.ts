@@ -1,6 +1,6 @@
 import { createHttpApp, listen } from '@shellgrade/http';
 import { gatewayIsHaproxy, loadServiceConfig } from '@shellgrade/variant';
-import { httpOptionsOf, serveTransport } from '@shellgrade/wiring';
+import { httpOptionsOf, listenAddressOf, serveTransport } from '@shellgrade/wiring';
 import { serveWebAppWithConsole } from '@shellgrade/wiring/console';
 import { LeftoverModule } from './app.module';
 
@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const app = await createHttpApp(LeftoverModule.forRoot(cfg), httpOptionsOf(cfg, 'shellgrade leftover service'));
   // gateway.engine haproxy: no Node gateway serves the browser app; HAProxy sends its paths here.
   if (gatewayIsHaproxy(cfg.spec)) serveWebAppWithConsole(app, cfg);
-  await listen(app, cfg.host, cfg.port, `leftover-${cfg.replica}`);
+  await listen(app, listenAddressOf(cfg), `leftover-${cfg.replica}`);
   await serveTransport(app, cfg, `leftover-${cfg.replica}`); // spec.transport grpc: the gRPC edge beside it
 }
 

@@ -16,4 +16,11 @@ export const httpSchema = z.strictObject({
   keepAliveMs: millis.default(65_000),
   /** A request whose body and answer take longer is cut (Node's server requestTimeout): above every upstream and reply timeout (60 s). */
   requestTimeoutMs: millis.default(120_000),
+  /**
+   * Connections the kernel holds for a service before it accepts them: listen(2)'s backlog, capped by net.core.somaxconn.
+   * Node's default, 511, fills in half a second of a busy event loop when every request opens a connection (k6 without
+   * reuse, 2 × capacity); the kernel then drops handshakes, which a client sees as a reset or a dial timeout instead of
+   * an answer, the 503 the gates would have given.
+   */
+  listenBacklog: positiveInt().default(4096),
 });
