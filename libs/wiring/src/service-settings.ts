@@ -1,4 +1,4 @@
-/** The settings of the non-adapter parts of a service (HTTP edge, auth, gateway), read off its spec. */
+/** The settings of a service read off its spec: HTTP edge and listen address, database pool, auth, gateway. */
 import { type AuthConfig, refuseDefaultSecrets } from '@shellgrade/auth';
 import { parseUpstreamUrls, type GatewayConfig } from '@shellgrade/gateway';
 import { bodyLimitFor, type HttpAppOptions, type ListenAddress, type ServiceIdentity } from '@shellgrade/http';
